@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two cores on CI: several PGlite instances and spawned processes per file; keep the pool small.
+    pool: 'forks',
+    maxWorkers: 2,
+    globalSetup: ['tests/helpers/global-setup.ts'],
+  },
+});
