@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { ConfigError } from '../errors.ts';
+import { substituteEnv, type Environment } from './env-substitution.ts';
+import { describeIssues } from './issues.ts';
+import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
+
+/** A validated configuration plus what the rest of the program may know of its environment. */
+export interface LoadedConfig {
+  config: KazmaConfig;
+  /** Absolute path of the file read, or undefined when running on defaults. */
+  path: string | undefined;
+  /** The process environment, captured once here: child processes get a scrubbed copy of it. */
+  env: Environment;
+  /** Values that must never be printed (tokens, keys, passwords, URLs carrying passwords). */
+  secrets: string[];
+}
+
+export interface LoadConfigOptions {
+  /** kazma.yaml to read; default `$KAZMA_CONFIG`, else `./kazma.yaml` (missing default file = defaults). */
+  path?: string;
+  /** Default: process.env. This module is the only reader of process.env. */
+  env?: Environment;
+  /** Default: process.cwd(). */
+  cwd?: string;
+}
+
+/** Reads, substitutes and validates kazma.yaml. Throws ConfigError naming every bad key and why. */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const env = options.env ?? { ...process.env };
+  const cwd = options.cwd ?? process.cwd();
+  const explicit = options.path ?? env.KAZMA_CONFIG;
+  const path = resolve(cwd, explicit ?? 'kazma.yaml');
+  const text = readConfigText(path, explicit !== undefined);
+  return parseConfig(text ?? '', { env, baseDir: text === undefined ? cwd : dirname(path), path: text === undefined ? undefined : path });
+}
+
+/** Validates YAML text; exported for tests and `config check`. Relative paths resolve against baseDir. */
+export function parseConfig(
+  text: string,
+  options: { env: Environment; baseDir: string; path?: string },
+): LoadedConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    const where = error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line})` : '';
+    throw new ConfigError([`(yaml)${where}: ${(error as Error).message.split('\n')[0]}`]);
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(['(root): expected a mapping of sections']);
+  const substituted = substituteEnv(raw, options.env);
+  const parsed = configSchema.safeParse(substituted.value);
+  const issues = [...substituted.issues];
+  if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema));
+  else issues.push(...crossFieldIssues(parsed.data));
+  if (issues.length > 0 || !parsed.success) throw new ConfigError(unique(issues));
+  const config = resolvePaths(parsed.data, options.baseDir, options.env);
+  return { config, path: options.path, env: options.env, secrets: collectSecrets(config) };
+}
+
+function readConfigText(path: string, required: boolean): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return undefined;
+    throw new ConfigError([`(file): cannot read ${path}: ${(error as Error).message}`]);
+  }
+}
+
+function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): KazmaConfig {
+  const dataDir = isAbsolute(config.data_dir) ? config.data_dir : resolve(baseDir, config.data_dir);
+  const workspace = config.tools.workspace ? resolve(baseDir, config.tools.workspace) : resolve(dataDir, 'workspace');
+  const databaseUrl = config.database.url || env.DATABASE_URL || '';
+  const redisUrl = config.redis.url || env.REDIS_URL || '';
+  return {
+    ...config,
+    data_dir: dataDir,
+    database: { url: databaseUrl },
+    redis: { url: redisUrl },
+    tools: { ...config.tools, workspace },
+  };
+}
+
+function collectSecrets(config: KazmaConfig): string[] {
+  const values = [
+    config.http.api_token,
+    config.model.api_key,
+    ...config.model.fallbacks.map((f) => f.api_key),
+    config.telegram.token,
+    config.telegram.webhook_secret,
+    config.slack.token,
+    config.slack.signing_secret,
+    config.slack.app_token,
+    config.discord.token,
+    ...[config.database.url, config.redis.url].map((url) => urlPassword(url)),
+  ];
+  return unique(values.filter((v): v is string => typeof v === 'string' && v.length >= 4));
+}
+
+function urlPassword(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const unique = <T>(items: T[]): T[] => [...new Set(items)];

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { duration } from './duration.ts';
+
+/**
+ * The zod schema of kazma.yaml. Every section is optional and has defaults, so an empty file is a valid
+ * configuration (every platform disabled, embedded PGlite and Redis). Keys named in
+ * docs/architecture.md are the public contract: add keys freely, rename none.
+ */
+const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
+
+const chatRef = z.string().regex(/^(telegram|slack|discord|console):[^:\s]+(:[^:\s]+)?$/, {
+  message: 'expected <platform>:<chat>[:<thread>] with platform telegram, slack, discord or console',
+});
+
+const modelEntry = {
+  provider: z.enum(['openai', 'anthropic']).default('openai'),
+  name: z.string().default(''),
+  base_url: z.string().default(''),
+  api_key: z.string().default(''),
+};
+
+export const operatorSchema = z.strictObject({
+  name: z.string().min(1),
+  telegram: z.coerce.string().optional(),
+  slack: z.string().optional(),
+  discord: z.coerce.string().optional(),
+  console: z.string().optional(),
+});
+
+export const configSchema = z.strictObject({
+  data_dir: z.string().min(1).default('./kazma-data'),
+  http: section({
+    port: z.coerce.number().int().min(0).max(65535).default(8787),
+    host: z.string().default('127.0.0.1'),
+    api_token: z.string().default(''),
+  }),
+  database: section({ url: z.string().default('') }),
+  redis: section({ url: z.string().default('') }),
+  model: section({
+    ...modelEntry,
+    timeout: duration('60s'),
+    max_retries: z.number().int().min(0).max(10).default(3),
+    fallbacks: z.array(z.strictObject(modelEntry)).default([]),
+  }),
+  time: section({ zone: z.string().default('UTC') }),
+  access: section({
+    operators: z.array(operatorSchema).default([]),
+    users: z.array(chatRef).default([]),
+    chats: z.array(chatRef).default([]),
+  }),
+  approvals: section({
+    approvers: z.array(z.string()).default([]),
+    requester_may_approve: z.boolean().default(true),
+    timeout: duration('30m'),
+    grant_ttl: duration('30m'),
+    channels: z.array(chatRef).default([]),
+  }),
+  telegram: section({
+    enabled: z.boolean().default(false),
+    token: z.string().default(''),
+    mode: z.enum(['polling', 'webhook']).default('polling'),
+    api_root: z.string().url().default('https://api.telegram.org'),
+    webhook_secret: z.string().default(''),
+  }),
+  slack: section({
+    enabled: z.boolean().default(false),
+    token: z.string().default(''),
+    signing_secret: z.string().default(''),
+    mode: z.enum(['http', 'socket']).default('http'),
+    app_token: z.string().default(''),
+    api_url: z.string().url().default('https://slack.com/api/'),
+  }),
+  discord: section({
+    enabled: z.boolean().default(false),
+    token: z.string().default(''),
+    application_id: z.coerce.string().default(''),
+    api: z.string().url().default('https://discord.com/api'),
+  }),
+  tools: section({
+    disabled: z.array(z.string()).default([]),
+    workspace: z.string().default(''),
+    shell: section({ allow: z.array(z.string()).optional(), timeout: duration('60s') }),
+  }),
+  mcp: section({ servers: z.array(z.unknown()).default([]), safe_tools: z.array(z.string()).default([]) }),
+  jobs: section({
+    concurrency: section({
+      swarm: z.number().int().min(1).default(4),
+      outbox: z.number().int().min(1).default(8),
+    }),
+  }),
+  runs: section({ sweep_interval: duration('30s'), alert_channels: z.array(chatRef).default([]) }),
+  shutdown: section({ timeout: duration('10s') }),
+  log: section({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }),
+});
+
+/** kazma.yaml after validation and defaults; durations are milliseconds. */
+export type KazmaConfig = z.output<typeof configSchema>;
+export type Operator = z.output<typeof operatorSchema>;
+
+/** Cross-field rules zod's shape cannot express; each names the key and the fix. */
+export function crossFieldIssues(config: KazmaConfig): string[] {
+  const issues: string[] = [];
+  const platforms = [
+    ['telegram', config.telegram.enabled, config.telegram.token, 'TELEGRAM_TOKEN'],
+    ['slack', config.slack.enabled, config.slack.token, 'SLACK_BOT_TOKEN'],
+    ['discord', config.discord.enabled, config.discord.token, 'DISCORD_TOKEN'],
+  ] as const;
+  for (const [name, enabled, token, variable] of platforms) {
+    if (enabled && !token) issues.push(`${name}.token: required when ${name}.enabled is true (set ${variable})`);
+  }
+  if (config.slack.enabled && !config.slack.signing_secret && config.slack.mode === 'http') {
+    issues.push('slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET)');
+  }
+  if (config.telegram.enabled && config.telegram.mode === 'webhook' && !config.telegram.webhook_secret) {
+    issues.push('telegram.webhook_secret: required when telegram.mode is webhook');
+  }
+  const names = new Set(config.access.operators.map((o) => o.name));
+  config.approvals.approvers.forEach((name, i) => {
+    if (!names.has(name)) issues.push(`approvals.approvers[${i}]: "${name}" is not in access.operators`);
+  });
+  return issues;
+}
