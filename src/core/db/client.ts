@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { StartupError } from '../errors.ts';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import * as schema from './schema/index.ts';
+
+/** The drizzle handle every repository takes; the same type on PGlite and on PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** For libraries that speak node-postgres (the LangGraph checkpointer). */
+  readonly pglite?: PGlite;
+  readonly url?: string;
+  /**
+   * Runs `fn` while holding a cluster-wide lock named by `lockId` (a session advisory lock on a
+   * reserved connection). On PGlite one process owns the database, so `fn` simply runs.
+   */
+  exclusive<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a query; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL URL; empty → embedded PGlite. */
+  url?: string;
+  /** Data directory (PGlite lives in `<dataDir>/pglite`, guarded by a lock file). */
+  dataDir?: string;
+  /** Use this PGlite instead of opening one (tests: an in-memory copy of a migrated template). */
+  pglite?: PGlite;
+  /** postgres.js pool size; default 10. */
+  poolSize?: number;
+}
+
+/** Opens PostgreSQL (postgres.js) when a URL is configured, else the embedded PGlite. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.pglite) return wrapPglite(options.pglite, undefined);
+  if (!options.dataDir) throw new StartupError('database_unconfigured', 'Set data_dir or database.url.');
+  const lock = lockDataDir(options.dataDir);
+  try {
+    const client = await PGlite.create({ dataDir: join(options.dataDir, 'pglite') });
+    return wrapPglite(client, lock);
+  } catch (error) {
+    lock.release();
+    throw new StartupError('database_open_failed', `Could not open the embedded database in ${options.dataDir}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Database {
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    pglite: client,
+    exclusive: (_lockId, fn) => fn(),
+    ping: async () => void (await client.query('select 1')),
+    close: async () => {
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const client = postgres(url, { max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10 });
+  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  try {
+    await db.execute(sql`select 1`);
+  } catch (error) {
+    await client.end({ timeout: 1 });
+    throw new StartupError(
+      'database_unreachable',
+      `PostgreSQL at ${redactUrl(url)} does not answer (${(error as Error).message}). Start it, fix database.url, or unset it to use the embedded database.`,
+      { cause: error },
+    );
+  }
+  return {
+    kind: 'postgres',
+    db,
+    url,
+    exclusive: async (lockId, fn) => {
+      const reserved = await client.reserve();
+      try {
+        await reserved`select pg_advisory_lock(${lockId})`;
+        return await fn();
+      } finally {
+        await reserved`select pg_advisory_unlock(${lockId})`.catch(() => {});
+        reserved.release();
+      }
+    },
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** A URL safe to print: the password replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '•••';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}

@@ -1,0 +1,2 @@
+// One file per table group; this index is what drizzle-kit and the client see.
+export * from './settings.ts';
