@@ -1,0 +1,149 @@
+// A small, honest fake of an OpenAI-compatible server: real HTTP on 127.0.0.1, driven by the real
+// @langchain/openai client. Tests script replies, inject failures and hangs, and read what was received.
+// Also runnable on its own (`node --import tsx tests/fakes/llm-server.ts`) for tests of a spawned Kazma.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import {
+  completionChunks, completionJson, defaultStep, errorBody, render, type ChatRequestBody, type FakeStep,
+} from './llm-wire.ts';
+
+export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
+
+/** An injected failure: the status, and optionally the body (default: OpenAI-shaped) and headers. */
+export interface FakeFailure { status: number; body?: unknown; headers?: Record<string, string> }
+
+/** One received chat request, failed and hung ones included; `at` is `Date.now()` on arrival. */
+export interface FakeAttempt { at: number; body: ChatRequestBody; headers: IncomingHttpHeaders; outcome: 'ok' | 'failed' | 'hung' }
+
+export interface FakeLlm {
+  /** e.g. `http://127.0.0.1:PORT/v1` — the value for `model.base_url`. */
+  baseURL: string;
+  port: number;
+  /** Every chat request body received, in order. */
+  requests: ChatRequestBody[];
+  /** Every chat request with its arrival time and what the fake did with it. */
+  attempts: FakeAttempt[];
+  /** Queue replies; each request takes the next one, then the default applies. */
+  script(...steps: FakeStep[]): void;
+  /** The next `n` requests fail with this status. Failures are taken before hangs and scripted steps. */
+  failNext(n: number, failure: FakeFailure): void;
+  /** The next `n` requests (not failed) wait `ms` before replying; a client that gives up just goes away. */
+  hangNext(n: number, ms: number): void;
+  /** Replace the default reply (used once the script is empty). */
+  setDefault(fn: (body: ChatRequestBody) => FakeStep): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLlm> {
+  const steps: FakeStep[] = [];
+  const failures: FakeFailure[] = [];
+  const hangs: number[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let fallback: (body: ChatRequestBody) => FakeStep = defaultStep;
+  let seq = 0;
+  const requests: ChatRequestBody[] = [];
+  const attempts: FakeAttempt[] = [];
+
+  const reply = (body: ChatRequestBody, res: ServerResponse): void => {
+    // The step is taken only when we really answer, so a request abandoned during a hang uses none.
+    const r = render(steps.shift() ?? fallback(body), body, ++seq);
+    if (!body.stream) return sendJson(res, 200, completionJson(r));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const data of completionChunks(r, body.stream_options?.include_usage === true)) res.write(`data: ${data}\n\n`);
+    res.end();
+  };
+
+  const chat = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse): void => {
+    requests.push(body);
+    const failure = failures.shift();
+    if (failure) {
+      attempts.push({ at: Date.now(), body, headers, outcome: 'failed' });
+      return sendJson(res, failure.status, failure.body ?? errorBody(failure.status), failure.headers);
+    }
+    const hang = hangs.shift();
+    attempts.push({ at: Date.now(), body, headers, outcome: hang === undefined ? 'ok' : 'hung' });
+    if (hang === undefined) return reply(body, res);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) reply(body, res);
+    }, hang);
+    timers.add(timer);
+    res.on('close', () => { clearTimeout(timer); timers.delete(timer); });
+  };
+
+  const server = createServer((req, res) => {
+    void route(req, res, chat).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error', code: null } });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    attempts,
+    script: (...s) => { steps.push(...s); },
+    failNext: (n, failure) => { for (let i = 0; i < n; i++) failures.push(failure); },
+    hangNext: (n, ms) => { for (let i = 0; i < n; i++) hangs.push(ms); },
+    setDefault: (fn) => { fallback = fn; },
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      // Keep-alive sockets would hold close() open until they idle out.
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type ChatHandler = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse) => void;
+
+async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandler): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0];
+  if (req.method === 'GET' && path === '/v1/models') {
+    return sendJson(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'kazma-fake' }] });
+  }
+  if (req.method === 'POST' && path === '/v1/chat/completions') {
+    let body: ChatRequestBody;
+    try {
+      body = JSON.parse(await readBody(req)) as ChatRequestBody;
+    } catch {
+      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error', code: null } });
+    }
+    return chat(body, req.headers, res);
+  }
+  sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: null } });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+// Run as a process: `node --import tsx tests/fakes/llm-server.ts [--port N] [--script FILE]`.
+// FILE holds a JSON array of steps ({ text } or { toolCalls }); the default applies after them.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name: string): string | undefined => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const llm = await startFakeLlm({ port: Number(arg('--port') ?? 0) });
+  const file = arg('--script');
+  if (file) llm.script(...(JSON.parse(readFileSync(file, 'utf8')) as FakeStep[]));
+  process.stdout.write(`LISTENING ${llm.port}\n`);
+  const stop = (): void => { void llm.close().then(() => process.exit(0)); };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
