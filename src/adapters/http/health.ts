@@ -1,0 +1,29 @@
+import { Hono } from 'hono';
+
+/** A named dependency check: resolves when the dependency answers. */
+export type ReadinessCheck = () => Promise<void>;
+
+/**
+ * `/healthz` answers while the process lives; `/readyz` asks every dependency (database, redis, …) and
+ * answers 503 naming each one that is down, so an orchestrator or a human sees what to fix.
+ */
+export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    const results = await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        try {
+          await check();
+          return [name, { ok: true }] as const;
+        } catch (error) {
+          return [name, { ok: false, error: (error as Error).message }] as const;
+        }
+      }),
+    );
+    const down = results.filter(([, r]) => !r.ok).map(([name]) => name);
+    const body = { status: down.length === 0 ? 'ready' : 'unavailable', down, checks: Object.fromEntries(results) };
+    return c.json(body, down.length === 0 ? 200 : 503);
+  });
+  return app;
+}

@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Logger } from '../../core/log/index.ts';
+import { healthRoutes, type ReadinessCheck } from './health.ts';
+
+export interface HttpServerOptions {
+  host: string;
+  /** 0 picks a free port (tests); the chosen port is logged as `http listening`. */
+  port: number;
+  checks: Record<string, ReadinessCheck>;
+  logger: Logger;
+}
+
+/**
+ * The one HTTP server: health now; webhooks and the approvals API mount on `app` before `listen()`
+ * (hono builds its router on the first request, after which routes cannot be added).
+ */
+export class HttpServer {
+  readonly app = new Hono();
+  #server: ReturnType<typeof serve> | undefined;
+  #port = 0;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.app.route('/', healthRoutes(options.checks));
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  async listen(): Promise<number> {
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port: this.options.port }, () => resolve(s));
+      s.once('error', reject);
+    });
+    this.#server = server;
+    this.#port = (server.address() as AddressInfo).port;
+    this.options.logger.info({ host: this.options.host, port: this.#port }, 'http listening');
+    return this.#port;
+  }
+
+  /** Stops accepting connections; idle keep-alive sockets are closed so close() cannot hang. */
+  close(): Promise<void> {
+    const server = this.#server;
+    if (!server) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      setTimeout(() => ('closeAllConnections' in server ? server.closeAllConnections() : undefined), 2000).unref();
+    });
+  }
+}

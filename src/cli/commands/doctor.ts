@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../../core/db/index.ts';
+import { connectRedis } from '../../jobs/redis.ts';
+import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
+
+type Check = { name: string; run: () => Promise<string> };
+
+export const doctor: Subcommand = {
+  summary: 'check configuration, database, Redis and platform credentials',
+  usage: `Usage: kazma doctor [--config FILE]
+
+Runs each check and prints ✓ or ✗ with the reason and the fix. Exits 1 when any check fails.
+Do not run it beside a running Kazma on the embedded database: PGlite allows one process per data dir.`,
+  async run(args) {
+    const { values } = parseArgs({ args, options: CONFIG_OPTION });
+    let loaded;
+    try {
+      loaded = loadOrExplain(values.config);
+      console.log('✓ config: valid');
+    } catch (error) {
+      return explain(error);
+    }
+    const { config } = loaded;
+    const checks: Check[] = [
+      {
+        name: 'database',
+        run: async () => {
+          const database = await openDatabase({ url: config.database.url, dataDir: config.data_dir });
+          await database.ping();
+          await database.close();
+          return database.kind === 'pglite' ? 'embedded PGlite answers' : 'PostgreSQL answers';
+        },
+      },
+      {
+        name: 'redis',
+        run: async () => {
+          const redis = await connectRedis({ url: config.redis.url, dataDir: config.data_dir, path: loaded.env.PATH });
+          await redis.ping();
+          await redis.close();
+          return `answers at ${redis.where}`;
+        },
+      },
+    ];
+    let failed = 0;
+    for (const check of checks) {
+      try {
+        console.log(`✓ ${check.name}: ${await check.run()}`);
+      } catch (error) {
+        failed++;
+        console.log(`✗ ${check.name}: ${(error as Error).message}`);
+      }
+    }
+    return failed ? EXIT.failure : EXIT.ok;
+  },
+};
