@@ -1,2 +1,3 @@
 // One file per table group; this index is what drizzle-kit and the client see.
 export * from './settings.ts';
+export * from './effects.ts';
