@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
+
+describe('kazma config check', () => {
+  it('accepts the tracked kazma.yaml (every platform disabled)', async () => {
+    const result = await runKazma(['config', 'check', '--config', 'kazma.yaml']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('platforms: none enabled');
+  });
+
+  it.each([
+    ['a wrong type', 'http:\n  port: eighty\n', 'http.port:'],
+    ['an unknown key, with a did-you-mean', 'telegram:\n  tokn: abc\n', 'telegram.tokn: unknown key (did you mean "token"?)'],
+    ['an unknown section', 'telegrm: {}\n', 'telegrm: unknown key (did you mean "telegram"?)'],
+    ['a missing environment variable', 'telegram:\n  enabled: true\n  token: "${KAZMA_TEST_UNSET_TOKEN}"\n', 'telegram.token: environment variable KAZMA_TEST_UNSET_TOKEN is not set'],
+    ['a bad duration', 'approvals:\n  timeout: soon\n', 'approvals.timeout: "soon" is not a duration'],
+    ['a platform enabled without its token', 'discord:\n  enabled: true\n', 'discord.token: required when discord.enabled is true'],
+    ['broken YAML', 'http: [\n', '(yaml)'],
+  ])('rejects %s, naming the key path', async (_name, yaml, expected) => {
+    const { path } = writeConfig(yaml);
+    const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_UNSET_TOKEN: undefined } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(expected);
+  });
+
+  it('substitutes ${VAR} and ${VAR:-default} from the environment', async () => {
+    const { path } = writeConfig('http:\n  port: "${KAZMA_TEST_PORT:-9999}"\ndata_dir: "${KAZMA_TEST_DIR}"\n');
+    const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_DIR: '/tmp/kazma-subst' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('data_dir:  /tmp/kazma-subst');
+  });
+
+  it('fails clearly when the named file does not exist', async () => {
+    const result = await runKazma(['config', 'check', '--config', '/nonexistent/kazma.yaml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('cannot read /nonexistent/kazma.yaml');
+  });
+
+  it('prints --help for each subcommand', async () => {
+    for (const args of [['start'], ['migrate'], ['config', 'check'], ['doctor']]) {
+      const result = await runKazma([...args, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: kazma ${args.join(' ')}`);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+
+const running: KazmaProcess[] = [];
+afterEach(() => {
+  for (const proc of running.splice(0)) proc.kill('SIGKILL');
+});
+
+function startKazma(configPath: string, env: Record<string, string | undefined> = {}): KazmaProcess {
+  const proc = new KazmaProcess(['start', '--config', configPath], { env: { DATABASE_URL: undefined, REDIS_URL: undefined, ...env } });
+  running.push(proc);
+  return proc;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('kazma start on embedded defaults', () => {
+  it('reaches /readyz 200 on a fresh PGlite data dir and exits 0 within 5 s of SIGTERM', async () => {
+    const { path } = writeConfig('http: { port: 0 }\n');
+    const kazma = startKazma(path);
+    const port = await kazma.port();
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', down: [] });
+    expect(kazma.logs().find((l) => l.msg === 'database ready')?.kind).toBe('pglite');
+
+    const stoppedAt = Date.now();
+    kazma.kill('SIGTERM');
+    const { code } = await kazma.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+  });
+
+  it('refuses a second kazma on the same data dir, naming the running pid; the first keeps serving', async () => {
+    const { path } = writeConfig('http: { port: 0 }\n');
+    const first = startKazma(path);
+    const port = await first.port();
+
+    const second = startKazma(path);
+    const { code } = await second.exited;
+    expect(code).toBe(1);
+    expect(second.stderr).toContain(`Another Kazma (pid ${first.child.pid}) is already using`);
+    expect(second.stderr).toContain('set database.url');
+
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    first.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+  });
+
+  it('answers /readyz 503 naming redis when Redis stops, and 200 again when it is back', async () => {
+    const redisPort = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'kazma-redis-'));
+    const startRedis = () =>
+      spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    let redis = startRedis();
+    try {
+      await waitFor(async () => (await tcpAnswers(redisPort)));
+      const { path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`);
+      const kazma = startKazma(path);
+      const port = await kazma.port();
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+      redis.kill('SIGKILL');
+      await new Promise((r) => redis.once('exit', r));
+      const down = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(down.status).toBe(503);
+      const body = (await down.json()) as { down: string[] };
+      expect(body.down).toEqual(['redis']);
+
+      redis = startRedis();
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 15_000);
+      kazma.kill('SIGTERM');
+      expect((await kazma.exited).code).toBe(0);
+    } finally {
+      redis.kill('SIGKILL');
+    }
+  });
+
+  it('fails to start with one clear line when the configured Redis does not answer', async () => {
+    const { path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${await freePort()}" }\n`);
+    const kazma = startKazma(path);
+    const { code } = await kazma.exited;
+    expect(code).toBe(1);
+    expect(kazma.stderr).toMatch(/^kazma: Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer\. Start it or fix redis\.url/m);
+  });
+});
+
+async function tcpAnswers(port: number): Promise<boolean> {
+  const { Socket } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition not met in time');
+}

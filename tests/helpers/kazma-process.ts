@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+export const KAZMA_BIN = join(REPO_ROOT, 'bin/kazma.js');
+
+/** A temp directory holding a kazma.yaml with the given text. */
+export function writeConfig(yaml: string, dir = mkdtempSync(join(tmpdir(), 'kazma-test-'))): { dir: string; path: string } {
+  const path = join(dir, 'kazma.yaml');
+  writeFileSync(path, yaml);
+  return { dir, path };
+}
+
+/** A spawned `kazma` process, with its output collected and its JSON log lines parsed. */
+export class KazmaProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
+    this.child = spawn(process.execPath, [KAZMA_BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk) => (this.stdout += chunk));
+    this.child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.exited = new Promise((r) => this.child.once('exit', (code, signal) => r({ code, signal })));
+  }
+
+  /** JSON log lines printed so far. */
+  logs(): Array<Record<string, unknown>> {
+    return this.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** Waits for a log line matching `predicate`, failing early if the process exits. */
+  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    while (Date.now() < deadline) {
+      const found = this.logs().find(predicate);
+      if (found) return found;
+      if (exited) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`log line not seen (exited: ${exited})\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+  }
+
+  /** The HTTP port from the `http listening` log line. */
+  async port(): Promise<number> {
+    const line = await this.waitForLog((l) => l.msg === 'http listening');
+    return line.port as number;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.child.exitCode === null) this.child.kill(signal);
+  }
+}
+
+/** Runs a kazma subcommand to completion. */
+export async function runKazma(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
+  const proc = new KazmaProcess(args, options);
+  proc.child.stdin!.end();
+  const { code } = await proc.exited;
+  return { code, stdout: proc.stdout, stderr: proc.stderr };
+}
