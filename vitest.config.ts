@@ -8,6 +8,5 @@ export default defineConfig({
     // Two cores on CI: several PGlite instances and spawned processes per file; keep the pool small.
     pool: 'forks',
     maxWorkers: 2,
-    globalSetup: ['tests/helpers/global-setup.ts'],
   },
 });

@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { count } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { openDatabase, schema } from '../../src/core/db/index.ts';
+import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
+
+it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kazma-rows-'));
+  const rows = 300;
+  const writer = spawn(process.execPath, ['--import', 'tsx', 'tests/foundation/fixtures/pglite-writer.ts', dataDir, String(rows)], { cwd: REPO_ROOT });
+  let output = '';
+  writer.stdout.on('data', (c) => (output += c));
+  writer.stderr.on('data', (c) => (output += c));
+  const writerExit = new Promise<number | null>((r) => writer.once('exit', r));
+  while (!output.includes('WRITING')) {
+    if (writer.exitCode !== null) throw new Error(output);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  const { path } = writeConfig(`data_dir: ${dataDir}\nhttp: { port: 0 }\n`);
+  const second = new KazmaProcess(['start', '--config', path], { env: { DATABASE_URL: undefined } });
+  expect((await second.exited).code).toBe(1);
+  expect(second.stderr).toContain(`Another Kazma (pid ${writer.pid}) is already using ${dataDir}`);
+  expect(output).not.toContain('DONE'); // the refusal happened while the writer was still writing
+
+  expect(await writerExit).toBe(0);
+  const database = await openDatabase({ dataDir });
+  try {
+    const [row] = await database.db.select({ n: count() }).from(schema.settings);
+    expect(row?.n).toBe(rows);
+  } finally {
+    await database.close();
+  }
+});
