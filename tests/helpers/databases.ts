@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { checkpointerSetupStep } from '../../src/core/agent/checkpointer.ts';
 import { migrateDatabase, openDatabase, type Database, type MigrationStep } from '../../src/core/db/index.ts';
 
 /** The real PostgreSQL every storage test also runs on (CI starts it; see .ci/run). */
@@ -9,14 +10,20 @@ export const TEST_PG_ADMIN_URL = process.env.KAZMA_TEST_PG_URL ?? 'postgres://po
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
+/**
+ * What every Kazma start runs at migrate time (the composition root passes the same step), so every test database
+ * has it too, including the PGlite template; callers' own steps run after these on each fresh copy.
+ */
+const STANDARD_STEPS: MigrationStep[] = [checkpointerSetupStep];
+
 let template: Promise<Blob> | undefined;
 
 /** A migrated, empty PGlite dump made once per worker: copies load in ~0.4 s instead of ~3 s. */
-function pgliteTemplate(extraSteps: MigrationStep[]): Promise<Blob> {
+function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
     const base = await PGlite.create();
     const database = await openDatabase({ pglite: base });
-    await migrateDatabase(database, extraSteps);
+    await migrateDatabase(database, STANDARD_STEPS);
     const dump = await base.dumpDataDir('none');
     await base.close();
     return dump;
@@ -47,16 +54,22 @@ export interface FreshDatabase extends Database {
   dispose(): Promise<void>;
 }
 
-/** A fresh, migrated database of the given kind, private to the caller. */
+/**
+ * A fresh, migrated database of the given kind, private to the caller: the SQL migrations, the standard
+ * steps (the LangGraph checkpoint tables), then `extraSteps`.
+ */
 export async function freshDatabase(kind: Backend, extraSteps: MigrationStep[] = []): Promise<FreshDatabase> {
+  const ownSteps = extraSteps.filter((step) => !STANDARD_STEPS.includes(step));
   if (kind === 'pglite') {
-    const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate(extraSteps) });
+    const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate() });
     const database = await openDatabase({ pglite });
+    // The template is shared by every caller in this worker, so caller-specific steps run on the copy.
+    if (ownSteps.length > 0) await migrateDatabase(database, ownSteps);
     return { ...database, dispose: () => database.close() };
   }
   const created = await createPgDatabase();
   const database = await openDatabase({ url: created.url, poolSize: 20 });
-  await migrateDatabase(database, extraSteps);
+  await migrateDatabase(database, [...STANDARD_STEPS, ...ownSteps]);
   return {
     ...database,
     dispose: async () => {

@@ -30,7 +30,7 @@ export const operatorSchema = z.strictObject({
 export const configSchema = z.strictObject({
   data_dir: z.string().min(1).default('./kazma-data'),
   http: section({
-    port: z.coerce.number().int().min(0).max(65535).default(8787),
+    port: z.coerce.number({ error: 'expected a port number (0-65535)' }).int().min(0).max(65535).default(8787),
     host: z.string().default('127.0.0.1'),
     api_token: z.string().default(''),
   }),
