@@ -1,3 +1,6 @@
 // One file per table group; this index is what drizzle-kit and the client see.
 export * from './settings.ts';
 export * from './effects.ts';
+export * from './chat.ts';
+export * from './approvals.ts';
+export * from './outbox.ts';

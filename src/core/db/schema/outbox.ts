@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** pending → sending → sent; a row found in `sending` after a crash becomes `unknown` (never re-sent blindly). */
+export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'unknown', 'failed'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+export const OUTBOX_KINDS = ['card', 'edit', 'message'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+/**
+ * Every outbound delivery that must survive a crash (approval cards, their edits, incident cards,
+ * reminders). Written in the same transaction as what caused it; a worker delivers each row once.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
+    destination: text('destination').notNull(),
+    /** The gate (or other owner) this delivery belongs to, to find its cards for edits. */
+    gateId: text('gate_id'),
+    /** For edits: the outbox id of the card being edited. */
+    targetId: text('target_id'),
+    payload: jsonb('payload').notNull(),
+    state: text('state', { enum: OUTBOX_STATES }).notNull().default('pending'),
+    /** The platform's reference to the delivered message (MessageRef). */
+    messageRef: jsonb('message_ref'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('outbox_state_valid', sql`${t.state} in ('pending','sending','sent','unknown','failed')`),
+    index('outbox_state_idx').on(t.state),
+    index('outbox_gate_idx').on(t.gateId),
+  ],
+);
