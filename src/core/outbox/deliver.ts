@@ -1,0 +1,61 @@
+import type { Card, Message, MessageRef } from '../chat/types.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import { KazmaError } from '../errors.ts';
+import type { Db } from '../db/index.ts';
+import { getOutbox, moveOutbox, type OutboxRow } from './store.ts';
+
+/** The card an edit targets has not been delivered yet; the job retries later. */
+export class EditTargetNotReadyError extends KazmaError {
+  constructor(readonly id: string) {
+    super('outbox_edit_not_ready', `the card for edit ${id} is not delivered yet`);
+  }
+}
+
+export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready';
+
+/**
+ * Delivers one outbox row through the attached surfaces, once:
+ * claim `pending → sending` (a lost claim means someone else has it: skip) → send → record the
+ * platform's message reference with `sending → sent`. A send that throws means the platform did not
+ * take it: the row goes back to `pending` and the error is rethrown for the job's retry. A crash
+ * between claim and record leaves `sending`, which recoverOutbox() turns into `unknown`.
+ */
+export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: string): Promise<DeliveryOutcome> {
+  const row = await getOutbox(db, id);
+  if (!row || row.state !== 'pending') return 'skipped';
+  let editTarget: MessageRef | undefined;
+  if (row.kind === 'edit') {
+    const target = row.targetId ? await getOutbox(db, row.targetId) : undefined;
+    if (target?.state === 'pending' || target?.state === 'sending') throw new EditTargetNotReadyError(id);
+    if (target?.state !== 'sent' || !target.messageRef) {
+      // The card was never delivered (or its delivery is unknown): nothing to edit.
+      await moveOutbox(db, id, 'pending', 'failed', { lastError: `card ${row.targetId} has no delivered message to edit` });
+      return 'skipped';
+    }
+    editTarget = target.messageRef as MessageRef;
+  }
+  const claimed = await moveOutbox(db, id, 'pending', 'sending');
+  if (!claimed) return 'skipped';
+  let ref: MessageRef | undefined;
+  try {
+    ref = await send(surfaces, claimed, editTarget);
+  } catch (error) {
+    await moveOutbox(db, id, 'sending', 'pending', { lastError: (error as Error).message });
+    throw error;
+  }
+  await moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: new Date() });
+  return 'sent';
+}
+
+async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: MessageRef | undefined): Promise<MessageRef | undefined> {
+  switch (row.kind) {
+    case 'card':
+      return surfaces.sendCard(row.destination as ChatRef, row.payload as Card);
+    case 'edit':
+      await surfaces.editCard(editTarget!, row.payload as Card);
+      return undefined;
+    case 'message':
+      return surfaces.send(row.destination as ChatRef, row.payload as Message);
+  }
+}

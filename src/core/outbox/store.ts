@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { outbox, type OutboxKind, type OutboxState } from '../db/schema/outbox.ts';
+
+export type OutboxRow = typeof outbox.$inferSelect;
+
+/** What a caller asks to deliver; written in the caller's transaction so it exists iff its cause does. */
+export interface OutboxItem {
+  kind: OutboxKind;
+  destination: string;
+  payload: unknown;
+  gateId?: string;
+  /** For an edit: the outbox id of the card it edits. */
+  targetId?: string;
+}
+
+/** A new, unguessable, button-safe id. */
+export function outboxId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}
+
+/** Inserts rows as `pending`; returns their ids (the delivery job ids). Pass a transaction as `db`. */
+export async function enqueueOutbox(db: Db, items: OutboxItem[]): Promise<string[]> {
+  if (items.length === 0) return [];
+  const rows = items.map((item) => ({ id: outboxId(item.kind), ...item, state: 'pending' as const }));
+  await db.insert(outbox).values(rows);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Moves one row from `from` to `to` by compare-and-set (the outbox's only state writer).
+ * Output: the updated row, or undefined when the row was not in `from` (someone else has it).
+ * Invariant: `pending → sending` happens at most once per attempt, so a row is never sent twice at once.
+ */
+export async function moveOutbox(
+  db: Db,
+  id: string,
+  from: OutboxState,
+  to: OutboxState,
+  patch: Partial<Pick<OutboxRow, 'messageRef' | 'lastError' | 'sentAt'>> = {},
+): Promise<OutboxRow | undefined> {
+  const bump = from === 'pending' && to === 'sending' ? { attempts: sql`${outbox.attempts} + 1` } : {};
+  const [row] = await db
+    .update(outbox)
+    .set({ ...patch, ...bump, state: to, updatedAt: sql`now()` })
+    .where(and(eq(outbox.id, id), eq(outbox.state, from)))
+    .returning();
+  return row;
+}
+
+export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefined> {
+  const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+  return row;
+}
+
+export async function outboxOfGate(db: Db, gateId: string): Promise<OutboxRow[]> {
+  return db.select().from(outbox).where(eq(outbox.gateId, gateId)).orderBy(outbox.createdAt);
+}
+
+/**
+ * At start: a row left in `sending` died mid-send, and platforms have no idempotency keys, so it is
+ * marked `unknown` rather than re-sent. Returns the ids still `pending`, to be delivered now.
+ */
+export async function recoverOutbox(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
+  const unknown = await db
+    .update(outbox)
+    .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
+    .where(eq(outbox.state, 'sending'))
+    .returning({ id: outbox.id });
+  const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.createdAt);
+  return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
+}
