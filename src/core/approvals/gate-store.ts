@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from '../db/schema/approvals.ts';
+import { canonicalArgsHash } from '../effects/canonical.ts';
+import type { GateRow } from './transition.ts';
+
+/** A short id, safe in URLs and button payloads (12 base64url characters, 72 random bits). */
+export function newGateId(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+export interface NewGate {
+  id: string;
+  interruptId: string;
+  threadId: string;
+  callId: string;
+  originChat?: string;
+  requester?: StoredActor;
+  tool: string;
+  args: unknown;
+  tier?: string;
+  reason?: string;
+  expiresAt: Date;
+}
+
+/** Inserts a pending gate; pass a transaction so its cards enter the outbox with it. */
+export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
+  const [row] = await db
+    .insert(approvalGates)
+    .values({ ...gate, args: gate.args ?? {}, argsHash: canonicalArgsHash(gate.args ?? {}), state: 'pending' })
+    .returning();
+  return row!;
+}
+
+export async function getGate(db: Db, id: string): Promise<GateRow | undefined> {
+  const [row] = await db.select().from(approvalGates).where(eq(approvalGates.id, id));
+  return row;
+}
+
+export async function gatesInState(db: Db, states: GateState[], filter: { threadId?: string; chat?: string } = {}): Promise<GateRow[]> {
+  const conditions = [inArray(approvalGates.state, states)];
+  if (filter.threadId) conditions.push(eq(approvalGates.threadId, filter.threadId));
+  if (filter.chat) conditions.push(eq(approvalGates.originChat, filter.chat));
+  return db.select().from(approvalGates).where(and(...conditions)).orderBy(approvalGates.createdAt);
+}
+
+/** Pending gates whose time is up, oldest first. */
+export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
+  return db.select().from(approvalGates).where(and(eq(approvalGates.state, 'pending'), lt(approvalGates.expiresAt, now))).orderBy(approvalGates.expiresAt);
+}
+
+export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
+
+/** Records one decision attempt, whatever came of it. */
+export async function audit(
+  db: Db,
+  entry: { gateId: string; actor?: StoredActor; decision?: string; outcome: AuditOutcome; detail?: string },
+): Promise<void> {
+  await db.insert(approvalAudit).values({ ...entry, platform: entry.actor?.platform });
+}
+
+export async function auditOf(db: Db, gateId: string) {
+  return db.select().from(approvalAudit).where(eq(approvalAudit.gateId, gateId)).orderBy(approvalAudit.id);
+}
+
+/**
+ * The argument pattern an "always" covers. For shell it is the exact command (argv), so approving
+ * `git status` never approves `rm -rf src`; for other tools the canonical arguments.
+ */
+export function grantPattern(args: unknown): string {
+  return canonicalArgsHash(args ?? {});
+}
+
+export async function addGrant(
+  db: Db,
+  grant: { chat: string; tool: string; args: unknown; grantedBy?: StoredActor; gateId?: string; expiresAt: Date },
+): Promise<string> {
+  const id = `gr_${randomBytes(6).toString('base64url')}`;
+  await db.insert(approvalGrants).values({
+    id,
+    chat: grant.chat,
+    tool: grant.tool,
+    pattern: grantPattern(grant.args),
+    grantedBy: grant.grantedBy,
+    gateId: grant.gateId,
+    expiresAt: grant.expiresAt,
+  });
+  return id;
+}
+
+/** The live grant covering this call in this chat, if any. */
+export async function findGrant(db: Db, call: { chat: string; tool: string; args: unknown }, now: Date) {
+  const [row] = await db
+    .select()
+    .from(approvalGrants)
+    .where(
+      and(
+        eq(approvalGrants.chat, call.chat),
+        eq(approvalGrants.tool, call.tool),
+        eq(approvalGrants.pattern, grantPattern(call.args)),
+        gt(approvalGrants.expiresAt, now),
+        isNull(approvalGrants.revokedAt),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function liveGrants(db: Db, chat: string | undefined, now: Date) {
+  const conditions = [gt(approvalGrants.expiresAt, now), isNull(approvalGrants.revokedAt)];
+  if (chat) conditions.push(eq(approvalGrants.chat, chat));
+  return db.select().from(approvalGrants).where(and(...conditions)).orderBy(approvalGrants.createdAt);
+}
+
+/** Revokes a live grant; false when there was none with that id. */
+export async function revokeGrant(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(approvalGrants)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(approvalGrants.id, id), isNull(approvalGrants.revokedAt)))
+    .returning({ id: approvalGrants.id });
+  return rows.length > 0;
+}
+
+export type { Decision };
