@@ -1,0 +1,41 @@
+import type { HttpServer } from './adapters/http/index.ts';
+import type { LoadedConfig } from './core/config/index.ts';
+import type { KazmaCore } from './core/kazma-core.ts';
+import type { Logger } from './core/log/index.ts';
+
+/** What every platform adapter gets from the composition root. */
+export interface PlatformContext {
+  loaded: LoadedConfig;
+  core: KazmaCore;
+  /** Mount webhook routes on `http.app` during `create` (before the server listens). */
+  http: HttpServer;
+  logger: Logger;
+}
+
+/** A started platform adapter: attached to the core, receiving events until stopped. */
+export interface RunningPlatform {
+  readonly name: string;
+  /** Connects to the platform (polling, gateway, socket); called after the HTTP server listens. */
+  start(): Promise<void>;
+  /** Stops intake and closes connections; the core finishes running turns afterwards. */
+  stop(): Promise<void>;
+}
+
+/** One enabled-by-config platform: returns undefined when disabled in kazma.yaml. */
+export type PlatformFactory = (context: PlatformContext) => Promise<RunningPlatform | undefined>;
+
+/**
+ * The platforms Kazma knows, in start order. Each adapter folder exports its factory; this list is the
+ * only place that names them (adapters never import each other).
+ */
+export const platformFactories: PlatformFactory[] = [];
+
+/** Creates every enabled platform (mounting webhooks), in order. */
+export async function createPlatforms(context: PlatformContext): Promise<RunningPlatform[]> {
+  const running: RunningPlatform[] = [];
+  for (const factory of platformFactories) {
+    const platform = await factory(context);
+    if (platform) running.push(platform);
+  }
+  return running;
+}
