@@ -1,14 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { HttpServer } from './adapters/http/index.ts';
+import { checkpointerSetupStep } from './core/agent/checkpointer.ts';
 import type { LoadedConfig } from './core/config/index.ts';
 import { migrateDatabase, openDatabase, type Database, type MigrationStep } from './core/db/index.ts';
+import { createKazmaCore, type KazmaCore } from './core/kazma-core.ts';
 import type { Logger } from './core/log/index.ts';
+import type { ToolDefinition } from './core/tools/define.ts';
 import { connectRedis, type RedisHandle } from './jobs/redis.ts';
 import { Lifecycle } from './lifecycle.ts';
 
 export interface StartKazmaOptions {
   loaded: LoadedConfig;
   logger: Logger;
+  /** Tools registered after the built-ins (plugins; a test's own tools). */
+  tools?: ToolDefinition[];
 }
 
 /** A running Kazma: its parts, for the CLI (signals) and for tests that start it in-process. */
@@ -17,12 +22,14 @@ export interface RunningKazma {
   readonly database: Database;
   readonly redis: RedisHandle;
   readonly http: HttpServer;
+  /** The agent core: adapters and the console call `core.attachSurface(surface)` and `core.pipeline.handle(event)`. */
+  readonly core: KazmaCore;
   /** Graceful stop: intake first, then running work (bounded by shutdown.timeout), then connections. */
   stop(): Promise<void>;
 }
 
 /** Extra steps run at migrate time, after the SQL migrations (e.g. the checkpointer's setup()). */
-export const migrationSteps: MigrationStep[] = [];
+export const migrationSteps: MigrationStep[] = [checkpointerSetupStep];
 
 /** Opens the database and applies migrations, then closes it: `kazma migrate`. */
 export async function migrateOnly(loaded: LoadedConfig): Promise<void> {
@@ -35,7 +42,7 @@ export async function migrateOnly(loaded: LoadedConfig): Promise<void> {
 }
 
 /** The composition root: config → db (migrate) → redis → core → adapters + workers → http. */
-export async function startKazma({ loaded, logger }: StartKazmaOptions): Promise<RunningKazma> {
+export async function startKazma({ loaded, logger, tools }: StartKazmaOptions): Promise<RunningKazma> {
   const { config } = loaded;
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
@@ -50,6 +57,10 @@ export async function startKazma({ loaded, logger }: StartKazmaOptions): Promise
     lifecycle.onStop('redis', () => redis.close());
     logger.info({ where: redis.where }, 'redis ready');
 
+    const core = await createKazmaCore({ loaded, database, logger, ...(tools && { tools }) });
+    // Leaves a little of shutdown.timeout for the steps after it (redis, database).
+    lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 1500)));
+
     const http = new HttpServer({
       host: config.http.host,
       port: config.http.port,
@@ -58,7 +69,7 @@ export async function startKazma({ loaded, logger }: StartKazmaOptions): Promise
     });
     await http.listen();
     lifecycle.onStop('http', () => http.close());
-    return { loaded, database, redis, http, stop };
+    return { loaded, database, redis, http, core, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,3 +1,4 @@
+import { chat } from './commands/chat.ts';
 import { configCheck } from './commands/config-check.ts';
 import { doctor } from './commands/doctor.ts';
 import { migrate } from './commands/migrate.ts';
@@ -7,6 +8,7 @@ import { EXIT, type Subcommand } from './common.ts';
 /** Subcommands by their words; two-word commands (`config check`) are keyed with a space. */
 export const subcommands: Record<string, Subcommand> = {
   start,
+  chat,
   migrate,
   'config check': configCheck,
   doctor,

@@ -1,0 +1,47 @@
+// Plain, greppable text for the terminal: every reply line starts with `kazma> `, every card line with
+// `[approval] `, so scripts can pick them out of the output.
+import type { Card, CardButton } from '../../core/chat/index.ts';
+
+export const REPLY_PREFIX = 'kazma> ';
+export const CARD_PREFIX = '[approval] ';
+
+/** A reply as lines, each prefixed. */
+export function renderReply(text: string): string {
+  return text.split('\n').map((line) => `${REPLY_PREFIX}${line}`).join('\n');
+}
+
+/** The one-letter answer for each button: the first letter of its label, unless taken (then its number). */
+export function shortcuts(buttons: CardButton[]): Array<{ key: string; button: CardButton }> {
+  const used = new Set<string>();
+  return buttons.map((button, i) => {
+    const first = button.label.trim().charAt(0).toLowerCase();
+    const key = first && !used.has(first) ? first : String(i + 1);
+    used.add(key);
+    return { key, button };
+  });
+}
+
+/** A card as a block; with buttons it ends in the prompt line, e.g. `[o]nce / [a]lways / [d]eny?`. */
+export function renderCard(card: Card): string {
+  const lines = [card.title];
+  for (const field of card.fields) {
+    const [first = '', ...more] = field.value.split('\n');
+    lines.push(`  ${field.label}: ${first}`, ...more.map((line) => `    ${line}`));
+  }
+  if (card.footer) lines.push(card.footer);
+  if (card.buttons.length > 0) {
+    lines.push(`${shortcuts(card.buttons).map(({ key, button }) => label(key, button.label)).join(' / ')}?`);
+  }
+  return lines.map((line) => `${CARD_PREFIX}${line}`).join('\n');
+}
+
+function label(key: string, text: string): string {
+  const lower = text.toLowerCase();
+  return lower.startsWith(key) ? `[${key}]${lower.slice(1)}` : `[${key}] ${lower}`;
+}
+
+/** The button a typed answer names (`o`, or the label's word such as `once`), if any. */
+export function buttonFor(card: Card, answer: string): CardButton | undefined {
+  const typed = answer.trim().toLowerCase();
+  return shortcuts(card.buttons).find(({ key, button }) => typed === key || typed === button.label.toLowerCase())?.button;
+}

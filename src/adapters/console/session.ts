@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { Actor, ChatRef, InboundEvent, PipelineOutcome } from '../../core/chat/index.ts';
+import { buttonFor, CARD_PREFIX } from './render.ts';
+import type { ConsoleSurface } from './surface.ts';
+
+/** Options for {@link ConsoleSession}. */
+export interface ConsoleSessionOptions {
+  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  surface: ConsoleSurface;
+  /** Who types here (AccessPolicy.consoleActor()). */
+  actor: Actor;
+  /** Default `console:local`. */
+  chat?: ChatRef;
+  input: Readable;
+  output: Writable;
+  /** Show prompts (a terminal); false for piped input. */
+  interactive?: boolean;
+  /** Resolves when no turn is queued or running (KazmaCore.idle). */
+  idle: () => Promise<void>;
+}
+
+/**
+ * Reads the terminal one line at a time and waits for each line's work before the next, so piped
+ * input behaves like a person typing: while an approval card is open, a line that names one of its
+ * buttons (`o`, `a`, `d`) answers it; any other line is a new message (which supersedes the question).
+ * Resolves at end of input once every turn has finished.
+ */
+export class ConsoleSession {
+  readonly #o: ConsoleSessionOptions;
+
+  constructor(options: ConsoleSessionOptions) {
+    this.#o = options;
+  }
+
+  async run(): Promise<void> {
+    const { input, output, interactive = false } = this.#o;
+    const lines = createInterface({ input, ...(interactive && { output, terminal: true }) });
+    const prompt = () => {
+      if (!interactive) return;
+      lines.setPrompt(this.#o.surface.openCard() ? 'answer> ' : 'you> ');
+      lines.prompt();
+    };
+    prompt();
+    for await (const line of lines) {
+      const text = line.trim();
+      if (text !== '' && (await this.#take(text)) === 'stopping') break;
+      prompt();
+    }
+    await this.#o.idle();
+    if (this.#o.surface.openCard()) output.write(`${CARD_PREFIX}left unanswered: input ended\n`);
+  }
+
+  #take(text: string): Promise<PipelineOutcome> {
+    const chat = this.#o.chat ?? 'console:local';
+    const base = { eventId: randomUUID(), platform: 'console', chat, actor: this.#o.actor } as const;
+    const open = this.#o.surface.openCard();
+    const button = open && buttonFor(open.card, text);
+    if (open && button) return this.#o.pipeline.handle({ ...base, kind: 'action', actionId: button.id, message: open.ref });
+    return this.#o.pipeline.handle({ ...base, kind: 'message', text });
+  }
+}

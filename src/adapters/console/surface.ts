@@ -1,0 +1,51 @@
+import type { Writable } from 'node:stream';
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
+
+/**
+ * The terminal as a Surface: replies and cards are printed; a card with buttons stays "open" until
+ * it is edited (settled), and the console session takes the next line as its answer.
+ */
+export class ConsoleSurface implements Surface {
+  readonly platform = 'console';
+  readonly #output: Writable;
+  readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
+  #sent = 0;
+
+  constructor(options: { output: Writable }) {
+    this.#output = options.output;
+  }
+
+  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+    this.#write(renderReply(message.text));
+    return { chat, id: `m${++this.#sent}` };
+  }
+
+  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+    const ref = { chat, id: `m${++this.#sent}` };
+    this.#write(renderCard(card));
+    if (card.buttons.length > 0) this.#open.set(ref.id, { ref, card });
+    return ref;
+  }
+
+  async editCard(ref: MessageRef, card: Card): Promise<void> {
+    if (card.buttons.length === 0) this.#open.delete(ref.id);
+    else this.#open.set(ref.id, { ref, card });
+    this.#write(`${CARD_PREFIX}${card.footer ?? `${card.title} (updated)`}`);
+  }
+
+  async typing(): Promise<void> {}
+
+  async replyPrivately(chat: ChatRef, _actor: Actor, text: string): Promise<void> {
+    await this.send(chat, { text });
+  }
+
+  /** The oldest card still waiting for an answer, if any. */
+  openCard(): { ref: MessageRef; card: Card } | undefined {
+    return this.#open.values().next().value;
+  }
+
+  #write(text: string): void {
+    this.#output.write(`${text}\n`);
+  }
+}

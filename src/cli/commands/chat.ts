@@ -1,0 +1,69 @@
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { ConsoleSession, ConsoleSurface } from '../../adapters/console/index.ts';
+import type { LoadedConfig } from '../../core/config/index.ts';
+import { createLogger, type Logger } from '../../core/log/index.ts';
+import type { ToolDefinition } from '../../core/tools/define.ts';
+import { startKazma } from '../../main.ts';
+import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
+
+export const chat: Subcommand = {
+  summary: 'talk to Kazma in this terminal (runs Kazma in-process; scriptable over stdin)',
+  usage: `Usage: kazma chat [--config FILE]
+
+Starts Kazma in-process (same config, database, workers and enabled platforms as \`kazma start\`) with
+this terminal as one more chat. Replies print as "kazma> ..." lines; an approval prints an
+"[approval]" block and takes the next line as its answer: o (once), a (always), d (deny).
+With stdin not a terminal it reads one message per line and exits at end of input once every
+turn has finished. Logs go to stderr.`,
+  async run(args) {
+    const { values } = parseArgs({ args, options: CONFIG_OPTION });
+    try {
+      const loaded = loadOrExplain(values.config);
+      const interactive = Boolean(process.stdin.isTTY);
+      // Logs go to stderr so stdout stays the conversation; a person at a terminal sees warnings only.
+      const level = interactive && loaded.config.log.level === 'info' ? 'warn' : loaded.config.log.level;
+      const logger = createLogger({ level, secrets: loaded.secrets, destination: process.stderr, pretty: false });
+      return await runChat({ loaded, logger, input: process.stdin, output: process.stdout, interactive });
+    } catch (error) {
+      return explain(error);
+    }
+  },
+};
+
+/** Options for {@link runChat}. */
+export interface RunChatOptions {
+  loaded: LoadedConfig;
+  logger: Logger;
+  input: Readable;
+  output: Writable;
+  interactive: boolean;
+  /** Extra tools (tests register their own). */
+  tools?: ToolDefinition[];
+}
+
+/** Runs Kazma with a console session attached until the input ends; returns the exit code. */
+export async function runChat(options: RunChatOptions): Promise<number> {
+  const kazma = await startKazma({ loaded: options.loaded, logger: options.logger, ...(options.tools && { tools: options.tools }) });
+  const surface = new ConsoleSurface({ output: options.output });
+  const detach = kazma.core.attachSurface(surface);
+  const session = new ConsoleSession({
+    pipeline: kazma.core.pipeline,
+    surface,
+    actor: kazma.core.access.consoleActor(),
+    input: options.input,
+    output: options.output,
+    interactive: options.interactive,
+    idle: () => kazma.core.idle(),
+  });
+  const onSignal = () => options.input.destroy(); // ends the session like end of input
+  process.once('SIGTERM', onSignal);
+  try {
+    await session.run();
+  } finally {
+    process.off('SIGTERM', onSignal);
+    await kazma.stop();
+    detach();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,58 @@
+import type { KazmaConfig } from '../config/schema.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { createModelChain, type ModelChain, type ModelChainOptions, type ModelToolSpec } from './model-chain.ts';
+import { isModelConfigured, modelEntries, modelLabel } from './model-factory.ts';
+import type { ModelSettings } from './model-settings.ts';
+
+/** kazma.yaml `model` as the model chain's settings (durations there are already milliseconds). */
+export function modelSettingsFromConfig(model: KazmaConfig['model']): ModelSettings {
+  const { provider, name, base_url, api_key, timeout, max_retries, fallbacks } = model;
+  return { provider, name, base_url, api_key, timeout_ms: timeout, max_retries, fallbacks };
+}
+
+/** Options for {@link ModelChains}. */
+export interface ModelChainsOptions {
+  settings: ModelSettings;
+  registry: ToolRegistry;
+  /** Backoff tuning passed to the chain (tests shorten waits); default the chain's own. */
+  retry?: ModelChainOptions['retry'];
+}
+
+/**
+ * The model chain bound to the tools enabled right now. Tools can be switched on and off at runtime,
+ * so the chain is rebuilt when the set changes and reused otherwise. No chain at all when the
+ * primary model is not configured: Kazma still runs and says how to configure one.
+ */
+export class ModelChains {
+  readonly #options: ModelChainsOptions;
+  #cached: { key: string; chain: ModelChain } | undefined;
+
+  constructor(options: ModelChainsOptions) {
+    this.#options = options;
+  }
+
+  /** True when the primary model has a name and a key or endpoint. */
+  get configured(): boolean {
+    return isModelConfigured(this.#options.settings);
+  }
+
+  /** The models in the order tried, e.g. `['openai:gpt-4o-mini', 'openai:backup']`. */
+  get labels(): string[] {
+    return modelEntries(this.#options.settings).map(modelLabel);
+  }
+
+  /** The chain for the current tools, or undefined when no model is configured. */
+  current(): ModelChain | undefined {
+    if (!this.configured) return undefined;
+    const tools: ModelToolSpec[] = this.#options.registry.toolSpecs().map(({ function: f }) => ({
+      name: f.name,
+      description: f.description,
+      schema: { type: 'object', ...f.parameters },
+    }));
+    const key = JSON.stringify(tools);
+    if (this.#cached?.key !== key) {
+      this.#cached = { key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }) }) };
+    }
+    return this.#cached.chain;
+  }
+}

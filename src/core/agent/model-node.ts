@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { AIMessage, SystemMessage } from '@langchain/core/messages';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type { ModelChains } from './chain-provider.ts';
+import { ModelUnavailableError } from './model-errors.ts';
+import { modelFailedText, NO_MODEL_TEXT } from './replies.ts';
+import type { AgentStateUpdate, AgentStateValue } from './state.ts';
+
+/** What the `model` node needs. */
+export interface ModelNodeDeps {
+  chains: ModelChains;
+  /** The system prompt, built per call (it may name the date). */
+  systemPrompt: () => string;
+}
+
+/**
+ * The `model` node: one call of the model chain (retries and fallbacks inside it), bound to the
+ * enabled tools. It never throws for a model failure: the turn's reply becomes the ⚠️ text, which has
+ * no tool calls, so the graph ends and no further model request is made. Every new model message
+ * clears the verdicts of the previous one.
+ */
+export function modelNode(deps: ModelNodeDeps) {
+  return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
+    const chain = deps.chains.current();
+    if (!chain) return { messages: [new AIMessage(NO_MODEL_TEXT)], verdicts: {}, answeredBy: null };
+    try {
+      const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages], config);
+      // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
+      // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
+      // history. Our own id keeps every reply; the provider's id stays in response_metadata.
+      reply.message.id = `ai-${randomUUID()}`;
+      return { messages: [reply.message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) {
+        return { messages: [new AIMessage(modelFailedText(error))], verdicts: {}, answeredBy: null };
+      }
+      throw error;
+    }
+  };
+}
+
+/** The default system prompt: who Kazma is and how approvals work, plus today's date. */
+export function defaultSystemPrompt(zone: string, now: () => Date = () => new Date()): () => string {
+  return () => {
+    const today = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' }).format(now());
+    return (
+      `You are Kazma, a self-hosted assistant. Today is ${today} (${zone}). ` +
+      'Some tools change things and wait for a person to approve them; when a call is denied or refused, ' +
+      'do not retry it unchanged: explain, or ask the user what to do instead.'
+    );
+  };
+}

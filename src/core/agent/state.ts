@@ -1,0 +1,68 @@
+// The graph's state: the conversation (MessagesAnnotation) plus three small fields the nodes share.
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
+import { AIMessage as AIMessageClass } from '@langchain/core/messages';
+import type { ToolCall } from '@langchain/core/messages/tool';
+import { Annotation, MessagesAnnotation } from '@langchain/langgraph';
+import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../chat/types.ts';
+
+/**
+ * What happens to one tool call of the current model message, decided by the `gate` node:
+ * run it, or tell the model it was refused (precheck), invalid (arguments) or denied (a person).
+ */
+export type Verdict =
+  | { action: 'run'; via: 'tier' | 'grant' | 'approval'; by?: string }
+  | { action: 'refuse'; reason: string }
+  | { action: 'invalid'; error: string }
+  | { action: 'deny'; by?: string; reason?: string };
+
+/** Who started the turn and where; set by the runner with each new message, kept in the checkpoint. */
+export interface TurnInfo {
+  id: string;
+  chat: ChatRef;
+  requester: Actor;
+}
+
+/** Which model produced the latest model message, for the "(answered by fallback …)" note. */
+export interface AnsweredBy {
+  model: string;
+  fallback: boolean;
+}
+
+const lastValue = <T>(initial: () => T) => Annotation<T>({ reducer: (_previous, next) => next, default: initial });
+
+/**
+ * The agent state. `verdicts` is replaced wholesale (the model node resets it with every new model
+ * message), so call ids a model reuses across turns never inherit an old decision.
+ */
+export const AgentState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  verdicts: lastValue<Record<string, Verdict>>(() => ({})),
+  turn: lastValue<TurnInfo | null>(() => null),
+  answeredBy: lastValue<AnsweredBy | null>(() => null),
+});
+
+export type AgentStateValue = typeof AgentState.State;
+export type AgentStateUpdate = typeof AgentState.Update;
+
+/** The last AI message and its position, when it asked for tools. */
+export function pendingToolMessage(messages: BaseMessage[]): { message: AIMessage; index: number } | undefined {
+  const index = messages.length - 1;
+  const last = messages[index];
+  if (!last || !AIMessageClass.isInstance(last) || !last.tool_calls?.length) return undefined;
+  return { message: last, index };
+}
+
+/** A tool call's id; providers that omit one get a stable stand-in from its position. */
+export function callIdOf(call: ToolCall, position: number): string {
+  return call.id && call.id !== '' ? call.id : `call_${position}`;
+}
+
+/**
+ * The effect journal's call id: the model's id prefixed with the message's index in the thread.
+ * Some OpenAI-compatible servers restart their id counter, and a reused id must not replay an old
+ * receipt; the index is stable across re-runs of the same step, so a real re-run still finds it.
+ */
+export function journalCallId(messageIndex: number, callId: string): string {
+  return `${messageIndex}:${callId}`;
+}

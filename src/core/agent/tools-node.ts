@@ -1,0 +1,73 @@
+import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { EffectReceipt } from '../db/schema/effects.ts';
+import { effectUnknownMessage } from '../effects/errors.ts';
+import { runWithJournal, type EffectJournal } from '../effects/journal.ts';
+import type { ToolContext } from '../tools/define.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
+
+/** What the `tools` node needs. */
+export interface ToolsNodeDeps {
+  registry: ToolRegistry;
+  journal: EffectJournal;
+  toolContext: (signal?: AbortSignal) => ToolContext;
+}
+
+/**
+ * The `tools` node: runs the calls the gate let through and answers every call with a ToolMessage
+ * (refusals, invalid arguments and denials tell the model why). It raises no interrupt, so it is
+ * re-run only after a crash; side-effecting tools go through the effect journal, so a re-run replays
+ * a finished call and never repeats a started one. When a call's effect is unknown the turn stops
+ * with the honest ⚠️ text as an AI message (the edge then goes to END, never back to the model).
+ */
+export function toolsNode(deps: ToolsNodeDeps) {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const pending = pendingToolMessage(state.messages);
+    if (!pending) return {};
+    const threadId = String(config.configurable?.thread_id ?? '');
+    const ctx = deps.toolContext(config.signal);
+    const out: BaseMessage[] = [];
+    let unknown: EffectReceipt | undefined;
+    for (const [position, call] of pending.message.tool_calls!.entries()) {
+      const callId = callIdOf(call, position);
+      const answer = (content: string, ok = false) =>
+        out.push(new ToolMessage({ tool_call_id: callId, name: call.name, content, status: ok ? 'success' : 'error' }));
+      if (unknown) {
+        answer("not run: the turn stopped because an earlier call's effect is unknown");
+        continue;
+      }
+      const verdict: Verdict | undefined = state.verdicts[callId];
+      if (!verdict) {
+        answer('not run: no decision was recorded for this call');
+      } else if (verdict.action === 'refuse') {
+        answer(`refused before any effect: ${verdict.reason}`);
+      } else if (verdict.action === 'invalid') {
+        answer(verdict.error);
+      } else if (verdict.action === 'deny') {
+        answer(`denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call did not run; do not retry it unchanged.`);
+      } else {
+        const outcome = await runWithJournal({
+          journal: deps.journal,
+          key: { threadId, callId: journalCallId(pending.index, callId) },
+          ...(state.turn && { turnId: state.turn.id }),
+          tool: call.name,
+          args: call.args,
+          // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
+          effects: deps.registry.get(call.name)?.effects ?? true,
+          run: () => deps.registry.execute(call.name, call.args, ctx),
+        });
+        if (outcome.status === 'unknown') {
+          unknown = outcome.receipt;
+          answer('effect unknown: this call started earlier but never finished, and was not run again');
+        } else if (outcome.result.ok) {
+          answer(outcome.result.output === '' ? '(no output)' : outcome.result.output, true);
+        } else {
+          answer(outcome.result.error);
+        }
+      }
+    }
+    if (unknown) out.push(new AIMessage(effectUnknownMessage(unknown)));
+    return { messages: out };
+  };
+}

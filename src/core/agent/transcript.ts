@@ -1,0 +1,43 @@
+// Reading the conversation for the runner: which replies are new, and which tool calls were left open.
+import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ToolCall } from '@langchain/core/messages/tool';
+import { callIdOf } from './state.ts';
+
+/** The text of a message, whether its content is a string or an array of parts. */
+export function textOf(message: BaseMessage): string {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  return content
+    .map((part) => (typeof part === 'string' ? part : part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+/** Texts of the AI messages after position `from` that have something to say. */
+export function newReplies(messages: BaseMessage[], from: number): string[] {
+  return messages
+    .slice(from)
+    .filter((m) => AIMessage.isInstance(m))
+    .map((m) => textOf(m).trim())
+    .filter((text) => text !== '');
+}
+
+/**
+ * Tool calls of the last model message that have no ToolMessage yet. A thread left like this (a
+ * question abandoned, a crash before the gate finished) must have them answered before the next
+ * model request: providers reject a tool call without its result.
+ */
+export function unansweredCalls(messages: BaseMessage[]): Array<{ id: string; name: string }> {
+  let index = messages.length - 1;
+  while (index >= 0 && !AIMessage.isInstance(messages[index])) index--;
+  if (index < 0) return [];
+  const calls: ToolCall[] = (messages[index] as AIMessage).tool_calls ?? [];
+  const answered = new Set(
+    messages.slice(index + 1).flatMap((m) => (ToolMessage.isInstance(m) ? [m.tool_call_id] : [])),
+  );
+  return calls.map((call, i) => ({ id: callIdOf(call, i), name: call.name })).filter((c) => !answered.has(c.id));
+}
+
+/** ToolMessages closing `calls`, saying why they did not run. */
+export function closeCalls(calls: Array<{ id: string; name: string }>, why: string): ToolMessage[] {
+  return calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: c.name, content: `not run: ${why}`, status: 'error' }));
+}

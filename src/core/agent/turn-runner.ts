@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { HumanMessage } from '@langchain/core/messages';
+import { Command, GraphRecursionError, INTERRUPT, isUnknownInterruptError, type Interrupt } from '@langchain/langgraph';
+import type { ApprovalBroker, ApprovalQuestion, Decision } from '../approvals/port.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Actor } from '../chat/types.ts';
+import type { Logger } from '../log/index.ts';
+import type { GateAnswer } from './gate-node.ts';
+import type { AgentGraph } from './graph.ts';
+import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
+import type { AgentStateValue } from './state.ts';
+import type { ThreadStore } from './threads.ts';
+import { closeCalls, newReplies, unansweredCalls } from './transcript.ts';
+
+/** Options for {@link TurnRunner}. */
+export interface TurnRunnerOptions {
+  graph: AgentGraph;
+  threads: ThreadStore;
+  broker: ApprovalBroker;
+  surfaces: SurfaceRegistry;
+  logger?: Logger;
+  /** Aborted at shutdown: running model calls and tools stop. */
+  signal?: AbortSignal;
+  /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
+  recursionLimit?: number;
+}
+
+type GraphInput = Parameters<AgentGraph['invoke']>[0];
+
+/**
+ * Runs turns on a chat's thread: invokes the graph, sends the replies, hands an approval question to
+ * the broker, and resumes the graph — addressed to exactly that interrupt id — when the broker says a
+ * decision won. Callers serialise per chat (ChatQueues); the runner itself keeps no per-chat state.
+ */
+export class TurnRunner {
+  readonly #o: TurnRunnerOptions;
+
+  constructor(options: TurnRunnerOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * A new message. A run cut short by a crash in `tools` is finished first (its outcome, e.g. "effect
+   * unknown", is reported). A pending question is superseded, its open tool calls are answered "not
+   * run", and the new input starts a fresh run: LangGraph discards the interrupted task, so the thread
+   * is not left waiting and the model sees the new message.
+   */
+  async message(input: { chat: ChatRef; actor: Actor; text: string }): Promise<void> {
+    const threadId = await this.#o.threads.current(input.chat);
+    let snapshot = await this.#o.graph.getState(this.#config(threadId));
+    if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
+      const requester = (snapshot.values as AgentStateValue).turn?.requester ?? input.actor;
+      await this.#drive(input.chat, threadId, null, requester);
+      snapshot = await this.#o.graph.getState(this.#config(threadId));
+    }
+    if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
+    const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
+    const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
+    await this.#drive(input.chat, threadId, {
+      messages: [...closing, new HumanMessage(input.text)],
+      verdicts: {},
+      turn: { id: randomUUID(), chat: input.chat, requester: input.actor },
+    }, input.actor);
+  }
+
+  /** A button tap: the broker settles it once; the winner resumes the graph, everyone else is told why not. */
+  async decide(input: { gateId: string; decision: Decision; actor: Actor; via: ChatRef; reason?: string }): Promise<void> {
+    const outcome = await this.#o.broker.decide(input);
+    if (!outcome.ok) {
+      await this.#o.surfaces.replyPrivately(input.via, input.actor, outcome.message).catch((error: unknown) => this.#sendFailed(input.via, error));
+      return;
+    }
+    const { gate, resume } = outcome;
+    const answer: GateAnswer = { callId: gate.call.callId, ...resume };
+    await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+  }
+
+  /** `/new`: abandons the pending question, moves the chat to a fresh thread, returns its id. */
+  async newThread(chat: ChatRef): Promise<string> {
+    await this.#o.broker.supersede(await this.#o.threads.current(chat), 'the chat started a new conversation (/new)');
+    return this.#o.threads.next(chat);
+  }
+
+  /** Where a chat's thread stands: the nodes it would run next and how many questions it waits on. */
+  async inspect(chat: ChatRef): Promise<{ threadId: string; next: string[]; questions: number }> {
+    const threadId = await this.#o.threads.current(chat);
+    const snapshot = await this.#o.graph.getState(this.#config(threadId));
+    return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
+  }
+
+  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<void> {
+    const config = this.#config(threadId);
+    const before = ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
+    void this.#o.surfaces.typing(chat).catch(() => {});
+    let result: AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
+    try {
+      // Strict resume: an id that is not pending throws instead of silently re-raising the question.
+      const strict = input instanceof Command ? { __pregel_strict_resume: true } : {};
+      result = await this.#o.graph.invoke(input, {
+        ...config,
+        configurable: { ...config.configurable, ...strict },
+        durability: 'sync',
+        recursionLimit: this.#o.recursionLimit ?? 100,
+        ...(this.#o.signal && { signal: this.#o.signal }),
+      });
+    } catch (error) {
+      await this.#send(chat, this.#failureText(error, threadId));
+      return;
+    }
+    const replies = newReplies(result.messages, before);
+    for (const [i, text] of replies.entries()) {
+      const last = i === replies.length - 1;
+      const note = last && result.answeredBy?.fallback && !text.startsWith('⚠️') ? `\n\n${fallbackNote(result.answeredBy.model)}` : '';
+      await this.#send(chat, text + note);
+    }
+    const question = result[INTERRUPT]?.[0];
+    if (question?.id && question.value) {
+      await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
+    }
+  }
+
+  #failureText(error: unknown, threadId: string): string {
+    if (isUnknownInterruptError(error)) return 'That question is no longer open, so nothing was resumed.';
+    this.#o.logger?.error({ err: error, thread: threadId }, 'turn failed');
+    if (error instanceof GraphRecursionError) return TOO_MANY_STEPS_TEXT;
+    return turnFailedText(error instanceof Error ? error.message : String(error));
+  }
+
+  async #send(chat: ChatRef, text: string): Promise<void> {
+    await this.#o.surfaces.send(chat, { text }).catch((error: unknown) => this.#sendFailed(chat, error));
+  }
+
+  #sendFailed(chat: ChatRef, error: unknown): void {
+    this.#o.logger?.error({ err: error, chat }, 'could not deliver a reply');
+  }
+
+  #config(threadId: string) {
+    return { configurable: { thread_id: threadId } };
+  }
+}
+
+function hasQuestion(tasks: ReadonlyArray<{ interrupts: readonly unknown[] }>): boolean {
+  return tasks.some((task) => task.interrupts.length > 0);
+}

@@ -1,0 +1,50 @@
+/**
+ * One FIFO per chat: work for a chat runs one item at a time, in arrival order, and nothing is
+ * dropped while an item runs. Different chats run concurrently. A failed item does not stop the
+ * items queued behind it (its error goes to its own caller).
+ *
+ * @example
+ * const queues = new ChatQueues();
+ * await queues.run('telegram:42', () => runner.message(event));
+ */
+export class ChatQueues {
+  readonly #tails = new Map<string, Promise<void>>();
+  readonly #pending = new Map<string, number>();
+
+  /** Runs `work` after everything already queued for `key`; resolves or rejects with its outcome. */
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const result = previous.then(work);
+    // The tail never rejects, so one failure does not poison the chat's queue.
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#tails.set(key, tail);
+    this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+    void tail.then(() => {
+      const left = (this.#pending.get(key) ?? 1) - 1;
+      if (left > 0) this.#pending.set(key, left);
+      else this.#pending.delete(key);
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return result;
+  }
+
+  /** Items queued or running for `key`. */
+  size(key: string): number {
+    return this.#pending.get(key) ?? 0;
+  }
+
+  /** Items queued or running in every chat. */
+  get total(): number {
+    let sum = 0;
+    for (const n of this.#pending.values()) sum += n;
+    return sum;
+  }
+
+  /** Resolves once every queue is empty, including work queued while waiting. */
+  async idle(): Promise<void> {
+    while (this.#tails.size > 0) await Promise.all([...this.#tails.values()]);
+  }
+}

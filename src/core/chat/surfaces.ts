@@ -1,0 +1,68 @@
+import { KazmaError } from '../errors.ts';
+import { parseChatRef, type ChatRef } from './ref.ts';
+import type { Actor, Card, Message, MessageRef, Surface } from './types.ts';
+
+/** A chat's platform has no attached surface (its adapter is disabled or not started yet). */
+export class NoSurfaceError extends KazmaError {
+  readonly platform: string;
+  constructor(platform: string) {
+    super('surface_missing', `no surface is attached for platform "${platform}": enable it in kazma.yaml or fix the chat reference`);
+    this.platform = platform;
+  }
+}
+
+/** A second surface was attached for a platform that already has one. */
+export class DuplicateSurfaceError extends KazmaError {
+  constructor(platform: string) {
+    super('surface_duplicate', `a surface for platform "${platform}" is already attached`);
+  }
+}
+
+/**
+ * The attached surfaces by platform, and the one way the core sends: by ChatRef. The platform part
+ * of the ref picks the adapter, so a reply always goes back where the chat is.
+ */
+export class SurfaceRegistry {
+  readonly #surfaces = new Map<string, Surface>();
+
+  /** Attaches `surface`; the returned function detaches it. */
+  attach(surface: Surface): () => void {
+    if (this.#surfaces.has(surface.platform)) throw new DuplicateSurfaceError(surface.platform);
+    this.#surfaces.set(surface.platform, surface);
+    return () => {
+      if (this.#surfaces.get(surface.platform) === surface) this.#surfaces.delete(surface.platform);
+    };
+  }
+
+  /** The surface serving `chat`; throws {@link NoSurfaceError} when none is attached. */
+  for(chat: ChatRef): Surface {
+    const { platform } = parseChatRef(chat);
+    const surface = this.#surfaces.get(platform);
+    if (!surface) throw new NoSurfaceError(platform);
+    return surface;
+  }
+
+  // Every method is async so that a missing surface is a rejection the caller can catch, not a throw.
+  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+    return this.for(chat).send(chat, message);
+  }
+
+  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+    return this.for(chat).sendCard(chat, card);
+  }
+
+  async editCard(ref: MessageRef, card: Card): Promise<void> {
+    return this.for(ref.chat).editCard(ref, card);
+  }
+
+  async typing(chat: ChatRef): Promise<void> {
+    return this.for(chat).typing(chat);
+  }
+
+  /** Private text where the surface can (ephemeral), else a normal message in the chat. */
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+    const surface = this.for(chat);
+    if (surface.replyPrivately) await surface.replyPrivately(chat, actor, text);
+    else await surface.send(chat, { text });
+  }
+}

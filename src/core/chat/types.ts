@@ -1,0 +1,89 @@
+// The Surface port: what the core sends and receives, with no platform in it. Adapters translate.
+import type { ChatRef } from './ref.ts';
+
+/** A person (or bot) on a platform. `id` is the platform's stable user id, never a display name. */
+export interface Actor {
+  platform: string;
+  id: string;
+  /** For messages and cards ("approved by maya"); may change, never used for access. */
+  displayName?: string;
+}
+
+interface EventBase {
+  /** The platform's own id for this delivery (update_id, event_id, interaction id); dedupe key. */
+  eventId: string;
+  platform: string;
+  chat: ChatRef;
+  actor: Actor;
+  /** Set by an adapter that can tell the bot's own messages apart; they are dropped. */
+  fromSelf?: boolean;
+}
+
+/** Someone wrote text. A leading `/name` is parsed into a command by the pipeline, once. */
+export interface InboundMessage extends EventBase {
+  kind: 'message';
+  text: string;
+}
+
+/** A platform-native command (Telegram bot command, Slack slash command, Discord slash command). */
+export interface InboundCommand extends EventBase {
+  kind: 'command';
+  name: string;
+  args: string[];
+}
+
+/** A tap on a card button; `actionId` is the button's `id` as the core created it. */
+export interface InboundAction extends EventBase {
+  kind: 'action';
+  actionId: string;
+  /** The card's message, when the platform says which one was tapped. */
+  message?: MessageRef;
+}
+
+/** Everything an adapter hands the core. */
+export type InboundEvent = InboundMessage | InboundCommand | InboundAction;
+
+/** An outbound message: canonical Markdown; each adapter converts to its dialect and splits it. */
+export interface Message {
+  text: string;
+}
+
+/** A button on a card. `id` comes back as {@link InboundAction.actionId}; keep it under 64 bytes. */
+export interface CardButton {
+  id: string;
+  label: string;
+  style: 'primary' | 'secondary' | 'danger';
+}
+
+/**
+ * A platform-neutral card: a title, labelled fields, buttons, and a footer for its final state
+ * ("Approved once by maya"). A settled card is edited to one without buttons.
+ */
+export interface Card {
+  title: string;
+  fields: Array<{ label: string; value: string }>;
+  buttons: CardButton[];
+  footer?: string;
+}
+
+/** Where a sent message lives, to edit it later. `id` is the adapter's own encoding. */
+export interface MessageRef {
+  chat: ChatRef;
+  id: string;
+}
+
+/**
+ * What each adapter implements. The required part is small; `replyPrivately` is an optional
+ * capability the core checks for (Slack ephemeral messages, Discord ephemeral replies).
+ */
+export interface Surface {
+  /** The ChatRef prefix this surface serves, e.g. `telegram`. */
+  readonly platform: string;
+  send(chat: ChatRef, message: Message): Promise<MessageRef>;
+  sendCard(chat: ChatRef, card: Card): Promise<MessageRef>;
+  editCard(ref: MessageRef, card: Card): Promise<void>;
+  /** Shows "typing…" where the platform has it; a no-op elsewhere. */
+  typing(chat: ChatRef): Promise<void>;
+  /** Text only `actor` sees in `chat` (e.g. "already approved by maya"). */
+  replyPrivately?(chat: ChatRef, actor: Actor, text: string): Promise<void>;
+}

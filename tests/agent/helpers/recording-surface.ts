@@ -1,0 +1,46 @@
+// A Surface that records what the core sent, for tests that drive the real pipeline.
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../../src/core/chat/index.ts';
+
+export interface SentCard { ref: MessageRef; card: Card; edits: Card[] }
+
+export class RecordingSurface implements Surface {
+  readonly sent: Array<{ chat: ChatRef; text: string }> = [];
+  readonly privately: Array<{ chat: ChatRef; actor: Actor; text: string }> = [];
+  readonly cards: SentCard[] = [];
+  #n = 0;
+
+  constructor(readonly platform: string) {}
+
+  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+    this.sent.push({ chat, text: message.text });
+    return { chat, id: String(++this.#n) };
+  }
+
+  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+    const ref = { chat, id: String(++this.#n) };
+    this.cards.push({ ref, card, edits: [] });
+    return ref;
+  }
+
+  async editCard(ref: MessageRef, card: Card): Promise<void> {
+    const sent = this.cards.find((c) => c.ref.id === ref.id);
+    if (!sent) throw new Error(`editCard of unknown message ${ref.id}`);
+    sent.edits.push(card);
+  }
+
+  async typing(): Promise<void> {}
+
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+    this.privately.push({ chat, actor, text });
+  }
+
+  /** Texts sent, in order. */
+  texts(): string[] {
+    return this.sent.map((s) => s.text);
+  }
+
+  /** The last card that still has buttons and was not edited. */
+  openCard(): SentCard | undefined {
+    return [...this.cards].reverse().find((c) => c.card.buttons.length > 0 && c.edits.length === 0);
+  }
+}

@@ -1,0 +1,64 @@
+// Spawning Kazma processes for restart tests: a child with piped stdio, its output collected.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+export const CLI = join(ROOT, 'src/cli/index.ts');
+export const CHAT_CHILD = join(ROOT, 'tests/agent/fixtures/chat-child.ts');
+
+export interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Writes lines to stdin; `end` closes it (the chat then exits once its turns are done). */
+  send(lines: string[], end?: boolean): void;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when stdout contains `text`. */
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+/** Kills every child still running (after a failed test). */
+export function killAll(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+/** Runs `node --import tsx <script> ...args` from the repository root. */
+export function spawnNode(script: string, args: string[]): Spawned {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  live.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => { live.delete(child); resolve({ code, signal }); }),
+  );
+  return {
+    child, exited,
+    stdout: () => out,
+    stderr: () => err,
+    send(lines, end = false) {
+      child.stdin!.write(lines.map((l) => `${l}\n`).join(''));
+      if (end) child.stdin!.end();
+    },
+    async waitFor(text, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!out.includes(text)) {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing "${text}"\n${out}\n${err}`);
+        if (Date.now() > deadline) throw new Error(`no "${text}" after ${timeoutMs} ms\n${out}\n${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+  };
+}
+
+/** Writes a kazma.yaml (JSON is YAML) into `dir` and returns its path. */
+export function writeConfig(dir: string, name: string, config: Record<string, unknown>): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  return path;
+}

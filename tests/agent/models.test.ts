@@ -1,0 +1,90 @@
+// The model chain inside a turn, end to end through the real OpenAI client: retries, fail-fast,
+// the honest ⚠️ reply, fallbacks, and running with no model at all.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NO_MODEL_TEXT } from '../../src/core/agent/replies.ts';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { startTestCore, type TestCore } from './helpers/core.ts';
+
+let llm: FakeLlm;
+let t: TestCore | undefined;
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  llm.requests.length = 0;
+  llm.attempts.length = 0;
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+describe('a turn when the model fails', () => {
+  it('retries transient errors and then answers normally', async () => {
+    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 2 } });
+    llm.failNext(2, { status: 503 });
+    await t.say('hi');
+    expect(llm.attempts.map((a) => a.outcome)).toEqual(['failed', 'failed', 'ok']);
+    expect(t.surface.texts()).toEqual(['echo: hi']);
+  });
+
+  it('honours Retry-After between attempts', async () => {
+    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 } });
+    llm.failNext(1, { status: 429, headers: { 'retry-after-ms': '700' } });
+    await t.say('hi');
+    expect(llm.attempts).toHaveLength(2);
+    expect(llm.attempts[1]!.at - llm.attempts[0]!.at).toBeGreaterThanOrEqual(690);
+    expect(t.surface.texts()).toEqual(['echo: hi']);
+  });
+
+  it('fails fast on a 400: one attempt, a ⚠️ reply with a hint, no further request', async () => {
+    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 3 } });
+    llm.failNext(1, { status: 400 });
+    await t.say('hi');
+    await settle();
+    expect(llm.attempts).toHaveLength(1);
+    expect(t.surface.texts()).toEqual([
+      '⚠️ The model openai:fake-model failed (HTTP 400, 1 attempt), so this turn has no answer. Hint: the provider rejected the request: check model.name and model.base_url, or shorten the conversation (/new).',
+    ]);
+  });
+
+  it('ends the turn with the ⚠️ warning once retries run out, and asks the model nothing more', async () => {
+    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 } });
+    llm.failNext(2, { status: 503 });
+    await t.say('hi');
+    await settle();
+    expect(llm.attempts.map((a) => a.outcome)).toEqual(['failed', 'failed']);
+    expect(t.surface.texts()).toHaveLength(1);
+    expect(t.surface.texts()[0]).toMatch(/^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider is unreachable or overloaded/);
+    // The next message is a new turn that works, and the warning is part of the history it sends.
+    await t.say('again');
+    expect(t.surface.texts().at(-1)).toBe('echo: again');
+  });
+});
+
+describe('fallback models', () => {
+  it('says so when a fallback answered', async () => {
+    t = await startTestCore({
+      model: { name: 'primary', base_url: llm.baseURL, max_retries: 0, fallbacks: [{ name: 'backup', base_url: llm.baseURL }] },
+    });
+    llm.failNext(1, { status: 500 });
+    await t.say('hi');
+    expect(llm.attempts.map((a) => `${a.body.model}:${a.outcome}`)).toEqual(['primary:failed', 'backup:ok']);
+    expect(t.surface.texts()).toEqual(['echo: hi\n\n(answered by fallback openai:backup)']);
+    await t.say('and now?');
+    expect(t.surface.texts().at(-1)).toBe('echo: and now?');
+  });
+});
+
+describe('no model configured', () => {
+  it('answers every turn with one ⚠️ line saying how to configure one', async () => {
+    t = await startTestCore({ model: {} });
+    await t.say('hi');
+    await t.say('hello?');
+    expect(t.surface.texts()).toEqual([NO_MODEL_TEXT, NO_MODEL_TEXT]);
+    for (const key of ['model.name', 'model.api_key', 'model.base_url', 'kazma.yaml']) expect(NO_MODEL_TEXT).toContain(key);
+    expect(NO_MODEL_TEXT.split('\n')).toHaveLength(1);
+    expect(llm.requests).toHaveLength(0);
+    await t.say('/status');
+    expect(t.surface.texts().at(-1)).toMatch(/^model: not configured/m);
+  });
+});

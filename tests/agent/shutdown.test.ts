@@ -1,0 +1,44 @@
+// Graceful stop: intake closes at once, running turns finish (bounded by the timeout), then they are aborted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { startTestCore } from './helpers/core.ts';
+
+let llm: FakeLlm;
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+
+describe('core.stop', () => {
+  it('waits for a running turn and refuses new events meanwhile', async () => {
+    const t = await startTestCore({ baseURL: llm.baseURL });
+    try {
+      llm.hangNext(1, 600);
+      const turn = t.say('slow one');
+      while (llm.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const stopping = t.core.stop(10_000);
+      expect(await t.say('too late')).toBe('stopping');
+      await stopping;
+      expect(await turn).toBe('handled');
+      expect(t.surface.texts()).toEqual(['echo: slow one']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('aborts a turn that outlives the timeout', async () => {
+    llm.attempts.length = 0;
+    const t = await startTestCore({ baseURL: llm.baseURL });
+    try {
+      llm.hangNext(1, 30_000);
+      const turn = t.say('never answered');
+      while (llm.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const started = Date.now();
+      await t.core.stop(300);
+      expect(Date.now() - started).toBeLessThan(3000);
+      await turn;
+      expect(t.surface.texts()).toHaveLength(1);
+      expect(t.surface.texts()[0]).toMatch(/^⚠️ This turn failed: .*abort/i);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+// The one inbound path, driven through the real core: own messages, durable dedupe, access, commands,
+// and per-chat ordering with nothing dropped while a turn runs.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { freshDatabase } from '../helpers/databases.ts';
+import { OPERATOR, startTestCore, transcript, type TestCore } from '../agent/helpers/core.ts';
+
+let llm: FakeLlm;
+let t: TestCore | undefined;
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  llm.requests.length = 0;
+  llm.attempts.length = 0;
+});
+
+describe('inbound pipeline', () => {
+  it('drops the bot’s own messages', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    const outcome = await t.core.pipeline.handle({ kind: 'message', eventId: 'e1', platform: 'telegram', chat: 'telegram:42', actor: OPERATOR, text: 'echo', fromSelf: true });
+    expect(outcome).toBe('own');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('drops a redelivered event, also after a restart on the same database', async () => {
+    const database = await freshDatabase('pglite');
+    try {
+      t = await startTestCore({ baseURL: llm.baseURL, database });
+      expect(await t.say('hi', { eventId: 'update-1' })).toBe('handled');
+      expect(await t.say('hi', { eventId: 'update-1' })).toBe('duplicate');
+      await t.close();
+      t = await startTestCore({ baseURL: llm.baseURL, database });
+      expect(await t.say('hi', { eventId: 'update-1' })).toBe('duplicate');
+      expect(await t.say('hi', { eventId: 'update-2' })).toBe('handled');
+      expect(llm.requests).toHaveLength(2);
+    } finally {
+      await t?.close();
+      t = undefined;
+      await database.dispose();
+    }
+  });
+
+  it('refuses strangers once, privately, and never reaches the model', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    const stranger = { platform: 'telegram', id: '777' };
+    expect(await t.say('hi', { actor: stranger, chat: 'telegram:777' })).toBe('refused');
+    expect(await t.say('hi again', { actor: stranger, chat: 'telegram:777' })).toBe('refused');
+    expect(t.surface.privately.map((p) => p.text)).toEqual([
+      '⛔ Sorry, you are not on this Kazma\'s access list; an operator can add "telegram:777" to access.users in kazma.yaml.',
+    ]);
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('answers two messages sent while a turn runs, both, in order, one turn at a time', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    llm.hangNext(1, 800);
+    const first = t.say('first');
+    while (llm.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = t.say('second');
+    const third = t.say('third');
+    await Promise.all([first, second, third]);
+    expect(t.surface.texts()).toEqual(['echo: first', 'echo: second', 'echo: third']);
+    expect(llm.attempts[1]!.at - llm.attempts[0]!.at).toBeGreaterThanOrEqual(790);
+    // Each turn saw the previous one complete: serialised, not interleaved.
+    expect(transcript(llm.requests[2]!)).toEqual(['user:first', 'assistant:echo: first', 'user:second', 'assistant:echo: second', 'user:third']);
+  });
+});
+
+describe('commands', () => {
+  it('/help lists the commands; an unknown command says so and does not reach the model', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    await t.say('/help');
+    expect(t.surface.texts()[0]).toMatch(/^Commands:\n\/help — list the commands\n\/new — .*\n\/status — /);
+    await t.say('/frobnicate now');
+    expect(t.surface.texts()[1]).toBe('Unknown command /frobnicate. /help lists the commands.');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('/status shows the model, thread, pending approvals and uptime', async () => {
+    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, fallbacks: [{ name: 'spare', base_url: llm.baseURL }] } });
+    llm.script({ toolCalls: [{ name: 'shell', args: { command: 'ls' } }] });
+    await t.say('list files');
+    await t.say('/status');
+    expect(t.surface.texts().at(-1)).toMatch(
+      /^Kazma status\nmodel: openai:fake-model \(fallbacks: openai:spare\)\nthread: telegram:42#0\npending approvals: 1\nuptime: \d+s$/,
+    );
+    expect(t.surface.openCard()).toBeDefined(); // /status does not supersede the question
+  });
+
+  it('/new starts a fresh thread: the model no longer sees earlier messages', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    await t.say('remember the word kiwi');
+    await t.say('/new');
+    expect(t.surface.texts().at(-1)).toBe('Started a new conversation (thread telegram:42#1). Earlier messages are forgotten here.');
+    await t.say('what was the word?');
+    expect(transcript(llm.requests.at(-1)!)).toEqual(['user:what was the word?']);
+    await t.say('/status');
+    expect(t.surface.texts().at(-1)).toMatch(/thread: telegram:42#1/);
+  });
+});

@@ -1,0 +1,67 @@
+// `kazma chat` as a user scripts it: the real CLI in its own process, messages piped over stdin.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { contentText, defaultStep, type ChatRequestBody, type FakeStep } from '../fakes/llm-wire.ts';
+import { CLI, killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+
+let dir: string;
+let llm: FakeLlm;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kazma-chat-'));
+  llm = await startFakeLlm();
+  // "write <file>" makes the model call write_file; anything else gets the default echo / done reply.
+  llm.setDefault((body: ChatRequestBody): FakeStep => {
+    const last = body.messages?.at(-1);
+    const match = last?.role === 'user' ? /^write (\S+)$/.exec(contentText(last.content)) : null;
+    return match ? { toolCalls: [{ name: 'write_file', args: { path: match[1], content: 'from kazma' } }] } : defaultStep(body);
+  });
+});
+afterEach(() => killAll());
+afterAll(async () => {
+  await llm.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function kazmaChat(name: string, config: Record<string, unknown>, lines: string[]) {
+  const path = writeConfig(dir, `${name}.yaml`, { data_dir: join(dir, name), http: { port: 0 }, ...config });
+  const child = spawnNode(CLI, ['chat', '--config', path]);
+  child.send(lines, true);
+  const { code } = await child.exited;
+  expect(code, child.stderr()).toBe(0);
+  return { out: child.stdout(), workspace: join(dir, name, 'workspace') };
+}
+
+describe('kazma chat over piped stdin', () => {
+  it('answers messages, and runs a danger tool only after "o", never after "d"', async () => {
+    const { out, workspace } = await kazmaChat('script', {
+      model: { name: 'fake-model', base_url: llm.baseURL },
+      access: { operators: [{ name: 'maya', console: 'maya' }] },
+    }, ['hello', 'write yes.txt', 'o', 'write no.txt', 'd', '/status']);
+
+    const replies = out.split('\n').filter((line) => line.startsWith('kazma> '));
+    expect(replies.slice(0, 3)).toEqual([
+      'kazma> echo: hello',
+      'kazma> done: wrote 10 bytes to yes.txt',
+      'kazma> done: denied by maya. The call did not run; do not retry it unchanged.',
+    ]);
+    expect(out).toContain('[approval] Approve write_file?\n[approval]   tool: write_file (tier: danger)\n');
+    expect(out).toContain('[approval]   args: {"path":"yes.txt","content":"from kazma","append":false}\n');
+    expect(out.match(/\[approval\] \[o\]nce \/ \[a\]lways \/ \[d\]eny\?/g)).toHaveLength(2);
+    expect(out).toContain('[approval] Approved once by maya\n');
+    expect(out).toContain('[approval] Denied by maya\n');
+    expect(readFileSync(join(workspace, 'yes.txt'), 'utf8')).toBe('from kazma');
+    expect(existsSync(join(workspace, 'no.txt'))).toBe(false);
+    expect(out).toContain('kazma> pending approvals: 0');
+  });
+
+  it('starts without a model and answers with the one ⚠️ configure line', async () => {
+    const { out } = await kazmaChat('no-model', {}, ['hi']);
+    expect(out).toBe(
+      'kazma> ⚠️ No model is configured, so I cannot answer. Set model.name and model.api_key in kazma.yaml ' +
+        '(or model.base_url for a local OpenAI-compatible server) and restart Kazma.\n',
+    );
+  });
+});

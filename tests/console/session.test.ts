@@ -1,0 +1,83 @@
+// The console surface in-process: a ConsoleSession over streams, on the real core. Unknown and
+// untiered tools must be asked about; the answer is the next line.
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConsoleSession, ConsoleSurface, renderCard } from '../../src/adapters/console/index.ts';
+import { defineTool } from '../../src/core/tools/define.ts';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { startTestCore, type TestCore } from '../agent/helpers/core.ts';
+
+let llm: FakeLlm;
+let t: TestCore | undefined;
+const untieredRuns: string[] = [];
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const untiered = defineTool({
+  name: 'untiered_tool', description: 'A tool whose author forgot the tier.', effects: false,
+  input: z.object({ n: z.number() }),
+  run: async ({ n }) => { untieredRuns.push(String(n)); return `ran with ${n}`; },
+});
+
+/** Feeds `lines` to a console session on the core and returns everything it printed. */
+async function converse(lines: string[]): Promise<string> {
+  const core = t!.core;
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let printed = '';
+  output.on('data', (chunk: Buffer) => (printed += chunk));
+  const surface = new ConsoleSurface({ output });
+  const detach = core.attachSurface(surface);
+  const session = new ConsoleSession({ pipeline: core.pipeline, surface, actor: core.access.consoleActor(), input, output, idle: () => core.idle() });
+  input.end(lines.map((l) => `${l}\n`).join(''));
+  await session.run();
+  detach();
+  return printed;
+}
+
+describe('console session', () => {
+  it('asks about a tool the registry does not know, and a deny reaches the model', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    llm.script({ toolCalls: [{ name: 'teleport', args: { to: 'mars' } }] });
+    const out = await converse(['beam me up', 'd']);
+    expect(out).toContain('[approval] Approve teleport?\n[approval]   tool: teleport (tier: unknown)\n[approval]   why: "teleport" is not a known tool, so a person must decide\n');
+    expect(out).toContain('[approval] [o]nce / [a]lways / [d]eny?\n[approval] Denied by maya\n');
+    expect(out).toMatch(/kazma> done: denied by maya\. The call did not run/);
+  });
+
+  it('asks about a registered tool without a tier and runs it only after "o"', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL, tools: [untiered] });
+    llm.script({ toolCalls: [{ name: 'untiered_tool', args: { n: 7 } }] });
+    const out = await converse(['run it', 'o', 'thanks']);
+    expect(out).toContain('[approval]   why: "untiered_tool" has no tier, so it needs approval');
+    expect(out).toContain('[approval] Approved once by maya');
+    expect(untieredRuns).toEqual(['7']);
+    expect(out.split('\n').filter((l) => l.startsWith('kazma> '))).toEqual(['kazma> done: ran with 7', 'kazma> echo: thanks']);
+  });
+
+  it('treats a line that is not an answer as a new message that supersedes the question', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL, tools: [untiered] });
+    llm.script({ toolCalls: [{ name: 'untiered_tool', args: { n: 9 } }] });
+    const out = await converse(['run it', 'actually no']);
+    expect(out).toContain('[approval] Superseded: a new message arrived first');
+    expect(out).toContain('kazma> echo: actually no');
+    expect(untieredRuns).not.toContain('9');
+  });
+
+  it('renders a card greppably', () => {
+    const text = renderCard({
+      title: 'Approve shell?',
+      fields: [{ label: 'args', value: 'line 1\nline 2' }],
+      buttons: [{ id: 'a', label: 'Once', style: 'primary' }, { id: 'b', label: 'Other', style: 'secondary' }, { id: 'c', label: 'Only', style: 'danger' }],
+    });
+    // "Other" and "Only" cannot have "o" too: they get their position instead.
+    expect(text.split('\n')).toEqual([
+      '[approval] Approve shell?', '[approval]   args: line 1', '[approval]     line 2', '[approval] [o]nce / [2] other / [3] only?',
+    ]);
+  });
+});
