@@ -1,13 +1,19 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { approvalsApi } from './adapters/http/approvals-api.ts';
 import { HttpServer } from './adapters/http/index.ts';
 import { checkpointerSetupStep } from './core/agent/checkpointer.ts';
 import type { LoadedConfig } from './core/config/index.ts';
-import { migrateDatabase, openDatabase, type Database, type MigrationStep } from './core/db/index.ts';
+import { SurfaceRegistry } from './core/chat/surfaces.ts';
+import { migrateDatabase, openDatabase, redactUrl, type Database, type MigrationStep } from './core/db/index.ts';
 import { createKazmaCore, type KazmaCore } from './core/kazma-core.ts';
 import type { Logger } from './core/log/index.ts';
 import type { ToolDefinition } from './core/tools/define.ts';
+import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { connectRedis, type RedisHandle } from './jobs/redis.ts';
+import { Sweeper } from './jobs/sweeper.ts';
 import { Lifecycle } from './lifecycle.ts';
+import { createPlatforms } from './platforms.ts';
 
 export interface StartKazmaOptions {
   loaded: LoadedConfig;
@@ -57,9 +63,14 @@ export async function startKazma({ loaded, logger, tools }: StartKazmaOptions): 
     lifecycle.onStop('redis', () => redis.close());
     logger.info({ where: redis.where }, 'redis ready');
 
-    const core = await createKazmaCore({ loaded, database, logger, ...(tools && { tools }) });
-    // Leaves a little of shutdown.timeout for the steps after it (redis, database).
-    lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 1500)));
+    const queue = { connection: redis.options, prefix: queuePrefix(loaded, database) };
+    const surfaces = new SurfaceRegistry();
+    const outbox = new OutboxWorker({ db: database.db, surfaces, queue, concurrency: config.jobs.concurrency.outbox, logger });
+    lifecycle.onStop('outbox', () => outbox.close());
+
+    const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox, ...(tools && { tools }) });
+    // Leaves a little of shutdown.timeout for the steps after it (workers, redis, database).
+    lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
     const http = new HttpServer({
       host: config.http.host,
@@ -67,13 +78,49 @@ export async function startKazma({ loaded, logger, tools }: StartKazmaOptions): 
       logger,
       checks: { database: () => database.ping(), redis: () => redis.ping() },
     });
+    http.app.route('/', approvalsApi({
+      token: config.http.api_token,
+      core: { list: (filter) => core.approvals.list(filter), decide: (input) => core.decide(input), defaultOperator: () => config.access.operators[0]?.name },
+    }));
+    const platforms = await createPlatforms({ loaded, core, http, logger });
     await http.listen();
     lifecycle.onStop('http', () => http.close());
+    for (const platform of platforms) {
+      await platform.start();
+      lifecycle.onStop(platform.name, () => platform.stop());
+    }
+
+    // Surfaces are attached now: what a previous run left undelivered or undecided is finished first.
+    await outbox.recover(SENDING_STALE_MS);
+    await core.reconciler.sweep();
+    const sweeper = new Sweeper({
+      queue,
+      everyMs: config.runs.sweep_interval,
+      logger,
+      sweep: async () => {
+        await core.reconciler.sweep();
+        await outbox.recover(SENDING_STALE_MS);
+      },
+    });
+    await sweeper.start();
+    lifecycle.onStop('sweeper', () => sweeper.close());
     return { loaded, database, redis, http, core, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** A row in `sending` this long belongs to no live process (no send takes this long). */
+const SENDING_STALE_MS = 5 * 60_000;
+
+/**
+ * BullMQ key prefix: processes sharing a database share queues (so a sweep or a delivery runs once
+ * across them), while two installs on one Redis stay apart.
+ */
+function queuePrefix(loaded: LoadedConfig, database: Database): string {
+  const identity = database.kind === 'postgres' ? redactUrl(loaded.config.database.url) : loaded.config.data_dir;
+  return `kazma-${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
 }
 
 function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> {

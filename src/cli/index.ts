@@ -1,39 +1,39 @@
-import { chat } from './commands/chat.ts';
-import { configCheck } from './commands/config-check.ts';
-import { doctor } from './commands/doctor.ts';
-import { migrate } from './commands/migrate.ts';
-import { start } from './commands/start.ts';
 import { EXIT, type Subcommand } from './common.ts';
 
-/** Subcommands by their words; two-word commands (`config check`) are keyed with a space. */
-export const subcommands: Record<string, Subcommand> = {
-  start,
-  chat,
-  migrate,
-  'config check': configCheck,
-  doctor,
+/**
+ * Subcommands by their words (two-word commands keyed with a space), loaded on demand: `config check`
+ * should not pay for loading the agent, the platforms and the database drivers.
+ */
+export const subcommands: Record<string, () => Promise<Subcommand>> = {
+  start: async () => (await import('./commands/start.ts')).start,
+  chat: async () => (await import('./commands/chat.ts')).chat,
+  migrate: async () => (await import('./commands/migrate.ts')).migrate,
+  'config check': async () => (await import('./commands/config-check.ts')).configCheck,
+  doctor: async () => (await import('./commands/doctor.ts')).doctor,
 };
 
-function help(): string {
+async function help(): Promise<string> {
   const width = Math.max(...Object.keys(subcommands).map((k) => k.length));
-  const lines = Object.entries(subcommands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  const entries = await Promise.all(Object.entries(subcommands).map(async ([name, load]) => [name, await load()] as const));
+  const lines = entries.map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return `Usage: kazma <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "kazma <command> --help" for a command's options.`;
 }
 
 async function main(argv: string[]): Promise<number> {
   const two = argv.slice(0, 2).join(' ');
   const [name, rest] = subcommands[two] ? [two, argv.slice(2)] : [argv[0] ?? '', argv.slice(1)];
-  const command = subcommands[name];
-  if (!command) {
+  const load = subcommands[name];
+  if (!load) {
     if (name === '' || name === '--help' || name === '-h' || name === 'help') {
-      console.log(help());
+      console.log(await help());
       return name === '' ? EXIT.usage : EXIT.ok;
     }
     if (name === 'config') console.error('kazma: "config" needs a subcommand: kazma config check');
     else console.error(`kazma: unknown command "${name}"`);
-    console.error(help());
+    console.error(await help());
     return EXIT.usage;
   }
+  const command = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.usage);
     return EXIT.ok;

@@ -8,15 +8,19 @@ import { buildAgentGraph } from './agent/graph.ts';
 import { defaultSystemPrompt } from './agent/model-node.ts';
 import { ThreadStore } from './agent/threads.ts';
 import { TurnRunner } from './agent/turn-runner.ts';
-import { ApprovalGrants } from './approvals/grants.ts';
-import { MemoryApprovalBroker } from './approvals/memory-broker.ts';
+import { gateCard } from './approvals/card.ts';
+import { DurableApprovalBroker } from './approvals/durable-broker.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
-import { AccessPolicy, ChatQueues, InboundPipeline, ProcessedEvents, SurfaceRegistry, type Surface } from './chat/index.ts';
+import { ApprovalReconciler } from './approvals/reconciler.ts';
+import type { ChatRef } from './chat/ref.ts';
+import { AccessPolicy, ChatQueues, InboundPipeline, ProcessedEvents, type Actor, type Surface, type SurfaceRegistry } from './chat/index.ts';
+import type { DecideOutcome } from './approvals/port.ts';
 import { builtinCommands, CommandRegistry, type CommandServices } from './commands/index.ts';
 import type { LoadedConfig } from './config/index.ts';
 import type { Database } from './db/index.ts';
 import { EffectJournal } from './effects/journal.ts';
 import type { Logger } from './log/index.ts';
+import { openOutbox, type OutboxDispatcher } from './outbox/index.ts';
 import { builtinTools } from './tools/builtin/index.ts';
 import type { ToolContext, ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
@@ -28,6 +32,10 @@ export interface KazmaCoreOptions {
   logger: Logger;
   /** Tools registered after the built-ins (plugins; a test's own tools). */
   tools?: ToolDefinition[];
+  /** Where every surface attaches; shared with the outbox worker, which delivers through it. */
+  surfaces: SurfaceRegistry;
+  /** Delivers outbox rows (cards and their edits); the BullMQ outbox worker in production. */
+  outbox: OutboxDispatcher;
 }
 
 /** The running core, as the composition root, adapters and the console see it. */
@@ -40,7 +48,12 @@ export interface KazmaCore {
   readonly commands: CommandRegistry;
   readonly approvals: ApprovalBroker;
   readonly runner: TurnRunner;
-  /** Resolves when no turn is queued or running. */
+  readonly surfaces: SurfaceRegistry;
+  /** Expires and heals approval gates (at start and on a schedule). */
+  readonly reconciler: ApprovalReconciler;
+  /** Decides a gate from outside a chat (the HTTP API), in the gate's chat queue. */
+  decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; reason?: string }): Promise<DecideOutcome>;
+  /** Resolves when no turn is queued or running and every card or edit for an attached surface is delivered. */
   idle(): Promise<void>;
   /** Stops intake, waits for running turns up to `timeoutMs` (then aborts them), closes the checkpointer. */
   stop(timeoutMs: number): Promise<void>;
@@ -62,19 +75,20 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
 
   const checkpointer = await createCheckpointer(database, { onPoolError: (err) => logger.warn({ err }, 'checkpointer connection lost') });
   const aborter = new AbortController();
-  const surfaces = new SurfaceRegistry();
+  const { surfaces } = options;
   const access = new AccessPolicy({ access: config.access, approvals: config.approvals });
-  const approvals = new MemoryApprovalBroker({
-    surfaces, logger,
-    grants: new ApprovalGrants({ ttlMs: config.approvals.grant_ttl }),
+  const approvals = new DurableApprovalBroker({
+    db: database.db, outbox: options.outbox, logger, secrets: loaded.secrets,
+    channels: config.approvals.channels as ChatRef[], timeoutMs: config.approvals.timeout, grantTtlMs: config.approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
+    operatorName: (actor) => access.operatorOf(actor)?.name,
   });
   const toolContext = (signal?: AbortSignal): ToolContext => ({
     workspace: config.tools.workspace, env: loaded.env, secrets: loaded.secrets, ...(signal && { signal }),
   });
   const graph = buildAgentGraph({
     chains, systemPrompt: defaultSystemPrompt(config.time.zone), registry: tools, toolContext,
-    isGranted: (call) => approvals.isGranted(call), journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
+    isGranted: (call) => approvals.isGranted({ ...call, chat: call.chat as ChatRef }), journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
   });
   const threads = new ThreadStore(database.db);
   const runner = new TurnRunner({ graph, threads, broker: approvals, surfaces, logger, signal: aborter.signal });
@@ -83,20 +97,43 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
   const services: CommandServices = {
     startNewThread: (chat) => runner.newThread(chat),
     currentThread: (chat) => threads.current(chat),
-    pendingApprovals: (chat) => approvals.pending({ chat }).length,
+    pendingApprovals: async (chat) => (await approvals.list({ chat })).length,
+    pendingApprovalCards: async (chat) => (await approvals.list({ chat })).map((gate) => gateCard(gate, { secrets: loaded.secrets })),
+    decide: async (input) => {
+      const outcome = await decide(input);
+      return outcome.ok ? `${input.decision === 'deny' ? 'Denied' : 'Approved'} ${outcome.gate.call.tool}.` : outcome.message;
+    },
+    grants: (chat) => approvals.grants(chat),
+    revokeGrant: (id) => approvals.revokeGrant(id),
+    showCard: async (chat, card) => void (await surfaces.sendCard(chat, card)),
     models: () => (chains.configured ? chains.labels : []),
     uptimeMs: () => Date.now() - startedAt,
   };
   const queues = new ChatQueues();
+  /** Runs a decision in the queue of the chat the question came from, in order with its turns. */
+  const decide = async (input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; via?: ChatRef; reason?: string }): Promise<DecideOutcome> => {
+    const gate = await approvals.get(input.gateId);
+    const via = input.via ?? gate?.chat ?? ('console:local' as ChatRef);
+    if (!gate) return approvals.decide(input); // answers "not known" and audits it
+    let outcome: DecideOutcome | undefined;
+    await queues.run(gate.chat, async () => {
+      outcome = await runner.decide({ ...input, via });
+    });
+    return outcome!;
+  };
+  const reconciler = new ApprovalReconciler({ broker: approvals, runner, queues, staleAfterMs: config.approvals.stale_after, logger });
   const pipeline = new InboundPipeline({
     dedupe: new ProcessedEvents(database.db), access, commands, services, runner, broker: approvals, surfaces, queues, logger,
   });
 
   let stopping: Promise<void> | undefined;
   return {
-    pipeline, access, tools, commands, approvals, runner,
+    pipeline, access, tools, commands, approvals, runner, surfaces, reconciler, decide,
     attachSurface: (surface) => surfaces.attach(surface),
-    idle: () => queues.idle(),
+    idle: async () => {
+      await queues.idle();
+      await outboxSettled(database, surfaces);
+    },
     stop(timeoutMs) {
       // Once: the composition root and a test may both stop it, and the pool closes only once.
       stopping ??= (async () => {
@@ -119,4 +156,18 @@ async function drain(queues: ChatQueues, aborter: AbortController, timeoutMs: nu
   logger.warn({ running: queues.total }, 'turns still running at shutdown: aborting them');
   aborter.abort();
   await Promise.race([queues.idle(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+}
+
+/**
+ * Waits (up to 15 s) until no card or edit bound for an attached surface is left to deliver, so "idle"
+ * means nothing more will appear. Rows for a platform that is not attached cannot be delivered here
+ * and do not hold it up.
+ */
+async function outboxSettled(database: Database, surfaces: SurfaceRegistry): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const open = (await openOutbox(database.db)).filter((row) => surfaces.has(row.destination as ChatRef));
+    if (open.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -49,9 +49,12 @@ export class OutboxWorker implements OutboxDispatcher {
     );
   }
 
-  /** At start: rows left mid-send become `unknown`; rows still pending are dispatched. */
-  async recover(): Promise<void> {
-    const { pending, unknown } = await recoverOutbox(this.options.db);
+  /**
+   * At start and on every sweep: rows stuck mid-send longer than `sendingStaleMs` become `unknown`
+   * (never re-sent blindly); rows still pending are dispatched (the job id makes a repeat a no-op).
+   */
+  async recover(sendingStaleMs = 0): Promise<void> {
+    const { pending, unknown } = await recoverOutbox(this.options.db, { sendingStaleMs });
     if (unknown.length) this.options.logger.warn({ ids: unknown }, 'outbox deliveries interrupted by a stop are marked unknown, not re-sent');
     await this.dispatch(pending);
   }

@@ -36,7 +36,7 @@ beforeAll(async () => {
   );
   graph = buildAgentGraph({
     chains: new ModelChains({ settings: fakeSettings(llm.baseURL, { max_retries: 0 }), registry }),
-    systemPrompt: () => 'test', registry, isGranted: () => false,
+    systemPrompt: () => 'test', registry, isGranted: async () => false,
     toolContext: () => ({ workspace: '/nonexistent', env: {} }),
     journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
   });

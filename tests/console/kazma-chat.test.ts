@@ -47,11 +47,12 @@ describe('kazma chat over piped stdin', () => {
       'kazma> done: wrote 10 bytes to yes.txt',
       'kazma> done: denied by maya. The call did not run; do not retry it unchanged.',
     ]);
-    expect(out).toContain('[approval] Approve write_file?\n[approval]   tool: write_file (tier: danger)\n');
-    expect(out).toContain('[approval]   args: {"path":"yes.txt","content":"from kazma","append":false}\n');
+    expect(out).toContain('[approval] Approve write_file?\n[approval]   Tool: write_file (tier: danger)\n');
+    expect(out).toContain('[approval]   Arguments: {');
+    expect(out).toContain('"path": "yes.txt"');
     expect(out.match(/\[approval\] \[o\]nce \/ \[a\]lways \/ \[d\]eny\?/g)).toHaveLength(2);
-    expect(out).toContain('[approval] Approved once by maya\n');
-    expect(out).toContain('[approval] Denied by maya\n');
+    expect(out).toMatch(/\[approval\] Approved once by maya on the console at \d\d:\d\d UTC\n/);
+    expect(out).toMatch(/\[approval\] Denied by maya on the console at \d\d:\d\d UTC\n/);
     expect(readFileSync(join(workspace, 'yes.txt'), 'utf8')).toBe('from kazma');
     expect(existsSync(join(workspace, 'no.txt'))).toBe(false);
     expect(out).toContain('kazma> pending approvals: 0');

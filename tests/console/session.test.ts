@@ -45,8 +45,9 @@ describe('console session', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.script({ toolCalls: [{ name: 'teleport', args: { to: 'mars' } }] });
     const out = await converse(['beam me up', 'd']);
-    expect(out).toContain('[approval] Approve teleport?\n[approval]   tool: teleport (tier: unknown)\n[approval]   why: "teleport" is not a known tool, so a person must decide\n');
-    expect(out).toContain('[approval] [o]nce / [a]lways / [d]eny?\n[approval] Denied by maya\n');
+    expect(out).toContain('[approval] Approve teleport?\n[approval]   Tool: teleport (tier: unknown)\n[approval]   Why: "teleport" is not a known tool, so a person must decide\n');
+    expect(out).toContain('[approval] [o]nce / [a]lways / [d]eny?\n');
+    expect(out).toMatch(/\[approval\] Denied by maya on the console at \d\d:\d\d UTC\n/);
     expect(out).toMatch(/kazma> done: denied by maya\. The call did not run/);
   });
 
@@ -54,8 +55,8 @@ describe('console session', () => {
     t = await startTestCore({ baseURL: llm.baseURL, tools: [untiered] });
     llm.script({ toolCalls: [{ name: 'untiered_tool', args: { n: 7 } }] });
     const out = await converse(['run it', 'o', 'thanks']);
-    expect(out).toContain('[approval]   why: "untiered_tool" has no tier, so it needs approval');
-    expect(out).toContain('[approval] Approved once by maya');
+    expect(out).toContain('[approval]   Why: "untiered_tool" has no tier, so it needs approval');
+    expect(out).toContain('[approval] Approved once by maya on the console');
     expect(untieredRuns).toEqual(['7']);
     expect(out.split('\n').filter((l) => l.startsWith('kazma> '))).toEqual(['kazma> done: ran with 7', 'kazma> echo: thanks']);
   });
@@ -64,7 +65,7 @@ describe('console session', () => {
     t = await startTestCore({ baseURL: llm.baseURL, tools: [untiered] });
     llm.script({ toolCalls: [{ name: 'untiered_tool', args: { n: 9 } }] });
     const out = await converse(['run it', 'actually no']);
-    expect(out).toContain('[approval] Superseded: a new message arrived first');
+    expect(out).toContain('[approval] Superseded: the conversation moved on before anyone decided');
     expect(out).toContain('kazma> echo: actually no');
     expect(untieredRuns).not.toContain('9');
   });

@@ -10,11 +10,16 @@ export function renderReply(text: string): string {
   return text.split('\n').map((line) => `${REPLY_PREFIX}${line}`).join('\n');
 }
 
-/** The one-letter answer for each button: the first letter of its label, unless taken (then its number). */
+/** Approval buttons are named by their decision in the terminal: `[o]nce / [a]lways / [d]eny`. */
+function wordOf(button: CardButton): string {
+  return /:(once|always|deny)$/.exec(button.id)?.[1] ?? button.label;
+}
+
+/** The one-letter answer for each button: the first letter of its word, unless taken (then its number). */
 export function shortcuts(buttons: CardButton[]): Array<{ key: string; button: CardButton }> {
   const used = new Set<string>();
   return buttons.map((button, i) => {
-    const first = button.label.trim().charAt(0).toLowerCase();
+    const first = wordOf(button).trim().charAt(0).toLowerCase();
     const key = first && !used.has(first) ? first : String(i + 1);
     used.add(key);
     return { key, button };
@@ -30,7 +35,7 @@ export function renderCard(card: Card): string {
   }
   if (card.footer) lines.push(card.footer);
   if (card.buttons.length > 0) {
-    lines.push(`${shortcuts(card.buttons).map(({ key, button }) => label(key, button.label)).join(' / ')}?`);
+    lines.push(`${shortcuts(card.buttons).map(({ key, button }) => label(key, wordOf(button))).join(' / ')}?`);
   }
   return lines.map((line) => `${CARD_PREFIX}${line}`).join('\n');
 }
@@ -43,5 +48,5 @@ function label(key: string, text: string): string {
 /** The button a typed answer names (`o`, or the label's word such as `once`), if any. */
 export function buttonFor(card: Card, answer: string): CardButton | undefined {
   const typed = answer.trim().toLowerCase();
-  return shortcuts(card.buttons).find(({ key, button }) => typed === key || typed === button.label.toLowerCase())?.button;
+  return shortcuts(card.buttons).find(({ key, button }) => typed === key || typed === wordOf(button).toLowerCase() || typed === button.label.toLowerCase())?.button;
 }

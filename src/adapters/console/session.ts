@@ -17,7 +17,7 @@ export interface ConsoleSessionOptions {
   output: Writable;
   /** Show prompts (a terminal); false for piped input. */
   interactive?: boolean;
-  /** Resolves when no turn is queued or running (KazmaCore.idle). */
+  /** Resolves when no turn is queued or running and every card is shown (KazmaCore.idle). */
   idle: () => Promise<void>;
 }
 
@@ -46,6 +46,8 @@ export class ConsoleSession {
     for await (const line of lines) {
       const text = line.trim();
       if (text !== '' && (await this.#take(text)) === 'stopping') break;
+      // Cards arrive through the outbox: wait until they are shown, so the next line can answer one.
+      await this.#o.idle();
       prompt();
     }
     await this.#o.idle();

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { redactUrl } from '../../core/db/index.ts';
+import { maskText } from '../../core/vault/mask.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 export const configCheck: Subcommand = {
@@ -15,8 +15,8 @@ environment and validates it. Prints each problem as "key.path: reason" and exit
       const enabled = (['telegram', 'slack', 'discord'] as const).filter((p) => config[p].enabled);
       console.log(`kazma.yaml is valid (${path ?? 'no file: defaults'})`);
       console.log(`  data_dir:  ${config.data_dir}`);
-      console.log(`  database:  ${config.database.url ? redactUrl(config.database.url) : 'embedded PGlite'}`);
-      console.log(`  redis:     ${config.redis.url ? redactUrl(config.redis.url) : '127.0.0.1:6379 or a private redis-server'}`);
+      console.log(`  database:  ${config.database.url ? maskText(config.database.url) : 'embedded PGlite'}`);
+      console.log(`  redis:     ${config.redis.url ? maskText(config.redis.url) : '127.0.0.1:6379 or a private redis-server'}`);
       console.log(`  model:     ${config.model.name ? `${config.model.provider}:${config.model.name}` : 'not configured'}`);
       console.log(`  platforms: ${enabled.length ? enabled.join(', ') : 'none enabled'}`);
       return EXIT.ok;

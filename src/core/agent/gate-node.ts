@@ -8,7 +8,7 @@ import { callIdOf, pendingToolMessage, type AgentStateUpdate, type AgentStateVal
 export interface GateNodeDeps {
   registry: ToolRegistry;
   /** An earlier "always" covers this call (ApprovalBroker.isGranted). */
-  isGranted: (call: { chat: string; tool: string; args: unknown }) => boolean;
+  isGranted: (call: { chat: string; tool: string; args: unknown }) => Promise<boolean>;
   toolContext: (signal?: AbortSignal) => ToolContext;
 }
 
@@ -41,7 +41,7 @@ export function gateNode(deps: GateNodeDeps) {
       if (c.kind === 'run') verdicts[callId] = { action: 'run', via: 'tier' };
       else if (c.kind === 'refuse') verdicts[callId] = { action: 'refuse', reason: c.reason };
       else if (c.kind === 'invalid') verdicts[callId] = { action: 'invalid', error: c.error };
-      else if (state.turn && deps.isGranted({ chat: state.turn.chat, tool: call.name, args: c.args })) {
+      else if (state.turn && (await deps.isGranted({ chat: state.turn.chat, tool: call.name, args: c.args }))) {
         verdicts[callId] = { action: 'run', via: 'grant' };
       } else {
         const tier = c.tool ? (c.tool.tier ?? 'none') : 'unknown';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, GraphRecursionError, INTERRUPT, isUnknownInterruptError, type Interrupt } from '@langchain/langgraph';
-import type { ApprovalBroker, ApprovalQuestion, Decision } from '../approvals/port.ts';
+import type { ApprovalBroker, ApprovalQuestion, DecideOutcome, Decision, Gate, ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor } from '../chat/types.ts';
@@ -64,16 +64,44 @@ export class TurnRunner {
     }, input.actor);
   }
 
-  /** A button tap: the broker settles it once; the winner resumes the graph, everyone else is told why not. */
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; via: ChatRef; reason?: string }): Promise<void> {
+  /**
+   * A decision (button, command or API): the broker settles it once; only the winner resumes the graph,
+   * addressed to exactly the gate's interrupt, and the gate moves claimed → resuming → settled (or
+   * error) around it. Everyone else is answered privately with the gate's real state.
+   */
+  async decide(input: { gateId: string; decision: Decision; actor: Actor; via: ChatRef; reason?: string }): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
       await this.#o.surfaces.replyPrivately(input.via, input.actor, outcome.message).catch((error: unknown) => this.#sendFailed(input.via, error));
-      return;
+      return outcome;
     }
-    const { gate, resume } = outcome;
+    await this.resumeClaimed(outcome.gate, outcome.resume);
+    return outcome;
+  }
+
+  /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */
+  async resumeClaimed(gate: Gate, resume: ResumeDecision, options: { alreadyResuming?: boolean } = {}): Promise<void> {
+    // After a crash mid-resume the gate is already `resuming`; resuming again is safe because effects
+    // that started are in the journal and are reported, never repeated.
+    if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return;
     const answer: GateAnswer = { callId: gate.call.callId, ...resume };
+    const result = await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    if (result.ok) await this.#o.broker.settle(gate.gateId);
+    else await this.#o.broker.fail(gate.gateId, result.error);
+  }
+
+  /** A question that timed out: the paused turn is resumed with a denial (fail closed) and the user is told. */
+  async resumeExpired(gate: Gate): Promise<void> {
+    if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return;
+    await this.#send(gate.chat, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
+    const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
     await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+  }
+
+  /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
+  async waitingOn(threadId: string): Promise<string[]> {
+    const snapshot = await this.#o.graph.getState(this.#config(threadId));
+    return snapshot.tasks.flatMap((task) => task.interrupts.map((i) => i.id).filter((id): id is string => typeof id === 'string'));
   }
 
   /** `/new`: abandons the pending question, moves the chat to a fresh thread, returns its id. */
@@ -89,7 +117,7 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<void> {
+  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<{ ok: true } | { ok: false; error: string }> {
     const config = this.#config(threadId);
     const before = ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
     void this.#o.surfaces.typing(chat).catch(() => {});
@@ -106,7 +134,7 @@ export class TurnRunner {
       });
     } catch (error) {
       await this.#send(chat, this.#failureText(error, threadId));
-      return;
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
     const replies = newReplies(result.messages, before);
     for (const [i, text] of replies.entries()) {
@@ -118,6 +146,7 @@ export class TurnRunner {
     if (question?.id && question.value) {
       await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
     }
+    return { ok: true };
   }
 
   #failureText(error: unknown, threadId: string): string {

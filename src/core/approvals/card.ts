@@ -1,4 +1,5 @@
 import type { Card } from '../chat/types.ts';
+import { maskSecrets } from '../vault/mask.ts';
 import type { Decision, Gate } from './port.ts';
 
 const PREFIX = 'apv';
@@ -14,34 +15,76 @@ export function parseApprovalActionId(id: string): { gateId: string; decision: D
   return match ? { gateId: match[1]!, decision: match[2] as Decision } : undefined;
 }
 
-const MAX_ARG_CHARS = 600;
+/** Arguments shown on a card are cut here; the rest is counted, never silently dropped. */
+export const MAX_ARG_CHARS = 600;
 
-/** The card asking about one tool call: what, why, the arguments, and three buttons. */
-export function approvalCard(gate: Gate): Card {
-  const args = JSON.stringify(gate.call.args ?? {}) ?? '{}';
+const PLATFORM_NAMES: Record<string, string> = { telegram: 'Telegram', slack: 'Slack', discord: 'Discord', console: 'the console', api: 'the API' };
+const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
+
+export function platformName(platform: string | undefined): string {
+  return platform ? (PLATFORM_NAMES[platform] ?? platform) : 'an unknown platform';
+}
+
+/** `12:03 UTC` — when something happened, short enough for a card footer. */
+export function clock(at: Date | undefined): string {
+  return at ? `${at.toISOString().slice(11, 16)} UTC` : 'an unknown time';
+}
+
+/** Masked, pretty arguments, cut with an honest count of what is not shown. */
+export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
+  const text = JSON.stringify(maskSecrets(args ?? {}, { secrets }), null, 1) ?? '{}';
+  if (text.length <= MAX_ARG_CHARS) return text;
+  return `${text.slice(0, MAX_ARG_CHARS)}… ${text.length - MAX_ARG_CHARS} more characters not shown`;
+}
+
+/**
+ * One sentence saying where a gate stands, for a settled card's footer and for every losing tap:
+ * "Approved once by maya on Slack at 12:03 UTC".
+ */
+export function outcomeLine(gate: Gate): string {
+  const who = `by ${gate.decidedBy ?? 'someone'} on ${platformName(gate.decidedPlatform)} at ${clock(gate.decidedAt)}`;
+  switch (gate.state) {
+    case 'pending':
+      return 'Waiting for a decision';
+    case 'claimed':
+    case 'resuming':
+    case 'settled':
+      return `${VERB[gate.decision ?? 'deny']} ${who}${gate.denyReason ? `: ${gate.denyReason}` : ''}`;
+    case 'timeout':
+      return `Expired at ${clock(gate.expiresAt)}: nobody decided in time, so it was not run`;
+    case 'superseded':
+      return 'Superseded: the conversation moved on before anyone decided';
+    case 'error':
+      return `${gate.decision ? `${VERB[gate.decision]} ${who}, but ` : ''}resuming failed: ${gate.error ?? 'unknown error'}`;
+  }
+}
+
+/**
+ * THE approval card, in any state: what, with which arguments, who asked where, and either the buttons
+ * with the time left (pending) or the outcome (every other state). Every platform renders this.
+ */
+export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly string[] } = {}): Card {
+  const now = options.now ?? new Date();
+  const fields = [
+    { label: 'Tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
+    { label: 'Why', value: gate.call.reason },
+    { label: 'Arguments', value: argsPreview(gate.call.args, options.secrets) },
+    { label: 'Asked by', value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat}` },
+    { label: 'Gate', value: gate.gateId },
+  ];
+  if (gate.state !== 'pending') return { title: `Approval: ${gate.call.tool}`, fields, buttons: [], footer: outcomeLine(gate) };
+  const minutes = Math.max(0, Math.ceil((gate.expiresAt.getTime() - now.getTime()) / 60_000));
   return {
     title: `Approve ${gate.call.tool}?`,
     fields: [
-      { label: 'tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
-      { label: 'why', value: gate.call.reason },
-      { label: 'args', value: args.length > MAX_ARG_CHARS ? `${args.slice(0, MAX_ARG_CHARS)}…` : args },
-      { label: 'asked by', value: gate.requester.displayName ?? gate.requester.id },
+      ...fields,
+      { label: 'Time left', value: `${minutes} min (until ${clock(gate.expiresAt)})` },
+      { label: 'By text', value: `/approve ${gate.gateId} · /deny ${gate.gateId} <reason>` },
     ],
     buttons: [
-      { id: approvalActionId(gate.gateId, 'once'), label: 'Once', style: 'primary' },
+      { id: approvalActionId(gate.gateId, 'once'), label: 'Approve', style: 'primary' },
       { id: approvalActionId(gate.gateId, 'always'), label: 'Always', style: 'secondary' },
       { id: approvalActionId(gate.gateId, 'deny'), label: 'Deny', style: 'danger' },
     ],
   };
-}
-
-const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
-
-/** The same card in its final state: no buttons, a footer saying what happened. */
-export function settledCard(gate: Gate, note?: string): Card {
-  const footer =
-    gate.state === 'superseded'
-      ? `Superseded${note ? `: ${note}` : ''}`
-      : `${VERB[gate.decision ?? 'deny']} by ${gate.decidedBy ?? 'someone'}${note ? ` (${note})` : ''}`;
-  return { ...approvalCard(gate), buttons: [], footer };
 }

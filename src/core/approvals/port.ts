@@ -1,12 +1,11 @@
-// The approvals port: what the turn runner and the pipeline need from "whoever keeps approval
-// questions". The in-memory broker implements it now; a durable gate table + outbox replaces it
-// later without touching the runner, which only ever resumes what the broker says was decided.
+// The approvals port: what the turn runner, the pipeline and the commands need from whoever keeps
+// approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
+// resumes what the broker says was decided, and tells the broker when the resume began and ended.
 import type { Actor } from '../chat/types.ts';
 import type { ChatRef } from '../chat/ref.ts';
+import type { Decision, GateState } from '../db/schema/approvals.ts';
 
-/** The three answers a person can give. */
-export const DECISIONS = ['once', 'always', 'deny'] as const;
-export type Decision = (typeof DECISIONS)[number];
+export { DECISIONS, GATE_STATES, type Decision, type GateState } from '../db/schema/approvals.ts';
 
 /** The value the graph is resumed with, for exactly one interrupt. */
 export interface ResumeDecision {
@@ -38,18 +37,25 @@ export interface ApprovalRequest {
   call: ApprovalQuestion;
 }
 
-export type GateState = 'pending' | 'decided' | 'superseded';
-
-/** One question as the broker keeps it. */
+/** One question as the broker keeps it, in its real state. */
 export interface Gate extends ApprovalRequest {
   gateId: string;
   state: GateState;
   decision?: Decision;
+  denyReason?: string;
+  /** The operator name (or display name) of who decided. */
   decidedBy?: string;
+  decidedPlatform?: string;
+  decidedAt?: Date;
+  createdAt: Date;
+  expiresAt: Date;
+  error?: string;
 }
 
 /** The outcome of a decision: the winner gets the value to resume with; everyone else gets why not. */
-export type DecideOutcome = { ok: true; gate: Gate; resume: ResumeDecision } | { ok: false; message: string };
+export type DecideOutcome =
+  | { ok: true; gate: Gate; resume: ResumeDecision }
+  | { ok: false; message: string; reason: 'refused' | 'decided' | 'unknown'; gate?: Gate };
 
 /** What a tapped button asks for, and in which chat's queue the decision must run. */
 export interface RoutedAction {
@@ -58,21 +64,43 @@ export interface RoutedAction {
   chat: ChatRef;
 }
 
+/** An "always" answer still in force. */
+export interface Grant {
+  id: string;
+  chat: ChatRef;
+  tool: string;
+  grantedBy?: string;
+  expiresAt: Date;
+}
+
 /**
- * Keeps approval questions and says who decided. The broker owns "was it already decided"
- * (the first decision wins; later ones get the real state back); the runner only resumes.
+ * Keeps approval questions and says who decided. The broker owns "was it already decided" (the first
+ * decision wins; later ones get the real state back); the runner only resumes, and reports the resume's
+ * start and end so a crash in between can be healed by the reconciler.
  */
 export interface ApprovalBroker {
-  /** Records a question and shows it (a card in the origin chat). */
+  /** Records a question and shows it (a card in the origin chat and every approvals channel). */
   open(request: ApprovalRequest): Promise<Gate>;
   /** Reads a button id; undefined when it is not an approval button or the question is unknown. */
-  route(actionId: string): RoutedAction | undefined;
+  route(actionId: string): Promise<RoutedAction | undefined>;
   /** Settles a pending question once; checks who may decide. */
   decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
+  /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
+  beginResume(gateId: string): Promise<boolean>;
+  /** The resume ran: resuming → settled. */
+  settle(gateId: string): Promise<void>;
+  /** The resume could not run (e.g. the graph no longer waits on it): claimed/resuming → error. */
+  fail(gateId: string, error: string): Promise<void>;
   /** Abandons the thread's pending questions (a new message arrived); returns what it superseded. */
   supersede(threadId: string, reason: string): Promise<Gate[]>;
-  /** Pending questions, optionally of one chat or thread. */
-  pending(filter?: { chat?: ChatRef; threadId?: string }): Gate[];
+  /** Pending questions whose time is up move to timeout, exactly once each; returns them. */
+  expire(now?: Date): Promise<Gate[]>;
+  /** Gates in the given states (default pending), optionally of one chat or thread. */
+  list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string }): Promise<Gate[]>;
+  get(gateId: string): Promise<Gate | undefined>;
   /** True when an earlier "always" covers this call in this chat. */
-  isGranted(call: { chat: ChatRef; tool: string; args: unknown }): boolean;
+  isGranted(call: { chat: ChatRef; tool: string; args: unknown }): Promise<boolean>;
+  grants(chat?: ChatRef): Promise<Grant[]>;
+  /** Revokes a grant; false when there was none with that id. */
+  revokeGrant(id: string): Promise<boolean>;
 }

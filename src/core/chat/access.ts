@@ -43,6 +43,8 @@ export class AccessPolicy {
       const console = this.consoleActor();
       if (actor.id === console.id) return this.#console;
     }
+    // The HTTP API authenticates by token and names the operator it acts as.
+    if (actor.platform === 'api') return this.#access.operators.find((o) => o.name === actor.id);
     const key = PLATFORM_KEYS.find((k) => k === actor.platform);
     return key ? this.#access.operators.find((o) => o[key] === actor.id) : undefined;
   }

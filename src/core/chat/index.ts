@@ -4,5 +4,6 @@ export type { Actor, Card, CardButton, InboundAction, InboundCommand, InboundEve
 export { DuplicateSurfaceError, NoSurfaceError, SurfaceRegistry } from './surfaces.ts';
 export { ChatQueues } from './chat-queue.ts';
 export { ProcessedEvents } from './dedupe.ts';
+export { RefusalLimiter, type RefusalLimiterOptions } from './refusals.ts';
 export { AccessPolicy, LOCAL_OPERATOR, type AccessVerdict, type Role } from './access.ts';
 export { InboundPipeline, type PipelineOptions, type PipelineOutcome } from './pipeline.ts';

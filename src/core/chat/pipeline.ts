@@ -6,7 +6,8 @@ import type { Logger } from '../log/index.ts';
 import type { AccessPolicy, Role } from './access.ts';
 import type { ChatQueues } from './chat-queue.ts';
 import type { ProcessedEvents } from './dedupe.ts';
-import type { ChatRef } from './ref.ts';
+import { chatOf, type ChatRef } from './ref.ts';
+import { RefusalLimiter } from './refusals.ts';
 import type { SurfaceRegistry } from './surfaces.ts';
 import type { Actor, InboundEvent } from './types.ts';
 
@@ -23,6 +24,8 @@ export interface PipelineOptions {
   broker: Pick<ApprovalBroker, 'route'>;
   surfaces: SurfaceRegistry;
   queues: ChatQueues;
+  /** When a refused sender is told so; default once per person per chat per day. */
+  refusals?: RefusalLimiter;
   logger?: Logger;
 }
 
@@ -34,11 +37,12 @@ export interface PipelineOptions {
  */
 export class InboundPipeline {
   readonly #o: PipelineOptions;
-  readonly #refusedOnce = new Set<string>();
+  readonly #refusals: RefusalLimiter;
   #closed = false;
 
   constructor(options: PipelineOptions) {
     this.#o = options;
+    this.#refusals = options.refusals ?? new RefusalLimiter();
   }
 
   async handle(event: InboundEvent): Promise<PipelineOutcome> {
@@ -52,9 +56,9 @@ export class InboundPipeline {
     }
     const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
     if (event.kind === 'action') {
-      const routed = this.#o.broker.route(event.actionId);
+      const routed = await this.#o.broker.route(event.actionId);
       if (!routed) await this.#private(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).');
-      else await this.#queued(routed.chat, () => this.#o.runner.decide({ gateId: routed.gateId, decision: routed.decision, actor, via: event.chat }));
+      else await this.#queued(routed.chat, async () => void (await this.#o.runner.decide({ gateId: routed.gateId, decision: routed.decision, actor, via: event.chat })));
       return 'handled';
     }
     const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
@@ -84,10 +88,8 @@ export class InboundPipeline {
 
   async #refuse(event: InboundEvent, reason: string): Promise<void> {
     this.#o.logger?.info({ platform: event.platform, actor: event.actor.id, chat: event.chat }, 'refused by access control');
-    // Say it once per person per run: a stranger in a busy group must not get a refusal per message.
-    const key = `${event.platform}:${event.actor.id}`;
-    if (this.#refusedOnce.has(key)) return;
-    this.#refusedOnce.add(key);
+    // Once per person per chat per day: a stranger in a busy group must not get a refusal per message.
+    if (!this.#refusals.shouldTell(`${event.platform}:${event.actor.id}`, chatOf(event.chat))) return;
     await this.#private(event.chat, event.actor, `⛔ Sorry, ${reason}.`);
   }
 

@@ -34,6 +34,11 @@ export class SurfaceRegistry {
     };
   }
 
+  /** True when a surface for the chat's platform is attached. */
+  has(chat: ChatRef): boolean {
+    return this.#surfaces.has(parseChatRef(chat).platform);
+  }
+
   /** The surface serving `chat`; throws {@link NoSurfaceError} when none is attached. */
   for(chat: ChatRef): Surface {
     const { platform } = parseChatRef(chat);

@@ -1,3 +1,4 @@
+import { approvalCommands } from './approvals.ts';
 import type { ChatCommand } from './registry.ts';
 
 /** `/help`: the commands and what they do. */
@@ -36,7 +37,7 @@ export const statusCommand: ChatCommand = {
         'Kazma status',
         `model: ${model}`,
         `thread: ${await ctx.services.currentThread(ctx.chat)}`,
-        `pending approvals: ${ctx.services.pendingApprovals(ctx.chat)}`,
+        `pending approvals: ${await ctx.services.pendingApprovals(ctx.chat)}`,
         `uptime: ${formatUptime(ctx.services.uptimeMs())}`,
       ].join('\n'),
     );
@@ -45,7 +46,7 @@ export const statusCommand: ChatCommand = {
 
 /** The commands every Kazma has. */
 export function builtinCommands(): ChatCommand[] {
-  return [helpCommand, newCommand, statusCommand];
+  return [helpCommand, newCommand, statusCommand, ...approvalCommands()];
 }
 
 /** `3725000` → `1h 2m 5s`. */

@@ -1,6 +1,6 @@
 import type { Role } from '../chat/access.ts';
 import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { Actor, Card } from '../chat/types.ts';
 import { KazmaError } from '../errors.ts';
 
 /**
@@ -11,7 +11,16 @@ export interface CommandServices {
   /** Supersedes the chat's pending question and moves it to a fresh thread; returns the thread id. */
   startNewThread(chat: ChatRef): Promise<string>;
   currentThread(chat: ChatRef): Promise<string>;
-  pendingApprovals(chat: ChatRef): number;
+  pendingApprovals(chat: ChatRef): Promise<number>;
+  /** Decides a gate as `actor` (like a button tap), in the gate's own chat queue; returns what to tell them. */
+  decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; via: ChatRef; reason?: string }): Promise<string>;
+  /** Live "always" grants of `chat`. */
+  grants(chat: ChatRef): Promise<Array<{ id: string; tool: string; grantedBy?: string; expiresAt: Date }>>;
+  revokeGrant(id: string): Promise<boolean>;
+  /** The cards of the questions waiting in `chat` (with their buttons), oldest first. */
+  pendingApprovalCards(chat: ChatRef): Promise<Card[]>;
+  /** Posts a card in `chat` (e.g. /approvals showing a waiting question again). */
+  showCard(chat: ChatRef, card: Card): Promise<void>;
   /** Model labels in the order tried; empty when none is configured. */
   models(): string[];
   /** Milliseconds since Kazma started. */

@@ -54,13 +54,19 @@ export const configSchema = z.strictObject({
     timeout: duration('30m'),
     grant_ttl: duration('30m'),
     channels: z.array(chatRef).default([]),
+    /** A decided gate untouched this long is presumed abandoned by a dead process and healed. */
+    stale_after: duration('15s'),
   }),
   telegram: section({
     enabled: z.boolean().default(false),
     token: z.string().default(''),
     mode: z.enum(['polling', 'webhook']).default('polling'),
     api_root: z.string().url().default('https://api.telegram.org'),
-    webhook_secret: z.string().default(''),
+    webhook_secret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, { message: 'expected 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram\'s rule for secret_token)' }).default(''),
+    /** Public HTTPS URL Telegram posts to (…/telegram/webhook); empty: Kazma does not call setWebhook itself. */
+    webhook_url: z.union([z.literal(''), z.string().url()]).default(''),
+    /** In groups: answer only when mentioned or replied to (`mention`), or every message (`all`). */
+    groups: z.enum(['mention', 'all']).default('mention'),
   }),
   slack: section({
     enabled: z.boolean().default(false),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox, type OutboxKind, type OutboxState } from '../db/schema/outbox.ts';
 
@@ -62,12 +62,20 @@ export async function outboxOfGate(db: Db, gateId: string): Promise<OutboxRow[]>
  * At start: a row left in `sending` died mid-send, and platforms have no idempotency keys, so it is
  * marked `unknown` rather than re-sent. Returns the ids still `pending`, to be delivered now.
  */
-export async function recoverOutbox(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
+export async function recoverOutbox(db: Db, options: { sendingStaleMs?: number } = {}): Promise<{ pending: string[]; unknown: string[] }> {
+  // Another live process may be sending right now: only a row stuck in `sending` longer than any send
+  // takes is presumed dead. A single process restarting passes 0.
+  const staleBefore = new Date(Date.now() - (options.sendingStaleMs ?? 0));
   const unknown = await db
     .update(outbox)
     .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
-    .where(eq(outbox.state, 'sending'))
+    .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, staleBefore)))
     .returning({ id: outbox.id });
   const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.createdAt);
   return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
+}
+
+/** Ids of rows not yet delivered (pending or being sent), with their destinations. */
+export async function openOutbox(db: Db): Promise<Array<{ id: string; destination: string }>> {
+  return db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(inArray(outbox.state, ['pending', 'sending']));
 }

@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Actor, ChatRef, PipelineOutcome } from '../../../src/core/chat/index.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
+import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
 import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
+import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
 import type { ToolDefinition } from '../../../src/core/tools/define.ts';
 import { freshDatabase, type Backend, type FreshDatabase } from '../../helpers/databases.ts';
@@ -24,6 +27,8 @@ export interface TestCore {
   say(text: string, options?: { actor?: Actor; chat?: ChatRef; eventId?: string }): Promise<PipelineOutcome>;
   /** Taps a button of the open card: 'once' | 'always' | 'deny'. */
   tap(decision: 'once' | 'always' | 'deny', options?: { actor?: Actor; card?: { buttons: Array<{ id: string }> } }): Promise<PipelineOutcome>;
+  /** Resolves when every queued card and edit has been delivered. */
+  delivered(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export interface TestCoreOptions {
   tools?: ToolDefinition[];
   backend?: Backend;
   database?: FreshDatabase;
+  surface?: RecordingSurface;
 }
 
 export async function startTestCore(options: TestCoreOptions): Promise<TestCore> {
@@ -50,23 +56,34 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
   };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const database = options.database ?? (await freshDatabase(options.backend ?? 'pglite'));
-  const core = await createKazmaCore({ loaded, database, logger: createLogger({ level: 'silent' }), ...(options.tools && { tools: options.tools }) });
-  const surface = new RecordingSurface('telegram');
+  const logger = createLogger({ level: 'silent' });
+  const surfaces = new SurfaceRegistry();
+  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-test-${randomUUID().slice(0, 8)}` } });
+  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox, ...(options.tools && { tools: options.tools }) });
+  // A platform outlives Kazma's restarts: a second core may be given the first one's surface.
+  const surface = options.surface ?? new RecordingSurface('telegram');
   core.attachSurface(surface);
+  /** Cards and edits go out through the outbox worker; a step is done when nothing is left to deliver. */
+  const delivered = async <T>(result: T): Promise<T> => {
+    await waitForOutbox(database);
+    return result;
+  };
   const base = (actor: Actor | undefined, chat: ChatRef | undefined, eventId: string | undefined) => ({
     eventId: eventId ?? randomUUID(), platform: 'telegram', chat: chat ?? CHAT, actor: actor ?? OPERATOR,
   });
   return {
     core, surface, database, workspace,
-    say: (text, o = {}) => core.pipeline.handle({ ...base(o.actor, o.chat, o.eventId), kind: 'message', text }),
+    say: async (text, o = {}) => delivered(await core.pipeline.handle({ ...base(o.actor, o.chat, o.eventId), kind: 'message', text })),
     tap: (decision, o = {}) => {
       const card = o.card ?? surface.openCard()?.card;
       const button = card?.buttons.find((b) => b.id.endsWith(`:${decision}`));
       if (!button) throw new Error(`no open card with a ${decision} button`);
-      return core.pipeline.handle({ ...base(o.actor, undefined, undefined), kind: 'action', actionId: button.id });
+      return core.pipeline.handle({ ...base(o.actor, undefined, undefined), kind: 'action', actionId: button.id }).then(delivered);
     },
+    delivered: () => delivered(undefined),
     close: async () => {
       await core.stop(2000);
+      await outbox.close();
       if (!options.database) await database.dispose();
       await rm(workspace, { recursive: true, force: true });
     },

@@ -1,0 +1,57 @@
+import type { ChatQueues } from '../chat/chat-queue.ts';
+import type { Logger } from '../log/index.ts';
+import type { ApprovalBroker, Gate } from './port.ts';
+
+/** What the reconciler needs from the turn runner. */
+export interface ResumingRunner {
+  waitingOn(threadId: string): Promise<string[]>;
+  resumeClaimed(gate: Gate, resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string }, options?: { alreadyResuming?: boolean }): Promise<void>;
+  resumeExpired(gate: Gate): Promise<void>;
+}
+
+export interface ApprovalReconcilerOptions {
+  broker: ApprovalBroker;
+  runner: ResumingRunner;
+  queues: ChatQueues;
+  /** A claimed/resuming gate younger than this may still be in a live process's hands; default 15 s. */
+  staleAfterMs: number;
+  now?: () => Date;
+  logger?: Logger;
+}
+
+/**
+ * Heals what a crash can leave behind, run at start and by a repeating job: pending gates past their
+ * time move to timeout (and their turn is resumed with a denial); a gate claimed or resuming whose
+ * process died is resumed once if the checkpoint still waits on its interrupt, settled if the graph
+ * moved on after a resume, and marked error otherwise. Work runs in the gate's chat queue, in order
+ * with that chat's turns.
+ */
+export class ApprovalReconciler {
+  readonly #o: ApprovalReconcilerOptions;
+
+  constructor(options: ApprovalReconcilerOptions) {
+    this.#o = options;
+  }
+
+  async sweep(): Promise<{ expired: number; healed: number }> {
+    const now = this.#o.now?.() ?? new Date();
+    const expired = await this.#o.broker.expire(now);
+    const work = expired.map((gate) => this.#o.queues.run(gate.chat, () => this.#o.runner.resumeExpired(gate)));
+    const stuck = await this.#o.broker.list({ states: ['claimed', 'resuming'] });
+    const stale = stuck.filter((gate) => now.getTime() - (gate.decidedAt?.getTime() ?? 0) >= this.#o.staleAfterMs);
+    work.push(...stale.map((gate) => this.#o.queues.run(gate.chat, () => this.#heal(gate))));
+    await Promise.all(work.map((w) => w.catch((error: unknown) => this.#o.logger?.error({ err: error }, 'approval reconcile step failed'))));
+    return { expired: expired.length, healed: stale.length };
+  }
+
+  async #heal(stale: Gate): Promise<void> {
+    const gate = await this.#o.broker.get(stale.gateId); // it may have moved since it was listed
+    if (!gate || (gate.state !== 'claimed' && gate.state !== 'resuming') || !gate.decision) return;
+    const waiting = (await this.#o.runner.waitingOn(gate.threadId)).includes(gate.interruptId);
+    this.#o.logger?.warn({ gate: gate.gateId, state: gate.state, waiting }, 'healing an approval left behind by a stop');
+    const resume = { decision: gate.decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };
+    if (waiting) return this.#o.runner.resumeClaimed(gate, resume, { alreadyResuming: gate.state === 'resuming' });
+    if (gate.state === 'resuming') return this.#o.broker.settle(gate.gateId);
+    await this.#o.broker.fail(gate.gateId, 'the conversation moved on before this decision could be applied');
+  }
+}
