@@ -5,6 +5,7 @@ import { HttpServer } from './adapters/http/index.ts';
 import { checkpointerSetupStep } from './core/agent/checkpointer.ts';
 import type { LoadedConfig } from './core/config/index.ts';
 import { SurfaceRegistry } from './core/chat/surfaces.ts';
+import type { Surface } from './core/chat/types.ts';
 import { migrateDatabase, openDatabase, redactUrl, type Database, type MigrationStep } from './core/db/index.ts';
 import { createKazmaCore, type KazmaCore } from './core/kazma-core.ts';
 import type { Logger } from './core/log/index.ts';
@@ -20,6 +21,8 @@ export interface StartKazmaOptions {
   logger: Logger;
   /** Tools registered after the built-ins (plugins; a test's own tools). */
   tools?: ToolDefinition[];
+  /** Surfaces attached before start-up recovery (the console), so recovered replies and cards reach them. */
+  surfaces?: Surface[];
 }
 
 /** A running Kazma: its parts, for the CLI (signals) and for tests that start it in-process. */
@@ -48,7 +51,7 @@ export async function migrateOnly(loaded: LoadedConfig): Promise<void> {
 }
 
 /** The composition root: config → db (migrate) → redis → core → adapters + workers → http. */
-export async function startKazma({ loaded, logger, tools }: StartKazmaOptions): Promise<RunningKazma> {
+export async function startKazma({ loaded, logger, tools, surfaces: extraSurfaces = [] }: StartKazmaOptions): Promise<RunningKazma> {
   const { config } = loaded;
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
@@ -69,6 +72,7 @@ export async function startKazma({ loaded, logger, tools }: StartKazmaOptions): 
     lifecycle.onStop('outbox', () => outbox.close());
 
     const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox, ...(tools && { tools }) });
+    for (const surface of extraSurfaces) core.attachSurface(surface);
     // Leaves a little of shutdown.timeout for the steps after it (workers, redis, database).
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 

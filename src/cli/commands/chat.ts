@@ -44,9 +44,9 @@ export interface RunChatOptions {
 
 /** Runs Kazma with a console session attached until the input ends; returns the exit code. */
 export async function runChat(options: RunChatOptions): Promise<number> {
-  const kazma = await startKazma({ loaded: options.loaded, logger: options.logger, ...(options.tools && { tools: options.tools }) });
   const surface = new ConsoleSurface({ output: options.output });
-  const detach = kazma.core.attachSurface(surface);
+  // Attached before start-up recovery, so a turn healed at start answers here.
+  const kazma = await startKazma({ loaded: options.loaded, logger: options.logger, surfaces: [surface], ...(options.tools && { tools: options.tools }) });
   const session = new ConsoleSession({
     pipeline: kazma.core.pipeline,
     surface,
@@ -63,7 +63,6 @@ export async function runChat(options: RunChatOptions): Promise<number> {
   } finally {
     process.off('SIGTERM', onSignal);
     await kazma.stop();
-    detach();
   }
   return EXIT.ok;
 }
