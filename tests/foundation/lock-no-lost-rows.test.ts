@@ -9,8 +9,7 @@ import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.t
 
 it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kazma-rows-'));
-  const rows = 300;
-  const writer = spawn(process.execPath, ['--import', 'tsx', 'tests/foundation/fixtures/pglite-writer.ts', dataDir, String(rows)], { cwd: REPO_ROOT });
+  const writer = spawn(process.execPath, ['--import', 'tsx', 'tests/foundation/fixtures/pglite-writer.ts', dataDir], { cwd: REPO_ROOT });
   let output = '';
   writer.stdout.on('data', (c) => (output += c));
   writer.stderr.on('data', (c) => (output += c));
@@ -24,9 +23,12 @@ it('a second kazma start while another process writes to the PGlite dir refuses,
   const second = new KazmaProcess(['start', '--config', path], { env: { DATABASE_URL: undefined } });
   expect((await second.exited).code).toBe(1);
   expect(second.stderr).toContain(`Another Kazma (pid ${writer.pid}) is already using ${dataDir}`);
-  expect(output).not.toContain('DONE'); // the refusal happened while the writer was still writing
+  expect(output).not.toContain('DONE'); // the writer writes until we close its stdin
 
+  writer.stdin.end();
   expect(await writerExit).toBe(0);
+  const rows = Number(/DONE (\d+)/.exec(output)?.[1]);
+  expect(rows).toBeGreaterThan(0);
   const database = await openDatabase({ dataDir });
   try {
     const [row] = await database.db.select({ n: count() }).from(schema.settings);

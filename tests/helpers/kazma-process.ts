@@ -40,7 +40,7 @@ export class KazmaProcess {
   }
 
   /** Waits for a log line matching `predicate`, failing early if the process exits. */
-  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 90_000): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));
