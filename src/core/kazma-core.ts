@@ -91,7 +91,10 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
     isGranted: (call) => approvals.isGranted({ ...call, chat: call.chat as ChatRef }), journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
   });
   const threads = new ThreadStore(database.db);
-  const runner = new TurnRunner({ graph, threads, broker: approvals, surfaces, logger, signal: aborter.signal });
+  const runner = new TurnRunner({
+    graph, threads, broker: approvals, surfaces, logger, signal: aborter.signal,
+    heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
+  });
   const commands = new CommandRegistry();
   for (const command of builtinCommands()) commands.register(command);
   const services: CommandServices = {

@@ -22,11 +22,14 @@ export interface TurnRunnerOptions {
   logger?: Logger;
   /** Aborted at shutdown: running model calls and tools stop. */
   signal?: AbortSignal;
+  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.stale_after). */
+  heartbeatMs?: number;
   /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
   recursionLimit?: number;
 }
 
 type GraphInput = Parameters<AgentGraph['invoke']>[0];
+type DriveResult = { ok: true } | { ok: false; error: string };
 
 /**
  * Runs turns on a chat's thread: invokes the graph, sends the replies, hands an approval question to
@@ -85,7 +88,14 @@ export class TurnRunner {
     // that started are in the journal and are reported, never repeated.
     if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return;
     const answer: GateAnswer = { callId: gate.call.callId, ...resume };
-    const result = await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
+    const beat = setInterval(() => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}), this.#o.heartbeatMs ?? 5_000);
+    let result: DriveResult;
+    try {
+      result = await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    } finally {
+      clearInterval(beat);
+    }
     if (result.ok) await this.#o.broker.settle(gate.gateId);
     else await this.#o.broker.fail(gate.gateId, result.error);
   }
@@ -117,7 +127,7 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<{ ok: true } | { ok: false; error: string }> {
+  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<DriveResult> {
     const config = this.#config(threadId);
     const before = ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
     void this.#o.surfaces.typing(chat).catch(() => {});

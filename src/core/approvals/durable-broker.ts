@@ -109,8 +109,19 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return (await transitionGate(this.#o.db, { id: gateId, from: 'claimed', to: 'resuming' })).ok;
   }
 
+  heartbeat(gateId: string, state: 'claimed' | 'resuming'): Promise<void> {
+    return store.touchGate(this.#o.db, gateId, state);
+  }
+
+  takeOver(gate: Gate, staleBefore: Date): Promise<boolean> {
+    return store.takeOverGate(this.#o.db, { id: gate.gateId, state: gate.state, updatedAt: gate.updatedAt }, staleBefore);
+  }
+
   async settle(gateId: string): Promise<void> {
-    await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#now() } });
+    const moved = await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#now() } });
+    // decide() queues the edits right after its claim; a process that died in between left the cards
+    // showing buttons, and the reconciler's resume ends here: edit them now (never twice).
+    if (moved.ok && !(await outboxOfGate(this.#o.db, gateId)).some((row) => row.kind === 'edit')) await this.#editCards(moved.gate);
   }
 
   async fail(gateId: string, error: string): Promise<void> {

@@ -124,3 +124,34 @@ export async function revokeGrant(db: Db, id: string): Promise<boolean> {
 }
 
 export type { Decision };
+
+/**
+ * Heartbeat of a live resume: bumps `updated_at` while the gate is still in `state`, so sweeps in
+ * other processes do not take it for abandoned. Not a state change (transitionGate owns those).
+ */
+export async function touchGate(db: Db, id: string, state: GateState): Promise<void> {
+  await db.update(approvalGates).set({ updatedAt: sql`now()` }).where(and(eq(approvalGates.id, id), eq(approvalGates.state, state)));
+}
+
+/**
+ * Takes over a gate a dead process left behind. Inputs: the gate as a sweep saw it (state and
+ * updated_at). Output: true for exactly one caller — the row must still be in that state, untouched
+ * since, and older than `staleBefore`; the takeover itself bumps updated_at, so every other sweep's
+ * compare-and-set fails.
+ */
+export async function takeOverGate(db: Db, seen: { id: string; state: GateState; updatedAt: Date }, staleBefore: Date): Promise<boolean> {
+  const rows = await db
+    .update(approvalGates)
+    .set({ updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(approvalGates.id, seen.id),
+        eq(approvalGates.state, seen.state),
+        // PostgreSQL keeps microseconds, a JS Date milliseconds: compare at the precision both have.
+        sql`date_trunc('milliseconds', ${approvalGates.updatedAt}) = ${seen.updatedAt.toISOString()}::timestamptz`,
+        lt(approvalGates.updatedAt, staleBefore),
+      ),
+    )
+    .returning({ id: approvalGates.id });
+  return rows.length === 1;
+}

@@ -29,6 +29,7 @@ export function gateFromRow(row: GateRow): Gate {
     ...(row.claimedAt && { decidedAt: row.claimedAt }),
     ...(row.error && { error: row.error }),
     createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
     expiresAt: row.expiresAt,
   };
 }

@@ -48,6 +48,8 @@ export interface Gate extends ApprovalRequest {
   decidedPlatform?: string;
   decidedAt?: Date;
   createdAt: Date;
+  /** Last change or heartbeat; a claimed/resuming gate untouched for long belongs to a dead process. */
+  updatedAt: Date;
   expiresAt: Date;
   error?: string;
 }
@@ -87,6 +89,10 @@ export interface ApprovalBroker {
   decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
   beginResume(gateId: string): Promise<boolean>;
+  /** Keeps a live resume's lease: other processes' sweeps leave the gate alone while it beats. */
+  heartbeat(gateId: string, state: 'claimed' | 'resuming'): Promise<void>;
+  /** Takes over a gate abandoned by a dead process (untouched since before `staleBefore`); true for one caller only. */
+  takeOver(gate: Gate, staleBefore: Date): Promise<boolean>;
   /** The resume ran: resuming → settled. */
   settle(gateId: string): Promise<void>;
   /** The resume could not run (e.g. the graph no longer waits on it): claimed/resuming → error. */

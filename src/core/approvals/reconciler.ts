@@ -37,16 +37,20 @@ export class ApprovalReconciler {
     const now = this.#o.now?.() ?? new Date();
     const expired = await this.#o.broker.expire(now);
     const work = expired.map((gate) => this.#o.queues.run(gate.chat, () => this.#o.runner.resumeExpired(gate)));
+    // Stale by the last change or heartbeat, not by the decision time: a long live resume keeps beating.
+    const staleBefore = new Date(now.getTime() - this.#o.staleAfterMs);
     const stuck = await this.#o.broker.list({ states: ['claimed', 'resuming'] });
-    const stale = stuck.filter((gate) => now.getTime() - (gate.decidedAt?.getTime() ?? 0) >= this.#o.staleAfterMs);
-    work.push(...stale.map((gate) => this.#o.queues.run(gate.chat, () => this.#heal(gate))));
+    const stale = stuck.filter((gate) => gate.updatedAt <= staleBefore);
+    work.push(...stale.map((gate) => this.#o.queues.run(gate.chat, () => this.#heal(gate, staleBefore))));
     await Promise.all(work.map((w) => w.catch((error: unknown) => this.#o.logger?.error({ err: error }, 'approval reconcile step failed'))));
     return { expired: expired.length, healed: stale.length };
   }
 
-  async #heal(stale: Gate): Promise<void> {
+  async #heal(stale: Gate, staleBefore: Date): Promise<void> {
     const gate = await this.#o.broker.get(stale.gateId); // it may have moved since it was listed
     if (!gate || (gate.state !== 'claimed' && gate.state !== 'resuming') || !gate.decision) return;
+    // One sweep, in one process, takes the gate over; a live resume's heartbeat keeps it out of reach.
+    if (!(await this.#o.broker.takeOver(gate, staleBefore))) return;
     const waiting = (await this.#o.runner.waitingOn(gate.threadId)).includes(gate.interruptId);
     this.#o.logger?.warn({ gate: gate.gateId, state: gate.state, waiting }, 'healing an approval left behind by a stop');
     const resume = { decision: gate.decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };

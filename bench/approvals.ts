@@ -1,0 +1,182 @@
+// Approval gate figures, on real PostgreSQL and on PGlite:
+//  (a) 1,000 concurrent decisions over 100 gates (10 per gate, four actors, once/deny mixed) straight
+//      through DurableApprovalBroker.decide: winners (must be 100) and wall time;
+//  (b) decision → every card edited: three in-process surfaces behind the real BullMQ outbox worker;
+//      per gate, decide() start → the last of its three edits delivered; p50/p99 over 100 gates against
+//      a baseline from the same run (three bare BullMQ jobs on the same Redis, added → all processed).
+//
+//   node --import tsx bench/approvals.ts
+//
+// Not part of the test suite; prints figures, asserts nothing. Needs PostgreSQL (KAZMA_TEST_PG_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres) and Redis on 127.0.0.1:6379, like the tests.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
+import { auditOf } from '../src/core/approvals/gate-store.ts';
+import type { Decision, Gate } from '../src/core/approvals/port.ts';
+import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, type Surface } from '../src/core/chat/index.ts';
+import type { Db } from '../src/core/db/index.ts';
+import { createLogger } from '../src/core/log/index.ts';
+import { openOutbox, type OutboxDispatcher } from '../src/core/outbox/index.ts';
+import { OutboxWorker } from '../src/jobs/outbox-worker.ts';
+import { createQueue, createWorker, QUEUE_NAMES, type QueueConnection } from '../src/jobs/queues.ts';
+import { BACKENDS, freshDatabase, type Backend } from '../tests/helpers/databases.ts';
+import { TEST_REDIS } from '../tests/helpers/outbox.ts';
+
+const GATES = 100;
+const PER_GATE = 10;
+const ACTORS: Actor[] = ['42', '43', '44', '45'].map((id) => ({ platform: 'telegram', id }));
+const NAMES: Record<string, string> = { '42': 'maya', '43': 'ana', '44': 'ben', '45': 'cy' };
+const ORIGIN: ChatRef = 'telegram:1';
+const CHANNELS: ChatRef[] = ['slack:C1', 'discord:D1'];
+const logger = createLogger({ level: 'silent' });
+const noOutbox: OutboxDispatcher = { dispatch: async () => {} };
+
+function broker(db: Db, outbox: OutboxDispatcher, channels: ChatRef[]): DurableApprovalBroker {
+  return new DurableApprovalBroker({
+    db, outbox, channels, logger, timeoutMs: 3_600_000, grantTtlMs: 3_600_000,
+    mayDecide: () => undefined, operatorName: (actor) => NAMES[actor.id],
+  });
+}
+
+function openGates(b: DurableApprovalBroker, run: string): Promise<Gate[]> {
+  return Promise.all(Array.from({ length: GATES }, (_, i) => b.open({
+    threadId: `${run}-t${i}`, interruptId: `${run}-i${i}`, chat: ORIGIN, requester: ACTORS[0]!,
+    call: { kind: 'tool_approval', callId: `c${i}`, tool: 'launch', args: { target: `t${i}` }, tier: 'danger', reason: 'bench' },
+  })));
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** (a) 1,000 decisions at once over 100 gates. */
+async function decisions(kind: Backend): Promise<void> {
+  const database = await freshDatabase(kind);
+  try {
+    const b = broker(database.db, noOutbox, []);
+    const gates = await openGates(b, 'a');
+    const attempts = gates.flatMap((gate, g) => Array.from({ length: PER_GATE }, (_, k) => ({
+      gateId: gate.gateId, actor: ACTORS[(g + k) % ACTORS.length]!, decision: (k % 3 === 0 ? 'deny' : 'once') as Decision,
+    })));
+    for (let i = attempts.length - 1; i > 0; i--) { // interleave the gates
+      const j = Math.floor(Math.random() * (i + 1));
+      [attempts[i], attempts[j]] = [attempts[j]!, attempts[i]!];
+    }
+    const start = performance.now();
+    const outcomes = await Promise.all(attempts.map((a) => b.decide(a)));
+    const wall = performance.now() - start;
+    const winners = outcomes.filter((o) => o.ok).length;
+    const audited = await Promise.all(gates.map(async (g) => (await auditOf(database.db, g.gateId)).filter((r) => r.outcome === 'won').length));
+    const gatesWithOneWinner = audited.filter((n) => n === 1).length;
+    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)}, ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s`);
+  } finally {
+    await database.dispose();
+  }
+}
+
+/** Three in-process surfaces that note when each gate's card edits arrive. */
+function timedSurfaces(onEdit: (gateId: string, at: number) => void): Surface[] {
+  return ['telegram', 'slack', 'discord'].map((platform) => {
+    let n = 0;
+    return {
+      platform,
+      send: async (chat: ChatRef): Promise<MessageRef> => ({ chat, id: String(++n) }),
+      sendCard: async (chat: ChatRef): Promise<MessageRef> => ({ chat, id: String(++n) }),
+      editCard: async (_ref: MessageRef, card: Card) => onEdit(card.fields.find((f) => f.label === 'Gate')!.value, performance.now()),
+      typing: async () => {},
+    };
+  });
+}
+
+function connection(): QueueConnection {
+  return { connection: TEST_REDIS, prefix: `kazma-bench-${randomBytes(4).toString('hex')}` };
+}
+
+/** (b) decide() → the last of the gate's three card edits delivered, per gate. */
+async function edits(kind: Backend): Promise<number[]> {
+  const database = await freshDatabase(kind);
+  const queue = connection();
+  const waiting = new Map<string, { left: number; done: (at: number) => void }>();
+  const surfaces = new SurfaceRegistry();
+  for (const s of timedSurfaces((gateId, at) => {
+    const w = waiting.get(gateId);
+    if (w && --w.left === 0) w.done(at);
+  })) surfaces.attach(s);
+  const worker = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 8, queue });
+  try {
+    const b = broker(database.db, worker, CHANNELS);
+    const gates = await openGates(b, 'b');
+    await allDelivered(database.db); // every card is out before timing, so no edit waits for its card
+    const latencies: number[] = [];
+    for (const [i, gate] of gates.entries()) {
+      const delivered = new Promise<number>((resolve) => waiting.set(gate.gateId, { left: 3, done: resolve }));
+      const start = performance.now();
+      await b.decide({ gateId: gate.gateId, decision: i % 2 ? 'once' : 'deny', actor: ACTORS[i % ACTORS.length]! });
+      latencies.push((await delivered) - start);
+    }
+    return latencies;
+  } finally {
+    await worker.close();
+    await obliterate(queue, QUEUE_NAMES.outbox);
+    await database.dispose();
+  }
+}
+
+async function allDelivered(db: Db): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await openOutbox(db)).length > 0) {
+    if (Date.now() > deadline) throw new Error('the cards were not delivered within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The floor under (b): three bare BullMQ jobs added at once → the last one processed. */
+async function baseline(samples: number): Promise<number[]> {
+  const queue = connection();
+  const name = 'bench-baseline';
+  let pending: { left: number; done: (at: number) => void } | undefined;
+  const q = createQueue(name, queue);
+  const w = createWorker(name, async () => {
+    if (pending && --pending.left === 0) pending.done(performance.now());
+  }, queue, 8);
+  try {
+    await w.waitUntilReady();
+    const latencies: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const done = new Promise<number>((resolve) => (pending = { left: 3, done: resolve }));
+      const start = performance.now();
+      await q.addBulk([0, 1, 2].map((k) => ({ name: 'noop', data: { i, k }, opts: { removeOnComplete: true } })));
+      latencies.push((await done) - start);
+    }
+    return latencies;
+  } finally {
+    await w.close();
+    await q.obliterate({ force: true });
+    await q.close();
+  }
+}
+
+async function obliterate(queue: QueueConnection, name: string): Promise<void> {
+  const q = createQueue(name, queue);
+  await q.obliterate({ force: true });
+  await q.close();
+}
+
+const began = performance.now();
+for (const kind of BACKENDS) await decisions(kind);
+const floor = await baseline(GATES);
+console.log(`(b) baseline: 3 bare BullMQ jobs added → all processed, ${GATES} samples: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`);
+for (const kind of BACKENDS) {
+  const lat = await edits(kind);
+  const [p50, p99] = [percentile(lat, 0.5), percentile(lat, 0.99)];
+  console.log(
+    `(b) ${kind.padEnd(8)} decide() → last of 3 card edits delivered, ${lat.length} gates: p50 ${ms(p50)}, p99 ${ms(p99)}` +
+      ` (×${(p50 / percentile(floor, 0.5)).toFixed(1)} / ×${(p99 / percentile(floor, 0.99)).toFixed(1)} the baseline)`,
+  );
+}
+console.log(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);
+process.exit(0);
