@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
-import { RecordingSurface } from '../agent/helpers/recording-surface.ts';
+import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS, type Backend } from '../helpers/databases.ts';
 import { access, audit, field, launch, launchTool, only, tapEvent, TG, toolResults } from './helpers.ts';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
 import { outboxOfGate } from '../../src/core/outbox/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
-import { RecordingSurface } from '../agent/helpers/recording-surface.ts';
+import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS } from '../helpers/databases.ts';
 import { access, field, launch, launchTool, only, tapEvent } from './helpers.ts';

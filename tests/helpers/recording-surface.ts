@@ -1,19 +1,19 @@
-import type { ChatRef } from '../../src/core/chat/ref.ts';
-import type { Actor, Card, Message, MessageRef, Surface } from '../../src/core/chat/types.ts';
+// A Surface that records what the core sent, for core-level tests (platform adapters are tested against
+// their fake servers instead). `failNext` makes calls throw like a platform error.
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../src/core/chat/index.ts';
 
-/**
- * An in-process Surface that records what the core sent (for core-level tests; platform adapters are
- * tested against their fake servers instead). `failNext` makes the next calls throw like a platform error.
- */
+export interface SentCard { ref: MessageRef; card: Card; edits: Card[] }
+
 export class RecordingSurface implements Surface {
-  readonly sent: Array<{ chat: ChatRef; message?: Message; card?: Card; ref: MessageRef }> = [];
-  readonly edits: Array<{ ref: MessageRef; card: Card }> = [];
-  readonly privateReplies: Array<{ chat: ChatRef; actor: Actor; text: string }> = [];
+  readonly sent: Array<{ chat: ChatRef; text: string }> = [];
+  readonly privately: Array<{ chat: ChatRef; actor: Actor; text: string }> = [];
+  readonly cards: SentCard[] = [];
+  #n = 0;
   #failures = 0;
-  #next = 0;
 
   constructor(readonly platform: string) {}
 
+  /** The next `times` sends, card posts or edits throw, as a platform answering 5xx would. */
   failNext(times: number): void {
     this.#failures = times;
   }
@@ -27,26 +27,37 @@ export class RecordingSurface implements Surface {
 
   async send(chat: ChatRef, message: Message): Promise<MessageRef> {
     this.#maybeFail();
-    const ref = { chat, id: String(++this.#next) };
-    this.sent.push({ chat, message, ref });
-    return ref;
+    this.sent.push({ chat, text: message.text });
+    return { chat, id: String(++this.#n) };
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
     this.#maybeFail();
-    const ref = { chat, id: String(++this.#next) };
-    this.sent.push({ chat, card, ref });
+    const ref = { chat, id: String(++this.#n) };
+    this.cards.push({ ref, card, edits: [] });
     return ref;
   }
 
   async editCard(ref: MessageRef, card: Card): Promise<void> {
     this.#maybeFail();
-    this.edits.push({ ref, card });
+    const sent = this.cards.find((c) => c.ref.id === ref.id);
+    if (!sent) throw new Error(`editCard of unknown message ${ref.id}`);
+    sent.edits.push(card);
   }
 
   async typing(): Promise<void> {}
 
   async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
-    this.privateReplies.push({ chat, actor, text });
+    this.privately.push({ chat, actor, text });
+  }
+
+  /** Texts sent, in order. */
+  texts(): string[] {
+    return this.sent.map((s) => s.text);
+  }
+
+  /** The last card that still has buttons and was not edited. */
+  openCard(): SentCard | undefined {
+    return [...this.cards].reverse().find((c) => c.card.buttons.length > 0 && c.edits.length === 0);
   }
 }

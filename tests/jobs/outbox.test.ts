@@ -46,9 +46,9 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await worker.dispatch(ids);
     await until(async () => (await Promise.all(ids.map((id) => getOutbox(database().db, id)))).every((r) => r?.state === 'sent'));
     await new Promise((r) => setTimeout(r, 300)); // a duplicate job would have run by now
-    for (const surface of [telegram, slack, discord]) expect(surface.sent.filter((s) => s.card?.title === 'A')).toHaveLength(1);
+    for (const surface of [telegram, slack, discord]) expect(surface.cards.filter((s) => s.card.title === 'A')).toHaveLength(1);
     const row = await getOutbox(database().db, ids[0]!);
-    expect(row?.messageRef).toEqual(telegram.sent.find((s) => s.card?.title === 'A')!.ref);
+    expect(row?.messageRef).toEqual(telegram.cards.find((s) => s.card.title === 'A')!.ref);
   });
 
   it('retries a delivery the platform refused, and sends it once', async () => {
@@ -56,7 +56,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0123', payload: card('B') }]);
     await worker.dispatch([id!]);
     await until(async () => (await getOutbox(database().db, id!))?.state === 'sent');
-    expect(slack.sent.filter((s) => s.card?.title === 'B')).toHaveLength(1);
+    expect(slack.cards.filter((s) => s.card.title === 'B')).toHaveLength(1);
     expect((await getOutbox(database().db, id!))?.attempts).toBe(3);
   });
 
@@ -67,8 +67,8 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await new Promise((r) => setTimeout(r, 200));
     await worker.dispatch([cardId!]);
     await until(async () => (await getOutbox(database().db, editId!))?.state === 'sent');
-    const sentRef = discord.sent.find((s) => s.card?.title === 'C')!.ref;
-    expect(discord.edits.filter((e) => e.card.footer === 'Approved once by maya')).toEqual([{ ref: sentRef, card: expect.objectContaining({ buttons: [] }) }]);
+    const sent = discord.cards.find((s) => s.card.title === 'C')!;
+    expect(sent.edits).toEqual([expect.objectContaining({ buttons: [], footer: 'Approved once by maya' })]);
   });
 
   it('after a crash: rows written but never sent go out once; a row caught mid-send is marked unknown and not re-sent', async () => {
@@ -84,9 +84,9 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await worker.recover(); // a second start must not send twice either
     await until(async () => (await getOutbox(database().db, unsent1!))?.state === 'sent' && (await getOutbox(database().db, unsent2!))?.state === 'sent');
     await new Promise((r) => setTimeout(r, 300));
-    expect(telegram.sent.filter((s) => s.card?.title === 'D1')).toHaveLength(1);
-    expect(slack.sent.filter((s) => s.card?.title === 'D2')).toHaveLength(1);
-    expect(discord.sent.filter((s) => s.card?.title === 'D3')).toHaveLength(0);
+    expect(telegram.cards.filter((s) => s.card.title === 'D1')).toHaveLength(1);
+    expect(slack.cards.filter((s) => s.card.title === 'D2')).toHaveLength(1);
+    expect(discord.cards.filter((s) => s.card.title === 'D3')).toHaveLength(0);
     expect((await getOutbox(database().db, midSend!))?.state).toBe('unknown');
   });
 });

@@ -13,7 +13,7 @@ import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
 import type { ToolDefinition } from '../../../src/core/tools/define.ts';
 import { freshDatabase, type Backend, type FreshDatabase } from '../../helpers/databases.ts';
-import { RecordingSurface } from './recording-surface.ts';
+import { RecordingSurface } from '../../helpers/recording-surface.ts';
 
 export const OPERATOR: Actor = { platform: 'telegram', id: '42' };
 export const CHAT: ChatRef = 'telegram:42';
