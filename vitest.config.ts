@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores on CI: several PGlite instances and spawned processes per file; keep the pool small.
     pool: 'forks',
+    globalSetup: ['tests/helpers/global-setup.ts'],
     maxWorkers: 2,
   },
 });

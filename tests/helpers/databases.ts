@@ -1,32 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { checkpointerSetupStep } from '../../src/core/agent/checkpointer.ts';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { migrateDatabase, openDatabase, type Database, type MigrationStep } from '../../src/core/db/index.ts';
+import { buildPgliteTemplate, STANDARD_STEPS } from './pglite-template.ts';
 
 /** The real PostgreSQL every storage test also runs on (CI starts it; see .ci/run). */
 export const TEST_PG_ADMIN_URL = process.env.KAZMA_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
-/**
- * What every Kazma start runs at migrate time (the composition root passes the same step), so every test database
- * has it too, including the PGlite template; callers' own steps run after these on each fresh copy.
- */
-const STANDARD_STEPS: MigrationStep[] = [checkpointerSetupStep];
-
 let template: Promise<Blob> | undefined;
 
-/** A migrated, empty PGlite dump made once per worker: copies load in ~0.4 s instead of ~3 s. */
+/**
+ * The migrated, empty PGlite dump copies load from (~0.4 s instead of ~3 s): built once per run by
+ * tests/helpers/global-setup.ts, or here when a file runs outside that setup.
+ */
 function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const base = await PGlite.create();
-    const database = await openDatabase({ pglite: base });
-    await migrateDatabase(database, STANDARD_STEPS);
-    const dump = await base.dumpDataDir('none');
-    await base.close();
-    return dump;
+    const path = (() => {
+      try {
+        return inject('pgliteTemplatePath');
+      } catch {
+        return undefined;
+      }
+    })();
+    if (path) return new Blob([readFileSync(path)]);
+    return buildPgliteTemplate();
   })();
   return template;
 }
