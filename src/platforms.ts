@@ -1,4 +1,7 @@
+import { discordPlatform } from './adapters/discord/index.ts';
 import type { HttpServer } from './adapters/http/index.ts';
+import { slackPlatform } from './adapters/slack/index.ts';
+import { telegramPlatform } from './adapters/telegram/index.ts';
 import type { LoadedConfig } from './core/config/index.ts';
 import type { KazmaCore } from './core/kazma-core.ts';
 import type { Logger } from './core/log/index.ts';
@@ -28,7 +31,7 @@ export type PlatformFactory = (context: PlatformContext) => Promise<RunningPlatf
  * The platforms Kazma knows, in start order. Each adapter folder exports its factory; this list is the
  * only place that names them (adapters never import each other).
  */
-export const platformFactories: PlatformFactory[] = [];
+export const platformFactories: PlatformFactory[] = [telegramPlatform, discordPlatform, slackPlatform];
 
 /** Creates every enabled platform (mounting webhooks), in order. */
 export async function createPlatforms(context: PlatformContext): Promise<RunningPlatform[]> {

@@ -41,4 +41,6 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: after a graceful stop, a client library that keeps a socket open (a Redis connection
+// that lived through an outage) must not keep the process alive past its stop.
+process.exit(await main(process.argv.slice(2)));

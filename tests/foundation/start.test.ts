@@ -76,13 +76,13 @@ describe('kazma start on embedded defaults', () => {
 
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));
-      const down = await fetch(`http://127.0.0.1:${port}/readyz`);
+      const down = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(10_000) });
       expect(down.status).toBe(503);
       const body = (await down.json()) as { down: string[] };
       expect(body.down).toEqual(['redis']);
 
       redis = startRedis();
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 15_000);
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(5_000) })).status === 200, 30_000);
       kazma.kill('SIGTERM');
       expect((await kazma.exited).code).toBe(0);
     } finally {

@@ -75,3 +75,13 @@ const ATOMS = [/\[[^\]\n]*\]\([^)\s]*\)/g, /<[^<>\s]+>/g, /`[^`\n]+`/g];
 export function splitForDiscord(text: string, limit: number = DISCORD_TEXT_LIMIT): string[] {
   return splitFenced(text, limit, ATOMS);
 }
+
+/**
+ * A reply as the messages Discord will show: converted, split to the limit, blank parts dropped. Markdown
+ * that renders to nothing visible is still a reply, sent as written (or `…`), never dropped.
+ * @example discordChunks('**hi**') // ['**hi**']
+ */
+export function discordChunks(markdown: string, limit: number = DISCORD_TEXT_LIMIT): string[] {
+  const chunks = splitForDiscord(markdownToDiscord(markdown), limit).filter((c) => c.trim() !== '');
+  return chunks.length > 0 ? chunks : splitForDiscord(markdown.trim() || '…', limit);
+}

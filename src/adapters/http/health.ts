@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
 
+/** How long /readyz waits for one dependency before calling it down. */
+const CHECK_TIMEOUT_MS = 2_000;
+
 /** A named dependency check: resolves when the dependency answers. */
 export type ReadinessCheck = () => Promise<void>;
 
@@ -14,7 +17,8 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {
-          await check();
+          // A dependency that hangs must not hang the probe: it counts as down.
+          await withTimeout(check(), CHECK_TIMEOUT_MS);
           return [name, { ok: true }] as const;
         } catch (error) {
           return [name, { ok: false, error: (error as Error).message }] as const;
@@ -26,4 +30,12 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
     return c.json(body, down.length === 0 ? 200 : 503);
   });
   return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

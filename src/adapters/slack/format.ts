@@ -101,3 +101,34 @@ export function splitForSlack(mrkdwn: string, options: SlackSplitOptions = {}): 
   flush();
   return messages;
 }
+
+/** Slack's escapes back to the characters they stand for. `&amp;` last, so `&amp;lt;` stays `&lt;`. */
+export function unescapeMrkdwn(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
+ * What a person wrote in Slack, as plain text for the agent: `<@U1>` → `@U1`, `<#C1|general>` →
+ * `#general`, `<!here>` → `@here`, `<https://x|label>` → `label (https://x)`, `<https://x>` → the URL,
+ * and `&lt;` `&gt;` `&amp;` unescaped. Formatting characters (`*bold*`) stay as written.
+ * @example slackTextToPlain('<@U1> see <https://e.com|docs> &amp; more') // '@U1 see docs (https://e.com) & more'
+ */
+export function slackTextToPlain(text: string): string {
+  const plain = text.replace(/<([^<>\n]*)>/g, (_all, inner: string) => {
+    const [target = '', label] = inner.split('|', 2) as [string, string?];
+    if (target.startsWith('@')) return label ? `@${label.replace(/^@/, '')}` : target;
+    if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
+    if (target.startsWith('!')) return label ?? `@${target.slice(1).split('^')[0]}`;
+    return label && label !== target ? `${label} (${target})` : target;
+  });
+  return unescapeMrkdwn(plain);
+}
+
+/**
+ * `text` without a leading mention of the bot (`<@UBOT> deploy` → `deploy`); unchanged when the
+ * mention is all there is, so an empty message never reaches the agent.
+ */
+export function stripBotMention(text: string, botUserId: string): string {
+  const stripped = text.replace(new RegExp(`^\\s*<@${botUserId}(?:\\|[^>]*)?>[\\s,:]*`), '');
+  return stripped.trim() === '' ? text : stripped;
+}

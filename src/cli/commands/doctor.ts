@@ -1,4 +1,7 @@
 import { parseArgs } from 'node:util';
+import { discordChecks } from '../../adapters/discord/doctor.ts';
+import { slackChecks } from '../../adapters/slack/doctor.ts';
+import { telegramChecks } from '../../adapters/telegram/doctor.ts';
 import { openDatabase } from '../../core/db/index.ts';
 import { connectRedis } from '../../jobs/redis.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
@@ -41,6 +44,9 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         },
       },
     ];
+    if (config.telegram.enabled) checks.push(...telegramChecks(config.telegram));
+    if (config.discord.enabled) checks.push(...discordChecks(config.discord));
+    if (config.slack.enabled) checks.push(...slackChecks(config.slack));
     let failed = 0;
     for (const check of checks) {
       try {

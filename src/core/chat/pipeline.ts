@@ -62,7 +62,8 @@ export class InboundPipeline {
       return 'handled';
     }
     const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
-    if (command) await this.#command(event.chat, actor, verdict.role, command);
+    const privately = event.kind === 'command' && event.answerPrivately === true;
+    if (command) await this.#command(event.chat, actor, verdict.role, command, privately);
     else if (event.kind === 'message') await this.#queued(event.chat, () => this.#o.runner.message({ chat: event.chat, actor, text: event.text }));
     return 'handled';
   }
@@ -72,8 +73,8 @@ export class InboundPipeline {
     this.#closed = true;
   }
 
-  async #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }): Promise<void> {
-    const reply = (text: string) => this.#send(chat, text);
+  async #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Promise<void> {
+    const reply = (text: string) => (privately ? this.#private(chat, actor, text) : this.#send(chat, text));
     const command = this.#o.commands.get(parsed.name);
     if (!command) return reply(`Unknown command /${parsed.name}. /help lists the commands.`);
     if (command.operatorOnly && role !== 'operator') return reply(`/${command.name} is for operators only.`);

@@ -30,6 +30,11 @@ export interface InboundCommand extends EventBase {
   kind: 'command';
   name: string;
   args: string[];
+  /**
+   * Answer only the actor (through {@link Surface.replyPrivately}), as platform slash commands expect:
+   * Slack's `/kazma status` answers ephemerally. Default false: answers go to the chat.
+   */
+  answerPrivately?: boolean;
 }
 
 /** A tap on a card button; `actionId` is the button's `id` as the core created it. */

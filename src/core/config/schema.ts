@@ -81,6 +81,8 @@ export const configSchema = z.strictObject({
     token: z.string().default(''),
     application_id: z.coerce.string().default(''),
     api: z.string().url().default('https://discord.com/api'),
+    /** In servers: answer only messages that mention the bot or reply to it (`mention`), or every message (`all`). */
+    guild_messages: z.enum(['mention', 'all']).default('mention'),
   }),
   tools: section({
     disabled: z.array(z.string()).default([]),

@@ -1,0 +1,198 @@
+// Turn throughput on Telegram: (a) a bare grammY echo bot and (b) Kazma's full path (Telegram adapter →
+// agent with a zero-latency fake LLM → checkpoint → reply), each a child process polling the same fake
+// Bot API, driven by closed-loop users (each sends, waits for the reply, sends again). Prints messages/s,
+// p50/p99 latency (update queued → reply accepted by the fake), their ratio, and each process's RSS.
+//
+//   node --import tsx bench/turn-throughput.ts [--messages 5000] [--concurrency 32] [--chats 256] [--only kazma|echo]
+//                                             [--database-url postgres://…]   (default: embedded PGlite, as `kazma start`)
+//
+// Not part of the test suite. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startFakeLlm } from '../tests/fakes/llm-server.ts';
+import { startFakeTelegram, type CallRecord, type FakeTelegram } from '../tests/fakes/telegram/index.ts';
+
+const HERE = fileURLToPath(import.meta.url);
+const ROOT = join(HERE, '../..');
+
+// Child mode: the bare echo bot, with auto-retry (429s honoured, transport errors retried).
+if (process.argv[2] === '--echo-bot') {
+  const [{ Bot }, { autoRetry }] = await Promise.all([import('grammy'), import('@grammyjs/auto-retry')]);
+  const bot = new Bot(process.argv[4]!, { client: { apiRoot: process.argv[3]! } });
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
+  bot.on('message:text', (ctx) => ctx.reply(`echo: ${ctx.message.text}`));
+  bot.catch((error) => console.error('echo bot:', error.message));
+  process.on('SIGTERM', () => void bot.stop().then(() => process.exit(0)));
+  await bot.start({ allowed_updates: ['message', 'callback_query'] });
+  process.exit(0);
+}
+
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '5000' },
+    concurrency: { type: 'string', default: '32' },
+    chats: { type: 'string', default: '256' },
+    warmup: { type: 'string', default: '64' },
+    only: { type: 'string' },
+    'database-url': { type: 'string', default: '' },
+  },
+});
+const opts = { messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
+for (const [key, value] of Object.entries(opts)) if (!Number.isInteger(value) || value < (key === 'warmup' ? 0 : 1)) throw new Error(`--${key} must be a positive integer`);
+if (opts.chats < opts.concurrency) throw new Error('--chats must be at least --concurrency: each user talks in chats of its own');
+
+interface Result { name: string; perSecond: number; p50: number; p99: number; rssStartMb: number; rssEndMb: number; seconds: number }
+
+/**
+ * Closed loop: `concurrency` users, each sends in its next chat and waits for the reply before the next
+ * message. Chats rotate so each conversation stays realistically short (messages / chats turns each).
+ */
+async function drive(fake: FakeTelegram, firstUser: number, total: number, phase: string): Promise<{ latencies: number[]; seconds: number; wrong: string[] }> {
+  // One message waits per chat at a time (each chat belongs to one user); any reply in it answers it.
+  const replies = new Map<number, (call: CallRecord) => void>();
+  // The fake's CallLog keeps every call; follow it by index instead of scanning it per message.
+  let cursor = fake.calls.all.length;
+  const pump = setInterval(() => {
+    for (; cursor < fake.calls.all.length; cursor++) {
+      const call = fake.calls.all[cursor]!;
+      if (call.method === 'sendMessage' && call.ok) replies.get(Number(call.body.chat_id))?.(call);
+    }
+  }, 1);
+  const latencies: number[] = [];
+  const wrong: string[] = [];
+  let next = 0;
+  const started = performance.now();
+  let failed = false;
+  const worker = async (w: number) => {
+    // Worker w owns chats w, w + concurrency, w + 2·concurrency, … and visits them in turn.
+    const owned = Array.from({ length: Math.ceil((opts.chats - w) / opts.concurrency) }, (_, j) => firstUser + w + j * opts.concurrency);
+    for (let k = next++, turn = 0; k < total && !failed; k = next++, turn++) {
+      const user = owned[turn % owned.length]!;
+      const text = `${phase}-${k}`;
+      const replied = new Promise<CallRecord>((resolve) => replies.set(user, resolve));
+      const sent = Date.now();
+      fake.sendUserMessage({ chatId: user, from: { id: user, first_name: `U${user}` }, text });
+      const call = await Promise.race([replied, stalled(text, user)]).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+      replies.delete(user);
+      latencies.push(call.at - sent);
+      if (call.body.text !== `echo: ${text}`) wrong.push(`${text} → ${String(call.body.text).slice(0, 300)}`);
+      if (latencies.length % Math.max(1, Math.floor(total / 10)) === 0) {
+        process.stderr.write(`  ${phase}: ${latencies.length}/${total} (${(latencies.length / ((performance.now() - started) / 1000)).toFixed(1)} msgs/s so far)\n`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: opts.concurrency }, (_, w) => worker(w)));
+  } finally {
+    clearInterval(pump);
+  }
+  return { latencies, seconds: (performance.now() - started) / 1000, wrong };
+}
+
+/** A reply that never comes is a lost message: fail loudly instead of waiting forever. */
+function stalled(text: string, chat: number): Promise<never> {
+  return new Promise((_, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no reply to "${text}" in chat ${chat} within ${STALL_MS / 1000} s`)), STALL_MS);
+    timer.unref();
+  });
+}
+const STALL_MS = 300_000; // generous: a loaded machine is slow, a lost message is never answered
+
+function rssMb(child: ChildProcess): number {
+  const kb = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(child.pid)]).toString().trim());
+  return Math.round(kb / 1024);
+}
+
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+/** Waits for the child to start polling (its deleteWebhook comes just before), warms up, then measures. */
+async function measure(name: string, fake: FakeTelegram, child: ChildProcess, firstUser: number, mark: number): Promise<Result> {
+  await fake.calls.waitFor('deleteWebhook', (c) => fake.calls.all.indexOf(c) >= mark, 120_000);
+  if (opts.warmup > 0) await drive(fake, firstUser, opts.warmup, `${name}-warm`);
+  const rssStartMb = rssMb(child);
+  const { latencies, seconds, wrong } = await drive(fake, firstUser, opts.messages, name);
+  if (wrong.length > 0) console.log(`${name}: ${wrong.length} replies were not the echo, e.g.\n  ${wrong.slice(0, 3).join('\n  ')}`);
+  const rssEndMb = rssMb(child);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { name, perSecond: opts.messages / seconds, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), rssStartMb, rssEndMb, seconds };
+}
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function exitEarly(child: ChildProcess, name: string): void {
+  child.once('exit', (code) => {
+    if (code !== 0 && code !== null) console.error(`${name} exited with code ${code}`);
+  });
+}
+
+const fake = await startFakeTelegram();
+const llm = await startFakeLlm();
+const results: Result[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'kazma-bench-'));
+try {
+  const database = values['database-url'] ? 'PostgreSQL' : 'embedded PGlite';
+  console.log(`turn throughput: ${opts.messages} messages, ${opts.concurrency} concurrent users over ${opts.chats} chats, warm-up ${opts.warmup}; Kazma on ${database}`);
+  if (values.only !== 'kazma') {
+    const mark = fake.calls.all.length;
+    const echo = spawn(process.execPath, ['--import', 'tsx', HERE, '--echo-bot', fake.apiRoot, fake.token], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    exitEarly(echo, 'echo bot');
+    try {
+      results.push(await measure('(a) bare grammY echo', fake, echo, 100_000, mark));
+    } finally {
+      await stop(echo);
+    }
+  }
+  if (values.only !== 'echo') {
+    const users = Array.from({ length: opts.chats }, (_, i) => `"telegram:${200_000 + i}"`).join(', ');
+    const config = join(dir, 'kazma.yaml');
+    writeFileSync(config, `data_dir: ${JSON.stringify(join(dir, 'data'))}
+http: { port: 0 }
+model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 2 }
+access: { users: [${users}] }
+telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
+log: { level: warn }
+`);
+    const mark = fake.calls.all.length;
+    const log = openSync(join(dir, 'kazma.log'), 'w');
+    const kazma = spawn(process.execPath, [join(ROOT, 'bin/kazma.js'), 'start', '--config', config], {
+      cwd: ROOT, env: { ...process.env, DATABASE_URL: values['database-url'], REDIS_URL: '' }, stdio: ['ignore', log, 'inherit'],
+    });
+    exitEarly(kazma, 'kazma');
+    try {
+      results.push(await measure('(b) Kazma full path', fake, kazma, 200_000, mark));
+    } catch (error) {
+      const lines = readFileSync(join(dir, 'kazma.log'), 'utf8').trim().split('\n').slice(-20);
+      console.error(`${(error as Error).message}\nKazma's last log lines (warn and above):\n${lines.join('\n')}`);
+      throw error;
+    } finally {
+      await stop(kazma);
+    }
+  }
+} finally {
+  await llm.close();
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const row = (r: Result) =>
+  `${r.name.padEnd(24)} ${r.perSecond.toFixed(1).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${`${r.rssStartMb} → ${r.rssEndMb}`.padStart(14)} ${r.seconds.toFixed(1).padStart(8)}`;
+console.log(`\n${'path'.padEnd(24)} ${'msgs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(14)} ${'seconds'.padStart(8)}`);
+for (const r of results) console.log(row(r));
+const [echo, kazma] = [results.find((r) => r.name.startsWith('(a)')), results.find((r) => r.name.startsWith('(b)'))];
+if (echo && kazma) {
+  console.log(`\nratio Kazma / bare echo: throughput ${(kazma.perSecond / echo.perSecond).toFixed(3)}×, p50 latency ${(kazma.p50 / Math.max(1, echo.p50)).toFixed(1)}×, p99 latency ${(kazma.p99 / Math.max(1, echo.p99)).toFixed(1)}×`);
+}
+if (kazma) console.log(`Kazma process RSS after ${opts.messages} messages (+${opts.warmup} warm-up): ${kazma.rssEndMb} MB`);

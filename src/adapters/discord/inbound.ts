@@ -1,0 +1,125 @@
+// discord.js events in, InboundEvents out. A replayed dispatch (after a gateway RESUME) is dropped here by
+// its id before anything is acknowledged, and again durably by the pipeline. Messages are handed to the
+// pipeline without waiting for the turn, so the gateway listener never waits on a model; the pipeline
+// keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
+import { MessageType, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
+import type { InboundEvent, PipelineOutcome } from '../../core/chat/index.ts';
+import type { Logger } from '../../core/log/index.ts';
+import type { DirectMessages } from './dms.ts';
+import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
+import type { Interactions, OpenInteraction } from './interactions.ts';
+import type { TypingRefresher } from './typing.ts';
+
+/** Options for {@link DiscordInbound}. */
+export interface DiscordInboundOptions {
+  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  /** The bot's user id, known once the gateway is ready. */
+  me: () => string | undefined;
+  guildMessages: GuildMode;
+  interactions: Interactions;
+  typing: TypingRefresher;
+  dms: DirectMessages;
+  logger?: Logger;
+  /** Event ids remembered against replays; default 10,000. */
+  remember?: number;
+}
+
+const STOPPING = 'Kazma is restarting; try again in a minute.';
+
+export class DiscordInbound {
+  readonly #o: DiscordInboundOptions;
+  readonly #seen = new Set<string>();
+  readonly #inflight = new Set<Promise<void>>();
+
+  constructor(options: DiscordInboundOptions) {
+    this.#o = options;
+  }
+
+  /** Takes one MESSAGE_CREATE: converts it and dispatches it. Never throws. */
+  takeMessage(message: Message): void {
+    const botId = this.#o.me();
+    if (!botId || !this.#first(message.id)) return;
+    const view = messageView(message, botId);
+    if (!view.inGuild && !view.author.bot) this.#o.dms.learn(view.place.channelId, view.author.id);
+    const event = messageEvent(view, botId, this.#o.guildMessages);
+    if (!event) return;
+    this.#track(
+      this.#o.pipeline.handle(event).then(
+        () => this.#o.typing.stop(event.chat),
+        (error: unknown) => this.#o.logger?.error({ err: error, message: message.id }, 'handling a Discord message failed'),
+      ),
+    );
+  }
+
+  /** Takes one INTERACTION_CREATE (buttons and slash commands; anything else is not Kazma's). Never throws. */
+  takeInteraction(interaction: Interaction): void {
+    const botId = this.#o.me();
+    if (!botId || !(interaction.isButton() || interaction.isChatInputCommand()) || !this.#first(interaction.id)) return;
+    const view = interactionView(interaction);
+    if (!view) return; // buttons and commands always come from a channel; nothing to answer otherwise
+    const event = interaction.isButton()
+      ? actionEvent(view, interaction.customId, interaction.message.id, botId)
+      : commandEvent(view, interaction.commandName, (interaction as ChatInputCommandInteraction).options.getString('args'));
+    const open: OpenInteraction = {
+      id: interaction.id, token: interaction.token, applicationId: interaction.applicationId, kind: interaction.isButton() ? 'button' : 'command',
+      chat: event.chat, actorId: event.actor.id, acknowledged: false, pendingOriginal: false, closed: false,
+    };
+    const { interactions } = this.#o;
+    this.#track(
+      (async () => {
+        await interactions.acknowledge(open);
+        const outcome = await interactions.run(open, () => this.#o.pipeline.handle(event));
+        if (outcome === 'stopping') await interactions.answer(open, [STOPPING]).catch(() => {});
+        await interactions.finish(open, '✓');
+      })().catch((error: unknown) => this.#o.logger?.error({ err: error, interaction: interaction.id }, 'handling a Discord interaction failed')),
+    );
+  }
+
+  /** True when the event with this id was taken (tests and shutdown logs). */
+  hasTaken(id: string): boolean {
+    return this.#seen.has(id);
+  }
+
+  /** Resolves when every event taken so far has been handled (turns finished or paused). */
+  async idle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+  }
+
+  /** Remembers `id`; false when it was seen before (a replay). */
+  #first(id: string): boolean {
+    if (this.#seen.has(id)) return false;
+    this.#seen.add(id);
+    while (this.#seen.size > (this.#o.remember ?? 10_000)) this.#seen.delete(this.#seen.values().next().value!);
+    return true;
+  }
+
+  #track(work: Promise<unknown>): void {
+    const done = work.then(() => undefined, () => undefined);
+    this.#inflight.add(done);
+    void done.then(() => this.#inflight.delete(done));
+  }
+}
+
+/** What Kazma reads of a discord.js Message. */
+export function messageView(message: Message, botId: string): MessageView {
+  const channel = message.channel;
+  return {
+    id: message.id,
+    place: { channelId: message.channelId, parentId: channel.isThread() ? channel.parentId : null },
+    inGuild: message.guildId !== null,
+    author: { id: message.author.id, username: message.author.username, globalName: message.author.globalName, bot: message.author.bot || message.webhookId !== null },
+    content: message.content,
+    fromUser: message.type === MessageType.Default || message.type === MessageType.Reply,
+    repliedToBot: message.mentions.repliedUser?.id === botId,
+  };
+}
+
+function interactionView(interaction: ButtonInteraction | ChatInputCommandInteraction): InteractionView | undefined {
+  const channel = interaction.channel;
+  if (!interaction.channelId) return undefined;
+  return {
+    id: interaction.id,
+    place: { channelId: interaction.channelId, parentId: channel?.isThread() ? channel.parentId : null },
+    user: { id: interaction.user.id, username: interaction.user.username, globalName: interaction.user.globalName },
+  };
+}

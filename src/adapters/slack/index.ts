@@ -1,0 +1,27 @@
+// The Slack adapter's public face: the factory the composition root registers (src/platforms.ts).
+import type { Hono } from 'hono';
+import type { KazmaConfig } from '../../core/config/index.ts';
+import type { Logger } from '../../core/log/index.ts';
+import { SlackPlatform, type SlackPlatformOptions } from './platform.ts';
+
+export { SlackPlatform, type SlackCoreLink, type SlackPlatformOptions } from './platform.ts';
+export { EVENTS_PATH } from './receiver.ts';
+
+/** What the factory needs of the composition root's PlatformContext. */
+export interface SlackPlatformContext {
+  loaded: { config: Pick<KazmaConfig, 'slack'> };
+  core: SlackPlatformOptions['core'];
+  http: { app: Hono };
+  logger: Logger;
+}
+
+/**
+ * Builds the Slack adapter when `slack.enabled` is true (undefined otherwise): attaches its surface to
+ * the core and, in http mode, mounts `/slack/events` — so call it before listening.
+ * @example const slack = await slackPlatform({ loaded, core, http, logger }); await slack?.start();
+ */
+export async function slackPlatform(context: SlackPlatformContext): Promise<SlackPlatform | undefined> {
+  const config = context.loaded.config.slack;
+  if (!config.enabled) return undefined;
+  return new SlackPlatform({ config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'slack' }) });
+}

@@ -1,0 +1,107 @@
+// The Slack Surface: canonical Markdown becomes mrkdwn in section blocks, split to Slack's limits (3000
+// per section, 50 blocks and 40,000 characters per message); a reply to a thread stays in the thread;
+// cards are Block Kit, edited with chat.update; private text is ephemeral. WebClient retries a 429
+// after its Retry-After (see client.ts), so a call here is delivered once or fails with a SlackApiError.
+import type { webApi } from '@slack/bolt';
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import { renderCard, type SlackBlock } from './cards.ts';
+import { slackError } from './errors.ts';
+import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
+import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
+import type { ResponseUrls } from './responses.ts';
+import type { KnownThreads } from './threads.ts';
+
+/** Options for {@link SlackSurface}. */
+export interface SlackSurfaceOptions {
+  client: webApi.WebClient;
+  /** For error messages: where the API was called. */
+  apiUrl: string;
+  responses: ResponseUrls;
+  threads: KnownThreads;
+}
+
+export class SlackSurface implements Surface {
+  readonly platform = PLATFORM;
+  readonly #o: SlackSurfaceOptions;
+
+  constructor(options: SlackSurfaceOptions) {
+    this.#o = options;
+  }
+
+  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+    const target = this.#target(chat);
+    let first: string | undefined;
+    for (const part of parts(message.text)) {
+      const ts = await this.#post(target, part.text, part.blocks);
+      first ??= ts;
+    }
+    return messageRefOf(chat, first!);
+  }
+
+  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+    const rendered = renderCard(card);
+    return messageRefOf(chat, await this.#post(this.#target(chat), rendered.text, rendered.blocks));
+  }
+
+  async editCard(ref: MessageRef, card: Card): Promise<void> {
+    const rendered = renderCard(card);
+    const { channel } = targetOf(ref.chat);
+    await this.#call('chat.update', () => this.#o.client.chat.update({ channel, ts: ref.id, text: rendered.text, blocks: rendered.blocks }));
+  }
+
+  /** Slack shows no "typing…" for bots through the Web API: nothing to do. */
+  async typing(): Promise<void> {}
+
+  /**
+   * Text only `actor` sees: through the response URL of the click or slash command being handled, else
+   * chat.postEphemeral in the chat (and thread).
+   */
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+    const { channel, threadTs } = targetOf(chat);
+    const thread = threadTs === undefined ? {} : { thread_ts: threadTs };
+    const respond = this.#o.responses.find(channel, actor.id);
+    for (const part of parts(text)) {
+      if (respond) {
+        try {
+          await respond({ response_type: 'ephemeral', replace_original: false, text: part.text, ...thread });
+          continue;
+        } catch {
+          // An expired or used-up response URL: the ephemeral post below still reaches them.
+        }
+      }
+      await this.#call('chat.postEphemeral', () => this.#o.client.chat.postEphemeral({ channel, user: actor.id, text: part.text, ...thread }));
+    }
+  }
+
+  #target(chat: ChatRef): SlackTarget {
+    const target = targetOf(chat);
+    if (target.threadTs !== undefined) this.#o.threads.add(chat); // Kazma takes part in this thread now
+    return target;
+  }
+
+  async #post(target: SlackTarget, text: string, blocks: readonly SlackBlock[]): Promise<string> {
+    const result = await this.#call('chat.postMessage', () =>
+      this.#o.client.chat.postMessage({
+        channel: target.channel, text, ...(blocks.length > 0 && { blocks: [...blocks] }), unfurl_links: false, unfurl_media: false,
+        ...(target.threadTs !== undefined && { thread_ts: target.threadTs }),
+      }),
+    );
+    if (!result.ts) throw new Error(`Slack accepted chat.postMessage in ${target.channel} but returned no ts`);
+    return result.ts;
+  }
+
+  async #call<T>(method: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw slackError(method, error, this.#o.apiUrl);
+    }
+  }
+}
+
+/** Markdown as Slack messages; text that renders to nothing visible is still sent, as written. */
+function parts(markdown: string): SlackMessagePart[] {
+  const split = splitForSlack(markdownToMrkdwn(markdown)).filter((p) => p.text.trim() !== '');
+  if (split.length > 0) return split;
+  return splitForSlack(escapeMrkdwn(markdown.trim() || '…'));
+}

@@ -1,0 +1,141 @@
+// The Slack adapter's lifecycle: built (surface attached, Request URL mounted) before the HTTP server
+// listens; started (auth.test says who the bot is and that the token works, then Socket Mode connects
+// when configured) after; stopped first at shutdown, which ends intake only — running turns still
+// reply through the surface while the core drains.
+import { App } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
+import type { Hono } from 'hono';
+import type { InboundEvent, PipelineOutcome, Surface } from '../../core/chat/index.ts';
+import type { KazmaConfig } from '../../core/config/index.ts';
+import type { Logger } from '../../core/log/index.ts';
+import { createWebClient, webClientOptions, type SlackRetryOptions } from './client.ts';
+import { SlackApiError, slackError } from './errors.ts';
+import type { SlackIdentity } from './ids.ts';
+import { SlackInbound } from './inbound.ts';
+import { boltLogger } from './log.ts';
+import { SlackSurface } from './outbound.ts';
+import { SlackHttpReceiver } from './receiver.ts';
+import { ResponseUrls } from './responses.ts';
+import { KnownThreads } from './threads.ts';
+
+/** What the adapter uses of the core (KazmaCore has it all). */
+export interface SlackCoreLink {
+  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  attachSurface(surface: Surface): () => void;
+}
+
+/** Options for {@link SlackPlatform}. Timing options exist for operators and tests alike. */
+export interface SlackPlatformOptions {
+  config: KazmaConfig['slack'];
+  core: SlackCoreLink;
+  /** Kazma's HTTP app; `/slack/events` is mounted on it in http mode. */
+  app: Hono;
+  logger: Logger;
+  retry?: SlackRetryOptions;
+  /** A request not acknowledged by then is answered 404; default 3001 ms. */
+  ackTimeoutMs?: number;
+}
+
+export class SlackPlatform {
+  readonly name = 'slack';
+  readonly client: webApi.WebClient;
+  readonly bolt: App;
+  readonly surface: SlackSurface;
+  readonly inbound: SlackInbound;
+  /** The Request URL route's receiver (http mode only). */
+  readonly receiver: SlackHttpReceiver | undefined;
+  readonly #o: SlackPlatformOptions;
+  #me: SlackIdentity | undefined;
+  #accepting = false;
+  #socket = false;
+
+  constructor(options: SlackPlatformOptions) {
+    this.#o = options;
+    const { config, logger } = options;
+    checkConfig(config);
+    this.client = createWebClient({ token: config.token, apiUrl: config.api_url, logger, ...(options.retry && { retry: options.retry }) });
+    const threads = new KnownThreads();
+    const responses = new ResponseUrls();
+    this.surface = new SlackSurface({ client: this.client, apiUrl: config.api_url, responses, threads });
+    this.inbound = new SlackInbound({ pipeline: options.core.pipeline, me: () => this.#me, threads, responses, logger });
+    const common = {
+      // Kazma knows the bot from its own auth.test at start; Bolt needs no token check of its own.
+      authorize: async () => ({ botToken: config.token, botId: this.#me?.botId, botUserId: this.#me?.userId }),
+      ignoreSelf: false, // the pipeline drops Kazma's own messages (fromSelf), as on every platform
+      convoStore: false as const, // conversations live in the core, not in Bolt's memory store
+      logger: boltLogger(logger),
+      clientOptions: webClientOptions(config.api_url, logger, options.retry),
+    };
+    if (config.mode === 'socket') {
+      this.receiver = undefined;
+      this.bolt = new App({ ...common, socketMode: true, appToken: config.app_token });
+    } else {
+      const ackTimeout = options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs };
+      this.receiver = new SlackHttpReceiver({ signingSecret: config.signing_secret, logger, accepting: () => this.#accepting, ...ackTimeout });
+      this.bolt = new App({ ...common, receiver: this.receiver });
+      this.receiver.mount(options.app);
+    }
+    this.bolt.error(async (error) => logger.error({ err: error }, 'a Slack listener failed'));
+    this.inbound.register(this.bolt);
+    options.core.attachSurface(this.surface);
+  }
+
+  /** Who the bot is (after start). */
+  get me(): SlackIdentity | undefined {
+    return this.#me;
+  }
+
+  /** Checks the token (auth.test), then connects Socket Mode or opens the Request URL. */
+  async start(): Promise<void> {
+    const { config, logger } = this.#o;
+    let auth;
+    try {
+      auth = await this.client.auth.test();
+    } catch (error) {
+      throw slackError('auth.test', error, config.api_url);
+    }
+    this.#me = { userId: String(auth.user_id), botId: String(auth.bot_id), team: String(auth.team), user: String(auth.user) };
+    if (config.mode === 'socket') {
+      try {
+        await this.bolt.start();
+      } catch (error) {
+        throw socketError(error, config.api_url);
+      }
+      this.#socket = true;
+    }
+    this.#accepting = true;
+    logger.info({ bot: this.#me.user, team: this.#me.team, mode: config.mode }, 'slack started');
+  }
+
+  /** Stops intake (the Request URL answers 503; Socket Mode disconnects); replies of running turns still go out. */
+  async stop(): Promise<void> {
+    this.#accepting = false;
+    if (this.#socket) await this.bolt.stop();
+    this.#socket = false;
+  }
+
+  /** Resolves when every request taken so far has been handled. */
+  async idle(): Promise<void> {
+    await this.receiver?.idle();
+    await this.inbound.idle();
+  }
+}
+
+/** Socket Mode could not connect: the app token is the usual cause, so the message names it. */
+function socketError(error: unknown, apiUrl: string): unknown {
+  const wrapped = slackError('apps.connections.open', error, apiUrl);
+  if (!(wrapped instanceof SlackApiError)) return wrapped;
+  return new SlackApiError('apps.connections.open', wrapped.error, {
+    hint: 'Socket Mode needs slack.app_token (SLACK_APP_TOKEN): an app-level token (xapp-…) with connections:write, and Socket Mode turned on in the app settings',
+    cause: error,
+  });
+}
+
+/** The settings each mode cannot do without, named with their fix (config check catches most first). */
+function checkConfig(config: KazmaConfig['slack']): void {
+  if (!config.token) throw new Error('slack.token is empty: set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…)');
+  if (config.mode === 'http' && !config.signing_secret) throw new Error('slack.signing_secret is empty: set SLACK_SIGNING_SECRET (Basic Information → App Credentials)');
+  if (config.mode === 'socket' && !config.app_token.startsWith('xapp-')) {
+    throw new Error('slack.mode is socket, so slack.app_token must be an app-level token (xapp-…) with connections:write: set SLACK_APP_TOKEN');
+  }
+}

@@ -1,0 +1,127 @@
+// The Telegram Surface: canonical Markdown becomes Telegram HTML split at 4096, cards become inline
+// keyboards, private text becomes a callback answer where a tap is waiting. Rate limits (429) are
+// retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
+// delivered once or fails with a TelegramApiError that says why.
+import type { Api } from 'grammy';
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import type { Logger } from '../../core/log/index.ts';
+import type { CallbackAnswers } from './answers.ts';
+import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
+import { isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
+import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
+import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
+import type { TypingRefresher } from './typing.ts';
+
+/** Options for {@link TelegramSurface}. */
+export interface TelegramSurfaceOptions {
+  api: Api;
+  /** For error messages: where the API was called. */
+  apiRoot: string;
+  answers: CallbackAnswers;
+  codec: CallbackCodec;
+  typing: TypingRefresher;
+  logger?: Logger;
+  /** Cards remembered to skip identical edits; default 2000. */
+  rememberCards?: number;
+}
+
+export class TelegramSurface implements Surface {
+  readonly platform = PLATFORM;
+  readonly #o: TelegramSurfaceOptions;
+  readonly #cards = new Map<string, RenderedCard>();
+
+  constructor(options: TelegramSurfaceOptions) {
+    this.#o = options;
+  }
+
+  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+    const target = targetOf(chat);
+    this.#o.typing.stop(chat);
+    const chunks = splitTelegramHtml(markdownToTelegramHtml(message.text)).filter((c) => telegramVisibleText(c).trim() !== '');
+    // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
+    if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
+    let first: number | undefined;
+    for (const html of chunks) {
+      const id = await this.#sendHtml(target, html);
+      first ??= id;
+    }
+    return messageRefOf(chat, first!);
+  }
+
+  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+    this.#o.typing.stop(chat);
+    const rendered = renderCard(card, this.#o.codec);
+    const ref = messageRefOf(chat, await this.#sendHtml(targetOf(chat), rendered.html, rendered));
+    this.#remember(messageKey(ref), rendered);
+    return ref;
+  }
+
+  async editCard(ref: MessageRef, card: Card): Promise<void> {
+    const key = messageKey(ref);
+    if (card.buttons.length === 0) await this.#o.answers.settled(key, card.footer ?? card.title);
+    const rendered = renderCard(card, this.#o.codec);
+    if (sameCard(this.#cards.get(key), rendered)) return; // Telegram would refuse it: "message is not modified"
+    const { chatId } = targetOf(ref.chat);
+    try {
+      await this.#o.api.editMessageText(chatId, messageIdOf(ref), rendered.html, {
+        parse_mode: 'HTML', ...(rendered.keyboard && { reply_markup: rendered.keyboard }),
+      });
+    } catch (error) {
+      if (!isNotModified(error)) throw telegramError('editMessageText', error, this.#o.apiRoot);
+    }
+    this.#remember(key, rendered);
+  }
+
+  async typing(chat: ChatRef): Promise<void> {
+    await this.#o.typing.start(chat);
+  }
+
+  /**
+   * A waiting tap by `actor` in `chat` gets `text` as an alert. Otherwise: in a private chat, a
+   * message; in a group, a direct message, or — when the person never opened the bot — the group.
+   */
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+    const { chatId } = targetOf(chat);
+    if (await this.#o.answers.privately(String(chatId), actor.id, text)) return;
+    if (String(chatId) === actor.id) {
+      await this.send(chat, { text });
+      return;
+    }
+    try {
+      await this.send(`${PLATFORM}:${actor.id}`, { text });
+    } catch {
+      await this.send(chat, { text });
+    }
+  }
+
+  /** Sends one chat action (the typing refresher's call). */
+  async chatAction(chat: ChatRef): Promise<void> {
+    const target = targetOf(chat);
+    await this.#o.api.sendChatAction(target.chatId, 'typing', target.threadId === undefined ? {} : { message_thread_id: target.threadId });
+  }
+
+  async #sendHtml(target: TelegramTarget, html: string, card?: RenderedCard): Promise<number> {
+    const extra = {
+      ...(target.threadId !== undefined && { message_thread_id: target.threadId }),
+      ...(card?.keyboard && { reply_markup: card.keyboard }),
+    };
+    try {
+      return (await this.#o.api.sendMessage(target.chatId, html, { parse_mode: 'HTML', ...extra })).message_id;
+    } catch (error) {
+      if (!isUnparsableEntities(error)) throw telegramError('sendMessage', error, this.#o.apiRoot);
+      // Losing a reply is worse than losing its formatting.
+      this.#o.logger?.warn({ err: error }, 'Telegram could not parse our HTML; sending the text plain');
+      try {
+        return (await this.#o.api.sendMessage(target.chatId, telegramVisibleText(html), extra)).message_id;
+      } catch (plainError) {
+        throw telegramError('sendMessage', plainError, this.#o.apiRoot);
+      }
+    }
+  }
+
+  #remember(key: string, card: RenderedCard): void {
+    this.#cards.delete(key);
+    this.#cards.set(key, card);
+    while (this.#cards.size > (this.#o.rememberCards ?? 2000)) this.#cards.delete(this.#cards.keys().next().value!);
+  }
+}

@@ -1,0 +1,98 @@
+// A Kazma with the real Slack adapter against the fake Slack, in this process: the core on a fresh
+// database (its cards delivered by the real BullMQ outbox worker), Kazma's HTTP server with the Request
+// URL, and the adapter built by its factory exactly as src/main.ts does.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpServer } from '../../../src/adapters/http/index.ts';
+import { SlackPlatform, slackPlatform, type SlackPlatformOptions } from '../../../src/adapters/slack/index.ts';
+import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
+import { parseConfig } from '../../../src/core/config/index.ts';
+import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import { createLogger } from '../../../src/core/log/index.ts';
+import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
+import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.ts';
+import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
+import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+
+/** The people every Slack test uses: two operators, a member on access.users, a stranger. */
+export const MAYA = { id: 'U0MAYA', name: 'Maya' };
+export const OMAR = { id: 'U0OMAR', name: 'Omar' };
+export const LINA = { id: 'U0LINA', name: 'Lina' };
+export const SAM = { id: 'U0SAM', name: 'Sam' };
+
+/** A person's DM channel with the bot: `U0MAYA` → `D0MAYA`. */
+export const dmOf = (user: { id: string }): string => `D${user.id.slice(1)}`;
+
+export interface SlackHarnessOptions {
+  modelBaseUrl: string;
+  /** Extra kazma.yaml sections (merged over the defaults). */
+  config?: Record<string, unknown>;
+  /** Adapter options a test tunes (retries, ack timeout); else the factory builds it as main.ts does. */
+  tuning?: Pick<SlackPlatformOptions, 'retry' | 'ackTimeoutMs'>;
+}
+
+export interface SlackHarness {
+  fake: FakeSlack;
+  core: KazmaCore;
+  platform: SlackPlatform;
+  database: FreshDatabase;
+  http: HttpServer;
+  workspace: string;
+  /** Kazma's Request URL: where the fake's signer posts. */
+  url: string;
+  /** Every request delivered so far was handled, and its cards and edits delivered. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSlackHarness(options: SlackHarnessOptions): Promise<SlackHarness> {
+  const fake = await startFakeSlack();
+  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-slack-')));
+  const raw = {
+    data_dir: join(workspace, 'data'),
+    http: { port: 0 },
+    model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
+    access: {
+      operators: [{ name: MAYA.name, slack: MAYA.id }, { name: OMAR.name, slack: OMAR.id }],
+      users: [`slack:${LINA.id}`],
+    },
+    slack: { enabled: true, token: fake.botToken, signing_secret: fake.signingSecret, api_url: fake.apiUrl },
+    tools: { workspace },
+    ...options.config,
+  };
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
+  const database = await freshDatabase('pglite');
+  const surfaces = new SurfaceRegistry();
+  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-sl-${randomUUID().slice(0, 8)}` } });
+  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
+  const http = new HttpServer({ host: '127.0.0.1', port: 0, logger, checks: {} });
+  const platform = options.tuning
+    ? new SlackPlatform({ config: loaded.config.slack, core, app: http.app, logger, ...options.tuning })
+    : await slackPlatform({ loaded, core, http, logger });
+  if (!platform) throw new Error('slack.enabled is true, yet no platform was built');
+  const port = await http.listen();
+  await platform.start();
+
+  const settled = async (): Promise<void> => {
+    for (let round = 0; round < 2; round++) {
+      await platform.idle();
+      await core.idle();
+      await waitForOutbox(database);
+    }
+  };
+  return {
+    fake, core, platform, database, http, workspace, settled, url: `http://127.0.0.1:${port}/slack/events`,
+    async close() {
+      await platform.stop();
+      await http.close();
+      await core.stop(2000);
+      await outbox.close();
+      await database.dispose();
+      await fake.close();
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}

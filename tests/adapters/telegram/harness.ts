@@ -1,0 +1,138 @@
+// A Kazma with the real Telegram adapter against the fake Bot API, in this process: the core on a fresh
+// database (its cards delivered by the real BullMQ outbox worker), the adapter built by its factory
+// exactly as src/main.ts does, and — in webhook mode — Kazma's HTTP server for Telegram to post to.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { HttpServer } from '../../../src/adapters/http/index.ts';
+import { TelegramPlatform, telegramPlatform } from '../../../src/adapters/telegram/index.ts';
+import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
+import { parseConfig } from '../../../src/core/config/index.ts';
+import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import { createLogger } from '../../../src/core/log/index.ts';
+import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
+import { startFakeTelegram, type FakeTelegram, type TapInput, type TgUpdate, type UserMessageInput } from '../../fakes/telegram/index.ts';
+import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
+import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+
+/** The people every Telegram test uses: two operators, a member on access.users, a stranger. */
+export const MAYA = { id: 42, first_name: 'Maya' };
+export const OMAR = { id: 43, first_name: 'Omar' };
+export const LINA = { id: 55, first_name: 'Lina' };
+export const SAM = { id: 777, first_name: 'Sam' };
+export const WEBHOOK_SECRET = 'kazma_test-Secret_42';
+
+export interface HarnessOptions {
+  mode?: 'polling' | 'webhook';
+  groups?: 'mention' | 'all';
+  /** Extra kazma.yaml sections (merged over the defaults). */
+  config?: Record<string, unknown>;
+  /** Reuse a database (restart tests); the harness then does not dispose it. */
+  database?: FreshDatabase;
+  /** Reuse a fake (restart tests); the harness then does not close it. */
+  fake?: FakeTelegram;
+  modelBaseUrl: string;
+  answerTimeoutMs?: number;
+  typingIntervalMs?: number;
+}
+
+export interface Harness {
+  fake: FakeTelegram;
+  core: KazmaCore;
+  platform: TelegramPlatform;
+  database: FreshDatabase;
+  workspace: string;
+  /** Kazma's HTTP server (webhook mode only). */
+  http?: HttpServer;
+  /** A user writes (through the fake); the update is remembered for settled(). */
+  say(input: UserMessageInput): TgUpdate;
+  /** A user taps a button (through the fake). */
+  tap(input: TapInput): TgUpdate;
+  /** Any update, as Telegram would deliver it. */
+  push(update: Omit<TgUpdate, 'update_id'>): TgUpdate;
+  /** Every update produced so far was taken, handled, and its cards and edits delivered. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const fake = options.fake ?? (await startFakeTelegram());
+  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-tg-')));
+  const mode = options.mode ?? 'polling';
+  const port = mode === 'webhook' ? await freePort() : 0;
+  const raw = {
+    data_dir: join(workspace, 'data'),
+    http: { port },
+    model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
+    access: {
+      operators: [{ name: 'Maya', telegram: String(MAYA.id) }, { name: 'Omar', telegram: String(OMAR.id) }],
+      users: [`telegram:${LINA.id}`],
+    },
+    telegram: {
+      enabled: true, token: fake.token, api_root: fake.apiRoot, mode, groups: options.groups ?? 'mention',
+      ...(mode === 'webhook' && { webhook_secret: WEBHOOK_SECRET, webhook_url: `http://127.0.0.1:${port}/telegram/webhook` }),
+    },
+    tools: { workspace },
+    ...options.config,
+  };
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
+  const database = options.database ?? (await freshDatabase('pglite'));
+  const surfaces = new SurfaceRegistry();
+  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-tg-${randomUUID().slice(0, 8)}` } });
+  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
+  const http = mode === 'webhook' ? new HttpServer({ host: '127.0.0.1', port, logger, checks: {} }) : undefined;
+  const app = http?.app ?? new Hono();
+  // Built by the factory as src/main.ts does, unless a test tunes the adapter's timing options.
+  const timing = { ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }), ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }) };
+  const platform = Object.keys(timing).length > 0
+    ? new TelegramPlatform({ config: loaded.config.telegram, core, app, logger, ...timing })
+    : await telegramPlatform({ loaded, core, http: { app }, logger });
+  if (!platform) throw new Error('telegram.enabled is true, yet no platform was built');
+  await http?.listen();
+  await platform.start();
+
+  let lastPushed = 0;
+  const note = (update: TgUpdate): TgUpdate => {
+    lastPushed = Math.max(lastPushed, update.update_id);
+    return update;
+  };
+  const settled = async (): Promise<void> => {
+    // Updates the fake holds for the bot must have been taken before "idle" means anything.
+    for (const deadline = Date.now() + 10_000; platform.inbound.highestUpdateId < lastPushed; ) {
+      if (Date.now() > deadline) throw new Error(`the adapter never took update ${lastPushed}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (let round = 0; round < 2; round++) {
+      await platform.idle();
+      await core.idle();
+      await waitForOutbox(database);
+    }
+  };
+  return {
+    fake, core, platform, database, workspace, ...(http && { http }), settled,
+    say: (input) => note(fake.sendUserMessage(input)),
+    tap: (input) => note(fake.tapButton(input)),
+    push: (update) => note(fake.pushUpdate(update)),
+    async close() {
+      await platform.stop();
+      await http?.close();
+      await core.stop(2000);
+      await outbox.close();
+      if (!options.database) await database.dispose();
+      if (!options.fake) await fake.close();
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

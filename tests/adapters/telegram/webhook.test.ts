@@ -1,0 +1,92 @@
+// Webhook mode: Telegram posts to /telegram/webhook on Kazma's HTTP server with the secret header.
+// A wrong or missing secret is a 401 and nothing is dispatched; Telegram is answered before the turn
+// ends; a redelivered update — also after a restart — is processed once.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
+import { freshDatabase } from '../../helpers/databases.ts';
+import { MAYA, startHarness, WEBHOOK_SECRET, type Harness } from './harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  llm.requests.length = 0;
+});
+
+const message = (fake: FakeTelegram, text: string) => {
+  fake.addChat({ id: MAYA.id, type: 'private', first_name: MAYA.first_name });
+  return { message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: MAYA.id, type: 'private' as const, first_name: 'Maya' }, from: { ...MAYA, is_bot: false }, text } };
+};
+
+describe('telegram webhook', () => {
+  it('registers the webhook with its secret at start and answers what Telegram posts', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    const set = await h.fake.calls.waitFor('setWebhook');
+    expect(set.body).toMatchObject({ url: `http://127.0.0.1:${h.http!.port}/telegram/webhook`, secret_token: WEBHOOK_SECRET, allowed_updates: ['message', 'callback_query'] });
+    h.say({ chatId: MAYA.id, from: MAYA, text: 'via webhook' });
+    await h.fake.webhookSettled();
+    await h.settled();
+    expect(h.fake.deliveries.map((d) => d.status)).toEqual([200]);
+    expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: via webhook']);
+  });
+
+  it('answers 401 to a wrong or missing secret and dispatches nothing', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    const wrong = await h.fake.postWebhook(message(h.fake, 'let me in'), { secretToken: 'not-the-secret' });
+    const missing = await h.fake.postWebhook(message(h.fake, 'let me in'), { secretToken: null });
+    expect([wrong.status, missing.status]).toEqual([401, 401]);
+    await h.settled();
+    expect(h.platform.inbound.highestUpdateId).toBe(0);
+    expect(llm.requests).toHaveLength(0);
+    expect(h.fake.messages(MAYA.id)).toEqual([]);
+  });
+
+  it('answers Telegram at once, before the turn ends', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    llm.hangNext(1, 1500);
+    const started = Date.now();
+    const delivery = await h.fake.postWebhook(message(h.fake, 'take your time'));
+    expect(delivery.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(700);
+    await h.settled();
+    expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: take your time']);
+  });
+
+  it('processes a redelivered update once, also after a restart on the same database', async () => {
+    const fake = await startFakeTelegram();
+    const database = await freshDatabase('pglite');
+    try {
+      h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook', fake, database });
+      const first = await fake.postWebhook(message(fake, 'only once'));
+      expect(first.status).toBe(200);
+      const update = JSON.parse(JSON.stringify({ update_id: first.update_id, ...message(fake, 'only once') }));
+      expect((await fake.postWebhook(update)).status).toBe(200);
+      await h.settled();
+      expect(llm.requests).toHaveLength(1);
+      await h.close();
+
+      h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook', fake, database });
+      expect((await fake.postWebhook(update)).status).toBe(200);
+      await h.settled();
+      expect(llm.requests).toHaveLength(1);
+      expect(fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: only once']);
+    } finally {
+      await h?.close();
+      h = undefined;
+      await database.dispose();
+      await fake.close();
+    }
+  });
+
+  it('answers 503 once stopped, so Telegram keeps the update for later', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    await h.platform.stop();
+    const late = await h.fake.postWebhook(message(h.fake, 'too late'));
+    expect(late.status).toBe(503);
+    expect(llm.requests).toHaveLength(0);
+  });
+});
