@@ -132,6 +132,12 @@ export class TurnRunner {
     const before = ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
     void this.#o.surfaces.typing(chat).catch(() => {});
     let result: AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
+    // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
+    // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
+    const turn = new AbortController();
+    const follow = () => turn.abort(this.#o.signal?.reason);
+    if (this.#o.signal?.aborted) follow();
+    else this.#o.signal?.addEventListener('abort', follow, { once: true });
     try {
       // Strict resume: an id that is not pending throws instead of silently re-raising the question.
       const strict = input instanceof Command ? { __pregel_strict_resume: true } : {};
@@ -140,11 +146,13 @@ export class TurnRunner {
         configurable: { ...config.configurable, ...strict },
         durability: 'sync',
         recursionLimit: this.#o.recursionLimit ?? 100,
-        ...(this.#o.signal && { signal: this.#o.signal }),
+        signal: turn.signal,
       });
     } catch (error) {
       await this.#send(chat, this.#failureText(error, threadId));
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.#o.signal?.removeEventListener('abort', follow);
     }
     const replies = newReplies(result.messages, before);
     for (const [i, text] of replies.entries()) {
