@@ -13,9 +13,12 @@ import { DiscordGatewayError, loginError } from './errors.ts';
 import { DiscordInbound } from './inbound.ts';
 import { Interactions } from './interactions.ts';
 import { DiscordSurface } from './outbound.ts';
-import { TypingRefresher } from './typing.ts';
+import { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 
 /** What the adapter uses of the core (KazmaCore has it all). */
+
+/** Discord's typing indicator lasts about 10 s per signal; refresh a little sooner. */
+const DISCORD_TYPING_MS = 8000;
 export interface DiscordCoreLink {
   pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
   attachSurface(surface: Surface): () => void;
@@ -51,7 +54,7 @@ export class DiscordPlatform {
     this.client = createGatewayClient({ api: config.api });
     const interactions = new Interactions({ rest: this.rest, logger });
     const dms = new DirectMessages();
-    this.#typing = new TypingRefresher({ send: (chat) => this.surface.signalTyping(chat), ...(options.typingIntervalMs !== undefined && { intervalMs: options.typingIntervalMs }) });
+    this.#typing = new TypingRefresher({ send: (chat) => this.surface.signalTyping(chat), intervalMs: options.typingIntervalMs ?? DISCORD_TYPING_MS });
     this.surface = new DiscordSurface({ rest: this.rest, api: config.api, interactions, typing: this.#typing, dms, logger });
     this.inbound = new DiscordInbound({
       pipeline: options.core.pipeline, me: () => this.client.user?.id, guildMessages: config.guild_messages, interactions, typing: this.#typing, dms, logger,

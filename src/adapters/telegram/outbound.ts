@@ -10,7 +10,7 @@ import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './c
 import { isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
-import type { TypingRefresher } from './typing.ts';
+import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 
 /** Options for {@link TelegramSurface}. */
 export interface TelegramSurfaceOptions {

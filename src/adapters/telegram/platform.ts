@@ -13,7 +13,7 @@ import { registerCommands } from './commands.ts';
 import { isQueryGone, telegramError } from './errors.ts';
 import { TelegramInbound } from './inbound.ts';
 import { TelegramSurface } from './outbound.ts';
-import { TypingRefresher } from './typing.ts';
+import { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 import { mountWebhook } from './webhook.ts';
 
 /** What the adapter uses of the core (KazmaCore has it all). */

@@ -1,13 +1,14 @@
-// Discord shows "typing…" for about 10 seconds per POST /channels/:id/typing, or until the bot sends a
-// message. The core says once that a turn started (Surface.typing); this keeps the indicator alive until
-// the reply goes out, the turn ends, or `maxMs` passes — whichever is first.
-import type { ChatRef } from '../../core/chat/index.ts';
+// Platforms show "typing…" for a few seconds per signal (Telegram ~5 s per sendChatAction, Discord ~10 s
+// per typing POST). The core says once that a turn started (Surface.typing); this keeps the indicator
+// alive until the reply goes out, the turn ends, or `maxMs` passes — whichever is first. Adapters set
+// `intervalMs` to their platform's indicator.
+import type { ChatRef } from './ref.ts';
 
 /** Options for {@link TypingRefresher}. */
 export interface TypingOptions {
   /** Sends one typing signal; a rejection stops the refresh for that chat. */
   send: (chat: ChatRef) => Promise<void>;
-  /** Between two signals; default 8000 ms (Discord's indicator lasts ~10 s). */
+  /** Between two signals; default 4000 ms (Telegram's indicator lasts ~5 s; Discord passes 8000). */
   intervalMs?: number;
   /** Longest refresh for one turn; default 120,000 ms. */
   maxMs?: number;
@@ -18,7 +19,7 @@ export class TypingRefresher {
   readonly #o: Required<TypingOptions>;
 
   constructor(options: TypingOptions) {
-    this.#o = { intervalMs: 8000, maxMs: 120_000, ...options };
+    this.#o = { intervalMs: 4000, maxMs: 120_000, ...options };
   }
 
   /** Shows typing in `chat` now and keeps it up; a second start while active changes nothing. */
@@ -52,7 +53,7 @@ export class TypingRefresher {
     try {
       await this.#o.send(chat);
     } catch {
-      this.stop(chat); // e.g. the bot lost access to the channel: retrying every 8 s would only fail again
+      this.stop(chat); // e.g. the bot was removed from the chat: retrying would only fail again
     }
   }
 }
