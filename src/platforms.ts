@@ -1,7 +1,4 @@
-import { discordPlatform } from './adapters/discord/index.ts';
 import type { HttpServer } from './adapters/http/index.ts';
-import { slackPlatform } from './adapters/slack/index.ts';
-import { telegramPlatform } from './adapters/telegram/index.ts';
 import type { LoadedConfig } from './core/config/index.ts';
 import type { KazmaCore } from './core/kazma-core.ts';
 import type { Logger } from './core/log/index.ts';
@@ -31,7 +28,12 @@ export type PlatformFactory = (context: PlatformContext) => Promise<RunningPlatf
  * The platforms Kazma knows, in start order. Each adapter folder exports its factory; this list is the
  * only place that names them (adapters never import each other).
  */
-export const platformFactories: PlatformFactory[] = [telegramPlatform, discordPlatform, slackPlatform];
+export const platformFactories: PlatformFactory[] = [
+  // Loaded only when enabled: a start with one platform does not pay for the other two libraries.
+  async (context) => (context.loaded.config.telegram.enabled ? (await import('./adapters/telegram/index.ts')).telegramPlatform(context) : undefined),
+  async (context) => (context.loaded.config.discord.enabled ? (await import('./adapters/discord/index.ts')).discordPlatform(context) : undefined),
+  async (context) => (context.loaded.config.slack.enabled ? (await import('./adapters/slack/index.ts')).slackPlatform(context) : undefined),
+];
 
 /** Creates every enabled platform (mounting webhooks), in order. */
 export async function createPlatforms(context: PlatformContext): Promise<RunningPlatform[]> {
