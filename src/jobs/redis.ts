@@ -5,6 +5,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { redactUrl } from '../core/db/index.ts';
 import { StartupError } from '../core/errors.ts';
 import type { Logger } from '../core/log/index.ts';
+import { withTimeout } from '../core/with-timeout.ts';
 
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
 
@@ -125,12 +126,4 @@ function findOnPath(name: string, pathList: string): string | undefined {
     if (existsSync(candidate)) return candidate;
   }
   return undefined;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { withTimeout } from '../../core/with-timeout.ts';
 
 /** How long /readyz waits for one dependency before calling it down. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -30,12 +31,4 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
     return c.json(body, down.length === 0 ? 200 : 503);
   });
   return app;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
