@@ -1,11 +1,11 @@
 // Wire format of the fake LLM server: what a step means, and how it is written as an OpenAI Chat
 // Completions response (one JSON body, or SSE chunks). Kept apart from the HTTP plumbing so each stays small.
 
-/** One tool call the fake model makes. `id` defaults to `call_<n>`. */
+/** One tool call the fake model makes. `id` defaults to `call_<n>`; `null` sends the call with no id at all. */
 export interface FakeToolCall {
   name: string;
   args: Record<string, unknown>;
-  id?: string;
+  id?: string | null;
 }
 
 /** What the fake model answers to one request: text, tool calls, or a function of the request body. */
@@ -62,7 +62,7 @@ interface Rendered {
   model: string;
   created: number;
   text: string | null;
-  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  toolCalls: Array<{ id: string | undefined; name: string; arguments: string }>;
   finish: 'stop' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
@@ -70,7 +70,7 @@ interface Rendered {
 export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rendered {
   const r = resolve(step, body);
   const toolCalls = 'toolCalls' in r
-    ? r.toolCalls.map((c, i) => ({ id: c.id ?? `call_${seq}_${i}`, name: c.name, arguments: JSON.stringify(c.args) }))
+    ? r.toolCalls.map((c, i) => ({ id: c.id === null ? undefined : (c.id ?? `call_${seq}_${i}`), name: c.name, arguments: JSON.stringify(c.args) }))
     : [];
   const text = 'text' in r ? r.text : null;
   const prompt = tokens(JSON.stringify(body.messages ?? []));

@@ -1,5 +1,6 @@
 import { interrupt } from '@langchain/langgraph';
 import type { ApprovalQuestion } from '../approvals/port.ts';
+import { hasDistinctCallIds } from './call-ids.ts';
 import type { ToolContext } from '../tools/define.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { callIdOf, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
@@ -31,10 +32,16 @@ export function gateNode(deps: GateNodeDeps) {
   return async (state: AgentStateValue): Promise<AgentStateUpdate> => {
     const pending = pendingToolMessage(state.messages);
     if (!pending) return {};
+    const calls = pending.message.tool_calls!;
+    if (!hasDistinctCallIds(calls)) {
+      // Keys would collide: a decision for one call would also answer another. Refuse them all.
+      const reason = 'the tool calls of this message did not each have their own id, so none of them ran; call the tools again';
+      return { verdicts: Object.fromEntries(calls.map((call, i) => [callIdOf(call, i), { action: 'refuse', reason }])) };
+    }
     const verdicts: Record<string, Verdict> = { ...state.verdicts };
     const ctx = deps.toolContext();
     let question: ApprovalQuestion | undefined;
-    for (const [position, call] of pending.message.tool_calls!.entries()) {
+    for (const [position, call] of calls.entries()) {
       const callId = callIdOf(call, position);
       if (verdicts[callId]) continue;
       const c = await deps.registry.classify(call.name, call.args, ctx);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AIMessage, SystemMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from './chain-provider.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from './replies.ts';
@@ -27,9 +28,11 @@ export function modelNode(deps: ModelNodeDeps) {
       const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages], config);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
-      // history. Our own id keeps every reply; the provider's id stays in response_metadata.
-      reply.message.id = `ai-${randomUUID()}`;
-      return { messages: [reply.message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
+      // history. Our own id keeps every reply; the provider's id stays in response_metadata. Tool calls
+      // get ids of Kazma's own too: every decision about a call is keyed by its id.
+      const message = withOwnCallIds(reply.message);
+      message.id = `ai-${randomUUID()}`;
+      return { messages: [message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
     } catch (error) {
       if (error instanceof ModelUnavailableError) {
         return { messages: [new AIMessage(modelFailedText(error))], verdicts: {}, answeredBy: null };

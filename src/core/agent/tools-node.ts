@@ -4,6 +4,7 @@ import type { EffectReceipt } from '../db/schema/effects.ts';
 import { effectUnknownMessage } from '../effects/errors.ts';
 import { runWithJournal, type EffectJournal } from '../effects/journal.ts';
 import type { ToolContext } from '../tools/define.ts';
+import { hasDistinctCallIds } from './call-ids.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
 
@@ -29,6 +30,8 @@ export function toolsNode(deps: ToolsNodeDeps) {
     const ctx = deps.toolContext(config.signal);
     const out: BaseMessage[] = [];
     let unknown: EffectReceipt | undefined;
+    // Belt and braces with the gate: with ids that collide, no verdict can be trusted to be this call's.
+    const distinct = hasDistinctCallIds(pending.message.tool_calls!);
     for (const [position, call] of pending.message.tool_calls!.entries()) {
       const callId = callIdOf(call, position);
       const answer = (content: string, ok = false) =>
@@ -37,7 +40,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
         answer("not run: the turn stopped because an earlier call's effect is unknown");
         continue;
       }
-      const verdict: Verdict | undefined = state.verdicts[callId];
+      const verdict: Verdict | undefined = distinct ? state.verdicts[callId] : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
       if (!verdict) {
         answer('not run: no decision was recorded for this call');
       } else if (verdict.action === 'refuse') {
