@@ -22,6 +22,7 @@ import { EffectJournal } from './effects/journal.ts';
 import type { Logger } from './log/index.ts';
 import { openOutbox, type OutboxDispatcher } from './outbox/index.ts';
 import { builtinTools } from './tools/builtin/index.ts';
+import { logSandboxStatus, sandboxStatus } from './tools/shell/sandbox-status.ts';
 import type { ToolContext, ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
 
@@ -65,9 +66,18 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
   const { config } = loaded;
   const startedAt = Date.now();
   const tools = new ToolRegistry({ disabled: config.tools.disabled });
-  const shell = { timeoutMs: config.tools.shell.timeout, ...(config.tools.shell.allow && { allow: config.tools.shell.allow }) };
+  const { shell: shellConfig, env_allow: envAllow } = config.tools;
+  const shell = {
+    timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
+    network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir],
+  };
   for (const tool of [...builtinTools({ time: { zone: config.time.zone }, shell }), ...(options.tools ?? [])]) tools.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
+  if (tools.get('shell')) {
+    logSandboxStatus(logger, await sandboxStatus({
+      mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+    }));
+  }
 
   const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools });
   chains.current(); // builds every configured model now, so a broken fallback fails at start

@@ -74,9 +74,15 @@ describe('file tools are confined to the workspace', () => {
     await expect(readFile(path.join(outside.dir, 'new.txt'))).rejects.toThrow();
   });
 
-  it('refuses writes into .git', async () => {
-    const c = await registry.classify('write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh' }, ws.ctx);
-    expect(c).toMatchObject({ kind: 'refuse', reason: expect.stringContaining('.git') });
+  it.each([
+    '.git/hooks/pre-commit', '.git/config', '.git', 'sub/.git', 'sub/.git/config', '.GIT/config', '.gitattributes',
+    'docs/.gitattributes', '.gitmodules', 'git-link/config',
+  ])('refuses to write %s: git reads it as config, hooks or attributes', async (target) => {
+    await mkdir(path.join(ws.dir, '.git'), { recursive: true });
+    await symlink('.git', path.join(ws.dir, 'git-link')).catch(() => undefined);
+    const c = await registry.classify('write_file', { path: target, content: '[alias]\n\tx = !id\n' }, ws.ctx);
+    expect(c).toMatchObject({ kind: 'refuse', reason: expect.stringMatching(/\.git/) });
+    expect(await registry.execute('write_file', { path: target, content: 'x' }, ws.ctx)).toMatchObject({ ok: false, refused: true });
   });
 });
 

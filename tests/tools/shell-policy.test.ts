@@ -35,6 +35,11 @@ describe('allowed commands become argv', () => {
     ['git log --oneline -n 3', ['git', 'log', '--oneline', '-n', '3']],
     ['rm -rf src/build', ['rm', '-rf', 'src/build']],
     ['find . -name "*.ts"', ['find', '.', '-name', '*.ts']],
+    ['git log --oneline main..feature', ['git', 'log', '--oneline', 'main..feature']],
+    ['git --git-dir=.git log', ['git', '--git-dir=.git', 'log']],
+    ['git --work-tree . status', ['git', '--work-tree', '.', 'status']],
+    ['git clone https://example.com/x.git x', ['git', 'clone', 'https://example.com/x.git', 'x']],
+    ['git config user.name kazma', ['git', 'config', 'user.name', 'kazma']],
   ])('%s', (command, argv) => {
     expect(check(command)).toEqual(argv);
   });
@@ -65,6 +70,7 @@ describe('each dangerous form is refused before approval, naming the form', () =
     ['find . -ok rm {} ";"', 'find -ok'],
     ['find . -okdir rm {} ";"', 'find -okdir'],
     ['find . -name x -delete', 'find -delete'],
+    ['find . -fprint list.txt', 'find -fprint'],
     ['git -c user.name=x status', 'git -c'],
     ['git --config-env=core.pager=P status', 'git --config-env'],
     ['git -C /etc status', 'git -C /etc'],
@@ -145,8 +151,62 @@ describe('path arguments stay inside the workspace', () => {
     expect(reason).toMatch(/outside the workspace|\.git directory/);
   });
 
+  it.each(['cat src/../notes.txt', 'ls src/..', 'touch ./src/../x', 'git -C src/.. status', 'sort -o./src/../x data'])(
+    '%s: ".." is refused in any path, whatever it resolves to',
+    (command) => {
+      expect(refusal(command)).toMatch(/"\.\."/);
+    },
+  );
+
   it('accepts the workspace by its absolute path and relative paths inside it', () => {
     expect(check(`ls ${ws.dir}/src`)).toEqual(['ls', `${ws.dir}/src`]);
-    expect(check('cat src/../notes.txt')).toEqual(['cat', 'src/../notes.txt']);
+    expect(check('cat ./src/notes.txt')).toEqual(['cat', './src/notes.txt']);
+  });
+});
+
+describe("no program but git may create, move or copy git's own files", () => {
+  it.each([
+    'mv d .git', 'cp -r d .git', 'cp -r d sub/.git', 'mkdir .git', 'touch .git', 'mv .git d',
+    'touch .gitattributes', 'cp x sub/.gitattributes', 'mv x .gitmodules', 'touch .GIT', 'cp x .Git/config',
+  ])('%s', (command) => {
+    expect(refusal(command)).toMatch(/git/);
+  });
+
+  it('programs that only read may still name them', () => {
+    expect(check('grep -rn --exclude-dir=.git TODO .')).toEqual(['grep', '-rn', '--exclude-dir=.git', 'TODO', '.']);
+    expect(check('cat .gitattributes')).toEqual(['cat', '.gitattributes']);
+    expect(check('ls .git')).toEqual(['ls', '.git']);
+  });
+});
+
+describe('git is pointed only at the workspace and its own repository', () => {
+  it.each([
+    ['git --git-dir=notes status', '--git-dir'],
+    ['git --git-dir notes status', '--git-dir'],
+    ['git --work-tree=src status', '--work-tree'],
+    ['git --work-tree /tmp status', '--work-tree'],
+    ['git init --separate-git-dir=notes', '--separate-git-dir'],
+    ['git clone --separate-git-dir notes url x', '--separate-git-dir'],
+    ['git config --rename-section foo alias', 'rename-section'],
+    ['git hook run pre-commit', 'git hook'],
+    ['git add .git/config', '.git'],
+  ])('%s', (command, form) => {
+    expect(refusal(command)).toContain(form);
+  });
+
+  it.each([
+    'remote.origin.uploadpack', 'remote.a.b.receivepack', 'remote.origin.vcs', 'core.alternateRefsCommand', 'core.sshCommand',
+    'core.hooksPath', 'core.worktree', 'core.attributesFile', 'core.gitProxy', 'core.askPass', 'core.editor', 'core.pager',
+    'diff.x.command', 'diff.x.textconv', 'diff.external', 'diff.tool', 'difftool.x.cmd', 'merge.x.driver', 'mergetool.x.cmd',
+    'filter.x.clean', 'filter.x.smudge', 'filter.x.process', 'gpg.program', 'gpg.ssh.program', 'gpg.openpgp.program',
+    'gpg.x509.program', 'gpg.ssh.defaultKeyCommand', 'trailer.x.command', 'trailer.x.cmd', 'sendemail.sendmailcmd',
+    'sendemail.smtpServer', 'sendemail.x.toCmd', 'credential.helper', 'credential.https://x.helper', 'include.path',
+    'includeIf.gitdir:x.path', 'alias.st', 'pager.log', 'submodule.s.update', 'imap.tunnel', 'uploadpack.packObjectsHook',
+    'sequence.editor', 'web.browser', 'browser.x.cmd', 'man.x.cmd', 'ssh.variant', 'protocol.ext.allow', 'safe.directory',
+    'init.templateDir', 'guitool.x.cmd', 'ALIAS.X', 'Remote.Origin.UploadPack',
+  ])('git config %s', (key) => {
+    expect(refusal(`git config ${key} x`)).toContain('git config');
+    expect(refusal(`git config --add ${key} x`)).toContain('git config');
+    expect(refusal(`git config --file=cfg ${key} x`)).toContain('git config');
   });
 });

@@ -3,13 +3,14 @@ import { discordChecks } from '../../adapters/discord/doctor.ts';
 import { slackChecks } from '../../adapters/slack/doctor.ts';
 import { telegramChecks } from '../../adapters/telegram/doctor.ts';
 import { openDatabase } from '../../core/db/index.ts';
+import { sandboxStatus } from '../../core/tools/shell/sandbox-status.ts';
 import { connectRedis } from '../../jobs/redis.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 type Check = { name: string; run: () => Promise<string> };
 
 export const doctor: Subcommand = {
-  summary: 'check configuration, database, Redis and platform credentials',
+  summary: 'check configuration, database, Redis, the shell sandbox and platform credentials',
   usage: `Usage: kazma doctor [--config FILE]
 
 Runs each check and prints ✓ or ✗ with the reason and the fix. Exits 1 when any check fails.
@@ -44,6 +45,18 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         },
       },
     ];
+    checks.push({
+      name: 'shell sandbox',
+      run: async () => {
+        if (config.tools.disabled.includes('shell')) return 'shell is disabled (tools.disabled), so nothing runs in it';
+        const { shell } = config.tools;
+        const status = await sandboxStatus({
+          mode: shell.sandbox, network: shell.network, cpuSeconds: shell.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+        });
+        if (!status.ok) throw new Error(status.message);
+        return status.message;
+      },
+    });
     if (config.telegram.enabled) checks.push(...telegramChecks(config.telegram));
     if (config.discord.enabled) checks.push(...discordChecks(config.discord));
     if (config.slack.enabled) checks.push(...slackChecks(config.slack));

@@ -87,7 +87,18 @@ export const configSchema = z.strictObject({
   tools: section({
     disabled: z.array(z.string()).default([]),
     workspace: z.string().default(''),
-    shell: section({ allow: z.array(z.string()).optional(), timeout: duration('60s') }),
+    /** Extra environment variables children may see, beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR; `NAME_*` matches a prefix. */
+    env_allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { message: 'expected a variable name, optionally ending in *' })).default([]),
+    shell: section({
+      allow: z.array(z.string()).optional(),
+      timeout: duration('60s'),
+      /** `bwrap`: every command runs in a bubblewrap sandbox (shell is refused where it cannot run); `off`: uncontained. */
+      sandbox: z.enum(['bwrap', 'off']).default('bwrap'),
+      /** Whether sandboxed commands may use the network. */
+      network: z.boolean().default(false),
+      /** CPU seconds a command may use (RLIMIT_CPU via prlimit, when installed). */
+      cpu_seconds: z.number().int().min(1).default(60),
+    }),
   }),
   mcp: section({ servers: z.array(z.unknown()).default([]), safe_tools: z.array(z.string()).default([]) }),
   jobs: section({

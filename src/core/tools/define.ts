@@ -11,7 +11,7 @@ export type Tier = 'safe' | 'write' | 'danger';
 export interface ToolContext {
   /** Absolute directory the file and shell tools are confined to. */
   workspace: string;
-  /** The parent's environment; tools that spawn children pass it through `scrubEnv` first. */
+  /** The parent's environment; tools that spawn children build theirs from it with `childEnv` (an allowlist). */
   env: Readonly<Record<string, string | undefined>>;
   /** Aborts a running tool (turn cancelled, run supervisor gave up). */
   signal?: AbortSignal;

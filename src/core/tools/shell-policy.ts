@@ -25,7 +25,9 @@ export interface ShellPolicyOptions {
  * Returns the argv to spawn (without a shell) or throws {@link RefusedBeforeEffect} with a reason
  * the model can act on. Checks, in order: shell syntax, executors (shells, interpreters, `env`,
  * `xargs`, `sudo`, ...), catastrophic commands, the allow list, a program given as a path,
- * program-specific options (`find -exec`, `git -c`, ...), and every path argument.
+ * program-specific options (`find -exec`, `git -c`, `git --git-dir`, exec-capable `git config` keys, ...),
+ * and every path argument (inside the workspace on the real file system, no `..`, and for programs that
+ * write, not git's own files). It is the first fence; the sandbox contains what it lets through.
  *
  * @example
  * checkShellCommand('grep -rn TODO src', { workspace: '/srv/ws' }) // ['grep', '-rn', 'TODO', 'src']

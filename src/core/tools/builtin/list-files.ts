@@ -1,7 +1,9 @@
+import { constants } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { resolveInWorkspace } from '../workspace.ts';
+import { openInWorkspace } from '../workspace-open.ts';
+import { resolveInWorkspace, workspaceRoot } from '../workspace.ts';
 
 /** Options for {@link listFilesTool}. */
 export interface ListFilesOptions {
@@ -22,8 +24,15 @@ export function listFilesTool(options: ListFilesOptions = {}) {
       resolveInWorkspace(ctx.workspace, path);
     },
     async run({ path }, ctx) {
-      const dir = resolveInWorkspace(ctx.workspace, path);
-      const entries = await readdir(dir, { withFileTypes: true });
+      const root = workspaceRoot(ctx.workspace);
+      const dir = await openInWorkspace(root, resolveInWorkspace(root, path), { flags: constants.O_RDONLY | constants.O_DIRECTORY });
+      let entries;
+      try {
+        // Listed through the open descriptor, so it is the directory that was checked.
+        entries = await readdir(`/proc/self/fd/${dir.fd}`, { withFileTypes: true });
+      } finally {
+        await dir.close();
+      }
       const names = entries
         .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.isSymbolicLink() ? `${entry.name}@` : entry.name))
         .sort();

@@ -1,7 +1,8 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../define.ts';
-import { resolveInWorkspace } from '../workspace.ts';
+import { openInWorkspace } from '../workspace-open.ts';
+import { resolveInWorkspace, workspaceRoot } from '../workspace.ts';
 
 /** Options for {@link readFileTool}. */
 export interface ReadFileOptions {
@@ -22,7 +23,8 @@ export function readFileTool(options: ReadFileOptions = {}) {
       resolveInWorkspace(ctx.workspace, path);
     },
     async run({ path }, ctx) {
-      const file = await open(resolveInWorkspace(ctx.workspace, path), 'r');
+      const root = workspaceRoot(ctx.workspace);
+      const file = await openInWorkspace(root, resolveInWorkspace(root, path), { flags: constants.O_RDONLY });
       try {
         const stats = await file.stat();
         if (!stats.isFile()) throw new Error(`"${path}" is not a regular file`);

@@ -1,8 +1,9 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { constants } from 'node:fs';
 import { z } from 'zod';
 import { RefusedBeforeEffect } from '../../effects/refused.ts';
 import { defineTool, type ToolContext } from '../define.ts';
+import { gitFileReasonResolved } from '../git-files.ts';
+import { openInWorkspace } from '../workspace-open.ts';
 import { resolveInWorkspace, workspaceRoot } from '../workspace.ts';
 
 /** `write_file` (danger, effects): creates or replaces (or appends to) a file in the workspace. */
@@ -21,22 +22,26 @@ export function writeFileTool() {
       writableFile(ctx, target);
     },
     async run({ path: target, content, append }, ctx) {
-      const file = writableFile(ctx, target);
-      await mkdir(path.dirname(file), { recursive: true });
-      if (append) await appendFile(file, content, 'utf8');
-      else await writeFile(file, content, 'utf8');
+      const { root, file } = writableFile(ctx, target);
+      const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : constants.O_TRUNC);
+      // Opened by walking down from the root: a directory swapped for a link since the check is refused, not followed.
+      const handle = await openInWorkspace(root, file, { flags, createParents: true });
+      try {
+        await handle.writeFile(content, 'utf8');
+      } finally {
+        await handle.close();
+      }
       return `${append ? 'appended' : 'wrote'} ${Buffer.byteLength(content)} bytes to ${target}`;
     },
   });
 }
 
-function writableFile(ctx: ToolContext, target: string): string {
+function writableFile(ctx: ToolContext, target: string): { root: string; file: string } {
   const root = workspaceRoot(ctx.workspace);
   const file = resolveInWorkspace(root, target);
   if (file === root) throw new RefusedBeforeEffect('the path names the workspace itself, not a file');
-  // Writing git's own files (config, hooks) would make the next git command run a program.
-  if (path.relative(root, file).split(path.sep).includes('.git')) {
-    throw new RefusedBeforeEffect(`"${target}" is inside a .git directory; change the repository with git commands instead`);
-  }
-  return file;
+  // git's own files (config, hooks, attributes) name programs git runs on the next command.
+  const gitFile = gitFileReasonResolved(root, file, target);
+  if (gitFile) throw new RefusedBeforeEffect(gitFile);
+  return { root, file };
 }

@@ -1,15 +1,26 @@
-import path from 'node:path';
 import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { gitFileReasonResolved } from '../git-files.ts';
 import { resolveInWorkspace } from '../workspace.ts';
+
+/**
+ * Programs that only read the files they are given (the default allow list's readers). They may name
+ * git's files, e.g. `grep -r --exclude-dir=.git TODO .`; every other program may not, since it could
+ * create, move, copy or overwrite them. `find` is here because rules.ts refuses its writing actions.
+ */
+const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'diff', 'find', 'echo', 'pwd', 'date', 'sleep', 'true', 'false']);
 
 /**
  * Every argument that could name a file must stay inside the workspace: operands, values after
  * `=` (`--output=/x`, `of=/x`), values glued to short options (`-o/x`). Relative words resolve
  * inside the workspace and pass, so a pattern like `TODO` costs nothing; absolute paths outside,
- * `..` escapes, `~` and symlinks leading out are refused.
+ * `~` and symlinks leading out are refused.
  *
- * Paths into `.git/` are refused for every program but git: writing `.git/config` or a hook with
- * `cp` would make the next `git status` run a program of the model's choosing.
+ * `..` is refused in any path, even one that resolves inside: the program resolves it at run time, after a
+ * directory on the way may have become a symlink, so no answer given now would still hold.
+ *
+ * No program but git may name a `.git` component, `.gitattributes` or `.gitmodules` (readers
+ * excepted): `mv d .git` or `cp x .git/config` would make the next `git status` run a program of the
+ * model's choosing. git's own arguments are checked in git.ts.
  */
 export function checkPathArgs(name: string, args: readonly string[], root: string): void {
   let options = true;
@@ -38,12 +49,12 @@ function candidates(arg: string, options: boolean): string[] {
 
 function check(name: string, candidate: string, root: string): void {
   const real = resolveInWorkspace(root, candidate);
-  if (name === 'git') return;
-  const parts = path.relative(root, real).split(path.sep);
-  const gitDir = parts.indexOf('.git');
-  if (gitDir >= 0 && gitDir < parts.length - 1) {
+  if (candidate.split('/').includes('..')) {
     throw new RefusedBeforeEffect(
-      `"${candidate}" is inside a .git directory; changing git's files directly can make git run programs, so use git commands instead`,
+      `"${candidate}" contains ".."; a path is resolved again when the program runs, so ".." is not allowed: name the path from the workspace root instead`,
     );
   }
+  if (name === 'git' || READERS.has(name)) return;
+  const gitFile = gitFileReasonResolved(root, real, candidate);
+  if (gitFile) throw new RefusedBeforeEffect(gitFile);
 }

@@ -1,13 +1,14 @@
 import { RefusedBeforeEffect } from '../../effects/refused.ts';
 
-const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete']);
+// -fprint and kin write files: paths.ts lets find name git's files because it only reads without them.
+const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
 // Long options that hand a program name to the tool (`sort --compress-program=sh`,
 // `tar --to-command`, `rsync --rsh`); any allowed tool with such an option could run anything.
 const PROGRAM_OPTION = /^--[a-z-]*(program|command|exec|rsh|shell|editor|pager|hook|checkpoint-action)(=|$)/i;
 
 /**
  * Refuses arguments that turn an allowed program into a launcher for other programs or into a
- * deleter (`find -exec/-execdir/-ok/-okdir/-delete`), options such as `--compress-program`, and
+ * deleter or writer (`find -exec/-execdir/-ok/-okdir/-delete/-fprint`), options such as `--compress-program`, and
  * `date --set`.
  */
 export function checkProgramArgs(name: string, args: readonly string[]): void {
@@ -15,7 +16,7 @@ export function checkProgramArgs(name: string, args: readonly string[]): void {
     const action = args.find((arg) => FIND_ACTIONS.has(arg));
     if (action) {
       throw new RefusedBeforeEffect(
-        `\`find ${action}\` is not allowed: it runs commands or deletes files; use find to list paths, then act on them in separate calls`,
+        `\`find ${action}\` is not allowed: it runs commands, deletes or writes files; use find to list paths, then act on them in separate calls`,
       );
     }
   }

@@ -1,0 +1,70 @@
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../workspace.ts';
+import { bwrapArgs, type SandboxPlan } from './sandbox.ts';
+
+/** Options for {@link launchCommand}. */
+export interface LaunchOptions {
+  /** The program's real path (what the policy approved). */
+  program: string;
+  args: readonly string[];
+  /** The name the model typed; shown to the program as argv[0] when nothing wraps it. */
+  given: string;
+  /** Run inside bubblewrap (`bwrap` is its binary); absent when `tools.shell.sandbox: off`. */
+  sandbox?: { bwrap: string; plan: SandboxPlan };
+  /** Cap CPU time with util-linux `prlimit` (RLIMIT_CPU: SIGXCPU at `seconds`, SIGKILL a second later). */
+  cpu?: { prlimit: string; seconds: number };
+}
+
+/** What to spawn: the outermost program and its arguments. */
+export interface Launch {
+  file: string;
+  args: string[];
+  argv0?: string;
+}
+
+/**
+ * Wraps the command: `prlimit --cpu=N:N+1 -- bwrap <sandbox> -- program args`. prlimit sets the limit
+ * on itself and execs, so bwrap keeps Kazma as its parent (its --die-with-parent watches Kazma) and
+ * everything in the sandbox inherits the limit.
+ */
+export function launchCommand(options: LaunchOptions): Launch {
+  let file = options.program;
+  let args = [...options.args];
+  let argv0: string | undefined = options.given;
+  if (options.sandbox) {
+    args = bwrapArgs(options.sandbox.plan, [file, ...args]);
+    file = options.sandbox.bwrap;
+    argv0 = undefined;
+  }
+  if (options.cpu) {
+    const { prlimit, seconds } = options.cpu;
+    args = [`--cpu=${seconds}:${seconds + 1}`, '--', file, ...args];
+    file = prlimit;
+    argv0 = undefined;
+  }
+  return argv0 === undefined ? { file, args } : { file, args, argv0 };
+}
+
+/**
+ * The directories to mask in the sandbox, from candidates such as the parent's HOME and Kazma's data
+ * directory: existing directories only (bwrap cannot mount on what is missing on a read-only root),
+ * never `/`, never one inside the workspace (the workspace bind would show it again anyway), and never
+ * one holding the program itself (a git in ~/.local/bin must stay reachable).
+ */
+export function hiddenDirs(candidates: ReadonlyArray<string | undefined>, root: string, program: string): string[] {
+  const hidden = new Set<string>();
+  for (const candidate of candidates) {
+    if (!candidate || !path.isAbsolute(candidate)) continue;
+    let real: string;
+    try {
+      real = realpathSync(candidate);
+      if (!statSync(real).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    if (real === '/' || isInside(root, real) || isInside(real, program)) continue;
+    hidden.add(real);
+  }
+  return [...hidden];
+}
