@@ -83,8 +83,9 @@ export async function startKazma({ loaded, logger, tools, surfaces: extraSurface
       checks: { database: () => database.ping(), redis: () => redis.ping() },
     });
     http.app.route('/', approvalsApi({
-      token: config.http.api_token,
-      core: { list: (filter) => core.approvals.list(filter), decide: (input) => core.decide(input), defaultOperator: () => config.access.operators[0]?.name },
+      readToken: config.http.api_token,
+      operators: config.access.operators,
+      core: { list: (filter) => core.approvals.list(filter), decide: (input) => core.decide(input) },
     }));
     const platforms = await createPlatforms({ loaded, core, http, logger });
     await http.listen();

@@ -8,7 +8,6 @@ import { buildAgentGraph } from './agent/graph.ts';
 import { defaultSystemPrompt } from './agent/model-node.ts';
 import { ThreadStore } from './agent/threads.ts';
 import { TurnRunner } from './agent/turn-runner.ts';
-import { gateCard } from './approvals/card.ts';
 import { DurableApprovalBroker } from './approvals/durable-broker.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import { ApprovalReconciler } from './approvals/reconciler.ts';
@@ -52,7 +51,7 @@ export interface KazmaCore {
   readonly surfaces: SurfaceRegistry;
   /** Expires and heals approval gates (at start and on a schedule). */
   readonly reconciler: ApprovalReconciler;
-  /** Decides a gate from outside a chat (the HTTP API), in the gate's chat queue. */
+  /** Decides a gate from outside a chat (the HTTP API), in the gate's chat queue; a refusal or late decision is only returned, never posted. */
   decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; reason?: string }): Promise<DecideOutcome>;
   /** Resolves when no turn is queued or running and every card or edit for an attached surface is delivered. */
   idle(): Promise<void>;
@@ -111,26 +110,28 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
     startNewThread: (chat) => runner.newThread(chat),
     currentThread: (chat) => threads.current(chat),
     pendingApprovals: async (chat) => (await approvals.list({ chat })).length,
-    pendingApprovalCards: async (chat) => (await approvals.list({ chat })).map((gate) => gateCard(gate, { secrets: loaded.secrets })),
+    pendingApprovalIds: async (chat) => (await approvals.list({ chat })).map((gate) => gate.gateId),
     decide: async (input) => {
       const outcome = await decide(input);
       return outcome.ok ? `${input.decision === 'deny' ? 'Denied' : 'Approved'} ${outcome.gate.call.tool}.` : outcome.message;
     },
     grants: (chat) => approvals.grants(chat),
     revokeGrant: (id) => approvals.revokeGrant(id),
-    showCard: async (chat, card) => void (await surfaces.sendCard(chat, card)),
+    repostApproval: (gateId, chat) => approvals.repost(gateId, chat),
     models: () => (chains.configured ? chains.labels : []),
     uptimeMs: () => Date.now() - startedAt,
   };
   const queues = new ChatQueues();
-  /** Runs a decision in the queue of the chat the question came from, in order with its turns. */
+  /**
+   * Runs a decision in the queue of the chat the question came from, in order with its turns. `via` is
+   * the chat the decider is in; without one (the HTTP API) a refusal is only returned, never posted.
+   */
   const decide = async (input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; via?: ChatRef; reason?: string }): Promise<DecideOutcome> => {
     const gate = await approvals.get(input.gateId);
-    const via = input.via ?? gate?.chat ?? ('console:local' as ChatRef);
     if (!gate) return approvals.decide(input); // answers "not known" and audits it
     let outcome: DecideOutcome | undefined;
     await queues.run(gate.chat, async () => {
-      outcome = await runner.decide({ ...input, via });
+      outcome = await runner.decide(input);
     });
     return outcome!;
   };

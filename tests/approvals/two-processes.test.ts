@@ -1,7 +1,8 @@
 // Acceptance: two Kazma processes on one PostgreSQL database and one Redis. A gate created by process A
 // (the Telegram message reached A's webhook) is decided through process B's HTTP API: the graph resumes
 // once, the reply reaches the origin Telegram chat, the card is edited, and a second decision through
-// A's API gets 409 with the real state.
+// A's API gets 409 with the real state (in the response only, never in the chat). Each operator has
+// their own API token, and the token says who decides.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.ts
 import { createPgDatabase } from '../helpers/databases.ts';
 import { KazmaProcess } from '../helpers/kazma-process.ts';
 
-const TOKEN = 'api-token-for-tests';
+/** maya's own API token: the API decides as her. */
+const MAYA_TOKEN = 'maya-api-token-for-tests';
 const SECRET = 'webhook-secret-for-tests';
 let llm: FakeLlm;
 let telegram: FakeTelegram;
@@ -30,10 +32,10 @@ function start(dir: string, name: string, databaseUrl: string, workspace: string
   const config = join(dir, `${name}.yaml`);
   writeFileSync(config, JSON.stringify({
     data_dir: join(dir, name),
-    http: { port: 0, api_token: TOKEN },
+    http: { port: 0 },
     database: { url: databaseUrl },
     model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }] },
+    access: { operators: [{ name: 'maya', telegram: '42', api_token: MAYA_TOKEN }] },
     tools: { workspace },
     // Webhook mode without a public URL: nothing polls, the test posts each update to A's webhook.
     telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot, mode: 'webhook', webhook_secret: SECRET, webhook_url: '' },
@@ -65,7 +67,7 @@ it('a gate created by process A is decided through process B’s API; the graph 
     const api = (port: number, path: string, body?: unknown) =>
       fetch(`http://127.0.0.1:${port}${path}`, {
         method: body ? 'POST' : 'GET',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${MAYA_TOKEN}`, 'content-type': 'application/json' },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
 
@@ -84,7 +86,7 @@ it('a gate created by process A is decided through process B’s API; the graph 
     const [gate] = pending.approvals;
     expect(gate?.tool).toBe('write_file');
 
-    const decided = await api(bPort, `/api/approvals/${gate!.id}/decision`, { decision: 'once', as: 'maya' });
+    const decided = await api(bPort, `/api/approvals/${gate!.id}/decision`, { decision: 'once' });
     expect(decided.status).toBe(200);
     await until(() => telegram.messages(42).find((m) => m.text.includes('done: appended 5 bytes to note.txt')));
     expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('once\n');
@@ -92,9 +94,11 @@ it('a gate created by process A is decided through process B’s API; the graph 
     const edited = await until(() => telegram.messages(42).find((m) => m.message_id === card.message_id && m.text.includes('Approved once by maya on the API')));
     expect(edited.reply_markup?.inline_keyboard.length ?? 0).toBe(0);
 
-    const again = await api(aPort, `/api/approvals/${gate!.id}/decision`, { decision: 'deny', as: 'maya' });
+    const again = await api(aPort, `/api/approvals/${gate!.id}/decision`, { decision: 'deny' });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { message: string }).message).toMatch(/^Already decided: Approved once by maya on the API at \d\d:\d\d UTC\.$/);
+    // The late decision is answered in the HTTP response only: nothing about it reaches the chat.
+    expect(telegram.messages(42).filter((m) => m.text.includes('Already decided'))).toEqual([]);
     expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('once\n');
 
     const unauthorized = await fetch(`http://127.0.0.1:${bPort}/api/approvals`);

@@ -17,6 +17,10 @@ describe('kazma config check', () => {
     ['a bad duration', 'approvals:\n  timeout: soon\n', 'approvals.timeout: "soon" is not a duration'],
     ['a platform enabled without its token', 'discord:\n  enabled: true\n', 'discord.token: required when discord.enabled is true'],
     ['broken YAML', 'http: [\n', '(yaml)'],
+    ['a vault:// operator API token (no vault yet)', 'access:\n  operators: [{ name: maya, api_token: "vault://maya-api" }]\n', 'access.operators[0].api_token: vault:// references are not supported yet'],
+    ['a short operator API token', 'access:\n  operators: [{ name: maya, api_token: short }]\n', 'access.operators[0].api_token: too short'],
+    ['two operators with one API token', 'access:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }, { name: ana, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'access.operators[1].api_token: the same token as access.operators[0].api_token'],
+    ['the read-only token equal to an operator token', 'http: { api_token: aaaaaaaaaaaaaaaaaaaa }\naccess:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'http.api_token: the same token as access.operators[0].api_token'],
   ])('rejects %s, naming the key path', async (_name, yaml, expected) => {
     const { path } = writeConfig(yaml);
     const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_UNSET_TOKEN: undefined } });

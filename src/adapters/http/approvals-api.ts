@@ -1,36 +1,57 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { DecideOutcome, Gate, GateState } from '../../core/approvals/port.ts';
 import { GATE_STATES } from '../../core/approvals/port.ts';
 import type { Actor } from '../../core/chat/types.ts';
+import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
 /** What the API needs from the core. */
 export interface ApprovalsApiCore {
   list(filter: { states: GateState[] }): Promise<Gate[]>;
+  /**
+   * Decides as `actor`, with no chat in front: a refusal or a late decision comes back in the outcome
+   * only (the caller's HTTP response), never as a message in the gate's chat.
+   */
   decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; reason?: string }): Promise<DecideOutcome>;
-  /** The operator an API caller acts as when the body names none. */
-  defaultOperator(): string | undefined;
 }
+
+/** Options for {@link approvalsApi}: the tokens (see {@link ApiTokenOptions}) and the core. */
+export interface ApprovalsApiOptions extends ApiTokenOptions {
+  core: ApprovalsApiCore;
+}
+
+/** Per request: who the bearer token says the caller is (set by the auth middleware). */
+export type ApprovalsApiEnv = { Variables: { caller: ApiCaller } };
 
 const decisionBody = z.strictObject({
   decision: z.enum(['once', 'always', 'deny']),
   reason: z.string().max(2000).optional(),
-  /** The operator (access.operators[].name) the caller decides as; default the first operator. */
+  /**
+   * Kept so older callers still parse: it may only name the token's owner. The token says who decides;
+   * naming anyone else is refused (403).
+   */
   as: z.string().min(1).optional(),
 });
 
 /**
- * `GET /api/approvals?state=pending` and `POST /api/approvals/:id/decision`, behind a bearer token
- * (http.api_token). A losing decision is 409 with the gate's real state; the same rules as a tap apply.
+ * `GET /api/approvals?state=pending` and `POST /api/approvals/:id/decision`, behind bearer tokens.
+ * Each operator's `access.operators[].api_token` reads and decides as that operator (actor platform
+ * `api`, id = the operator's name), under the same rules as a tap (approvers, requester_may_approve);
+ * the shared `http.api_token` only reads. A refusal is 403 and a losing decision 409 with the gate's
+ * real state, answered to the caller alone.
  */
-export function approvalsApi(options: { token: string; core: ApprovalsApiCore }): Hono {
-  const app = new Hono();
-  const expected = Buffer.from(`Bearer ${options.token}`);
+export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv> {
+  const app = new Hono<ApprovalsApiEnv>();
+  const tokens = new ApiTokens(options);
   app.use('/api/*', async (c, next) => {
-    const given = Buffer.from(c.req.header('authorization') ?? '');
-    const ok = options.token !== '' && given.length === expected.length && timingSafeEqual(given, expected);
-    if (!ok) return c.json({ error: 'unauthorized', hint: options.token ? 'send Authorization: Bearer <http.api_token>' : 'set http.api_token to enable the API' }, 401);
+    const caller = tokens.identify(c.req.header('authorization'));
+    if (!caller) {
+      const hint = tokens.enabled
+        ? 'send Authorization: Bearer <your access.operators[].api_token> (or http.api_token, which only reads)'
+        : 'set access.operators[].api_token (reads and decides as that operator) or http.api_token (reads only) to enable the API';
+      return c.json({ error: 'unauthorized', hint }, 401);
+    }
+    c.set('caller', caller);
     return next();
   });
   app.get('/api/approvals', async (c) => {
@@ -41,17 +62,22 @@ export function approvalsApi(options: { token: string; core: ApprovalsApiCore })
     return c.json({ approvals: (await options.core.list({ states: states as GateState[] })).map(publicGate) });
   });
   app.post('/api/approvals/:id/decision', async (c) => {
+    const caller = c.get('caller');
+    if (caller.kind !== 'operator') {
+      return c.json({ error: 'forbidden', message: 'http.api_token may read approvals but not decide: decide with your own token (access.operators[].api_token)' }, 403);
+    }
     const raw = await c.req.json().catch(() => undefined);
     const body = decisionBody.safeParse(raw);
     if (!body.success) {
       return c.json({ error: 'bad_request', message: body.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') }, 400);
     }
-    const operator = body.data.as ?? options.core.defaultOperator();
-    if (!operator) return c.json({ error: 'bad_request', message: 'no operator is configured to decide as (access.operators)' }, 400);
+    if (body.data.as !== undefined && body.data.as !== caller.name) {
+      return c.json({ error: 'forbidden', message: `as: this token belongs to ${caller.name}, and the API decides only as the token's owner (not as "${body.data.as}"); drop "as" or use ${body.data.as}'s own token` }, 403);
+    }
     const outcome = await options.core.decide({
       gateId: c.req.param('id'),
       decision: body.data.decision,
-      actor: { platform: 'api', id: operator, displayName: operator },
+      actor: { platform: 'api', id: caller.name, displayName: caller.name },
       ...(body.data.reason && { reason: body.data.reason }),
     });
     if (outcome.ok) return c.json({ ok: true, approval: publicGate(outcome.gate) });

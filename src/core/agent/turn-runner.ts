@@ -70,12 +70,14 @@ export class TurnRunner {
   /**
    * A decision (button, command or API): the broker settles it once; only the winner resumes the graph,
    * addressed to exactly the gate's interrupt, and the gate moves claimed → resuming → settled (or
-   * error) around it. Everyone else is answered privately with the gate's real state.
+   * error) around it. Everyone else is answered with the gate's real state: privately in `via`, the chat
+   * they decided from; with no `via` (the HTTP API) only in the returned outcome, never in the gate's chat.
    */
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; via: ChatRef; reason?: string }): Promise<DecideOutcome> {
+  async decide(input: { gateId: string; decision: Decision; actor: Actor; via?: ChatRef; reason?: string }): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
-      await this.#o.surfaces.replyPrivately(input.via, input.actor, outcome.message).catch((error: unknown) => this.#sendFailed(input.via, error));
+      const { via } = input;
+      if (via) await this.#o.surfaces.replyPrivately(via, input.actor, outcome.message).catch((error: unknown) => this.#sendFailed(via, error));
       return outcome;
     }
     await this.resumeClaimed(outcome.gate, outcome.resume);

@@ -67,6 +67,20 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return gate;
   }
 
+  async repost(gateId: string, destination: ChatRef): Promise<boolean> {
+    const ids = await this.#o.db.transaction(async (tx) => {
+      // The gate row is held while its new card row is written: a decision (or expiry) changing the
+      // state waits for this, so its edit pass finds the card; one that came first leaves the gate not
+      // pending and no card is posted, so no card is ever left with live buttons on a closed question.
+      const row = await store.lockGate(tx, gateId);
+      if (row?.state !== 'pending') return [];
+      const card = gateCard(gateFromRow(row), this.#cardOptions());
+      return enqueueOutbox(tx, [{ kind: 'card', destination, payload: card, gateId }]);
+    });
+    await this.#dispatch(ids);
+    return ids.length > 0;
+  }
+
   async route(actionId: string): Promise<RoutedAction | undefined> {
     const parsed = parseApprovalActionId(actionId);
     const row = parsed && (await store.getGate(this.#o.db, parsed.gateId));

@@ -38,6 +38,15 @@ export async function getGate(db: Db, id: string): Promise<GateRow | undefined> 
   return row;
 }
 
+/**
+ * Reads a gate and holds its row until the caller's transaction ends (`SELECT … FOR UPDATE`): a
+ * state change of that gate (transitionGate) waits until then. Pass a transaction as `db`.
+ */
+export async function lockGate(db: Db, id: string): Promise<GateRow | undefined> {
+  const [row] = await db.select().from(approvalGates).where(eq(approvalGates.id, id)).for('update');
+  return row;
+}
+
 export async function gatesInState(db: Db, states: GateState[], filter: { threadId?: string; chat?: string } = {}): Promise<GateRow[]> {
   const conditions = [inArray(approvalGates.state, states)];
   if (filter.threadId) conditions.push(eq(approvalGates.threadId, filter.threadId));

@@ -83,6 +83,12 @@ export interface Grant {
 export interface ApprovalBroker {
   /** Records a question and shows it (a card in the origin chat and every approvals channel). */
   open(request: ApprovalRequest): Promise<Gate>;
+  /**
+   * Shows a pending question's card again in `destination` (`/approvals`), as one more card of the
+   * gate, so the edit to its final state reaches it like every other card. False when the question is
+   * no longer pending (then nothing is posted).
+   */
+  repost(gateId: string, destination: ChatRef): Promise<boolean>;
   /** Reads a button id; undefined when it is not an approval button or the question is unknown. */
   route(actionId: string): Promise<RoutedAction | undefined>;
   /** Settles a pending question once; checks who may decide. */

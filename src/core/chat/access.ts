@@ -12,7 +12,7 @@ export type AccessVerdict = { ok: true; role: Role; operator?: Operator } | { ok
 const PLATFORM_KEYS = ['telegram', 'slack', 'discord', 'console'] as const;
 
 /** The operator the console acts as when access.operators is empty. */
-export const LOCAL_OPERATOR: Operator = { name: 'local', console: 'local' };
+export const LOCAL_OPERATOR: Operator = { name: 'local', console: 'local', api_token: '' };
 
 /**
  * `access` and `approvals` of kazma.yaml as decisions. Operators are matched by their per-platform id
@@ -43,7 +43,7 @@ export class AccessPolicy {
       const console = this.consoleActor();
       if (actor.id === console.id) return this.#console;
     }
-    // The HTTP API authenticates by token and names the operator it acts as.
+    // The HTTP API knows the caller by their own token (access.operators[].api_token) and names them.
     if (actor.platform === 'api') return this.#access.operators.find((o) => o.name === actor.id);
     const key = PLATFORM_KEYS.find((k) => k === actor.platform);
     return key ? this.#access.operators.find((o) => o[key] === actor.id) : undefined;

@@ -21,10 +21,11 @@ export const approvalsCommand: ChatCommand = {
       if (ctx.role !== 'operator') return ctx.reply('Only operators may revoke grants.');
       return ctx.reply((await ctx.services.revokeGrant(id)) ? `Revoked ${id}: that call will ask again.` : `No grant ${id} is in force.`);
     }
-    const cards = await ctx.services.pendingApprovalCards(ctx.chat);
-    if (cards.length === 0) return ctx.reply('No approvals are waiting in this chat.');
-    await ctx.reply(`${cards.length} approval${cards.length === 1 ? '' : 's'} waiting in this chat:`);
-    for (const card of cards) await ctx.services.showCard(ctx.chat, card);
+    const gates = await ctx.services.pendingApprovalIds(ctx.chat);
+    if (gates.length === 0) return ctx.reply('No approvals are waiting in this chat.');
+    await ctx.reply(`${gates.length} approval${gates.length === 1 ? '' : 's'} waiting in this chat:`);
+    // Through the outbox as cards of their gates (not sent directly), so a decision edits these too.
+    for (const gateId of gates) await ctx.services.repostApproval(gateId, ctx.chat);
   },
 };
 

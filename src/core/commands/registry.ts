@@ -1,6 +1,6 @@
 import type { Role } from '../chat/access.ts';
 import type { ChatRef } from '../chat/ref.ts';
-import type { Actor, Card } from '../chat/types.ts';
+import type { Actor } from '../chat/types.ts';
 import { KazmaError } from '../errors.ts';
 
 /**
@@ -17,10 +17,13 @@ export interface CommandServices {
   /** Live "always" grants of `chat`. */
   grants(chat: ChatRef): Promise<Array<{ id: string; tool: string; grantedBy?: string; expiresAt: Date }>>;
   revokeGrant(id: string): Promise<boolean>;
-  /** The cards of the questions waiting in `chat` (with their buttons), oldest first. */
-  pendingApprovalCards(chat: ChatRef): Promise<Card[]>;
-  /** Posts a card in `chat` (e.g. /approvals showing a waiting question again). */
-  showCard(chat: ChatRef, card: Card): Promise<void>;
+  /** The ids of the questions waiting in `chat`, oldest first. */
+  pendingApprovalIds(chat: ChatRef): Promise<string[]>;
+  /**
+   * Posts a waiting question's card again in `chat` (/approvals), through the outbox as a card of the
+   * gate, so it is edited to the outcome like the others; false when the question is no longer waiting.
+   */
+  repostApproval(gateId: string, chat: ChatRef): Promise<boolean>;
   /** Model labels in the order tried; empty when none is configured. */
   models(): string[];
   /** Milliseconds since Kazma started. */

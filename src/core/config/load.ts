@@ -85,6 +85,7 @@ function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): K
 function collectSecrets(config: KazmaConfig): string[] {
   const values = [
     config.http.api_token,
+    ...config.access.operators.map((o) => o.api_token),
     config.model.api_key,
     ...config.model.fallbacks.map((f) => f.api_key),
     config.telegram.token,

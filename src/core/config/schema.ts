@@ -25,6 +25,8 @@ export const operatorSchema = z.strictObject({
   slack: z.string().optional(),
   discord: z.coerce.string().optional(),
   console: z.string().optional(),
+  /** This operator's own bearer token for the HTTP API: the API decides as the token's owner. Empty: none. */
+  api_token: z.string().default(''),
 });
 
 export const configSchema = z.strictObject({
@@ -137,5 +139,30 @@ export function crossFieldIssues(config: KazmaConfig): string[] {
   config.approvals.approvers.forEach((name, i) => {
     if (!names.has(name)) issues.push(`approvals.approvers[${i}]: "${name}" is not in access.operators`);
   });
+  issues.push(...apiTokenIssues(config));
+  return issues;
+}
+
+/** The shortest operator API token accepted: a token names who decides, so it must not be guessable. */
+export const MIN_API_TOKEN_LENGTH = 16;
+
+/** access.operators[].api_token rules: no vault yet, long enough, and each token names one operator. */
+function apiTokenIssues(config: KazmaConfig): string[] {
+  const issues: string[] = [];
+  const owners = new Map<string, number>();
+  config.access.operators.forEach((operator, i) => {
+    const token = operator.api_token;
+    const key = `access.operators[${i}].api_token`;
+    if (!token) return;
+    // There is no vault yet: a vault:// pointer would otherwise be taken as the literal token.
+    if (token.startsWith('vault://')) issues.push(`${key}: vault:// references are not supported yet (there is no vault); use "\${ENV_VAR}" instead`);
+    else if (token.length < MIN_API_TOKEN_LENGTH) issues.push(`${key}: too short; use at least ${MIN_API_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 24)`);
+    const first = owners.get(token);
+    if (first !== undefined) issues.push(`${key}: the same token as access.operators[${first}].api_token; each operator needs their own`);
+    else owners.set(token, i);
+  });
+  // The shared token only reads; were it an operator's token too, it would decide as them.
+  const shared = owners.get(config.http.api_token);
+  if (config.http.api_token && shared !== undefined) issues.push(`http.api_token: the same token as access.operators[${shared}].api_token; the shared token only reads, so give it its own value`);
   return issues;
 }
