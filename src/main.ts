@@ -98,6 +98,12 @@ export async function startKazma({ loaded, logger, tools, surfaces: extraSurface
     // Surfaces are attached now: what a previous run left undelivered or undecided is finished first.
     await outbox.recover(SENDING_STALE_MS);
     await core.reconciler.sweep();
+    // Events a stopped process took in and never finished are taken up now. The embedded database has
+    // one owner (the data-dir lock), so every unfinished row is ours; on PostgreSQL another live process
+    // may hold some, so only those whose lease has lapsed.
+    const turnsStale = config.turns.stale_after;
+    const found = await core.pipeline.recover(database.kind === 'pglite' ? 0 : turnsStale);
+    if (found > 0) logger.info({ events: found }, 'taking up events a previous run left unfinished');
     const sweeper = new Sweeper({
       queue,
       everyMs: config.runs.sweep_interval,
@@ -105,6 +111,8 @@ export async function startKazma({ loaded, logger, tools, surfaces: extraSurface
       sweep: async () => {
         await core.reconciler.sweep();
         await outbox.recover(SENDING_STALE_MS);
+        await core.pipeline.recover(turnsStale);
+        await core.inbox.prune(new Date(Date.now() - config.inbox.retention));
       },
     });
     await sweeper.start();

@@ -1,6 +1,7 @@
 // The core, assembled: tools, model chain, checkpointer, effect journal, graph, turn runner, approvals,
 // commands and the inbound pipeline. The composition root (src/main.ts) builds it once; adapters and
 // the console plug in with attachSurface and hand every inbound event to `pipeline`.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createCheckpointer } from './agent/checkpointer.ts';
 import { ModelChains, modelSettingsFromConfig } from './agent/chain-provider.ts';
@@ -12,7 +13,7 @@ import { DurableApprovalBroker } from './approvals/durable-broker.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import { ApprovalReconciler } from './approvals/reconciler.ts';
 import type { ChatRef } from './chat/ref.ts';
-import { AccessPolicy, ChatQueues, InboundPipeline, ProcessedEvents, type Actor, type Surface, type SurfaceRegistry } from './chat/index.ts';
+import { AccessPolicy, ChatQueues, Inbox, InboundPipeline, type Actor, type Surface, type SurfaceRegistry } from './chat/index.ts';
 import type { DecideOutcome } from './approvals/port.ts';
 import { builtinCommands, CommandRegistry, type CommandServices } from './commands/index.ts';
 import type { LoadedConfig } from './config/index.ts';
@@ -20,6 +21,7 @@ import type { Database } from './db/index.ts';
 import { EffectJournal } from './effects/journal.ts';
 import type { Logger } from './log/index.ts';
 import { openOutbox, type OutboxDispatcher } from './outbox/index.ts';
+import { ReplyOutbox } from './outbox/replies.ts';
 import { builtinTools } from './tools/builtin/index.ts';
 import { logSandboxStatus, sandboxStatus } from './tools/shell/sandbox-status.ts';
 import type { ToolContext, ToolDefinition } from './tools/define.ts';
@@ -41,6 +43,8 @@ export interface KazmaCoreOptions {
 /** The running core, as the composition root, adapters and the console see it. */
 export interface KazmaCore {
   readonly pipeline: InboundPipeline;
+  /** Every inbound event, recorded before it is acknowledged (recovery and pruning run on it). */
+  readonly inbox: Inbox;
   /** Plugs a surface in for its platform; returns a function that detaches it. */
   attachSurface(surface: Surface): () => void;
   readonly access: AccessPolicy;
@@ -100,8 +104,9 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
     isGranted: (call) => approvals.isGranted({ ...call, chat: call.chat as ChatRef }), journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
   });
   const threads = new ThreadStore(database.db);
+  const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: options.outbox, logger });
   const runner = new TurnRunner({
-    graph, threads, broker: approvals, surfaces, logger, signal: aborter.signal,
+    graph, threads, broker: approvals, surfaces, replies, logger, signal: aborter.signal,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
   });
   const commands = new CommandRegistry();
@@ -136,13 +141,16 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
     return outcome!;
   };
   const reconciler = new ApprovalReconciler({ broker: approvals, runner, queues, staleAfterMs: config.approvals.stale_after, logger });
+  // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
+  const inbox = new Inbox({ db: database.db, owner: `${process.pid}-${randomUUID().slice(0, 8)}` });
+  inbox.startHeartbeat(Math.max(200, Math.floor(config.turns.stale_after / 3)));
   const pipeline = new InboundPipeline({
-    dedupe: new ProcessedEvents(database.db), access, commands, services, runner, broker: approvals, surfaces, queues, logger,
+    inbox, access, commands, services, runner, broker: approvals, surfaces, queues, logger, maxAttempts: config.turns.max_attempts,
   });
 
   let stopping: Promise<void> | undefined;
   return {
-    pipeline, access, tools, commands, approvals, runner, surfaces, reconciler, decide,
+    pipeline, inbox, access, tools, commands, approvals, runner, surfaces, reconciler, decide,
     attachSurface: (surface) => surfaces.attach(surface),
     idle: async () => {
       await queues.idle();
@@ -153,6 +161,7 @@ export async function createKazmaCore(options: KazmaCoreOptions): Promise<KazmaC
       stopping ??= (async () => {
         pipeline.close();
         await drain(queues, aborter, timeoutMs, logger);
+        inbox.stopHeartbeat();
         await checkpointer.close();
       })();
       return stopping;

@@ -1,6 +1,7 @@
 // Graceful stop: intake closes at once, running turns finish (bounded by the timeout), then they are aborted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { freshDatabase } from '../helpers/databases.ts';
 import { startTestCore } from './helpers/core.ts';
 
 let llm: FakeLlm;
@@ -24,9 +25,10 @@ describe('core.stop', () => {
     }
   });
 
-  it('aborts a turn that outlives the timeout', async () => {
+  it('aborts a turn that outlives the timeout, says nothing, and the next start finishes it once', async () => {
     llm.attempts.length = 0;
-    const t = await startTestCore({ baseURL: llm.baseURL });
+    const database = await freshDatabase('pglite');
+    const t = await startTestCore({ baseURL: llm.baseURL, database });
     try {
       llm.hangNext(1, 30_000);
       const turn = t.say('never answered');
@@ -34,11 +36,20 @@ describe('core.stop', () => {
       const started = Date.now();
       await t.core.stop(300);
       expect(Date.now() - started).toBeLessThan(3000);
-      await turn;
-      expect(t.surface.texts()).toHaveLength(1);
-      expect(t.surface.texts()[0]).toMatch(/^⚠️ This turn failed: .*abort/i);
+      // A shutdown is not the turn's failure: no ⚠️, and the event stays open for the next start.
+      expect(await turn).toBe('stopping');
+      expect(t.surface.texts()).toEqual([]);
     } finally {
       await t.close();
+    }
+    const again = await startTestCore({ baseURL: llm.baseURL, database, surface: t.surface });
+    try {
+      expect(await again.core.pipeline.recover(0)).toBe(1);
+      await again.core.idle();
+      expect(t.surface.texts()).toEqual(['echo: never answered']);
+    } finally {
+      await again.close();
+      await database.dispose();
     }
   });
 });

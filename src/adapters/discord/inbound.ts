@@ -1,9 +1,9 @@
 // discord.js events in, InboundEvents out. A replayed dispatch (after a gateway RESUME) is dropped here by
-// its id before anything is acknowledged, and again durably by the pipeline. Messages are handed to the
-// pipeline without waiting for the turn, so the gateway listener never waits on a model; the pipeline
+// its id, and again durably by the inbox. Each event is recorded before anything else happens to it; the
+// turn runs without being waited for, so the gateway listener never waits on a model, and the pipeline
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
 import { MessageType, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
-import type { InboundEvent, PipelineOutcome } from '../../core/chat/index.ts';
+import { InvalidInboundEventError, type Accepted, type ChatRef, type InboundEvent } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
 import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
@@ -12,7 +12,11 @@ import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 
 /** Options for {@link DiscordInbound}. */
 export interface DiscordInboundOptions {
-  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
+  /** Tells a chat that a message could not be taken in (sent through REST, which works without the gateway). */
+  tellUnrecorded?: (chat: ChatRef, text: string) => Promise<unknown>;
+  /** Pauses between attempts to record an event while the inbox is down; default 0.25 s doubling to 8 s. */
+  recordRetryDelaysMs?: readonly number[];
   /** The bot's user id, known once the gateway is ready. */
   me: () => string | undefined;
   guildMessages: GuildMode;
@@ -25,6 +29,7 @@ export interface DiscordInboundOptions {
 }
 
 const STOPPING = 'Kazma is restarting; try again in a minute.';
+const NOT_RECORDED = '⚠️ I could not take that in just now (my database did not answer), so nothing was done. Please send it again in a minute.';
 
 export class DiscordInbound {
   readonly #o: DiscordInboundOptions;
@@ -35,7 +40,11 @@ export class DiscordInbound {
     this.#o = options;
   }
 
-  /** Takes one MESSAGE_CREATE: converts it and dispatches it. Never throws. */
+  /**
+   * Takes one MESSAGE_CREATE: converts it and records it. A gateway event cannot be refused back to
+   * Discord, so when the inbox cannot record it the event is retried here for a while, and if it still
+   * cannot be recorded the author is told to send it again. Never throws.
+   */
   takeMessage(message: Message): void {
     const botId = this.#o.me();
     if (!botId || !this.#first(message.id)) return;
@@ -44,14 +53,23 @@ export class DiscordInbound {
     const event = messageEvent(view, botId, this.#o.guildMessages);
     if (!event) return;
     this.#track(
-      this.#o.pipeline.handle(event).then(
-        () => this.#o.typing.stop(event.chat),
-        (error: unknown) => this.#o.logger?.error({ err: error, message: message.id }, 'handling a Discord message failed'),
-      ),
+      (async () => {
+        const accepted = await this.#accept(event);
+        if (!accepted) {
+          await this.#o.tellUnrecorded?.(event.chat, NOT_RECORDED).catch(() => undefined);
+          return;
+        }
+        await accepted.done;
+        this.#o.typing.stop(event.chat);
+      })().catch((error: unknown) => this.#o.logger?.error({ err: error, message: message.id }, 'handling a Discord message failed')),
     );
   }
 
-  /** Takes one INTERACTION_CREATE (buttons and slash commands; anything else is not Kazma's). Never throws. */
+  /**
+   * Takes one INTERACTION_CREATE (buttons and slash commands; anything else is not Kazma's): acknowledged
+   * at once (Discord's 3-second rule), then recorded — retried a while if the inbox is down, else the
+   * person is told privately — then handled. Never throws.
+   */
   takeInteraction(interaction: Interaction): void {
     const botId = this.#o.me();
     if (!botId || !(interaction.isButton() || interaction.isChatInputCommand()) || !this.#first(interaction.id)) return;
@@ -68,11 +86,32 @@ export class DiscordInbound {
     this.#track(
       (async () => {
         await interactions.acknowledge(open);
-        const outcome = await interactions.run(open, () => this.#o.pipeline.handle(event));
+        const outcome = await interactions.run(open, async () => {
+          const accepted = await this.#accept(event);
+          return accepted ? accepted.done : 'unrecorded';
+        });
         if (outcome === 'stopping') await interactions.answer(open, [STOPPING]).catch(() => {});
+        if (outcome === 'unrecorded') await interactions.answer(open, [NOT_RECORDED]).catch(() => {});
         await interactions.finish(open, '✓');
       })().catch((error: unknown) => this.#o.logger?.error({ err: error, interaction: interaction.id }, 'handling a Discord interaction failed')),
     );
+  }
+
+  /** Records the event, retrying while the inbox is unavailable; undefined when it never could. */
+  async #accept(event: InboundEvent): Promise<Accepted | undefined> {
+    const delays = this.#o.recordRetryDelaysMs ?? [250, 500, 1000, 2000, 4000, 8000];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#o.pipeline.accept(event);
+      } catch (error) {
+        const delay = delays[attempt];
+        if (error instanceof InvalidInboundEventError || delay === undefined) {
+          this.#o.logger?.error({ err: error, event: event.eventId }, 'a Discord event could not be recorded; its sender is told to send it again');
+          return undefined;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   /** True when the event with this id was taken (tests and shutdown logs). */

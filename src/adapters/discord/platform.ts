@@ -2,7 +2,7 @@
 // (gateway login, READY, slash commands) after; stopped first at shutdown, which closes the gateway only
 // — running turns still reply through Kazma's own REST client while the core drains.
 import { Events, RESTEvents, type Client, type REST } from 'discord.js';
-import type { InboundEvent, PipelineOutcome, Surface } from '../../core/chat/index.ts';
+import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
@@ -20,7 +20,7 @@ import { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 /** Discord's typing indicator lasts about 10 s per signal; refresh a little sooner. */
 const DISCORD_TYPING_MS = 8000;
 export interface DiscordCoreLink {
-  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
   attachSurface(surface: Surface): () => void;
   commands: { list(): ReadonlyArray<{ name: string; summary: string }> };
 }
@@ -33,6 +33,8 @@ export interface DiscordPlatformOptions {
   rest?: RestOptions;
   /** Typing refresh period; default 8000 ms. */
   typingIntervalMs?: number;
+  /** Pauses between attempts to record an event while the database is unreachable; default 0.25 s doubling to 8 s. */
+  recordRetryDelaysMs?: readonly number[];
   /** How long start() waits for the gateway's READY; default 30,000 ms. */
   readyTimeoutMs?: number;
 }
@@ -58,6 +60,8 @@ export class DiscordPlatform {
     this.surface = new DiscordSurface({ rest: this.rest, api: config.api, interactions, typing: this.#typing, dms, logger });
     this.inbound = new DiscordInbound({
       pipeline: options.core.pipeline, me: () => this.client.user?.id, guildMessages: config.guild_messages, interactions, typing: this.#typing, dms, logger,
+      tellUnrecorded: (chat, text) => this.surface.send(chat, { text }),
+      ...(options.recordRetryDelaysMs && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
     });
     this.client.on(Events.MessageCreate, (message) => {
       if (this.#accepting) this.inbound.takeMessage(message);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { DecideOutcome, Gate, GateState } from '../../core/approvals/port.ts';
 import { GATE_STATES } from '../../core/approvals/port.ts';
@@ -61,7 +62,9 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     if (unknown.length) return c.json({ error: 'bad_request', message: `unknown state ${unknown.join(', ')}; one of ${GATE_STATES.join(', ')}` }, 400);
     return c.json({ approvals: (await options.core.list({ states: states as GateState[] })).map(publicGate) });
   });
-  app.post('/api/approvals/:id/decision', async (c) => {
+  // A decision is a few hundred bytes; a larger body is refused before it is read.
+  const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: 'payload_too_large', message: 'a decision body is at most 16 KB' }, 413) });
+  app.post('/api/approvals/:id/decision', limit, async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'operator') {
       return c.json({ error: 'forbidden', message: 'http.api_token may read approvals but not decide: decide with your own token (access.operators[].api_token)' }, 403);

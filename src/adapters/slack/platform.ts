@@ -5,7 +5,7 @@
 import { App } from '@slack/bolt';
 import type { webApi } from '@slack/bolt';
 import type { Hono } from 'hono';
-import type { InboundEvent, PipelineOutcome, Surface } from '../../core/chat/index.ts';
+import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { createWebClient, webClientOptions, type SlackRetryOptions } from './client.ts';
@@ -20,7 +20,7 @@ import { KnownThreads } from './threads.ts';
 
 /** What the adapter uses of the core (KazmaCore has it all). */
 export interface SlackCoreLink {
-  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
   attachSurface(surface: Surface): () => void;
 }
 

@@ -1,11 +1,14 @@
 // Slack's Request URL inside Kazma's hono server: one route, `/slack/events`, takes the Events API,
 // interactivity (button clicks) and slash commands. Each request is checked on its exact raw bytes
-// (see signature.ts) before anything is parsed; a failure is a 401 and nothing reaches Bolt. Bolt's
-// listeners call `ack()`, which becomes the HTTP answer at once, while their work carries on.
+// (see signature.ts) before anything is parsed; a failure is a 401 and nothing reaches Bolt. The HTTP
+// answer is given once Kazma recorded the request (its listeners record, then `ack()`), so a 200 always
+// means "taken in"; the work carries on after it.
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
+import { checkEnvelope } from './payload-schema.ts';
 import { verifySlackSignature } from './signature.ts';
 
 /** The path Kazma serves Slack's Request URL on (events, interactivity and slash commands). */
@@ -56,9 +59,11 @@ export class SlackHttpReceiver implements Receiver {
     return Promise.resolve();
   }
 
-  /** Mounts the Request URL route (before the server listens). */
+  /** Mounts the Request URL route (before the server listens), with the body capped before it is read. */
   mount(app: Hono): void {
-    app.post(EVENTS_PATH, (c) => this.handle(c));
+    // A chunked body has no Content-Length to check: the cap counts bytes as they arrive and stops at once.
+    const limit = bodyLimit({ maxSize: this.#o.maxBodyBytes ?? 1024 * 1024, onError: (c) => c.text('body too large', 413) });
+    app.post(EVENTS_PATH, limit, (c) => this.handle(c));
   }
 
   /** Resolves when every request dispatched so far has been fully processed by Bolt's listeners. */
@@ -67,7 +72,6 @@ export class SlackHttpReceiver implements Receiver {
   }
 
   async handle(c: Context): Promise<Response> {
-    if (Number(c.req.header('content-length') ?? 0) > (this.#o.maxBodyBytes ?? 1024 * 1024)) return new Response('body too large', { status: 413 });
     const raw = await c.req.text();
     const form = (c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded') ? new URLSearchParams(raw) : undefined;
     // Slack's certificate probe is unsigned by design: answer it and do nothing else.
@@ -84,6 +88,14 @@ export class SlackHttpReceiver implements Receiver {
     if (!body) return new Response('unreadable body', { status: 400 });
     if (body.type === 'url_verification') return Response.json({ challenge: body.challenge });
     if (!this.#o.accepting()) return new Response('Kazma is not accepting Slack requests right now; retry later', { status: 503 });
+    if (body.type === 'event_callback') {
+      try {
+        checkEnvelope(body);
+      } catch (error) {
+        this.#o.logger.warn({ err: error }, 'a malformed Slack event was refused with 400');
+        return new Response((error as Error).message, { status: 400 });
+      }
+    }
     return this.#dispatch(body, c);
   }
 
@@ -103,14 +115,24 @@ export class SlackHttpReceiver implements Receiver {
     const timer = setTimeout(() => {
       if (answer(new Response(null, { status: 404 }))) this.#o.logger.warn({ type: body.type }, 'a Slack request was not acknowledged within 3 s');
     }, this.#o.ackTimeoutMs ?? 3001);
+    // Bolt acknowledges an Events API request before its listeners run. That 200 would tell Slack the
+    // event arrived before Kazma recorded it, so for events it waits: the listener reports through
+    // `kazmaAck` (recorded → 200, not recorded → 5xx and Slack retries), and an event no listener took
+    // is answered 200 when Bolt is done with it.
+    const deferred = body.type === 'event_callback';
     const ack = async (reply?: unknown): Promise<void> => {
+      if (deferred) return;
       if (!answer(ackResponse(reply))) throw new SlackDoubleAckError();
+    };
+    const kazmaAck: SlackAckControl = {
+      recorded: () => void answer(new Response(null, { status: 200 })),
+      failed: (status) => void answer(new Response(status === 400 ? 'malformed payload' : 'could not record the request; retry later', { status })),
     };
     const retryNum = Number(c.req.header('x-slack-retry-num')) || undefined;
     const retryReason = c.req.header('x-slack-retry-reason');
-    const event: ReceiverEvent = { body, ack, ...(retryNum !== undefined && { retryNum }), ...(retryReason !== undefined && { retryReason }), customProperties: {} };
+    const event: ReceiverEvent = { body, ack, ...(retryNum !== undefined && { retryNum }), ...(retryReason !== undefined && { retryReason }), customProperties: { kazmaAck } };
     const work = bolt.processEvent(event).then(
-      () => undefined,
+      () => void (deferred && answer(new Response(null, { status: 200 }))),
       (error: unknown) => {
         this.#o.logger.error({ err: error, type: body.type }, 'handling a Slack request failed');
         answer(new Response(null, { status: 500 }));
@@ -120,6 +142,16 @@ export class SlackHttpReceiver implements Receiver {
     void work.then(() => this.#inflight.delete(work));
     return response;
   }
+}
+
+/**
+ * How a listener tells the receiver whether its request was recorded (passed to Bolt listeners as
+ * `context.kazmaAck`; absent in Socket Mode, where Bolt acknowledges the envelope itself).
+ */
+export interface SlackAckControl {
+  recorded(): void;
+  /** 400 for a malformed payload (retrying would not help), 503 when it could not be recorded. */
+  failed(status: 400 | 503): void;
 }
 
 /** Events API bodies are JSON; interactivity is a form with a JSON `payload`; slash commands are a form. */

@@ -1,14 +1,15 @@
-// Telegram updates in, InboundEvents out. The event id is the update_id, so the pipeline's durable
-// dedupe drops a redelivered update even after a restart. Updates are handed to the pipeline without
-// waiting for the turn: the polling loop (or the webhook answer) never waits on a model, and the
-// pipeline keeps each chat's turns in order.
+// Telegram updates in, InboundEvents out. The event id is the update_id, so the inbox drops a
+// redelivered update even after a restart. An update is acknowledged (the webhook's 200, the poll
+// offset) only once the inbox holds it; the turn then runs without being waited for, so neither the
+// polling loop nor the webhook answer waits on a model, and the pipeline keeps each chat's turns in order.
 import type { Message, Update, UserFromGetMe } from 'grammy/types';
-import type { InboundEvent, PipelineOutcome } from '../../core/chat/index.ts';
+import { InvalidInboundEventError, type Accepted, type InboundEvent } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
 import { actorOf, chatRefOf, messageKeyOf, PLATFORM } from './ids.ts';
 import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
+import { parseUpdate } from './update-schema.ts';
 
 /** Which group messages reach Kazma: only those addressed to the bot, or every one. */
 export type GroupMode = 'mention' | 'all';
@@ -17,7 +18,7 @@ type Me = Pick<UserFromGetMe, 'id' | 'username'>;
 
 /** Options for {@link TelegramInbound}. */
 export interface TelegramInboundOptions {
-  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
   /** The bot itself (getMe), known once the bot is initialised. */
   me: () => Me;
   groups: GroupMode;
@@ -36,14 +37,23 @@ export class TelegramInbound {
     this.#o = options;
   }
 
-  /** Takes one update: converts it, remembers a tap's query for its answer, dispatches. Never throws. */
-  take(update: Update): void {
+  /**
+   * Takes one update: checks its shape, converts it, remembers a tap's query for its answer, and hands
+   * it to the pipeline. Resolves once the update is recorded ('taken': safe to acknowledge) or when
+   * Kazma is stopping ('stopping': do not acknowledge). Rejects with InvalidInboundEventError for a
+   * malformed update and with InboxUnavailableError when it could not be recorded, so the caller keeps
+   * it for Telegram to deliver again. The turn itself runs on without being waited for.
+   */
+  async take(raw: unknown): Promise<'taken' | 'stopping'> {
+    const parsed = parseUpdate(raw);
+    if (!parsed.ok) throw new InvalidInboundEventError(`a Telegram update: ${parsed.reason}`);
+    const update = parsed.update;
     this.#highest = Math.max(this.#highest, update.update_id);
     const query = update.callback_query;
     const event = toEvent(update, this.#o.me(), this.#o.groups, this.#o.codec);
     if (!event) {
       if (query) this.#track(this.#o.answers.answerNow(query.id));
-      return;
+      return 'taken';
     }
     if (query) {
       const message = query.message;
@@ -52,8 +62,19 @@ export class TelegramInbound {
         ...(message && { messageKey: messageKeyOf(message.chat.id, message.message_id) }),
       });
     }
+    let accepted: Accepted;
+    try {
+      accepted = await this.#o.pipeline.accept(event);
+    } catch (error) {
+      if (query) await this.#o.answers.finish(query.id, '⚠️ Kazma could not take that in just now; it will be handled when Telegram sends it again.');
+      throw error;
+    }
+    if (accepted.status === 'stopping') {
+      if (query) await this.#o.answers.finish(query.id, STOPPING);
+      return 'stopping';
+    }
     this.#track(
-      this.#o.pipeline.handle(event).then(
+      accepted.done.then(
         async (outcome) => {
           if (event.kind === 'message') this.#o.typing.stop(event.chat);
           if (query) await this.#o.answers.finish(query.id, outcome === 'handled' ? doneText(query) : outcome === 'stopping' ? STOPPING : '');
@@ -64,6 +85,7 @@ export class TelegramInbound {
         },
       ),
     );
+    return 'taken';
   }
 
   /** The highest update_id taken so far (0 before the first). */

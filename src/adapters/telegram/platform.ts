@@ -3,12 +3,13 @@
 // which ends intake only — running turns still reply through the surface while the core drains.
 import type { Bot } from 'grammy';
 import type { Hono } from 'hono';
-import type { InboundEvent, PipelineOutcome, Surface } from '../../core/chat/index.ts';
+import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { CallbackAnswers, type AnswerFn } from './answers.ts';
 import { CallbackCodec } from './cards.ts';
 import { ALLOWED_UPDATES, createBot, type RetryOptions } from './client.ts';
+import { TelegramPoller } from './poller.ts';
 import { registerCommands } from './commands.ts';
 import { isQueryGone, telegramError } from './errors.ts';
 import { TelegramInbound } from './inbound.ts';
@@ -18,7 +19,7 @@ import { mountWebhook } from './webhook.ts';
 
 /** What the adapter uses of the core (KazmaCore has it all). */
 export interface TelegramCoreLink {
-  pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
+  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
   attachSurface(surface: Surface): () => void;
   commands: { list(): ReadonlyArray<{ name: string; summary: string }> };
 }
@@ -42,10 +43,11 @@ export class TelegramPlatform {
   readonly bot: Bot;
   readonly surface: TelegramSurface;
   readonly inbound: TelegramInbound;
+  /** Long polling (polling mode); the offset moves only past recorded updates. */
+  readonly poller: TelegramPoller;
   readonly #o: TelegramPlatformOptions;
   readonly #typing: TypingRefresher;
   #accepting = false;
-  #polling: Promise<void> | undefined;
 
   constructor(options: TelegramPlatformOptions) {
     this.#o = options;
@@ -58,10 +60,11 @@ export class TelegramPlatform {
     this.inbound = new TelegramInbound({
       pipeline: options.core.pipeline, me: () => this.bot.botInfo, groups: config.groups, answers, codec, typing: this.#typing, logger,
     });
-    this.bot.use((ctx) => this.inbound.take(ctx.update));
-    this.bot.catch((error) => logger.error({ err: error.error, update: error.ctx.update.update_id }, 'a Telegram update failed'));
+    this.poller = new TelegramPoller({ api: this.bot.api, take: (update) => this.inbound.take(update), logger });
     options.core.attachSurface(this.surface);
-    if (config.mode === 'webhook') mountWebhook(options.app, this.bot, { secret: config.webhook_secret, accepting: () => this.#accepting });
+    if (config.mode === 'webhook') {
+      mountWebhook(options.app, { secret: config.webhook_secret, accepting: () => this.#accepting, take: (update) => this.inbound.take(update), logger });
+    }
   }
 
   /** Checks the token (getMe), sets the command menu, then polls or registers the webhook. */
@@ -83,23 +86,21 @@ export class TelegramPlatform {
       logger.info({ bot: this.bot.botInfo.username, mode: 'webhook' }, 'telegram started');
       return;
     }
-    await new Promise<void>((resolve, reject) => {
-      this.#polling = this.bot
-        .start({ allowed_updates: [...ALLOWED_UPDATES], onStart: () => resolve() })
-        .catch((error: unknown) => {
-          const wrapped = telegramError('getUpdates', error, config.api_root);
-          logger.error({ err: wrapped }, 'telegram polling stopped; is another process polling with this token?');
-          reject(wrapped);
-        });
-    });
+    try {
+      await this.poller.start((error) => {
+        const wrapped = telegramError('getUpdates', error, config.api_root);
+        logger.error({ err: wrapped }, 'telegram polling stopped; is another process polling with this token?');
+      });
+    } catch (error) {
+      throw telegramError('deleteWebhook', error, config.api_root);
+    }
     logger.info({ bot: this.bot.botInfo.username, mode: 'polling' }, 'telegram started');
   }
 
   /** Stops intake (polling, or the webhook answers 503); replies of running turns still go out. */
   async stop(): Promise<void> {
     this.#accepting = false;
-    if (this.bot.isRunning()) await this.bot.stop();
-    await this.#polling;
+    await this.poller.stop();
     this.#typing.stopAll();
   }
 

@@ -6,6 +6,7 @@ import type { ModelChains } from './chain-provider.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from './replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
+import { isNotice } from './transcript.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -25,7 +26,7 @@ export function modelNode(deps: ModelNodeDeps) {
     const chain = deps.chains.current();
     if (!chain) return { messages: [new AIMessage(NO_MODEL_TEXT)], verdicts: {}, answeredBy: null };
     try {
-      const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages], config);
+      const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages.filter((m) => !isNotice(m))], config);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
       // history. Our own id keeps every reply; the provider's id stays in response_metadata. Tool calls

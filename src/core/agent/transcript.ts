@@ -1,4 +1,5 @@
 // Reading the conversation for the runner: which replies are new, and which tool calls were left open.
+import { randomUUID } from 'node:crypto';
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { callIdOf } from './state.ts';
@@ -12,13 +13,28 @@ export function textOf(message: BaseMessage): string {
     .join('');
 }
 
-/** Texts of the AI messages after position `from` that have something to say. */
-export function newReplies(messages: BaseMessage[], from: number): string[] {
+/**
+ * The AI messages after position `from` that have something to say, each keyed by its message id (the
+ * messages reducer gives every stored message one), so the same reply always maps to the same outbox row.
+ */
+export function newReplies(messages: BaseMessage[], from: number): Array<{ key: string; text: string }> {
   return messages
     .slice(from)
-    .filter((m) => AIMessage.isInstance(m))
-    .map((m) => textOf(m).trim())
-    .filter((text) => text !== '');
+    .flatMap((m, i) => (AIMessage.isInstance(m) ? [{ key: m.id ?? `at-${from + i}-${randomUUID()}`, text: textOf(m).trim() }] : []))
+    .filter((reply) => reply.text !== '');
+}
+
+/**
+ * Kazma's own words in the conversation (a turn ended after crashes, a failure): shown to the chat like a
+ * reply, but marked so the model is never sent them as if it had said them.
+ */
+export function noticeMessage(text: string, id: string): AIMessage {
+  return new AIMessage({ content: text, id, response_metadata: { kazma_notice: true } });
+}
+
+/** True for a {@link noticeMessage}. */
+export function isNotice(message: BaseMessage): boolean {
+  return AIMessage.isInstance(message) && message.response_metadata?.kazma_notice === true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, GraphRecursionError, INTERRUPT, isUnknownInterruptError, type Interrupt } from '@langchain/langgraph';
-import type { ApprovalBroker, ApprovalQuestion, DecideOutcome, Decision, Gate, ResumeDecision } from '../approvals/port.ts';
+import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type DecideOutcome, type Decision, type Gate, type ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor } from '../chat/types.ts';
@@ -11,7 +11,9 @@ import type { AgentGraph } from './graph.ts';
 import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from './state.ts';
 import type { ThreadStore } from './threads.ts';
-import { closeCalls, newReplies, unansweredCalls } from './transcript.ts';
+import { closeCalls, newReplies, noticeMessage, unansweredCalls } from './transcript.ts';
+import type { Reply } from '../outbox/replies.ts';
+import { KazmaError } from '../errors.ts';
 
 /** Options for {@link TurnRunner}. */
 export interface TurnRunnerOptions {
@@ -19,6 +21,8 @@ export interface TurnRunnerOptions {
   threads: ThreadStore;
   broker: ApprovalBroker;
   surfaces: SurfaceRegistry;
+  /** Where a turn's replies go: written to the outbox, then sent, once (ReplyOutbox). */
+  replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
   logger?: Logger;
   /** Aborted at shutdown: running model calls and tools stop. */
   signal?: AbortSignal;
@@ -48,12 +52,19 @@ export class TurnRunner {
    * unknown", is reported). A pending question is superseded, its open tool calls are answered "not
    * run", and the new input starts a fresh run: LangGraph discards the interrupted task, so the thread
    * is not left waiting and the model sees the new message.
+   *
+   * `turnId` names the turn for good (the inbox gives each message event one): when the thread shows
+   * this turn already began — the process stopped mid-turn and the message is being taken up again — the
+   * turn continues from its last checkpoint instead of starting over, and its replies are delivered once.
    */
-  async message(input: { chat: ChatRef; actor: Actor; text: string }): Promise<void> {
+  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }): Promise<void> {
+    const turnId = input.turnId ?? randomUUID();
     const threadId = await this.#o.threads.current(input.chat);
     let snapshot = await this.#o.graph.getState(this.#config(threadId));
+    const values = snapshot.values as Partial<AgentStateValue>;
+    if (values.turn?.id === turnId) return this.#continue(input.chat, threadId, turnId, snapshot);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
-      const requester = (snapshot.values as AgentStateValue).turn?.requester ?? input.actor;
+      const requester = values.turn?.requester ?? input.actor;
       await this.#drive(input.chat, threadId, null, requester);
       snapshot = await this.#o.graph.getState(this.#config(threadId));
     }
@@ -61,10 +72,47 @@ export class TurnRunner {
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
     const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
     await this.#drive(input.chat, threadId, {
-      messages: [...closing, new HumanMessage(input.text)],
+      messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
-      turn: { id: randomUUID(), chat: input.chat, requester: input.actor },
+      turn: { id: turnId, chat: input.chat, requester: input.actor },
     }, input.actor);
+  }
+
+  /**
+   * Ends a turn that cannot be finished (it stopped the process `turns.max_attempts` times): a question
+   * it waits on is superseded, its open calls are answered "not run", and the thread is closed with
+   * `text` as a notice — shown to the chat, never sent to the model as its own words — so the next
+   * message starts clean instead of running the same step again.
+   */
+  async endTurn(input: { chat: ChatRef; turnId: string; text: string }): Promise<void> {
+    const threadId = await this.#o.threads.current(input.chat);
+    const config = this.#config(threadId);
+    const snapshot = await this.#o.graph.getState(config);
+    const values = snapshot.values as Partial<AgentStateValue>;
+    const notice = noticeMessage(input.text, `notice-${input.turnId}`);
+    if (values.turn?.id === input.turnId && (snapshot.next.length > 0 || hasQuestion(snapshot.tasks))) {
+      if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'the turn was ended after repeated crashes');
+      const closing = closeCalls(unansweredCalls(values.messages ?? []), 'the turn was ended after repeated crashes');
+      await this.#o.graph.updateState(config, { messages: [...closing, notice], verdicts: {} }, 'tools');
+    }
+    await this.#o.replies.deliver(input.chat, [{ key: notice.id!, text: input.text }]);
+  }
+
+  /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
+  async #continue(chat: ChatRef, threadId: string, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<void> {
+    const values = snapshot.values as AgentStateValue;
+    const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
+    const from = Math.max(0, values.messages.findIndex((m) => m.id === turnMessageId(turnId)));
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) {
+      await this.#drive(chat, threadId, null, requester, { repliesFrom: from });
+      return;
+    }
+    await this.#deliverReplies(chat, values, from);
+    const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
+    if (!question?.id || !question.value) return;
+    // The process may have stopped after the checkpoint paused and before the gate was written.
+    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId })).some((gate) => gate.interruptId === question.id);
+    if (!asked) await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
   }
 
   /**
@@ -129,9 +177,9 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor): Promise<DriveResult> {
+  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor, options: { repliesFrom?: number } = {}): Promise<DriveResult> {
     const config = this.#config(threadId);
-    const before = ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
+    const before = options.repliesFrom ?? ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
     void this.#o.surfaces.typing(chat).catch(() => {});
     let result: AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
     // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
@@ -151,22 +199,28 @@ export class TurnRunner {
         signal: turn.signal,
       });
     } catch (error) {
+      // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
+      // the next start takes it up from there.
+      if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
       await this.#send(chat, this.#failureText(error, threadId));
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
       this.#o.signal?.removeEventListener('abort', follow);
     }
-    const replies = newReplies(result.messages, before);
-    for (const [i, text] of replies.entries()) {
-      const last = i === replies.length - 1;
-      const note = last && result.answeredBy?.fallback && !text.startsWith('⚠️') ? `\n\n${fallbackNote(result.answeredBy.model)}` : '';
-      await this.#send(chat, text + note);
-    }
+    await this.#deliverReplies(chat, result, before);
     const question = result[INTERRUPT]?.[0];
     if (question?.id && question.value) {
       await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
     }
     return { ok: true };
+  }
+
+  /** Sends the model's words after position `from`, each once (the outbox row is keyed by the message id). */
+  async #deliverReplies(chat: ChatRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: number): Promise<void> {
+    const replies = newReplies(state.messages, from);
+    const last = replies.at(-1);
+    if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️')) last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
+    await this.#o.replies.deliver(chat, replies);
   }
 
   #failureText(error: unknown, threadId: string): string {
@@ -187,6 +241,18 @@ export class TurnRunner {
   #config(threadId: string) {
     return { configurable: { thread_id: threadId } };
   }
+}
+
+/** A turn was stopped by a shutdown; it was neither finished nor failed, and is taken up at the next start. */
+export class TurnInterruptedError extends KazmaError {
+  constructor(threadId: string, cause: unknown) {
+    super('turn_interrupted', `the turn on ${threadId} was stopped by a shutdown and will be taken up again at the next start`, { cause });
+  }
+}
+
+/** The id of the message that starts a turn; finding it finds where the turn's replies begin. */
+function turnMessageId(turnId: string): string {
+  return `turn-${turnId}`;
 }
 
 function hasQuestion(tasks: ReadonlyArray<{ interrupts: readonly unknown[] }>): boolean {

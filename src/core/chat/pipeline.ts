@@ -1,11 +1,12 @@
-import type { TurnRunner } from '../agent/turn-runner.ts';
+import { TurnInterruptedError, type TurnRunner } from '../agent/turn-runner.ts';
 import type { ApprovalBroker } from '../approvals/port.ts';
 import { parseCommand } from '../commands/parse.ts';
 import type { CommandRegistry, CommandServices } from '../commands/registry.ts';
 import type { Logger } from '../log/index.ts';
 import type { AccessPolicy, Role } from './access.ts';
 import type { ChatQueues } from './chat-queue.ts';
-import type { ProcessedEvents } from './dedupe.ts';
+import { parseInboundEvent } from './event-schema.ts';
+import { inboxKey, turnIdOf, type Inbox } from './inbox.ts';
 import { chatOf, type ChatRef } from './ref.ts';
 import { RefusalLimiter } from './refusals.ts';
 import type { SurfaceRegistry } from './surfaces.ts';
@@ -14,26 +15,45 @@ import type { Actor, InboundEvent } from './types.ts';
 /** What {@link InboundPipeline.handle} did with an event. */
 export type PipelineOutcome = 'handled' | 'own' | 'duplicate' | 'refused' | 'stopping';
 
+/**
+ * What {@link InboundPipeline.accept} did at once. `stopping` means the event was NOT recorded: the
+ * adapter must tell the platform to deliver it again (a 5xx, a poll offset kept). Every other status
+ * means the event is safe to acknowledge; `done` resolves when its work has finished.
+ */
+export interface Accepted {
+  status: 'accepted' | 'own' | 'duplicate' | 'refused' | 'stopping';
+  done: Promise<PipelineOutcome>;
+}
+
 /** The parts the pipeline routes between; all built by the composition root. */
 export interface PipelineOptions {
-  dedupe: ProcessedEvents;
+  inbox: Inbox;
   access: AccessPolicy;
   commands: CommandRegistry;
   services: CommandServices;
-  runner: Pick<TurnRunner, 'message' | 'decide'>;
+  runner: Pick<TurnRunner, 'message' | 'decide' | 'endTurn'>;
   broker: Pick<ApprovalBroker, 'route'>;
   surfaces: SurfaceRegistry;
   queues: ChatQueues;
+  /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
+  maxAttempts?: number;
   /** When a refused sender is told so; default once per person per chat per day. */
   refusals?: RefusalLimiter;
   logger?: Logger;
 }
 
+interface Work {
+  /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
+  queue?: ChatRef;
+  run: () => Promise<void>;
+}
+
 /**
- * The one inbound path every adapter uses: drop own messages → dedupe by platform event id (durable)
- * → access check → commands or the agent. Turns of one chat run one at a time in arrival order, and
- * a decision runs in the queue of the chat its question came from. `handle` resolves once the event's
- * work is done (a turn finished or paused on a question), so a caller may await it or not.
+ * The one inbound path every adapter uses: drop own messages → check access → record in the inbox
+ * (durable, unique by platform event id: the dedupe guard) → commands or the agent. Recording comes
+ * before the platform is acknowledged, and an event stays in the inbox until its work ends, so a
+ * crash loses nothing: {@link recover} takes up what was left at the next start. Turns of one chat run
+ * one at a time in arrival order, and a decision runs in the queue of the chat its question came from.
  */
 export class InboundPipeline {
   readonly #o: PipelineOptions;
@@ -45,27 +65,49 @@ export class InboundPipeline {
     this.#refusals = options.refusals ?? new RefusalLimiter();
   }
 
-  async handle(event: InboundEvent): Promise<PipelineOutcome> {
-    if (this.#closed) return 'stopping';
-    if (event.fromSelf) return 'own';
-    if (!(await this.#o.dedupe.firstSeen(event.platform, event.eventId))) return 'duplicate';
+  /**
+   * Records the event, then starts its work without waiting for it. Resolves once the event is durable
+   * (or needs nothing); rejects with InboxUnavailableError when it could not be recorded and with
+   * InvalidInboundEventError when it is malformed — acknowledge the platform only after this resolves.
+   */
+  async accept(raw: InboundEvent): Promise<Accepted> {
+    if (this.#closed) return settled('stopping');
+    const event = parseInboundEvent(raw);
+    if (event.fromSelf) return settled('own');
     const verdict = this.#o.access.check(event.actor, event.chat);
     if (!verdict.ok) {
-      await this.#refuse(event, verdict.reason);
-      return 'refused';
+      if (!(await this.#o.inbox.record(event, 'refused'))) return settled('duplicate');
+      return { status: 'refused', done: this.#refuse(event, verdict.reason).then(() => 'refused' as const) };
     }
-    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
-    if (event.kind === 'action') {
-      const routed = await this.#o.broker.route(event.actionId);
-      if (!routed) await this.#private(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).');
-      else await this.#queued(routed.chat, async () => void (await this.#o.runner.decide({ gateId: routed.gateId, decision: routed.decision, actor, via: event.chat })));
-      return 'handled';
+    if (!(await this.#o.inbox.record(event, 'received'))) return settled('duplicate');
+    return { status: 'accepted', done: this.#start(event) };
+  }
+
+  /** {@link accept}, then waits for the event's work (a turn finished or paused on a question). */
+  async handle(event: InboundEvent): Promise<PipelineOutcome> {
+    return (await this.accept(event)).done;
+  }
+
+  /**
+   * Takes up events a stopped process left unfinished (recorded, or begun and never ended) and untouched
+   * for `staleAfterMs` — 0 when no other process can be working on them (the embedded database). Each
+   * goes back into its chat's queue in arrival order; returns how many were found.
+   */
+  async recover(staleAfterMs: number): Promise<number> {
+    const staleBefore = new Date(Date.now() - staleAfterMs);
+    const rows = await this.#o.inbox.unfinished(staleBefore);
+    for (const row of rows) {
+      let event: InboundEvent;
+      try {
+        event = parseInboundEvent(row.event);
+      } catch (error) {
+        this.#o.logger?.error({ err: error, platform: row.platform, event: row.eventId }, 'an unfinished inbound event could not be read back; it is skipped');
+        continue;
+      }
+      this.#o.logger?.info({ platform: row.platform, event: row.eventId, attempts: row.attempts }, 'taking up an event a stopped process left unfinished');
+      void this.#start(event, staleBefore).catch((error: unknown) => this.#o.logger?.error({ err: error, event: row.eventId }, 'taking up an unfinished event failed; the next sweep tries again'));
     }
-    const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
-    const privately = event.kind === 'command' && event.answerPrivately === true;
-    if (command) await this.#command(event.chat, actor, verdict.role, command, privately);
-    else if (event.kind === 'message') await this.#queued(event.chat, () => this.#o.runner.message({ chat: event.chat, actor, text: event.text }));
-    return 'handled';
+    return rows.length;
   }
 
   /** Stops intake: later events get 'stopping'; work already queued still runs (see ChatQueues.idle). */
@@ -73,18 +115,71 @@ export class InboundPipeline {
     this.#closed = true;
   }
 
-  async #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Promise<void> {
-    const reply = (text: string) => (privately ? this.#private(chat, actor, text) : this.#send(chat, text));
-    const command = this.#o.commands.get(parsed.name);
-    if (!command) return reply(`Unknown command /${parsed.name}. /help lists the commands.`);
-    if (command.operatorOnly && role !== 'operator') return reply(`/${command.name} is for operators only.`);
-    const run = () => command.run({ chat, actor, role, ...parsed, services: this.#o.services, commands: this.#o.commands, reply });
-    if (command.serial === false) await run().catch((error: unknown) => this.#failed(chat, error));
-    else await this.#queued(chat, run);
+  /** Routes the event and queues its work; claiming the inbox row happens when the work's turn comes. */
+  async #start(event: InboundEvent, staleBefore?: Date): Promise<PipelineOutcome> {
+    const verdict = this.#o.access.check(event.actor, event.chat);
+    if (!verdict.ok) return this.#claimed(event, staleBefore, { run: async () => {} }); // access was narrowed since
+    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
+    const work = await this.#route(event, actor, verdict.role);
+    const run = () => this.#claimed(event, staleBefore, work);
+    return work.queue ? this.#o.queues.run(work.queue, run) : run();
   }
 
-  async #queued(chat: ChatRef, work: () => Promise<void>): Promise<void> {
-    await this.#o.queues.run(chat, work).catch((error: unknown) => this.#failed(chat, error));
+  async #route(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
+    if (event.kind === 'action') {
+      const routed = await this.#o.broker.route(event.actionId);
+      if (!routed) return { run: () => this.#private(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).') };
+      return { queue: routed.chat, run: async () => void (await this.#o.runner.decide({ gateId: routed.gateId, decision: routed.decision, actor, via: event.chat })) };
+    }
+    const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
+    if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
+    const text = event.kind === 'message' ? event.text : '';
+    return { queue: event.chat, run: () => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }) };
+  }
+
+  /**
+   * Runs work for a recorded event once: claims the inbox row (one process at a time; the inbox's
+   * heartbeat keeps the lease while it runs), and ends it done or failed. An event that already began `maxAttempts` times
+   * (each time the process stopped) is given up with a message instead of started again. A shutdown
+   * leaves the row running, for the next start.
+   */
+  async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
+    const key = inboxKey(event);
+    const { inbox, logger } = this.#o;
+    const row = await inbox.claim(key, staleBefore ? { staleBefore } : {});
+    if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
+    const maxAttempts = this.#o.maxAttempts ?? 3;
+    if (row.attempts > maxAttempts) {
+      await this.#giveUp(event, row.attempts - 1).catch((error: unknown) => logger?.error({ err: error }, 'could not end an event that kept stopping Kazma'));
+      await inbox.finish(key, 'failed', `given up after ${row.attempts - 1} attempts`);
+      return 'handled';
+    }
+    try {
+      await work.run();
+      await inbox.finish(key, 'done');
+      return 'handled';
+    } catch (error) {
+      if (error instanceof TurnInterruptedError) return 'stopping';
+      await this.#failed(event.chat, error);
+      await inbox.finish(key, 'failed', error instanceof Error ? error.message : String(error)).catch(() => false);
+      return 'handled';
+    }
+  }
+
+  async #giveUp(event: InboundEvent, attempts: number): Promise<void> {
+    this.#o.logger?.error({ platform: event.platform, event: event.eventId, attempts }, 'an event stopped Kazma every time it was worked on; giving it up');
+    const text = `⚠️ I could not finish this: Kazma stopped ${attempts} times while working on it, so I have given up on it. Nothing more will run for it; send it again if you still need it.`;
+    if (event.kind === 'message' && !parseCommand(event.text)) await this.#o.runner.endTurn({ chat: event.chat, turnId: turnIdOf(inboxKey(event)), text });
+    else await this.#send(event.chat, text);
+  }
+
+  #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Work {
+    const reply = (text: string) => (privately ? this.#private(chat, actor, text) : this.#send(chat, text));
+    const command = this.#o.commands.get(parsed.name);
+    if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
+    if (command.operatorOnly && role !== 'operator') return { run: () => reply(`/${command.name} is for operators only.`) };
+    const run = () => command.run({ chat, actor, role, ...parsed, services: this.#o.services, commands: this.#o.commands, reply });
+    return command.serial === false ? { run } : { queue: chat, run };
   }
 
   async #refuse(event: InboundEvent, reason: string): Promise<void> {
@@ -106,4 +201,8 @@ export class InboundPipeline {
   async #private(chat: ChatRef, actor: Actor, text: string): Promise<void> {
     await this.#o.surfaces.replyPrivately(chat, actor, text).catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
   }
+}
+
+function settled(status: 'own' | 'duplicate' | 'stopping'): Accepted {
+  return { status, done: Promise.resolve(status) };
 }

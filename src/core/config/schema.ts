@@ -109,6 +109,14 @@ export const configSchema = z.strictObject({
       outbox: z.number().int().min(1).default(8),
     }),
   }),
+  turns: section({
+    /** A turn that has crashed the process this many times is ended with a ⚠️ instead of started again. */
+    max_attempts: z.number().int().min(1).max(100).default(3),
+    /** A running turn whose process stopped heart-beating this long ago is taken over by another process. */
+    stale_after: duration('15s'),
+  }),
+  /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
+  inbox: section({ retention: duration('7d') }),
   runs: section({ sweep_interval: duration('30s'), alert_channels: z.array(chatRef).default([]) }),
   shutdown: section({ timeout: duration('10s') }),
   log: section({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }),

@@ -41,6 +41,8 @@ export interface HarnessOptions {
   fake?: FakeDiscord;
   fakeOptions?: FakeDiscordOptions;
   typingIntervalMs?: number;
+  /** Shorter waits while an event cannot be recorded (outage tests). */
+  recordRetryDelaysMs?: readonly number[];
 }
 
 export interface Harness {
@@ -79,8 +81,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const surfaces = new SurfaceRegistry();
   const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-dc-${randomUUID().slice(0, 8)}` } });
   const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  const platform = options.typingIntervalMs !== undefined
-    ? new DiscordPlatform({ config: loaded.config.discord, core, logger, typingIntervalMs: options.typingIntervalMs })
+  const tuned = options.typingIntervalMs !== undefined || options.recordRetryDelaysMs !== undefined;
+  const platform = tuned
+    ? new DiscordPlatform({
+      config: loaded.config.discord, core, logger,
+      ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
+      ...(options.recordRetryDelaysMs !== undefined && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
+    })
     : await discordPlatform({ loaded, core, logger });
   if (!platform) throw new Error('discord.enabled is true, yet no platform was built');
   await platform.start();

@@ -148,7 +148,7 @@ describe('start', () => {
       const config = configSchema.parse({ discord: { enabled: true, token: 'wrong', api: fake.api } }).discord;
       const platform = new DiscordPlatform({
         config, logger: createLogger({ level: 'silent', pretty: false }),
-        core: { pipeline: { handle: async () => 'handled' }, attachSurface: () => () => {}, commands: { list: () => [] } },
+        core: { pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: () => () => {}, commands: { list: () => [] } },
       });
       await expect(platform.start()).rejects.toMatchObject({ code: 'discord_unauthorized', message: expect.stringMatching(/Discord refused the bot token at .*Developer Portal/) });
       await platform.stop();

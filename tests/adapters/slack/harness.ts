@@ -29,6 +29,8 @@ export interface SlackHarnessOptions {
   modelBaseUrl: string;
   /** Extra kazma.yaml sections (merged over the defaults). */
   config?: Record<string, unknown>;
+  /** Reuse a database (outage tests); the harness then does not dispose it. */
+  database?: FreshDatabase;
   /** Adapter options a test tunes (retries, ack timeout); else the factory builds it as main.ts does. */
   tuning?: Pick<SlackPlatformOptions, 'retry' | 'ackTimeoutMs'>;
 }
@@ -64,7 +66,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
-  const database = await freshDatabase('pglite');
+  const database = options.database ?? (await freshDatabase('pglite'));
   const surfaces = new SurfaceRegistry();
   const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-sl-${randomUUID().slice(0, 8)}` } });
   const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
@@ -90,7 +92,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
       await http.close();
       await core.stop(2000);
       await outbox.close();
-      await database.dispose();
+      if (!options.database) await database.dispose();
       await fake.close();
       await rm(workspace, { recursive: true, force: true });
     },

@@ -25,7 +25,8 @@ describe('/kazma', () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
     const started = Date.now();
     const delivery = await slash('status');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Within Slack's 3-second deadline (recording the command comes first; the turn does not).
+    expect(Date.now() - started).toBeLessThan(2500);
     expect([delivery.status, delivery.body]).toEqual([200, '']);
     await h.settled();
     const [status] = h.fake.ephemerals(CHANNEL, MAYA.id);

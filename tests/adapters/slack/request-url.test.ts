@@ -100,4 +100,33 @@ describe('the Request URL', () => {
     await h.settled();
     expect(llm.requests).toHaveLength(0);
   });
+
+  it('answers 400 to a signed event whose fields have the wrong type, and runs nothing', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const event = { type: 'message', channel_type: 'im', channel: dmOf(MAYA), user: MAYA.id, text: { not: 'a string' }, ts: '1700000002.000001' };
+    const delivery = await h.fake.signer.sendEvent(h.url, event);
+    expect(delivery.status).toBe(400);
+    const noUser = await h.fake.signer.sendEvent(h.url, { type: 'message', channel_type: 'im', channel: 42, text: 'hi', ts: '1700000003.000001' });
+    expect(noUser.status).toBe(400);
+    await h.settled();
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('stops reading a chunked body past the cap and answers 413 without buffering it', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    let sent = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 200 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    // The answer came long before 200 MB were pushed: the body was not read to its end.
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+    expect(llm.requests).toHaveLength(0);
+  });
 });

@@ -19,7 +19,7 @@ async function setup(over: Partial<SlackPlatformOptions> & { token?: string; api
   cleanup.push(() => fake.close());
   const events: InboundEvent[] = [];
   let attached: Surface | undefined;
-  const core = { pipeline: { handle: async (e: InboundEvent) => (events.push(e), 'handled' as const) }, attachSurface: (s: Surface) => ((attached = s), () => {}) };
+  const core = { pipeline: { accept: async (e: InboundEvent) => (events.push(e), { status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: (s: Surface) => ((attached = s), () => {}) };
   const config = { enabled: true, token: over.token ?? fake.botToken, signing_secret: fake.signingSecret, mode: 'http' as const, app_token: '', api_url: over.apiUrl ?? fake.apiUrl };
   const merged = over.config ? { ...over.config, api_url: over.config.api_url || fake.apiUrl } : config;
   const platform = new SlackPlatform({ core, app: new Hono(), logger, retry: { retries: 2, minTimeoutMs: 0, maxTimeoutMs: 0 }, ...over, config: merged });

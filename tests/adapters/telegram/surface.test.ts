@@ -131,7 +131,7 @@ describe('start', () => {
       const config = configSchema.parse({ telegram: { enabled: true, token: '7000000001:wrong', api_root: fake.apiRoot } }).telegram;
       const platform = new TelegramPlatform({
         config, app: new Hono(), logger: createLogger({ level: 'silent', pretty: false }),
-        core: { pipeline: { handle: async () => 'handled' }, attachSurface: () => () => {}, commands: { list: () => [] } },
+        core: { pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: () => () => {}, commands: { list: () => [] } },
       });
       await expect(platform.start()).rejects.toMatchObject({ code: 'telegram_unauthorized', message: expect.stringMatching(/Telegram refused getMe: Unauthorized\. The bot token is wrong .*@BotFather/) });
       await platform.stop();

@@ -89,4 +89,36 @@ describe('telegram webhook', () => {
     expect(late.status).toBe(503);
     expect(llm.requests).toHaveLength(0);
   });
+
+  it('answers 400 to a body that is not JSON and to an update of the wrong shape, with the right secret, and runs nothing', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    const url = `http://127.0.0.1:${h.http!.port}/telegram/webhook`;
+    const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }, body });
+    const notJson = await post('{"update_id": 1, "message": ');
+    expect(notJson.status).toBe(400);
+    const base = message(h.fake, 'x').message;
+    const numberText = await post(JSON.stringify({ update_id: 900001, message: { ...base, text: 12345 } }));
+    expect(numberText.status).toBe(400);
+    expect(await numberText.text()).toMatch(/message\.text/);
+    const noId = await post(JSON.stringify({ message: base }));
+    expect(noId.status).toBe(400);
+    const arrayText = await post(JSON.stringify({ update_id: 900002, message: { ...base, text: ['/config', 'x'] } }));
+    expect(arrayText.status).toBe(400);
+    // The adapter is still healthy: a good update right after is answered.
+    expect((await h.fake.postWebhook(message(h.fake, 'still here'))).status).toBe(200);
+    await h.settled();
+    expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: still here']);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('refuses a body over the cap with 413 before reading it, and a stranger with 401 before that', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
+    const url = `http://127.0.0.1:${h.http!.port}/telegram/webhook`;
+    const big = JSON.stringify({ update_id: 1, message: { ...message(h.fake, 'x').message, text: 'x'.repeat(2 * 1024 * 1024) } });
+    const withSecret = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }, body: big });
+    expect(withSecret.status).toBe(413);
+    const stranger = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(stranger.status).toBe(401);
+    expect(llm.requests).toHaveLength(0);
+  });
 });

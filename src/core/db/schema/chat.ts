@@ -1,19 +1,39 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** received → running → done | failed; `refused` marks an event from someone access control turned away. */
+export const INBOX_STATES = ['received', 'running', 'done', 'failed', 'refused'] as const;
+export type InboxState = (typeof INBOX_STATES)[number];
 
 /**
- * Inbound platform events already taken in, by the platform's own event id. The inbound pipeline
- * inserts here before acting, so a redelivery (a webhook retried, a reconnect replaying updates, a
- * restart) finds the row and is dropped. Old rows can be swept; a platform stops redelivering long
- * before a day has passed.
+ * Every inbound platform event, recorded (unique by the platform's own event id) before the platform is
+ * told it arrived. It is the dedupe guard — a redelivery finds the row and is dropped — and the promise
+ * that nothing taken in is lost: a row that is not `done` after a crash is finished at the next start.
+ * `attempts` counts the times processing began, so an event that keeps killing the process is ended
+ * with a warning instead of forever. Finished rows are pruned after `inbox.retention`.
  */
-export const processedEvents = pgTable(
-  'processed_events',
+export const inbox = pgTable(
+  'inbox',
   {
     platform: text('platform').notNull(),
     eventId: text('event_id').notNull(),
+    chat: text('chat').notNull(),
+    /** The InboundEvent as the adapter built it; null for refused events (nothing to replay). */
+    event: jsonb('event'),
+    state: text('state', { enum: INBOX_STATES }).notNull().default('received'),
+    attempts: integer('attempts').notNull().default(0),
+    /** The process instance working on it (state running); its heartbeat is updated_at. */
+    owner: text('owner'),
+    lastError: text('last_error'),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ name: 'processed_events_platform_event_pk', columns: [t.platform, t.eventId] })],
+  (t) => [
+    primaryKey({ name: 'inbox_platform_event_pk', columns: [t.platform, t.eventId] }),
+    check('inbox_state_valid', sql`${t.state} in ('received','running','done','failed','refused')`),
+    index('inbox_state_idx').on(t.state, t.updatedAt),
+  ],
 );
 
 /**

@@ -1,0 +1,65 @@
+// The fields of Slack payloads Kazma reads, checked before they are used: a signed request can still
+// carry a field of the wrong type (a bug at Slack's end, or a leaked signing secret), and that must be a
+// clear 400, not a crash in a listener. Unknown fields pass through.
+import { z } from 'zod';
+import { InvalidInboundEventError } from '../../core/chat/index.ts';
+import type { SlackActionBody, SlackCommandBody, SlackMessageEvent } from './events.ts';
+
+const messageEvent = z.looseObject({
+  type: z.string(),
+  subtype: z.string().optional(),
+  user: z.string().optional(),
+  bot_id: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string(),
+  thread_ts: z.string().optional(),
+  channel: z.string().min(1),
+  channel_type: z.string().optional(),
+});
+
+const actionBody = z.looseObject({
+  type: z.string(),
+  trigger_id: z.string().optional(),
+  user: z.looseObject({ id: z.string().min(1) }),
+  channel: z.looseObject({ id: z.string() }).optional(),
+  container: z.looseObject({ channel_id: z.string().optional(), message_ts: z.string().optional() }).optional(),
+  message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
+  actions: z.array(z.looseObject({ action_id: z.string(), action_ts: z.string().optional() })).optional(),
+});
+
+const commandBody = z.looseObject({
+  command: z.string(),
+  text: z.string().optional(),
+  user_id: z.string().min(1),
+  channel_id: z.string().min(1),
+  trigger_id: z.string().optional(),
+});
+
+// What Bolt itself reads of an Events API envelope before Kazma's listeners run; a wrong type here
+// would throw inside Bolt (a 500 Slack retries), so it is refused at the receiver with a 400.
+const envelope = z.looseObject({
+  type: z.literal('event_callback'),
+  event_id: z.string().min(1),
+  event: z.looseObject({
+    type: z.string(),
+    channel: z.string().optional(),
+    user: z.string().optional(),
+    text: z.string().optional(),
+    ts: z.string().optional(),
+    thread_ts: z.string().optional(),
+    subtype: z.string().optional(),
+  }),
+});
+
+function parse<T>(schema: z.ZodType, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as T;
+  throw new InvalidInboundEventError(`a Slack ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`);
+}
+
+export const parseMessageEvent = (value: unknown): SlackMessageEvent => parse(messageEvent, value, 'message event');
+export const parseActionBody = (value: unknown): SlackActionBody => parse(actionBody, value, 'interaction payload');
+export const parseCommandBody = (value: unknown): SlackCommandBody => parse(commandBody, value, 'slash command');
+
+/** Checks an Events API envelope; throws InvalidInboundEventError naming the field. */
+export const checkEnvelope = (value: unknown): void => void parse(envelope, value, 'event envelope');

@@ -1,0 +1,39 @@
+// The shape of an InboundEvent, checked where it enters the core: adapters build events from platform
+// payloads an attacker can shape, and a recorded event is read back from the inbox after a restart.
+import { z } from 'zod';
+import { KazmaError } from '../errors.ts';
+import type { InboundEvent } from './types.ts';
+
+const actor = z.object({ platform: z.string().min(1), id: z.string().min(1), displayName: z.string().optional() });
+const base = {
+  eventId: z.string().min(1).max(512),
+  platform: z.string().min(1),
+  chat: z.string().regex(/^[a-z]+:[^:\s]+(:[^:\s]+)?$/),
+  actor,
+  fromSelf: z.boolean().optional(),
+};
+
+const inboundEventSchema = z.discriminatedUnion('kind', [
+  z.object({ ...base, kind: z.literal('message'), text: z.string() }),
+  z.object({ ...base, kind: z.literal('command'), name: z.string().min(1), args: z.array(z.string()), answerPrivately: z.boolean().optional() }),
+  z.object({
+    ...base, kind: z.literal('action'), actionId: z.string().min(1).max(256),
+    message: z.object({ chat: z.string(), id: z.string() }).optional(),
+  }),
+]);
+
+/** An inbound event that is not the shape the core takes (a bug in an adapter, or a forged payload). */
+export class InvalidInboundEventError extends KazmaError {
+  constructor(readonly issues: string) {
+    super('inbound_event_invalid', `an inbound event was malformed and was not taken in: ${issues}`);
+  }
+}
+
+/** The event, checked; throws {@link InvalidInboundEventError} naming what is wrong. */
+export function parseInboundEvent(value: unknown): InboundEvent {
+  const parsed = inboundEventSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new InvalidInboundEventError(parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '));
+  }
+  return parsed.data as InboundEvent;
+}

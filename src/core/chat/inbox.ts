@@ -1,0 +1,151 @@
+import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { inbox, type InboxState } from '../db/schema/chat.ts';
+import { KazmaError } from '../errors.ts';
+import type { InboundEvent } from './types.ts';
+
+export type InboxRow = typeof inbox.$inferSelect;
+
+/** Identifies one inbound event: the platform's own event id, unique per platform. */
+export interface InboxKey {
+  platform: string;
+  eventId: string;
+}
+
+/**
+ * The event could not be recorded (the database is unreachable or refused the write). The adapter
+ * must not acknowledge it: a webhook answers 5xx, a poller keeps its offset, so the platform
+ * delivers it again.
+ */
+export class InboxUnavailableError extends KazmaError {
+  constructor(cause: unknown) {
+    super('inbox_unavailable', `the event could not be recorded, so it was not accepted (the platform will deliver it again): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * The durable inbox: every inbound event is written here before it is acknowledged, and moves
+ * received → running → done | failed as it is worked on. Each state change is one compare-and-set
+ * statement; `owner` names the process working on a row and `updated_at` is its heartbeat.
+ */
+export class Inbox {
+  readonly #db: Db;
+  readonly #owner: string;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: { db: Db; owner: string }) {
+    this.#db = options.db;
+    this.#owner = options.owner;
+  }
+
+  /** This process's name in the `owner` column. */
+  get owner(): string {
+    return this.#owner;
+  }
+
+  /**
+   * Records an event. Statement: INSERT … ON CONFLICT (platform, event_id) DO NOTHING RETURNING.
+   * Output: true for the first delivery, false for a redelivery. Invariant: of racing deliveries of
+   * one event exactly one gets true. Throws {@link InboxUnavailableError} when nothing was written.
+   */
+  async record(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
+    try {
+      const rows = await this.#db
+        .insert(inbox)
+        .values({
+          platform: event.platform, eventId: event.eventId, chat: event.chat, state, owner: this.#owner,
+          event: state === 'received' ? event : null,
+          ...(state === 'refused' && { finishedAt: sql`now()` }),
+        })
+        .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
+        .returning({ eventId: inbox.eventId });
+      return rows.length > 0;
+    } catch (error) {
+      throw new InboxUnavailableError(error);
+    }
+  }
+
+  /**
+   * Takes a row to work on, counting the attempt: a row this process recorded (received → running), or
+   * — with `staleBefore` — one whose owner stopped heart-beating before then (received or running).
+   * Statement: UPDATE … SET state='running', owner=me, attempts=attempts+1 WHERE key AND ((state='received'
+   * AND owner=me) OR (state IN ('received','running') AND updated_at <= staleBefore)) RETURNING *.
+   * Output: the row when this process won it, undefined otherwise. Invariant: one owner at a time.
+   */
+  async claim(key: InboxKey, options: { staleBefore?: Date } = {}): Promise<InboxRow | undefined> {
+    const mine = and(eq(inbox.state, 'received'), eq(inbox.owner, this.#owner));
+    const takeable = options.staleBefore
+      ? or(mine, and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, options.staleBefore)))
+      : mine;
+    const [row] = await this.#db
+      .update(inbox)
+      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()` })
+      .where(and(this.#where(key), takeable))
+      .returning();
+    return row;
+  }
+
+  /**
+   * Renews this process's lease on every row it holds, queued or running, in one statement, so no other
+   * process takes up an event that is merely waiting behind a long turn here.
+   */
+  async heartbeat(): Promise<void> {
+    await this.#db.update(inbox).set({ updatedAt: sql`now()` }).where(and(eq(inbox.owner, this.#owner), inArray(inbox.state, ['received', 'running'])));
+  }
+
+  /** Beats every `ms` until {@link stopHeartbeat}; a failed beat is retried at the next one. */
+  startHeartbeat(ms: number): void {
+    this.#timer ??= setInterval(() => void this.heartbeat().catch(() => {}), ms);
+    this.#timer.unref();
+  }
+
+  stopHeartbeat(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Ends a row this process holds: running → done | failed.
+   * Output: true when the row moved. Invariant: only the owner ends a row, and only once.
+   */
+  async finish(key: InboxKey, state: Extract<InboxState, 'done' | 'failed'>, error?: string): Promise<boolean> {
+    const rows = await this.#db
+      .update(inbox)
+      .set({ state, finishedAt: sql`now()`, updatedAt: sql`now()`, ...(error !== undefined && { lastError: error.slice(0, 2000) }) })
+      .where(and(this.#where(key), eq(inbox.state, 'running'), eq(inbox.owner, this.#owner)))
+      .returning({ eventId: inbox.eventId });
+    return rows.length > 0;
+  }
+
+  /** Rows of other processes not finished and untouched since `before` (their process stopped), oldest first. */
+  async unfinished(before: Date): Promise<InboxRow[]> {
+    return this.#db
+      .select()
+      .from(inbox)
+      .where(and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, before), or(isNull(inbox.owner), ne(inbox.owner, this.#owner))))
+      .orderBy(inbox.receivedAt);
+  }
+
+  /** Deletes finished rows older than `before`; platforms stopped redelivering them long ago. */
+  async prune(before: Date): Promise<number> {
+    const rows = await this.#db
+      .delete(inbox)
+      .where(and(inArray(inbox.state, ['done', 'failed', 'refused']), lte(inbox.updatedAt, before)))
+      .returning({ eventId: inbox.eventId });
+    return rows.length;
+  }
+
+  #where(key: InboxKey) {
+    return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
+  }
+}
+
+/** The inbox key of an event. */
+export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): InboxKey {
+  return { platform: event.platform, eventId: event.eventId };
+}
+
+/** The turn id of a message event: stable across restarts, so a resumed turn is recognised as the same. */
+export function turnIdOf(key: InboxKey): string {
+  return `${key.platform}:${key.eventId}`;
+}

@@ -1,0 +1,86 @@
+import type { ChatRef } from '../chat/ref.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Db } from '../db/index.ts';
+import { outbox } from '../db/schema/outbox.ts';
+import type { Logger } from '../log/index.ts';
+import { deliverOutbox } from './deliver.ts';
+import type { OutboxDispatcher } from './port.ts';
+import { getOutbox, moveOutbox } from './store.ts';
+
+/** One reply of a turn: `key` is the id of the message it comes from, stable across restarts. */
+export interface Reply {
+  key: string;
+  text: string;
+}
+
+/** Options for {@link ReplyOutbox}. */
+export interface ReplyOutboxOptions {
+  db: Db;
+  surfaces: SurfaceRegistry;
+  /** Retries what could not be sent at once (the BullMQ outbox worker). */
+  dispatcher: OutboxDispatcher;
+  logger?: Logger;
+}
+
+/**
+ * Sends a turn's replies through the outbox, so a reply is written before it is sent and sent once:
+ * the row's id comes from the reply's message id, so delivering the same turn again after a crash
+ * finds the rows already there and sends only what never went out. A row is written as `sending`
+ * and sent at once (two statements, in order, while the chat's turn still holds its queue); a send
+ * the platform refuses goes back to `pending` for the outbox worker's retries, with every later reply
+ * of the turn behind it. A crash mid-send leaves `sending`, which the outbox recovery marks
+ * "delivery unknown" rather than send twice.
+ */
+export class ReplyOutbox {
+  readonly #o: ReplyOutboxOptions;
+
+  constructor(options: ReplyOutboxOptions) {
+    this.#o = options;
+  }
+
+  async deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> {
+    let queued = false; // once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries)
+    for (const reply of replies) {
+      const id = replyOutboxId(reply.key);
+      const [row] = await this.#o.db
+        .insert(outbox)
+        .values({ id, kind: 'message', destination: chat, payload: { text: reply.text }, state: queued ? 'pending' : 'sending', attempts: queued ? 0 : 1 })
+        .onConflictDoNothing({ target: outbox.id })
+        .returning();
+      if (!row) {
+        // Written by an earlier attempt at this turn: send it only if it never went out.
+        if ((await getOutbox(this.#o.db, id))?.state === 'pending') queued = (await this.#sendPending(id)) || queued;
+        continue;
+      }
+      if (queued) {
+        await this.#o.dispatcher.dispatch([id]);
+        continue;
+      }
+      try {
+        const ref = await this.#o.surfaces.send(chat, { text: reply.text });
+        await moveOutbox(this.#o.db, id, 'sending', 'sent', { messageRef: ref, sentAt: new Date() });
+      } catch (error) {
+        this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
+        await moveOutbox(this.#o.db, id, 'sending', 'pending', { lastError: error instanceof Error ? error.message : String(error) });
+        await this.#o.dispatcher.dispatch([id]);
+        queued = true;
+      }
+    }
+  }
+
+  /** Sends a pending row now; true when it had to be left to the worker. */
+  async #sendPending(id: string): Promise<boolean> {
+    try {
+      await deliverOutbox(this.#o.db, this.#o.surfaces, id);
+      return false;
+    } catch {
+      await this.#o.dispatcher.dispatch([id]);
+      return true;
+    }
+  }
+}
+
+/** The outbox id of a reply: one row per model message, whatever retries happen. */
+export function replyOutboxId(messageKey: string): string {
+  return `reply_${messageKey}`;
+}

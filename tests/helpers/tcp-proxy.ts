@@ -1,0 +1,77 @@
+// A TCP proxy the test controls, to cut a real server (PostgreSQL) off from Kazma and bring it back:
+// `cut()` drops every open connection and stops listening, so new ones are refused at once (as when
+// the server is down); `restore()` listens on the same port again.
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { migrateDatabase, openDatabase } from '../../src/core/db/index.ts';
+import { createPgDatabase, type FreshDatabase } from './databases.ts';
+import { STANDARD_STEPS } from './pglite-template.ts';
+
+export interface TcpProxy {
+  port: number;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  let cut = false;
+  return {
+    port,
+    cut: () => {
+      if (cut) return;
+      cut = true;
+      server.close();
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    restore: () => {
+      if (!cut) return;
+      cut = false;
+      server.listen(port, '127.0.0.1');
+    },
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (cut) return resolve();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/**
+ * A fresh, migrated PostgreSQL database that Kazma reaches only through a {@link TcpProxy}, so a test can
+ * cut the database off mid-run. `dispose()` closes the handle, the proxy and drops the database.
+ */
+export async function proxiedPostgres(): Promise<{ database: FreshDatabase; proxy: TcpProxy }> {
+  const created = await createPgDatabase();
+  const direct = new URL(created.url);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const through = new URL(created.url);
+  through.port = String(proxy.port);
+  const opened = await openDatabase({ url: through.toString(), poolSize: 10 });
+  await migrateDatabase(opened, [...STANDARD_STEPS]);
+  const database: FreshDatabase = {
+    ...opened,
+    dispose: async () => {
+      proxy.restore();
+      await opened.close();
+      await proxy.close();
+      await created.drop();
+    },
+  };
+  return { database, proxy };
+}
