@@ -18,8 +18,15 @@ import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, 
 import type { Db } from '../src/core/db/index.ts';
 import { createLogger } from '../src/core/log/index.ts';
 import { openOutbox, type OutboxDispatcher } from '../src/core/outbox/index.ts';
-import { OutboxWorker } from '../src/jobs/outbox-worker.ts';
-import { createQueue, createWorker, QUEUE_NAMES, type QueueConnection } from '../src/jobs/queues.ts';
+import { Queue, Worker } from 'bullmq';
+import { JobKinds } from '../src/core/jobs/port.ts';
+import { JobOutboxDispatcher, outboxDeliveryJob } from '../src/core/outbox/jobs.ts';
+import { BullJobDriver } from '../src/jobs/driver.ts';
+
+interface QueueConnection {
+  connection: typeof TEST_REDIS;
+  prefix: string;
+}
 import { BACKENDS, freshDatabase, type Backend } from '../tests/helpers/databases.ts';
 import { TEST_REDIS } from '../tests/helpers/outbox.ts';
 
@@ -106,7 +113,12 @@ async function edits(kind: Backend): Promise<number[]> {
     const w = waiting.get(gateId);
     if (w && --w.left === 0) w.done(at);
   })) surfaces.attach(s);
-  const worker = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 8, queue });
+  const kinds = new JobKinds();
+  const delivery = outboxDeliveryJob({ db: database.db, surfaces });
+  kinds.register(delivery);
+  const driver = new BullJobDriver({ connection: queue.connection, prefix: queue.prefix, kinds, concurrency: { outbox: 8 }, logger });
+  driver.startWorkers();
+  const worker = new JobOutboxDispatcher({ queue: driver, kind: delivery, db: database.db, surfaces, logger });
   try {
     const b = broker(database.db, worker, CHANNELS);
     const gates = await openGates(b, 'b');
@@ -120,8 +132,8 @@ async function edits(kind: Backend): Promise<number[]> {
     }
     return latencies;
   } finally {
-    await worker.close();
-    await obliterate(queue, QUEUE_NAMES.outbox);
+    await driver.close();
+    await obliterate(queue, 'outbox');
     await database.dispose();
   }
 }
@@ -139,10 +151,10 @@ async function baseline(samples: number): Promise<number[]> {
   const queue = connection();
   const name = 'bench-baseline';
   let pending: { left: number; done: (at: number) => void } | undefined;
-  const q = createQueue(name, queue);
-  const w = createWorker(name, async () => {
+  const q = new Queue(name, queue);
+  const w = new Worker(name, async () => {
     if (pending && --pending.left === 0) pending.done(performance.now());
-  }, queue, 8);
+  }, { ...queue, concurrency: 8 });
   try {
     await w.waitUntilReady();
     const latencies: number[] = [];
@@ -161,7 +173,7 @@ async function baseline(samples: number): Promise<number[]> {
 }
 
 async function obliterate(queue: QueueConnection, name: string): Promise<void> {
-  const q = createQueue(name, queue);
+  const q = new Queue(name, queue);
   await q.obliterate({ force: true });
   await q.close();
 }

@@ -1,26 +1,14 @@
 // One Kazma with Telegram AND Slack enabled (built by src/platforms.ts exactly as src/main.ts does),
 // against both fakes: an approval whose cards went to both platforms is decided once, on whichever
 // surface is first; a late tap on the other is told who decided where, and both cards show the outcome.
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpServer } from '../../src/adapters/http/index.ts';
-import { SlackPlatform } from '../../src/adapters/slack/index.ts';
-import { TelegramPlatform } from '../../src/adapters/telegram/index.ts';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
-import { parseConfig } from '../../src/core/config/index.ts';
-import { createKazmaCore } from '../../src/core/kazma-core.ts';
-import { createLogger } from '../../src/core/log/index.ts';
-import { OutboxWorker } from '../../src/jobs/outbox-worker.ts';
-import { createPlatforms } from '../../src/platforms.ts';
 import { eventually } from '../contract/support.ts';
 import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
 import { startFakeTelegram } from '../fakes/telegram/index.ts';
-import { freshDatabase } from '../helpers/databases.ts';
-import { TEST_REDIS, waitForOutbox } from '../helpers/outbox.ts';
+import { startAssembled } from '../helpers/assembled.ts';
 import { clickDecision } from './slack/contract-driver.ts';
 import { dmOf, MAYA as SLACK_MAYA } from './slack/harness.ts';
 import { OMAR as TG_OMAR } from './telegram/harness.ts';
@@ -35,44 +23,15 @@ async function startBoth() {
   const [llm, telegram, slack] = await Promise.all([startFakeLlm(), startFakeTelegram(), startFakeSlack()]);
   cleanup.push(() => llm.close(), () => telegram.close(), () => slack.close());
   telegram.addChat({ id: OPS_GROUP, type: 'supergroup', title: 'Ops' });
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-x-')));
-  cleanup.push(() => rm(workspace, { recursive: true, force: true }));
-  const raw = {
-    data_dir: join(workspace, 'data'),
+  const k = await startAssembled({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
     access: { operators: [{ name: 'Maya', slack: SLACK_MAYA.id, telegram: '42' }, { name: 'Omar', slack: 'U0OMAR', telegram: String(TG_OMAR.id) }] },
     approvals: { channels: [`telegram:${OPS_GROUP}`] },
     telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot },
     slack: { enabled: true, token: slack.botToken, signing_secret: slack.signingSecret, api_url: slack.apiUrl },
-    tools: { workspace },
-  };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
-  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
-  const database = await freshDatabase('pglite');
-  cleanup.push(() => database.dispose());
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-x-${randomUUID().slice(0, 8)}` } });
-  cleanup.push(() => outbox.close());
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  cleanup.push(() => core.stop(2000));
-  const http = new HttpServer({ host: '127.0.0.1', port: 0, logger, checks: {} });
-  const platforms = await createPlatforms({ loaded, core, http, logger });
-  const port = await http.listen();
-  cleanup.push(() => http.close());
-  for (const platform of platforms) {
-    await platform.start();
-    cleanup.push(() => platform.stop());
-  }
-  const tg = platforms.find((p): p is TelegramPlatform => p instanceof TelegramPlatform)!;
-  const sl = platforms.find((p): p is SlackPlatform => p instanceof SlackPlatform)!;
-  const settled = async () => {
-    for (let round = 0; round < 2; round++) {
-      await Promise.all([tg.idle(), sl.idle()]);
-      await core.idle();
-      await waitForOutbox(database);
-    }
-  };
-  return { llm, telegram, slack, workspace, settled, platforms, url: `http://127.0.0.1:${port}/slack/events` };
+  });
+  cleanup.push(() => k.close());
+  return { llm, telegram, slack, workspace: k.workspace, settled: k.settled, platforms: k.kazma.platforms, url: `http://127.0.0.1:${k.kazma.http.port}/slack/events` };
 }
 
 describe('one approval, cards on Telegram and Slack', () => {

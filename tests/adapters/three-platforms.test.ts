@@ -2,28 +2,16 @@
 // does), against the three fakes: one approval whose cards went to all three is tapped on all three at
 // the same time. Exactly one tap wins; the other two are told "already decided" privately; all three
 // cards show the same outcome; the tool ran once.
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscordPlatform } from '../../src/adapters/discord/index.ts';
-import { HttpServer } from '../../src/adapters/http/index.ts';
-import { SlackPlatform } from '../../src/adapters/slack/index.ts';
-import { TelegramPlatform } from '../../src/adapters/telegram/index.ts';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
-import { parseConfig } from '../../src/core/config/index.ts';
-import { createKazmaCore } from '../../src/core/kazma-core.ts';
-import { createLogger } from '../../src/core/log/index.ts';
-import { OutboxWorker } from '../../src/jobs/outbox-worker.ts';
-import { createPlatforms } from '../../src/platforms.ts';
 import { eventually } from '../contract/support.ts';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.ts';
 import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
 import { startFakeTelegram } from '../fakes/telegram/index.ts';
-import { freshDatabase } from '../helpers/databases.ts';
-import { TEST_REDIS, waitForOutbox } from '../helpers/outbox.ts';
+import { startAssembled } from '../helpers/assembled.ts';
 import { GENERAL } from './discord/harness.ts';
 import { visible } from './discord/visible.ts';
 import { clickDecision } from './slack/contract-driver.ts';
@@ -41,10 +29,7 @@ async function startAll() {
   const [llm, telegram, slack, discord] = await Promise.all([startFakeLlm(), startFakeTelegram(), startFakeSlack(), startFakeDiscord()]);
   cleanup.push(() => llm.close(), () => telegram.close(), () => slack.close(), () => discord.close());
   telegram.addChat({ id: OPS_GROUP, type: 'supergroup', title: 'Ops' });
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-3p-')));
-  cleanup.push(() => rm(workspace, { recursive: true, force: true }));
-  const raw = {
-    data_dir: join(workspace, 'data'),
+  const k = await startAssembled({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
     access: {
       operators: [
@@ -55,36 +40,11 @@ async function startAll() {
     telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot },
     slack: { enabled: true, token: slack.botToken, signing_secret: slack.signingSecret, api_url: slack.apiUrl },
     discord: { enabled: true, token: discord.token, api: discord.api, application_id: discord.applicationId },
-    tools: { workspace },
-  };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
-  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
-  const database = await freshDatabase('pglite');
-  cleanup.push(() => database.dispose());
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-3p-${randomUUID().slice(0, 8)}` } });
-  cleanup.push(() => outbox.close());
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  cleanup.push(() => core.stop(2000));
-  const http = new HttpServer({ host: '127.0.0.1', port: 0, logger, checks: {} });
-  const platforms = await createPlatforms({ loaded, core, http, logger });
-  const port = await http.listen();
-  cleanup.push(() => http.close());
-  for (const platform of platforms) {
-    await platform.start();
-    cleanup.push(() => platform.stop());
-  }
-  const tg = platforms.find((p): p is TelegramPlatform => p instanceof TelegramPlatform)!;
-  const sl = platforms.find((p): p is SlackPlatform => p instanceof SlackPlatform)!;
-  const dc = platforms.find((p): p is DiscordPlatform => p instanceof DiscordPlatform)!;
-  const settled = async () => {
-    for (let round = 0; round < 2; round++) {
-      await Promise.all([tg.idle(), sl.idle(), dc.idle()]);
-      await core.idle();
-      await waitForOutbox(database);
-    }
-  };
-  return { llm, telegram, slack, discord, workspace, settled, platforms, dc, url: `http://127.0.0.1:${port}/slack/events` };
+  });
+  cleanup.push(() => k.close());
+  const platforms = k.kazma.platforms;
+  const dc = k.platform(DiscordPlatform);
+  return { llm, telegram, slack, discord, workspace: k.workspace, settled: k.settled, platforms, dc, url: `http://127.0.0.1:${k.kazma.http.port}/slack/events` };
 }
 
 describe('one approval, cards on Telegram, Slack and Discord', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS, createPgDatabase, type Backend } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { transcript } from './helpers/core.ts';
 import { CHAT_CHILD, killAll, spawnNode, writeConfig } from './helpers/spawn.ts';
 
@@ -65,11 +66,11 @@ for (const backend of BACKENDS) {
         llm.script({ toolCalls: [{ name: 'append_marker', args: { line: 'effect', block: true } }] });
         const one = spawnNode(CHAT_CHILD, ['--config', config('crash', where, llm), '--marker', marker]);
         one.send(['append the marker']); // stdin stays open: the process is killed, it does not exit
-        const deadline = Date.now() + 60_000;
-        while (!readMarker(marker).includes('\n')) {
-          if (Date.now() > deadline || one.child.exitCode !== null) throw new Error(`no marker line\n${one.stdout()}\n${one.stderr()}`);
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        const read = () => {
+          if (one.child.exitCode !== null) throw new Error(`the child exited before the marker line\n${one.stdout()}\n${one.stderr()}`);
+          return readMarker(marker);
+        };
+        await eventually(read, (text) => text.includes('\n'), () => `the marker line\n${one.stdout()}\n${one.stderr()}`, 60_000);
         one.child.kill('SIGKILL');
         expect((await one.exited).signal).toBe('SIGKILL');
 

@@ -117,7 +117,9 @@ for (const backend of BACKENDS) {
       const core = await start();
       const { gate, card } = await ask(core);
       await core.say(`/approve ${gate.gateId}`, { actor: STRANGER });
-      expect(core.surface.texts().at(-1)).toBe('You cannot decide this: only operators may approve tool calls.');
+      // Answered once, privately, like a refused tap: never as a message to the whole chat.
+      expect(core.surface.privately.at(-1)?.text).toBe('You cannot decide this: only operators may approve tool calls.');
+      expect(core.surface.texts().filter((t) => t.startsWith('You cannot decide'))).toEqual([]);
       expect(await stateOf(core, gate.gateId)).toBe('pending');
       await core.say(`/approve ${gate.gateId}`, { actor: TG.ben });
       expect(tool.runs).toEqual([{ target: 'moon' }]);
@@ -125,7 +127,8 @@ for (const backend of BACKENDS) {
       expect(core.surface.texts()).toContain('Approved launch.');
       expect(card.edits.at(-1)?.footer).toMatch(/^Approved once by ben on Telegram/);
       await core.say(`/approve ${gate.gateId}`, { actor: TG.cy });
-      expect(core.surface.texts().at(-1)).toMatch(/^Already decided: Approved once by ben on Telegram at \d\d:\d\d UTC\.$/);
+      expect(core.surface.privately.at(-1)?.text).toMatch(/^Already decided: Approved once by ben on Telegram at \d\d:\d\d UTC\.$/);
+      expect(core.surface.texts().filter((t) => t.startsWith('Already decided'))).toEqual([]);
       expect(tool.runs).toHaveLength(1);
     });
   });

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { auditOf } from '../../src/core/approvals/gate-store.ts';
-import type { Gate } from '../../src/core/approvals/port.ts';
+import type { Decision, Gate } from '../../src/core/approvals/port.ts';
 import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/chat/index.ts';
 import type { Db } from '../../src/core/db/index.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
@@ -69,14 +69,14 @@ export function shell(command: string): FakeStep {
 }
 
 /** The id of the card's button for `decision`. */
-export function button(card: Card, decision: 'once' | 'always' | 'deny'): string {
+export function button(card: Card, decision: Decision): string {
   const found = card.buttons.find((b) => b.id.endsWith(`:${decision}`));
   if (!found) throw new Error(`the card "${card.title}" has no ${decision} button`);
   return found.id;
 }
 
 /** A tap on a card button as an adapter hands it to the pipeline: a fresh platform event id each time. */
-export function tapEvent(card: Card, decision: 'once' | 'always' | 'deny', actor: Actor, chat: ChatRef): InboundEvent {
+export function tapEvent(card: Card, decision: Decision, actor: Actor, chat: ChatRef): InboundEvent {
   return { kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId: button(card, decision) };
 }
 
@@ -118,13 +118,4 @@ export function toolRounds(requests: ChatRequestBody[]): number {
 /** `12:03 UTC`, as a card footer prints a time. */
 export function hhmm(at: Date): string {
   return `${at.toISOString().slice(11, 16)} UTC`;
-}
-
-/** Waits until `condition` holds (polling), failing after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

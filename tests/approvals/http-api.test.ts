@@ -40,7 +40,7 @@ describe('approvals HTTP API', () => {
     app = approvalsApi({
       readToken: setup.readToken ?? '',
       operators: setup.operators.map((o) => ({ name: o.name!, api_token: o.api_token ?? '' })),
-      core: { list: (filter) => core.approvals.list(filter), decide: (input) => core.decide(input) },
+      core: { list: (filter) => core.approvals.list(filter), decide: (input) => core.decider.decide(input) },
     });
     return t;
   }

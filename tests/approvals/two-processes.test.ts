@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.ts';
 import { createPgDatabase } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess } from '../helpers/kazma-process.ts';
 
 /** maya's own API token: the API decides as her. */
@@ -45,16 +46,6 @@ function start(dir: string, name: string, databaseUrl: string, workspace: string
   return proc;
 }
 
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 it('a gate created by process A is decided through process B’s API; the graph resumes once', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kazma-two-'));
   const workspace = join(dir, 'workspace');
@@ -79,7 +70,9 @@ it('a gate created by process A is decided through process B’s API; the graph 
       body: JSON.stringify(update),
     });
     expect(delivered.status).toBe(200);
-    const card = await until(() => telegram.messages(42).find((m) => m.reply_markup?.inline_keyboard.length));
+    const chat = () => telegram.messages(42);
+    const wait = { timeoutMs: 60_000, intervalMs: 50 };
+    const card = await eventually(chat, (ms) => ms.find((m) => m.reply_markup?.inline_keyboard.length), 'the approval card in chat 42', wait);
 
     const pending = (await (await api(bPort, '/api/approvals?state=pending')).json()) as { approvals: Array<{ id: string; tool: string }> };
     expect(pending.approvals).toHaveLength(1);
@@ -88,10 +81,10 @@ it('a gate created by process A is decided through process B’s API; the graph 
 
     const decided = await api(bPort, `/api/approvals/${gate!.id}/decision`, { decision: 'once' });
     expect(decided.status).toBe(200);
-    await until(() => telegram.messages(42).find((m) => m.text.includes('done: appended 5 bytes to note.txt')));
+    await eventually(chat, (ms) => ms.find((m) => m.text.includes('done: appended 5 bytes to note.txt')), 'the reply after the tool ran', wait);
     expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('once\n');
     expect(llm.requests.filter((r) => r.messages?.at(-1)?.role === 'tool')).toHaveLength(1);
-    const edited = await until(() => telegram.messages(42).find((m) => m.message_id === card.message_id && m.text.includes('Approved once by maya on the API')));
+    const edited = await eventually(chat, (ms) => ms.find((m) => m.message_id === card.message_id && m.text.includes('Approved once by maya on the API')), 'the card edited to "Approved once by maya on the API"', wait);
     expect(edited.reply_markup?.inline_keyboard.length ?? 0).toBe(0);
 
     const again = await api(aPort, `/api/approvals/${gate!.id}/decision`, { decision: 'deny' });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.ts';
 import { killAll, ROOT, spawnNode, type Spawned } from '../agent/helpers/spawn.ts';
-import { eventually } from '../contract/support.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { createPgDatabase } from '../helpers/databases.ts';
 import { writeConfig } from '../helpers/kazma-process.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
@@ -42,7 +42,7 @@ function logs(child: Spawned): Array<Record<string, unknown>> {
 }
 
 async function waitForLog(child: Spawned, msg: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  return eventually(async () => logs(child), (lines) => lines.find((l) => l.msg === msg), `the log line "${msg}"\n${child.stderr()}`, timeoutMs);
+  return eventually(() => logs(child), (lines) => lines.find((l) => l.msg === msg), () => `the log line "${msg}"; stderr:\n${child.stderr()}`, timeoutMs);
 }
 
 const texts = (fake: FakeTelegram) => fake.messages(MAYA.id).map((m) => m.text);

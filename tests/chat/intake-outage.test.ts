@@ -4,7 +4,7 @@
 //  - a Discord gateway message cannot be refused back, so it is retried here and then its author is told.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
-import { eventually } from '../contract/support.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { proxiedPostgres, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import type { FreshDatabase } from '../helpers/databases.ts';
 import { MAYA as TG_MAYA, startHarness as startTelegram } from '../adapters/telegram/harness.ts';

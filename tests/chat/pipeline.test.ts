@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { freshDatabase } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { OPERATOR, startTestCore, transcript, type TestCore } from '../agent/helpers/core.ts';
 
 let llm: FakeLlm;
@@ -57,7 +58,7 @@ describe('inbound pipeline', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.hangNext(1, 800);
     const first = t.say('first');
-    while (llm.attempts.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => llm.attempts.length, (n) => n > 0, 'the first model call', { intervalMs: 10 });
     const second = t.say('second');
     const third = t.say('third');
     await Promise.all([first, second, third]);

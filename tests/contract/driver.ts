@@ -1,9 +1,11 @@
 // The platform-neutral face of "a running Kazma on a chat platform", as the Surface contract drives
 // it: a fake platform server, the real adapter, a real Kazma wired to them, and a fake LLM. Each
 // adapter supplies one driver; the contract suite (surface-contract.ts) runs unchanged against all.
+import type { Decision } from '../../src/core/approvals/port.ts';
 import type { FakeLlm } from '../fakes/llm-server.ts';
 
-export type Decision = 'once' | 'always' | 'deny';
+/** Re-exported for the drivers, which import it from here. */
+export type { Decision };
 
 /** A person on the platform. `id` is the platform's user id; the contract never looks inside it. */
 export interface ContractUser {

@@ -1,22 +1,9 @@
-// Small helpers of the Surface contract: polling for an outcome, the texts it sends.
+// Small helpers of the Surface contract: the texts it sends and what the model saw.
 import { contentText } from '../fakes/llm-wire.ts';
 import type { FakeLlm } from '../fakes/llm-server.ts';
 
-/**
- * Reads until `pick` returns something (not undefined/false), then returns it; fails after `timeoutMs`
- * naming what it waited for and the last value read, so a failing contract test says why.
- */
-export async function eventually<T, R>(read: () => Promise<T>, pick: (value: T) => R | undefined | false, what: string, timeoutMs = 15_000): Promise<R> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await read();
-    const picked = pick(last);
-    if (picked !== undefined && picked !== false) return picked;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last read: ${JSON.stringify(last, null, 1)?.slice(0, 3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Moved to tests/helpers/eventually.ts; re-exported for the test files that still import it from here. */
+export { eventually } from '../helpers/eventually.ts';
 
 /** Arabic with harakat, emoji with a skin tone and a ZWJ family, a flag, Hebrew with points, RLM marks, Arabic-Indic digits. */
 export const UNICODE_SAMPLE = 'مَرْحَبًا بِكُمْ فِي كَازْمَا 👋🏽 👨‍👩‍👧 🇸🇦 — שָׁלוֹם \u200F(RTL)\u200F ١٢٣';

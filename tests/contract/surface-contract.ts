@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import type { BotMessage, ContractChat, DriverFactory, SurfaceDriver } from './driver.ts';
-import { eventually, lastUserText, longReply, UNICODE_SAMPLE } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { lastUserText, longReply, UNICODE_SAMPLE } from './support.ts';
 
 export function surfaceContract(name: string, makeDriver: DriverFactory): void {
   describe(`Surface contract: ${name}`, () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createPgDatabase, type Backend } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/journal-child.ts', import.meta.url));
@@ -36,12 +37,12 @@ async function runToEnd(target: string[], marker: string) {
 }
 
 async function waitForLine(file: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(existsSync(file) && readFileSync(file, 'utf8').includes('\n'))) {
+  const read = () => {
+    // Waiting on cannot help once the child is gone.
     if (child.exitCode !== null) throw new Error(`child exited (${child.exitCode}) before acting`);
-    if (Date.now() > deadline) throw new Error(`no marker line in ${file} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return existsSync(file) ? readFileSync(file, 'utf8') : '(no file yet)';
+  };
+  await eventually(read, (text) => text.includes('\n'), `a marker line in ${file}`, timeoutMs);
 }
 
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);

@@ -92,6 +92,41 @@ describeEachBackend('effect journal', (database) => {
     expect(await journal().lookup(key)).toBeUndefined();
   });
 
+  it('writes no receipt and runs nothing when the guard refuses a new call', async () => {
+    const refusal: ExecuteResult = { ok: false, error: 'refused: outside the workspace', refused: true };
+    for (const effects of [true, false]) {
+      const key = newKey();
+      const tool = counter();
+      const guard = async () => refusal;
+      expect(await call(key, tool.run, { guard, effects })).toEqual({ status: 'refused', result: refusal });
+      expect(tool.runs).toBe(0);
+      expect(await journal().lookup(key)).toBeUndefined();
+    }
+  });
+
+  it('asks the guard before the receipt is begun, and runs the tool after', async () => {
+    const key = newKey();
+    const order: string[] = [];
+    const guard = async () => void order.push(`guard, receipt ${(await journal().lookup(key))?.state ?? 'none'}`);
+    const run = async (): Promise<ExecuteResult> => (order.push(`run, receipt ${(await journal().lookup(key))?.state}`), { ok: true, output: 'done' });
+    expect(await call(key, run, { guard })).toEqual({ status: 'ran', result: { ok: true, output: 'done' } });
+    expect(order).toEqual(['guard, receipt none', 'run, receipt started']);
+  });
+
+  it('settles a call that has a receipt from it, without asking the guard again', async () => {
+    // A guard that now says no must not turn "effect unknown" or a finished result into "refused".
+    let asked = 0;
+    const guard = async (): Promise<ExecuteResult> => (asked++, { ok: false, error: 'refused: changed', refused: true });
+    const finished = newKey();
+    await call(finished, counter().run);
+    expect(await call(finished, counter().run, { guard })).toEqual({ status: 'replayed', result: { ok: true, output: 'wrote notes.txt' } });
+    const started = newKey();
+    await journal().begin({ ...started, tool: 'write_file', argsHash: canonicalArgsHash(args) });
+    expect((await call(started, counter().run, { guard })).status).toBe('unknown');
+    await expect(call(started, counter().run, { guard, tool: 'shell' })).rejects.toBeInstanceOf(EffectArgsMismatchError);
+    expect(asked).toBe(0);
+  });
+
   it('refuses a call id presented with other arguments or another tool, finished or not', async () => {
     const finished = newKey();
     await call(finished, counter().run);

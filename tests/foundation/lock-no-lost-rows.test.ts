@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { openDatabase, schema } from '../../src/core/db/index.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
 
 it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
@@ -14,10 +15,11 @@ it('a second kazma start while another process writes to the PGlite dir refuses,
   writer.stdout.on('data', (c) => (output += c));
   writer.stderr.on('data', (c) => (output += c));
   const writerExit = new Promise<number | null>((r) => writer.once('exit', r));
-  while (!output.includes('WRITING')) {
-    if (writer.exitCode !== null) throw new Error(output);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const writerOutput = () => {
+    if (writer.exitCode !== null) throw new Error(`the writer exited (${writer.exitCode}) before writing:\n${output}`);
+    return output;
+  };
+  await eventually(writerOutput, (text) => text.includes('WRITING'), 'the PGlite writer printing WRITING', { timeoutMs: 60_000, intervalMs: 50 });
 
   const { path } = writeConfig(`data_dir: ${dataDir}\nhttp: { port: 0 }\n`);
   const second = new KazmaProcess(['start', '--config', path], { env: { DATABASE_URL: undefined } });

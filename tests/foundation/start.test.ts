@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
 
 const running: KazmaProcess[] = [];
@@ -68,7 +69,7 @@ describe('kazma start on embedded defaults', () => {
       spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
     let redis = startRedis();
     try {
-      await waitFor(async () => (await tcpAnswers(redisPort)));
+      await eventually(() => tcpAnswers(redisPort), (up) => up, `redis-server answering on port ${redisPort}`, { timeoutMs: 10_000, intervalMs: 100 });
       const { path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`);
       const kazma = startKazma(path);
       const port = await kazma.port();
@@ -82,7 +83,7 @@ describe('kazma start on embedded defaults', () => {
       expect(body.down).toEqual(['redis']);
 
       redis = startRedis();
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(5_000) })).status === 200, 30_000);
+      await eventually(() => readyStatus(port), (status) => status === 200, '/readyz answering 200 once Redis is back', { timeoutMs: 30_000, intervalMs: 100 });
       kazma.kill('SIGTERM');
       expect((await kazma.exited).code).toBe(0);
     } finally {
@@ -109,11 +110,11 @@ async function tcpAnswers(port: number): Promise<boolean> {
   });
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
+/** /readyz's status code, or why it gave none (a failed request is one more reason to keep waiting). */
+async function readyStatus(port: number): Promise<number | string> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(5_000) })).status;
+  } catch (error) {
+    return String(error);
   }
-  throw new Error('condition not met in time');
 }

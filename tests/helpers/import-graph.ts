@@ -39,6 +39,14 @@ export function importsOf(path: string, text: string): string[] {
 
 const PLATFORM_PACKAGES = /^(grammy|@grammyjs\/|discord\.js|@discordjs\/|@slack\/|hono|@hono\/|bullmq)/;
 
+/** Each platform SDK belongs to one adapter folder; the queue library and its Redis client to src/jobs. */
+const OWNED_PACKAGES: Array<{ pattern: RegExp; owner: string; what: string }> = [
+  { pattern: /^(grammy|@grammyjs\/)/, owner: 'src/adapters/telegram/', what: 'the Telegram SDK' },
+  { pattern: /^(discord\.js|@discordjs\/)/, owner: 'src/adapters/discord/', what: 'the Discord SDK' },
+  { pattern: /^@slack\//, owner: 'src/adapters/slack/', what: 'the Slack SDK' },
+  { pattern: /^(bullmq|ioredis)$/, owner: 'src/jobs/', what: 'the queue library' },
+];
+
 /** Every rule the layout promises (docs/architecture.md), as human-readable violations. */
 export function checkImportGraph(tree: SourceTree): string[] {
   const violations: string[] = [];
@@ -58,6 +66,9 @@ export function checkImportGraph(tree: SourceTree): string[] {
         if (target.startsWith('src/jobs/')) violations.push(`${file}: adapter "${adapter}" imports ${target} (adapters never import jobs)`);
       }
       if (file.startsWith('src/jobs/') && target?.startsWith('src/adapters/')) violations.push(`${file}: jobs import adapter ${target}`);
+      for (const owned of OWNED_PACKAGES) {
+        if (!target && owned.pattern.test(spec) && !file.startsWith(owned.owner)) violations.push(`${file}: imports ${owned.what} "${spec}", which only ${owned.owner} may import`);
+      }
       if (target && tree.has(target)) local.push(target);
     }
     edges.set(file, local);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { eventually } from './eventually.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const KAZMA_BIN = join(REPO_ROOT, 'bin/kazma.js');
@@ -41,16 +42,15 @@ export class KazmaProcess {
 
   /** Waits for a log line matching `predicate`, failing early if the process exits. */
   async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 90_000): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));
-    while (Date.now() < deadline) {
+    const output = () => `\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
+    const read = () => {
       const found = this.logs().find(predicate);
-      if (found) return found;
-      if (exited) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`log line not seen (exited: ${exited})\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      if (!found && exited) throw new Error(`the process exited before a log line matching ${predicate.toString()}${output()}`);
+      return found;
+    };
+    return eventually(read, (found) => found, () => `a log line matching ${predicate.toString()}${output()}`, { timeoutMs, intervalMs: 50 });
   }
 
   /** The HTTP port from the `http listening` log line. */

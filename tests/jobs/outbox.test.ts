@@ -4,19 +4,27 @@ import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
 import type { Card } from '../../src/core/chat/types.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
-import { OutboxWorker } from '../../src/jobs/outbox-worker.ts';
+import { JobKinds } from '../../src/core/jobs/port.ts';
+import { JobOutboxDispatcher, outboxDeliveryJob } from '../../src/core/outbox/jobs.ts';
+import { BullJobDriver } from '../../src/jobs/driver.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { TEST_REDIS } from '../helpers/outbox.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 
 const card = (title: string): Card => ({ title, fields: [{ label: 'tool', value: 'shell' }], buttons: [{ id: 'apv:g1:once', label: 'Once', style: 'primary' }] });
 const logger = createLogger({ level: 'silent', pretty: false });
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Waits until every row in `ids` is sent; on timeout the message shows each row's state and error. */
+async function allSent(db: Parameters<typeof getOutbox>[0], ids: readonly (string | undefined)[]): Promise<void> {
+  await eventually(
+    async () => Promise.all(ids.map(async (id) => {
+      const row = await getOutbox(db, id!);
+      return { id, state: row?.state, error: row?.lastError };
+    })),
+    (rows) => rows.every((r) => r.state === 'sent'),
+    `outbox rows ${ids.join(', ')} all sent`,
+  );
 }
 
 describeEachBackend('outbox delivered through BullMQ on real Redis', (database) => {
@@ -24,9 +32,21 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
   const telegram = new RecordingSurface('telegram');
   const slack = new RecordingSurface('slack');
   const discord = new RecordingSurface('discord');
-  let worker: OutboxWorker;
-  const newWorker = () =>
-    new OutboxWorker({ db: database().db, surfaces, logger, concurrency: 4, queue: { connection: { host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null }, prefix: `kazma-test-${randomBytes(4).toString('hex')}` } });
+  let worker: ReturnType<typeof newWorker>;
+  /** The outbox as Kazma runs it: the delivery job kind on the one BullMQ driver, and its dispatcher. */
+  const newWorker = () => {
+    const kinds = new JobKinds();
+    const kind = outboxDeliveryJob({ db: database().db, surfaces });
+    kinds.register(kind);
+    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, concurrency: { outbox: 4 }, logger });
+    driver.startWorkers();
+    const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
+    return {
+      dispatch: (ids: string[]) => dispatcher.dispatch(ids),
+      recover: (staleMs?: number) => dispatcher.recover(staleMs),
+      close: () => driver.close(),
+    };
+  };
 
   beforeAll(() => {
     surfaces.attach(telegram);
@@ -44,7 +64,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     ]);
     await worker.dispatch(ids);
     await worker.dispatch(ids);
-    await until(async () => (await Promise.all(ids.map((id) => getOutbox(database().db, id)))).every((r) => r?.state === 'sent'));
+    await allSent(database().db, ids);
     await new Promise((r) => setTimeout(r, 300)); // a duplicate job would have run by now
     for (const surface of [telegram, slack, discord]) expect(surface.cards.filter((s) => s.card.title === 'A')).toHaveLength(1);
     const row = await getOutbox(database().db, ids[0]!);
@@ -55,7 +75,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     slack.failNext(2);
     const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0123', payload: card('B') }]);
     await worker.dispatch([id!]);
-    await until(async () => (await getOutbox(database().db, id!))?.state === 'sent');
+    await allSent(database().db, [id]);
     expect(slack.cards.filter((s) => s.card.title === 'B')).toHaveLength(1);
     expect((await getOutbox(database().db, id!))?.attempts).toBe(3);
   });
@@ -66,7 +86,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await worker.dispatch([editId!]); // before its card: must wait, not fail
     await new Promise((r) => setTimeout(r, 200));
     await worker.dispatch([cardId!]);
-    await until(async () => (await getOutbox(database().db, editId!))?.state === 'sent');
+    await allSent(database().db, [editId]);
     const sent = discord.cards.find((s) => s.card.title === 'C')!;
     expect(sent.edits).toEqual([expect.objectContaining({ buttons: [], footer: 'Approved once by maya' })]);
   });
@@ -82,7 +102,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     worker = newWorker();
     await worker.recover();
     await worker.recover(); // a second start must not send twice either
-    await until(async () => (await getOutbox(database().db, unsent1!))?.state === 'sent' && (await getOutbox(database().db, unsent2!))?.state === 'sent');
+    await allSent(database().db, [unsent1, unsent2]);
     await new Promise((r) => setTimeout(r, 300));
     expect(telegram.cards.filter((s) => s.card.title === 'D1')).toHaveLength(1);
     expect(slack.cards.filter((s) => s.card.title === 'D2')).toHaveLength(1);

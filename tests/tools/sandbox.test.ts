@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../src/core/tools/builtin/shell.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { makeCanary, SECRET, type Canary } from './escape-kit.ts';
 import { makeWorkspace } from './fixture.ts';
 
@@ -152,15 +153,6 @@ function readlinkArgv0(pid: number): string {
   }
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
-
 describe('a running shell child dies with Kazma', () => {
   async function killParentMidCommand(sandbox: 'bwrap' | 'off'): Promise<string> {
     const seconds = `${(40 + Math.random() * 10).toFixed(6)}`;
@@ -168,7 +160,7 @@ describe('a running shell child dies with Kazma', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Wait for the sleep itself, not only the sandbox starting it.
     const asleep = async () => (await sleepers(seconds)).some((pid) => /(^|\/)sleep$/.test(readlinkArgv0(pid)));
-    expect(await until(asleep, 30_000)).toBe(true);
+    await eventually(asleep, (found) => found, `the child's sleep ${seconds} running`, { timeoutMs: 30_000, intervalMs: 50 });
     child.kill('SIGKILL');
     await exited;
     return seconds;
@@ -176,7 +168,7 @@ describe('a running shell child dies with Kazma', () => {
 
   it('with bubblewrap, the sleep is gone once the parent is SIGKILLed', async () => {
     const seconds = await killParentMidCommand('bwrap');
-    expect(await until(async () => (await sleepers(seconds)).length === 0, 5_000)).toBe(true);
+    await eventually(() => sleepers(seconds), (pids) => pids.length === 0, 'every process of the sleep gone (pids last seen follow)', { timeoutMs: 5_000, intervalMs: 50 });
   });
 
   it('negative control, sandbox off: the sleep outlives its parent', async () => {

@@ -1,5 +1,6 @@
 // Plain, greppable text for the terminal: every reply line starts with `kazma> `, every card line with
 // `[approval] `, so scripts can pick them out of the output.
+import { DECISIONS } from '../../core/approvals/port.ts';
 import type { Card, CardButton } from '../../core/chat/index.ts';
 
 export const REPLY_PREFIX = 'kazma> ';
@@ -10,9 +11,11 @@ export function renderReply(text: string): string {
   return text.split('\n').map((line) => `${REPLY_PREFIX}${line}`).join('\n');
 }
 
+const DECISION_SUFFIX = new RegExp(`:(${DECISIONS.join('|')})$`);
+
 /** Approval buttons are named by their decision in the terminal: `[o]nce / [a]lways / [d]eny`. */
 function wordOf(button: CardButton): string {
-  return /:(once|always|deny)$/.exec(button.id)?.[1] ?? button.label;
+  return DECISION_SUFFIX.exec(button.id)?.[1] ?? button.label;
 }
 
 /** The one-letter answer for each button: the first letter of its word, unless taken (then its number). */

@@ -2,7 +2,7 @@
 // configured, with the Message Content intent Kazma asks for (GET /applications/@me). Each check resolves
 // with what is fine or throws what is wrong and how to fix it.
 import { ApplicationFlags, Routes, type APIApplication, type APIUser } from 'discord.js';
-import type { KazmaConfig } from '../../core/config/index.ts';
+import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
 import { apiBase, createRest } from './client.ts';
 import { discordError } from './errors.ts';
 
@@ -30,7 +30,7 @@ export function discordChecks(config: KazmaConfig['discord']): DoctorCheck[] {
     {
       name: 'discord token',
       run: async () => {
-        if (!config.token) throw new Error('discord.token is empty: set DISCORD_TOKEN to the bot token from the Developer Portal (Bot → Reset Token)');
+        assertPlatformSection('discord', config); // the rules config check applies, e.g. the token is set
         const me = await get<APIUser>(Routes.user(), 'GET /users/@me');
         return `bot @${me.username} (id ${me.id}) answers at ${api}`;
       },

@@ -3,7 +3,7 @@
 // turn runs without being waited for, so the gateway listener never waits on a model, and the pipeline
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
 import { MessageType, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
-import { InvalidInboundEventError, type Accepted, type ChatRef, type InboundEvent } from '../../core/chat/index.ts';
+import { InFlight, InvalidInboundEventError, type Accepted, type ChatRef, type InboundEvent, type PlatformCoreLink } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
 import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
@@ -12,7 +12,7 @@ import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 
 /** Options for {@link DiscordInbound}. */
 export interface DiscordInboundOptions {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
+  pipeline: PlatformCoreLink['pipeline'];
   /** Tells a chat that a message could not be taken in (sent through REST, which works without the gateway). */
   tellUnrecorded?: (chat: ChatRef, text: string) => Promise<unknown>;
   /** Pauses between attempts to record an event while the inbox is down; default 0.25 s doubling to 8 s. */
@@ -34,7 +34,7 @@ const NOT_RECORDED = '⚠️ I could not take that in just now (my database did 
 export class DiscordInbound {
   readonly #o: DiscordInboundOptions;
   readonly #seen = new Set<string>();
-  readonly #inflight = new Set<Promise<void>>();
+  readonly #inflight = new InFlight();
 
   constructor(options: DiscordInboundOptions) {
     this.#o = options;
@@ -52,7 +52,7 @@ export class DiscordInbound {
     if (!view.inGuild && !view.author.bot) this.#o.dms.learn(view.place.channelId, view.author.id);
     const event = messageEvent(view, botId, this.#o.guildMessages);
     if (!event) return;
-    this.#track(
+    this.#inflight.track(
       (async () => {
         const accepted = await this.#accept(event);
         if (!accepted) {
@@ -83,7 +83,7 @@ export class DiscordInbound {
       chat: event.chat, actorId: event.actor.id, acknowledged: false, pendingOriginal: false, closed: false,
     };
     const { interactions } = this.#o;
-    this.#track(
+    this.#inflight.track(
       (async () => {
         await interactions.acknowledge(open);
         const outcome = await interactions.run(open, async () => {
@@ -120,8 +120,8 @@ export class DiscordInbound {
   }
 
   /** Resolves when every event taken so far has been handled (turns finished or paused). */
-  async idle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+  idle(): Promise<void> {
+    return this.#inflight.idle();
   }
 
   /** Remembers `id`; false when it was seen before (a replay). */
@@ -130,12 +130,6 @@ export class DiscordInbound {
     this.#seen.add(id);
     while (this.#seen.size > (this.#o.remember ?? 10_000)) this.#seen.delete(this.#seen.values().next().value!);
     return true;
-  }
-
-  #track(work: Promise<unknown>): void {
-    const done = work.then(() => undefined, () => undefined);
-    this.#inflight.add(done);
-    void done.then(() => this.#inflight.delete(done));
   }
 }
 

@@ -3,14 +3,19 @@ import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { DiscordPlatform, type DiscordPlatformOptions } from './platform.ts';
 
-export { DiscordPlatform, type DiscordCoreLink, type DiscordPlatformOptions } from './platform.ts';
+export { DiscordPlatform, type DiscordPlatformOptions } from './platform.ts';
 export { discordChecks } from './doctor.ts';
+
+/** The adapter options that may be tuned from outside. */
+export type DiscordTuning = Partial<Pick<DiscordPlatformOptions, 'rest' | 'typingIntervalMs' | 'recordRetryDelaysMs'>>;
 
 /** What the factory needs of the composition root's PlatformContext. */
 export interface DiscordPlatformContext {
   loaded: { config: Pick<KazmaConfig, 'discord'> };
   core: DiscordPlatformOptions['core'];
   logger: Logger;
+  /** Timings and retries a test or an operator tunes; each has a default. */
+  tuning?: DiscordTuning;
 }
 
 /**
@@ -21,5 +26,5 @@ export interface DiscordPlatformContext {
 export async function discordPlatform(context: DiscordPlatformContext): Promise<DiscordPlatform | undefined> {
   const config = context.loaded.config.discord;
   if (!config.enabled) return undefined;
-  return new DiscordPlatform({ config, core: context.core, logger: context.logger.child({ platform: 'discord' }) });
+  return new DiscordPlatform({ ...context.tuning, config, core: context.core, logger: context.logger.child({ platform: 'discord' }) });
 }

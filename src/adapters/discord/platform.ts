@@ -2,7 +2,7 @@
 // (gateway login, READY, slash commands) after; stopped first at shutdown, which closes the gateway only
 // — running turns still reply through Kazma's own REST client while the core drains.
 import { Events, RESTEvents, type Client, type REST } from 'discord.js';
-import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
+import type { PlatformCoreLink } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
@@ -15,20 +15,13 @@ import { Interactions } from './interactions.ts';
 import { DiscordSurface } from './outbound.ts';
 import { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 
-/** What the adapter uses of the core (KazmaCore has it all). */
-
 /** Discord's typing indicator lasts about 10 s per signal; refresh a little sooner. */
 const DISCORD_TYPING_MS = 8000;
-export interface DiscordCoreLink {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
-  attachSurface(surface: Surface): () => void;
-  commands: { list(): ReadonlyArray<{ name: string; summary: string }> };
-}
 
 /** Options for {@link DiscordPlatform}. Timing options exist for operators and tests alike. */
 export interface DiscordPlatformOptions {
   config: KazmaConfig['discord'];
-  core: DiscordCoreLink;
+  core: PlatformCoreLink;
   logger: Logger;
   rest?: RestOptions;
   /** Typing refresh period; default 8000 ms. */

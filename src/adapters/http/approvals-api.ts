@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { DecideOutcome, Gate, GateState } from '../../core/approvals/port.ts';
-import { GATE_STATES } from '../../core/approvals/port.ts';
+import type { DecideOutcome, Decision, Gate, GateState } from '../../core/approvals/port.ts';
+import { DECISIONS, GATE_STATES } from '../../core/approvals/port.ts';
 import type { Actor } from '../../core/chat/types.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
@@ -13,7 +13,7 @@ export interface ApprovalsApiCore {
    * Decides as `actor`, with no chat in front: a refusal or a late decision comes back in the outcome
    * only (the caller's HTTP response), never as a message in the gate's chat.
    */
-  decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; reason?: string }): Promise<DecideOutcome>;
+  decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
 }
 
 /** Options for {@link approvalsApi}: the tokens (see {@link ApiTokenOptions}) and the core. */
@@ -25,7 +25,7 @@ export interface ApprovalsApiOptions extends ApiTokenOptions {
 export type ApprovalsApiEnv = { Variables: { caller: ApiCaller } };
 
 const decisionBody = z.strictObject({
-  decision: z.enum(['once', 'always', 'deny']),
+  decision: z.enum(DECISIONS),
   reason: z.string().max(2000).optional(),
   /**
    * Kept so older callers still parse: it may only name the token's owner. The token says who decides;

@@ -1,6 +1,6 @@
 // `kazma doctor` checks for Slack: does the bot token work (auth.test), and does the configured mode
 // have what it needs. Each check resolves with what is fine or throws what is wrong and how to fix it.
-import type { KazmaConfig } from '../../core/config/index.ts';
+import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
 import { createLogger } from '../../core/log/index.ts';
 import { createWebClient } from './client.ts';
 import { slackError } from './errors.ts';
@@ -18,7 +18,7 @@ export function slackChecks(config: KazmaConfig['slack']): DoctorCheck[] {
     {
       name: 'slack token',
       run: async () => {
-        if (!config.token) throw new Error('slack.token is empty: set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…)');
+        assertPlatformSection('slack', config); // the token and the mode's credentials, as config check judges them
         // One attempt, quickly: doctor reports, it does not wait out an outage.
         const client = createWebClient({ token: config.token, apiUrl: config.api_url, logger: createLogger({ level: 'silent' }), retry: { retries: 0, requestTimeoutMs: 10_000 } });
         try {
@@ -32,11 +32,8 @@ export function slackChecks(config: KazmaConfig['slack']): DoctorCheck[] {
     {
       name: 'slack mode',
       run: async () => {
-        if (config.mode === 'socket') {
-          if (!config.app_token.startsWith('xapp-')) throw new Error('slack.mode is socket but slack.app_token is not an app-level token (xapp-…): set SLACK_APP_TOKEN');
-          return 'socket mode: Kazma connects out to Slack with slack.app_token (no public URL needed)';
-        }
-        if (!config.signing_secret) throw new Error('slack.signing_secret is empty: set SLACK_SIGNING_SECRET (Basic Information → App Credentials)');
+        // The mode's credentials were checked with the token above; this says what the mode needs of Slack.
+        if (config.mode === 'socket') return 'socket mode: Kazma connects out to Slack with slack.app_token (no public URL needed)';
         return `http mode: Slack must post events, interactivity and the slash command to https://YOUR_HOST${EVENTS_PATH}`;
       },
     },

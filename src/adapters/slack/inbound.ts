@@ -3,7 +3,7 @@
 // gets its answer. A click's or command's response URL stays open while the core handles
 // it, so private answers reach that person (see responses.ts).
 import type { App } from '@slack/bolt';
-import { InvalidInboundEventError, type Accepted, type InboundEvent } from '../../core/chat/index.ts';
+import { InFlight, InvalidInboundEventError, type InboundEvent, type PlatformCoreLink } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { actionEvent, commandEvent, mentionEvent, messageEvent } from './events.ts';
 import { parseActionBody, parseCommandBody, parseMessageEvent } from './payload-schema.ts';
@@ -13,7 +13,7 @@ import type { RespondFn, ResponseUrls } from './responses.ts';
 import type { KnownThreads } from './threads.ts';
 
 export interface SlackInboundOptions {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
+  pipeline: PlatformCoreLink['pipeline'];
   /** The bot itself (auth.test), known once the platform started. */
   me: () => SlackIdentity | undefined;
   threads: KnownThreads;
@@ -25,7 +25,7 @@ const STOPPING = 'Kazma is restarting; try again in a minute.';
 
 export class SlackInbound {
   readonly #o: SlackInboundOptions;
-  readonly #inflight = new Set<Promise<void>>();
+  readonly #inflight = new InFlight();
 
   constructor(options: SlackInboundOptions) {
     this.#o = options;
@@ -74,7 +74,7 @@ export class SlackInbound {
       () => undefined,
       (error: unknown) => this.#o.logger?.error({ err: error, event: event.eventId }, 'handling a Slack event failed'),
     );
-    this.#track(work.finally(() => close?.()));
+    this.#inflight.track(work.finally(() => close?.()));
     return 'taken';
   }
 
@@ -96,18 +96,13 @@ export class SlackInbound {
   }
 
   /** Resolves when every event taken so far has been handled (turns finished or paused). */
-  async idle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+  idle(): Promise<void> {
+    return this.#inflight.idle();
   }
 
   #withMe<T>(convert: (me: SlackIdentity) => T | undefined): T | undefined {
     const me = this.#o.me();
     if (!me) this.#o.logger?.warn('a Slack event arrived before auth.test told Kazma who it is; dropped');
     return me ? convert(me) : undefined;
-  }
-
-  #track(work: Promise<void>): void {
-    this.#inflight.add(work);
-    void work.then(() => this.#inflight.delete(work));
   }
 }

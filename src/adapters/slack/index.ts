@@ -4,8 +4,11 @@ import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { SlackPlatform, type SlackPlatformOptions } from './platform.ts';
 
-export { SlackPlatform, type SlackCoreLink, type SlackPlatformOptions } from './platform.ts';
+export { SlackPlatform, type SlackPlatformOptions } from './platform.ts';
 export { EVENTS_PATH } from './receiver.ts';
+
+/** The adapter options that may be tuned from outside. */
+export type SlackTuning = Partial<Pick<SlackPlatformOptions, 'retry' | 'ackTimeoutMs'>>;
 
 /** What the factory needs of the composition root's PlatformContext. */
 export interface SlackPlatformContext {
@@ -13,6 +16,8 @@ export interface SlackPlatformContext {
   core: SlackPlatformOptions['core'];
   http: { app: Hono };
   logger: Logger;
+  /** Timings and retries a test or an operator tunes; each has a default. */
+  tuning?: SlackTuning;
 }
 
 /**
@@ -23,5 +28,5 @@ export interface SlackPlatformContext {
 export async function slackPlatform(context: SlackPlatformContext): Promise<SlackPlatform | undefined> {
   const config = context.loaded.config.slack;
   if (!config.enabled) return undefined;
-  return new SlackPlatform({ config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'slack' }) });
+  return new SlackPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'slack' }) });
 }

@@ -5,8 +5,8 @@
 import { App } from '@slack/bolt';
 import type { webApi } from '@slack/bolt';
 import type { Hono } from 'hono';
-import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
-import type { KazmaConfig } from '../../core/config/index.ts';
+import type { PlatformCoreLink } from '../../core/chat/index.ts';
+import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { createWebClient, webClientOptions, type SlackRetryOptions } from './client.ts';
 import { SlackApiError, slackError } from './errors.ts';
@@ -18,16 +18,11 @@ import { SlackHttpReceiver } from './receiver.ts';
 import { ResponseUrls } from './responses.ts';
 import { KnownThreads } from './threads.ts';
 
-/** What the adapter uses of the core (KazmaCore has it all). */
-export interface SlackCoreLink {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
-  attachSurface(surface: Surface): () => void;
-}
-
 /** Options for {@link SlackPlatform}. Timing options exist for operators and tests alike. */
 export interface SlackPlatformOptions {
   config: KazmaConfig['slack'];
-  core: SlackCoreLink;
+  /** Slack's slash command is declared in the app manifest, so the command list is not needed here. */
+  core: Pick<PlatformCoreLink, 'pipeline' | 'attachSurface'>;
   /** Kazma's HTTP app; `/slack/events` is mounted on it in http mode. */
   app: Hono;
   logger: Logger;
@@ -52,7 +47,8 @@ export class SlackPlatform {
   constructor(options: SlackPlatformOptions) {
     this.#o = options;
     const { config, logger } = options;
-    checkConfig(config);
+    // Loading kazma.yaml applied the same rules; a platform built directly (tests) gets them here.
+    assertPlatformSection('slack', config);
     this.client = createWebClient({ token: config.token, apiUrl: config.api_url, logger, ...(options.retry && { retry: options.retry }) });
     const threads = new KnownThreads();
     const responses = new ResponseUrls();
@@ -129,13 +125,4 @@ function socketError(error: unknown, apiUrl: string): unknown {
     hint: 'Socket Mode needs slack.app_token (SLACK_APP_TOKEN): an app-level token (xapp-…) with connections:write, and Socket Mode turned on in the app settings',
     cause: error,
   });
-}
-
-/** The settings each mode cannot do without, named with their fix (config check catches most first). */
-function checkConfig(config: KazmaConfig['slack']): void {
-  if (!config.token) throw new Error('slack.token is empty: set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…)');
-  if (config.mode === 'http' && !config.signing_secret) throw new Error('slack.signing_secret is empty: set SLACK_SIGNING_SECRET (Basic Information → App Credentials)');
-  if (config.mode === 'socket' && !config.app_token.startsWith('xapp-')) {
-    throw new Error('slack.mode is socket, so slack.app_token must be an app-level token (xapp-…) with connections:write: set SLACK_APP_TOKEN');
-  }
 }

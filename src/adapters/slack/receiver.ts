@@ -6,6 +6,7 @@
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { InFlight } from '../../core/chat/index.ts';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { checkEnvelope } from './payload-schema.ts';
@@ -39,7 +40,7 @@ type Body = Record<string, unknown>;
 
 export class SlackHttpReceiver implements Receiver {
   readonly #o: SlackHttpReceiverOptions;
-  readonly #inflight = new Set<Promise<void>>();
+  readonly #inflight = new InFlight();
   #bolt: App | undefined;
 
   constructor(options: SlackHttpReceiverOptions) {
@@ -67,8 +68,8 @@ export class SlackHttpReceiver implements Receiver {
   }
 
   /** Resolves when every request dispatched so far has been fully processed by Bolt's listeners. */
-  async idle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
+  idle(): Promise<void> {
+    return this.#inflight.idle();
   }
 
   async handle(c: Context): Promise<Response> {
@@ -138,8 +139,7 @@ export class SlackHttpReceiver implements Receiver {
         answer(new Response(null, { status: 500 }));
       },
     );
-    this.#inflight.add(work);
-    void work.then(() => this.#inflight.delete(work));
+    this.#inflight.track(work);
     return response;
   }
 }

@@ -2,7 +2,7 @@
 // configured mode expects it (getWebhookInfo). Each check resolves with what is fine or throws what
 // is wrong and how to fix it.
 import { Api } from 'grammy';
-import type { KazmaConfig } from '../../core/config/index.ts';
+import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
 import { telegramError } from './errors.ts';
 import { WEBHOOK_PATH } from './webhook.ts';
 
@@ -27,7 +27,7 @@ export function telegramChecks(config: KazmaConfig['telegram']): DoctorCheck[] {
     {
       name: 'telegram token',
       run: async () => {
-        if (!config.token) throw new Error('telegram.token is empty: set TELEGRAM_TOKEN to the token @BotFather gave you');
+        assertPlatformSection('telegram', config); // the rules config check applies, e.g. the token is set
         const me = await call('getMe', () => api.getMe());
         return `bot @${me.username} (id ${me.id}) answers at ${apiRoot}`;
       },

@@ -3,7 +3,7 @@
 // offset) only once the inbox holds it; the turn then runs without being waited for, so neither the
 // polling loop nor the webhook answer waits on a model, and the pipeline keeps each chat's turns in order.
 import type { Message, Update, UserFromGetMe } from 'grammy/types';
-import { InvalidInboundEventError, type Accepted, type InboundEvent } from '../../core/chat/index.ts';
+import { InFlight, InvalidInboundEventError, type Accepted, type InboundEvent, type PlatformCoreLink } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
@@ -18,7 +18,7 @@ type Me = Pick<UserFromGetMe, 'id' | 'username'>;
 
 /** Options for {@link TelegramInbound}. */
 export interface TelegramInboundOptions {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
+  pipeline: PlatformCoreLink['pipeline'];
   /** The bot itself (getMe), known once the bot is initialised. */
   me: () => Me;
   groups: GroupMode;
@@ -30,7 +30,7 @@ export interface TelegramInboundOptions {
 
 export class TelegramInbound {
   readonly #o: TelegramInboundOptions;
-  readonly #inflight = new Set<Promise<void>>();
+  readonly #inflight = new InFlight();
   #highest = 0;
 
   constructor(options: TelegramInboundOptions) {
@@ -52,7 +52,7 @@ export class TelegramInbound {
     const query = update.callback_query;
     const event = toEvent(update, this.#o.me(), this.#o.groups, this.#o.codec);
     if (!event) {
-      if (query) this.#track(this.#o.answers.answerNow(query.id));
+      if (query) this.#inflight.track(this.#o.answers.answerNow(query.id));
       return 'taken';
     }
     if (query) {
@@ -73,7 +73,7 @@ export class TelegramInbound {
       if (query) await this.#o.answers.finish(query.id, STOPPING);
       return 'stopping';
     }
-    this.#track(
+    this.#inflight.track(
       accepted.done.then(
         async (outcome) => {
           if (event.kind === 'message') this.#o.typing.stop(event.chat);
@@ -94,14 +94,8 @@ export class TelegramInbound {
   }
 
   /** Resolves when every update taken so far has been handled (turns finished or paused). */
-  async idle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.all([...this.#inflight]);
-  }
-
-  #track(work: Promise<unknown>): void {
-    const done = work.then(() => undefined, () => undefined);
-    this.#inflight.add(done);
-    void done.then(() => this.#inflight.delete(done));
+  idle(): Promise<void> {
+    return this.#inflight.idle();
   }
 }
 

@@ -4,7 +4,10 @@ import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { TelegramPlatform, type TelegramPlatformOptions } from './platform.ts';
 
-export { TelegramPlatform, type TelegramCoreLink, type TelegramPlatformOptions } from './platform.ts';
+export { TelegramPlatform, type TelegramPlatformOptions } from './platform.ts';
+
+/** The adapter options that may be tuned from outside. */
+export type TelegramTuning = Partial<Pick<TelegramPlatformOptions, 'retry' | 'typingIntervalMs' | 'answerTimeoutMs'>>;
 
 /** What the factory needs of the composition root's PlatformContext. */
 export interface TelegramPlatformContext {
@@ -12,6 +15,8 @@ export interface TelegramPlatformContext {
   core: TelegramPlatformOptions['core'];
   http: { app: Hono };
   logger: Logger;
+  /** Timings and retries a test or an operator tunes; each has a default. */
+  tuning?: TelegramTuning;
 }
 
 /**
@@ -22,5 +27,5 @@ export interface TelegramPlatformContext {
 export async function telegramPlatform(context: TelegramPlatformContext): Promise<TelegramPlatform | undefined> {
   const config = context.loaded.config.telegram;
   if (!config.enabled) return undefined;
-  return new TelegramPlatform({ config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'telegram' }) });
+  return new TelegramPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'telegram' }) });
 }

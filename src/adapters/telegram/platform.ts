@@ -3,7 +3,7 @@
 // which ends intake only — running turns still reply through the surface while the core drains.
 import type { Bot } from 'grammy';
 import type { Hono } from 'hono';
-import type { Accepted, InboundEvent, Surface } from '../../core/chat/index.ts';
+import type { PlatformCoreLink } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { CallbackAnswers, type AnswerFn } from './answers.ts';
@@ -17,17 +17,10 @@ import { TelegramSurface } from './outbound.ts';
 import { TypingRefresher } from '../../core/chat/typing-refresher.ts';
 import { mountWebhook } from './webhook.ts';
 
-/** What the adapter uses of the core (KazmaCore has it all). */
-export interface TelegramCoreLink {
-  pipeline: { accept(event: InboundEvent): Promise<Accepted> };
-  attachSurface(surface: Surface): () => void;
-  commands: { list(): ReadonlyArray<{ name: string; summary: string }> };
-}
-
 /** Options for {@link TelegramPlatform}. Timing options exist for operators and tests alike. */
 export interface TelegramPlatformOptions {
   config: KazmaConfig['telegram'];
-  core: TelegramCoreLink;
+  core: PlatformCoreLink;
   /** Kazma's HTTP app; the webhook route is mounted on it in webhook mode. */
   app: Hono;
   logger: Logger;

@@ -17,7 +17,7 @@ export interface TelegramPollerOptions {
   logger?: Logger;
   /** getUpdates long-poll timeout in seconds; default 30. */
   timeoutSeconds?: number;
-  /** First pause after a failure to record or to poll; doubles up to 30 s. Default 1000 ms. */
+  /** First pause after a failure to record; doubles up to 5 s. Default 1000 ms. */
   retryMs?: number;
 }
 
@@ -95,7 +95,7 @@ export class TelegramPoller {
         if (!told) this.#o.logger?.error({ err: error, update: update.update_id }, 'could not record a Telegram update; holding the poll offset and retrying until it is recorded');
         told = true;
         await this.#sleep(pause);
-        pause = Math.min(pause * 2, 30_000);
+        pause = Math.min(pause * 2, 5_000); // a database back from an outage is noticed within seconds
       }
     }
     return false;

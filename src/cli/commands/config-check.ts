@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { CHAT_PLATFORM_IDS } from '../../core/chat/platforms.ts';
 import { maskText } from '../../core/vault/mask.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
@@ -12,7 +13,7 @@ environment and validates it. Prints each problem as "key.path: reason" and exit
     const { values } = parseArgs({ args, options: CONFIG_OPTION });
     try {
       const { config, path } = loadOrExplain(values.config);
-      const enabled = (['telegram', 'slack', 'discord'] as const).filter((p) => config[p].enabled);
+      const enabled = CHAT_PLATFORM_IDS.filter((p) => config[p].enabled);
       console.log(`kazma.yaml is valid (${path ?? 'no file: defaults'})`);
       console.log(`  data_dir:  ${config.data_dir}`);
       console.log(`  database:  ${config.database.url ? maskText(config.database.url) : 'embedded PGlite'}`);

@@ -2,12 +2,24 @@ import { parseArgs } from 'node:util';
 import { discordChecks } from '../../adapters/discord/doctor.ts';
 import { slackChecks } from '../../adapters/slack/doctor.ts';
 import { telegramChecks } from '../../adapters/telegram/doctor.ts';
+import type { ChatPlatform } from '../../core/chat/platforms.ts';
+import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
 import { sandboxStatus } from '../../core/tools/shell/sandbox-status.ts';
 import { connectRedis } from '../../jobs/redis.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 type Check = { name: string; run: () => Promise<string> };
+
+/**
+ * Each chat platform's checks, run when it is enabled, in this order. Typed by the platform list
+ * (core/chat/platforms.ts), so a platform added there cannot be forgotten here.
+ */
+const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => Check[] } = {
+  telegram: telegramChecks,
+  discord: discordChecks,
+  slack: slackChecks,
+};
 
 export const doctor: Subcommand = {
   summary: 'check configuration, database, Redis, the shell sandbox and platform credentials',
@@ -57,9 +69,10 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         return status.message;
       },
     });
-    if (config.telegram.enabled) checks.push(...telegramChecks(config.telegram));
-    if (config.discord.enabled) checks.push(...discordChecks(config.discord));
-    if (config.slack.enabled) checks.push(...slackChecks(config.slack));
+    for (const platform of Object.keys(PLATFORM_CHECKS) as ChatPlatform[]) {
+      const section = config[platform];
+      if (section.enabled) checks.push(...(PLATFORM_CHECKS[platform] as (config: typeof section) => Check[])(section));
+    }
     let failed = 0;
     for (const check of checks) {
       try {

@@ -4,10 +4,13 @@ import { createModelChain, type ModelChain, type ModelChainOptions, type ModelTo
 import { isModelConfigured, modelEntries, modelLabel } from './model-factory.ts';
 import type { ModelSettings } from './model-settings.ts';
 
-/** kazma.yaml `model` as the model chain's settings (durations there are already milliseconds). */
+/**
+ * kazma.yaml `model` as the model chain's settings: the same object, since ModelSettings is the config
+ * section's own type.
+ * @deprecated Pass `config.model` as the settings directly.
+ */
 export function modelSettingsFromConfig(model: KazmaConfig['model']): ModelSettings {
-  const { provider, name, base_url, api_key, timeout, max_retries, fallbacks } = model;
-  return { provider, name, base_url, api_key, timeout_ms: timeout, max_retries, fallbacks };
+  return model;
 }
 
 /** Options for {@link ModelChains}. */

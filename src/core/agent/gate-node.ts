@@ -1,5 +1,5 @@
 import { interrupt } from '@langchain/langgraph';
-import type { ApprovalQuestion } from '../approvals/port.ts';
+import type { ApprovalQuestion, Decision } from '../approvals/port.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import type { ToolContext } from '../tools/define.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -16,7 +16,7 @@ export interface GateNodeDeps {
 /** The resume value the runner sends: the decision plus the call it answers. */
 export interface GateAnswer {
   callId: string;
-  decision: 'once' | 'always' | 'deny';
+  decision: Decision;
   by?: string;
   reason?: string;
 }
@@ -25,7 +25,7 @@ export interface GateAnswer {
  * The `gate` node: classifies each tool call of the latest model message and records a verdict.
  * It raises AT MOST ONE interrupt per run (for the first call that needs a person and has no
  * decision yet) and runs no tool, so re-running it from the top on resume is harmless: classify and
- * precheck change nothing. The conditional edge brings the graph back here until every call has a
+ * its guards change nothing. The conditional edge brings the graph back here until every call has a
  * verdict, each question in its own run with its own interrupt id.
  */
 export function gateNode(deps: GateNodeDeps) {

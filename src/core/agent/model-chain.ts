@@ -46,7 +46,7 @@ type Callable = Runnable<BaseLanguageModelInput, AIMessage>;
  */
 export function createModelChain(settings: ModelSettings, opts: ModelChainOptions = {}): ModelChain {
   const built = modelEntries(settings).map((entry) => {
-    const chat = createChatModel(entry, { timeoutMs: settings.timeout_ms });
+    const chat = createChatModel(entry, { timeoutMs: settings.timeout });
     let callable: Callable = chat;
     if (opts.tools && opts.tools.length > 0) {
       // Both chat classes accept { name, description, schema: JSONSchema } and render it for their API.

@@ -24,7 +24,7 @@ export function modelLabel(entry: Pick<ModelEntry, 'provider' | 'name'>): string
 }
 
 /**
- * A chat model for `entry`, with `timeout_ms` per request and no client-side retries.
+ * A chat model for `entry`, with `opts.timeoutMs` (kazma.yaml `model.timeout`) per request and no client-side retries.
  * Throws `KazmaError('model_not_configured')` when `isModelConfigured(entry)` is false.
  * @example createChatModel({ provider: 'openai', name: 'qwen', base_url: 'http://127.0.0.1:8080/v1', api_key: '' }, { timeoutMs: 60000 })
  */

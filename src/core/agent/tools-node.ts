@@ -58,7 +58,9 @@ export function toolsNode(deps: ToolsNodeDeps) {
           args: call.args,
           // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
           effects: deps.registry.get(call.name)?.effects ?? true,
-          run: () => deps.registry.execute(call.name, call.args, ctx),
+          // The guards run again here, after any approval and before the receipt: a call refused now
+          // has no effect and leaves no receipt, and the model is told why.
+          ...deps.registry.prepare(call.name, call.args, ctx),
         });
         if (outcome.status === 'unknown') {
           unknown = outcome.receipt;

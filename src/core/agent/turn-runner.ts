@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, GraphRecursionError, INTERRUPT, isUnknownInterruptError, type Interrupt } from '@langchain/langgraph';
-import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type DecideOutcome, type Decision, type Gate, type ResumeDecision } from '../approvals/port.ts';
+import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor } from '../chat/types.ts';
@@ -113,23 +113,6 @@ export class TurnRunner {
     // The process may have stopped after the checkpoint paused and before the gate was written.
     const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId })).some((gate) => gate.interruptId === question.id);
     if (!asked) await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
-  }
-
-  /**
-   * A decision (button, command or API): the broker settles it once; only the winner resumes the graph,
-   * addressed to exactly the gate's interrupt, and the gate moves claimed → resuming → settled (or
-   * error) around it. Everyone else is answered with the gate's real state: privately in `via`, the chat
-   * they decided from; with no `via` (the HTTP API) only in the returned outcome, never in the gate's chat.
-   */
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; via?: ChatRef; reason?: string }): Promise<DecideOutcome> {
-    const outcome = await this.#o.broker.decide(input);
-    if (!outcome.ok) {
-      const { via } = input;
-      if (via) await this.#o.surfaces.replyPrivately(via, input.actor, outcome.message).catch((error: unknown) => this.#sendFailed(via, error));
-      return outcome;
-    }
-    await this.resumeClaimed(outcome.gate, outcome.resume);
-    return outcome;
   }
 
   /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */

@@ -1,8 +1,10 @@
+import { clock, decidedBy } from '../decisions/wording.ts';
 import type { Card } from '../chat/types.ts';
 import { maskSecrets } from '../vault/mask.ts';
-import type { Decision, Gate } from './port.ts';
+import { DECISIONS, type Decision, type Gate } from './port.ts';
 
 const PREFIX = 'apv';
+const ACTION_ID = new RegExp(`^${PREFIX}:([A-Za-z0-9_-]{1,32}):(${DECISIONS.join('|')})$`);
 
 /** The button id for a decision on a gate: `apv:<gateId>:<decision>` (well under Telegram's 64 bytes). */
 export function approvalActionId(gateId: string, decision: Decision): string {
@@ -11,24 +13,16 @@ export function approvalActionId(gateId: string, decision: Decision): string {
 
 /** Reads an approval button id; undefined for any other id. */
 export function parseApprovalActionId(id: string): { gateId: string; decision: Decision } | undefined {
-  const match = /^apv:([A-Za-z0-9_-]{1,32}):(once|always|deny)$/.exec(id);
+  const match = ACTION_ID.exec(id);
   return match ? { gateId: match[1]!, decision: match[2] as Decision } : undefined;
 }
 
 /** Arguments shown on a card are cut here; the rest is counted, never silently dropped. */
 export const MAX_ARG_CHARS = 600;
 
-const PLATFORM_NAMES: Record<string, string> = { telegram: 'Telegram', slack: 'Slack', discord: 'Discord', console: 'the console', api: 'the API' };
 const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
 
-export function platformName(platform: string | undefined): string {
-  return platform ? (PLATFORM_NAMES[platform] ?? platform) : 'an unknown platform';
-}
-
-/** `12:03 UTC` — when something happened, short enough for a card footer. */
-export function clock(at: Date | undefined): string {
-  return at ? `${at.toISOString().slice(11, 16)} UTC` : 'an unknown time';
-}
+export { clock, platformName } from '../decisions/wording.ts';
 
 /** Masked, pretty arguments, cut with an honest count of what is not shown. */
 export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
@@ -42,7 +36,7 @@ export function argsPreview(args: unknown, secrets: readonly string[] = []): str
  * "Approved once by maya on Slack at 12:03 UTC".
  */
 export function outcomeLine(gate: Gate): string {
-  const who = `by ${gate.decidedBy ?? 'someone'} on ${platformName(gate.decidedPlatform)} at ${clock(gate.decidedAt)}`;
+  const who = decidedBy(gate.decidedBy, gate.decidedPlatform, gate.decidedAt);
   switch (gate.state) {
     case 'pending':
       return 'Waiting for a decision';

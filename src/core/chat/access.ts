@@ -1,4 +1,5 @@
 import type { KazmaConfig, Operator } from '../config/schema.ts';
+import { isPlatform } from './platforms.ts';
 import { chatOf, type ChatRef } from './ref.ts';
 import type { Actor } from './types.ts';
 
@@ -7,9 +8,6 @@ export type Role = 'operator' | 'user' | 'chat_member';
 
 /** The access verdict for one inbound event. */
 export type AccessVerdict = { ok: true; role: Role; operator?: Operator } | { ok: false; reason: string };
-
-/** The per-platform id keys an operator entry may carry. */
-const PLATFORM_KEYS = ['telegram', 'slack', 'discord', 'console'] as const;
 
 /** The operator the console acts as when access.operators is empty. */
 export const LOCAL_OPERATOR: Operator = { name: 'local', console: 'local', api_token: '' };
@@ -45,8 +43,8 @@ export class AccessPolicy {
     }
     // The HTTP API knows the caller by their own token (access.operators[].api_token) and names them.
     if (actor.platform === 'api') return this.#access.operators.find((o) => o.name === actor.id);
-    const key = PLATFORM_KEYS.find((k) => k === actor.platform);
-    return key ? this.#access.operators.find((o) => o[key] === actor.id) : undefined;
+    const platform = actor.platform;
+    return isPlatform(platform) ? this.#access.operators.find((o) => o[platform] === actor.id) : undefined;
   }
 
   /** May `actor` talk to Kazma in `chat`? */

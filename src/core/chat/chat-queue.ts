@@ -47,4 +47,26 @@ export class ChatQueues {
   async idle(): Promise<void> {
     while (this.#tails.size > 0) await Promise.all([...this.#tails.values()]);
   }
+
+  /**
+   * The shutdown drain: waits for queued and running work up to `timeoutMs`; past that calls `abort()`
+   * (running turns stop and are taken up at the next start) and waits `graceMs` more for them to end.
+   * Resolves 'idle' when everything finished in time, 'aborted' otherwise.
+   */
+  async drain(timeoutMs: number, abort: () => void, graceMs = 1000): Promise<'idle' | 'aborted'> {
+    if ((await settlesWithin(this.idle(), timeoutMs)) === 'settled') return 'idle';
+    abort();
+    await settlesWithin(this.idle(), graceMs);
+    return 'aborted';
+  }
+}
+
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<'settled' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    return await Promise.race([work.then(() => 'settled' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
+import { withTimeout } from '../with-timeout.ts';
 import type { InboundEvent } from './types.ts';
 
 export type InboxRow = typeof inbox.$inferSelect;
@@ -33,9 +34,13 @@ export class Inbox {
   readonly #owner: string;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(options: { db: Db; owner: string }) {
+  readonly #writeTimeoutMs: number;
+
+  /** `writeTimeoutMs`: how long recording may take before the platform is told to redeliver; default 2.5 s (Slack's deadline is 3 s). */
+  constructor(options: { db: Db; owner: string; writeTimeoutMs?: number }) {
     this.#db = options.db;
     this.#owner = options.owner;
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? 2500;
   }
 
   /** This process's name in the `owner` column. */
@@ -49,20 +54,31 @@ export class Inbox {
    * one event exactly one gets true. Throws {@link InboxUnavailableError} when nothing was written.
    */
   async record(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
-    try {
-      const rows = await this.#db
-        .insert(inbox)
-        .values({
-          platform: event.platform, eventId: event.eventId, chat: event.chat, state, owner: this.#owner,
-          event: state === 'received' ? event : null,
-          ...(state === 'refused' && { finishedAt: sql`now()` }),
-        })
-        .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
-        .returning({ eventId: inbox.eventId });
-      return rows.length > 0;
-    } catch (error) {
-      throw new InboxUnavailableError(error);
+    // A pooled connection broken by an outage fails once when next used, then is replaced: after the
+    // database comes back, the first writes would each fail on a stale connection. A quick retry or two
+    // finds a fresh one; a database that is really down fails them all, and the caller is told. A write
+    // that hangs (a partitioned network) counts as failed after writeTimeoutMs; should it still land
+    // later, the row is ours and unstarted, and the pipeline takes it up (see InboundPipeline.recover).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withTimeout(this.#insert(event, state), this.#writeTimeoutMs);
+      } catch (error) {
+        if (attempt >= 3 || !isConnectionLost(error)) throw new InboxUnavailableError(error);
+      }
     }
+  }
+
+  async #insert(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
+    const rows = await this.#db
+      .insert(inbox)
+      .values({
+        platform: event.platform, eventId: event.eventId, chat: event.chat, state, owner: this.#owner,
+        event: state === 'received' ? event : null,
+        ...(state === 'refused' && { finishedAt: sql`now()` }),
+      })
+      .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
+      .returning({ eventId: inbox.eventId });
+    return rows.length > 0;
   }
 
   /**
@@ -117,13 +133,23 @@ export class Inbox {
     return rows.length > 0;
   }
 
-  /** Rows of other processes not finished and untouched since `before` (their process stopped), oldest first. */
+  /**
+   * Rows not finished, oldest first: other processes' rows untouched since `before` (their process
+   * stopped), and every row of this process (the caller skips the ones it is working on).
+   */
   async unfinished(before: Date): Promise<InboxRow[]> {
+    const abandoned = and(lte(inbox.updatedAt, before), or(isNull(inbox.owner), ne(inbox.owner, this.#owner)));
     return this.#db
       .select()
       .from(inbox)
-      .where(and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, before), or(isNull(inbox.owner), ne(inbox.owner, this.#owner))))
+      .where(and(inArray(inbox.state, ['received', 'running']), or(abandoned, eq(inbox.owner, this.#owner))))
       .orderBy(inbox.receivedAt);
+  }
+
+  /** One row, as it is now. */
+  async get(key: InboxKey): Promise<InboxRow | undefined> {
+    const [row] = await this.#db.select().from(inbox).where(this.#where(key));
+    return row;
   }
 
   /** Deletes finished rows older than `before`; platforms stopped redelivering them long ago. */
@@ -148,4 +174,13 @@ export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): Inb
 /** The turn id of a message event: stable across restarts, so a resumed turn is recognised as the same. */
 export function turnIdOf(key: InboxKey): string {
   return `${key.platform}:${key.eventId}`;
+}
+
+/** True for an error that says the connection (not the statement) failed: worth one more try. */
+function isConnectionLost(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONNRESET|EPIPE|ECONNREFUSED|CONNECTION_CLOSED|CONNECTION_DESTROYED|CONNECTION_ENDED|CONNECT_TIMEOUT)$/.test(code)) return true;
+  }
+  return false;
 }

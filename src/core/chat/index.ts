@@ -8,3 +8,5 @@ export { InvalidInboundEventError, parseInboundEvent } from './event-schema.ts';
 export { RefusalLimiter, type RefusalLimiterOptions } from './refusals.ts';
 export { AccessPolicy, LOCAL_OPERATOR, type AccessVerdict, type Role } from './access.ts';
 export { InboundPipeline, type Accepted, type PipelineOptions, type PipelineOutcome } from './pipeline.ts';
+export { InFlight } from './in-flight.ts';
+export type { PlatformCoreLink } from './core-link.ts';

@@ -1,7 +1,7 @@
 import { TurnInterruptedError, type TurnRunner } from '../agent/turn-runner.ts';
-import type { ApprovalBroker } from '../approvals/port.ts';
 import { parseCommand } from '../commands/parse.ts';
-import type { CommandRegistry, CommandServices } from '../commands/registry.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
+import type { ActionRouter } from '../decisions/actions.ts';
 import type { Logger } from '../log/index.ts';
 import type { AccessPolicy, Role } from './access.ts';
 import type { ChatQueues } from './chat-queue.ts';
@@ -30,9 +30,9 @@ export interface PipelineOptions {
   inbox: Inbox;
   access: AccessPolicy;
   commands: CommandRegistry;
-  services: CommandServices;
-  runner: Pick<TurnRunner, 'message' | 'decide' | 'endTurn'>;
-  broker: Pick<ApprovalBroker, 'route'>;
+  runner: Pick<TurnRunner, 'message' | 'endTurn'>;
+  /** Reads a tapped button id (each card's module registered its prefix). */
+  actions: Pick<ActionRouter, 'route'>;
   surfaces: SurfaceRegistry;
   queues: ChatQueues;
   /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
@@ -58,6 +58,8 @@ interface Work {
 export class InboundPipeline {
   readonly #o: PipelineOptions;
   readonly #refusals: RefusalLimiter;
+  /** Events this process accepted and has not finished: the rest of its own unfinished rows are orphans. */
+  readonly #working = new Set<string>();
   #closed = false;
 
   constructor(options: PipelineOptions) {
@@ -79,7 +81,17 @@ export class InboundPipeline {
       if (!(await this.#o.inbox.record(event, 'refused'))) return settled('duplicate');
       return { status: 'refused', done: this.#refuse(event, verdict.reason).then(() => 'refused' as const) };
     }
-    if (!(await this.#o.inbox.record(event, 'received'))) return settled('duplicate');
+    if (!(await this.#o.inbox.record(event, 'received'))) return this.#redelivered(event);
+    return { status: 'accepted', done: this.#start(event) };
+  }
+
+  /**
+   * A redelivery. Usually the event is in hand already (or done); but when an earlier attempt to record
+   * it timed out and the write landed anyway, the row is ours and nobody is working on it: start it now.
+   */
+  async #redelivered(event: InboundEvent): Promise<Accepted> {
+    const row = await this.#o.inbox.get(inboxKey(event)).catch(() => undefined);
+    if (row?.state !== 'received' || row.owner !== this.#o.inbox.owner || this.#working.has(keyOf(event))) return settled('duplicate');
     return { status: 'accepted', done: this.#start(event) };
   }
 
@@ -95,7 +107,7 @@ export class InboundPipeline {
    */
   async recover(staleAfterMs: number): Promise<number> {
     const staleBefore = new Date(Date.now() - staleAfterMs);
-    const rows = await this.#o.inbox.unfinished(staleBefore);
+    const rows = (await this.#o.inbox.unfinished(staleBefore)).filter((row) => !this.#working.has(keyOf(row)));
     for (const row of rows) {
       let event: InboundEvent;
       try {
@@ -117,19 +129,29 @@ export class InboundPipeline {
 
   /** Routes the event and queues its work; claiming the inbox row happens when the work's turn comes. */
   async #start(event: InboundEvent, staleBefore?: Date): Promise<PipelineOutcome> {
+    const key = keyOf(event);
+    this.#working.add(key);
+    try {
+      return await this.#route(event, staleBefore);
+    } finally {
+      this.#working.delete(key);
+    }
+  }
+
+  async #route(event: InboundEvent, staleBefore: Date | undefined): Promise<PipelineOutcome> {
     const verdict = this.#o.access.check(event.actor, event.chat);
     if (!verdict.ok) return this.#claimed(event, staleBefore, { run: async () => {} }); // access was narrowed since
     const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
-    const work = await this.#route(event, actor, verdict.role);
+    const work = await this.#work(event, actor, verdict.role);
     const run = () => this.#claimed(event, staleBefore, work);
     return work.queue ? this.#o.queues.run(work.queue, run) : run();
   }
 
-  async #route(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
+  async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
     if (event.kind === 'action') {
-      const routed = await this.#o.broker.route(event.actionId);
+      const routed = await this.#o.actions.route(event.actionId);
       if (!routed) return { run: () => this.#private(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).') };
-      return { queue: routed.chat, run: async () => void (await this.#o.runner.decide({ gateId: routed.gateId, decision: routed.decision, actor, via: event.chat })) };
+      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat }) };
     }
     const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
     if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
@@ -178,7 +200,7 @@ export class InboundPipeline {
     const command = this.#o.commands.get(parsed.name);
     if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
     if (command.operatorOnly && role !== 'operator') return { run: () => reply(`/${command.name} is for operators only.`) };
-    const run = () => command.run({ chat, actor, role, ...parsed, services: this.#o.services, commands: this.#o.commands, reply });
+    const run = () => command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, reply });
     return command.serial === false ? { run } : { queue: chat, run };
   }
 
@@ -201,6 +223,10 @@ export class InboundPipeline {
   async #private(chat: ChatRef, actor: Actor, text: string): Promise<void> {
     await this.#o.surfaces.replyPrivately(chat, actor, text).catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
   }
+}
+
+function keyOf(event: Pick<InboundEvent, 'platform' | 'eventId'>): string {
+  return `${event.platform}\u0000${event.eventId}`;
 }
 
 function settled(status: 'own' | 'duplicate' | 'stopping'): Accepted {

@@ -1,5 +1,5 @@
-import { approvalCommands } from './approvals.ts';
-import type { ChatCommand } from './registry.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatCommand, StatusSection } from './registry.ts';
 
 /** `/help`: the commands and what they do. */
 export const helpCommand: ChatCommand = {
@@ -12,41 +12,25 @@ export const helpCommand: ChatCommand = {
   },
 };
 
-/** `/new`: a fresh conversation for this chat (the old thread stays stored, unused). */
-export const newCommand: ChatCommand = {
-  name: 'new',
-  summary: 'start a fresh conversation in this chat',
-  async run(ctx) {
-    const thread = await ctx.services.startNewThread(ctx.chat);
-    await ctx.reply(`Started a new conversation (thread ${thread}). Earlier messages are forgotten here.`);
-  },
-};
-
-/** `/status`: model, thread, pending approvals, uptime. */
+/** `/status`: every module's section for this chat (model, thread, pending approvals, uptime …). */
 export const statusCommand: ChatCommand = {
   name: 'status',
   summary: 'show the model, this chat’s thread, pending approvals and uptime',
   serial: false,
   async run(ctx) {
-    const [primary, ...fallbacks] = ctx.services.models();
-    const model = primary
-      ? `${primary}${fallbacks.length > 0 ? ` (fallbacks: ${fallbacks.join(', ')})` : ''}`
-      : 'not configured (set model.name and model.api_key or model.base_url in kazma.yaml)';
-    await ctx.reply(
-      [
-        'Kazma status',
-        `model: ${model}`,
-        `thread: ${await ctx.services.currentThread(ctx.chat)}`,
-        `pending approvals: ${await ctx.services.pendingApprovals(ctx.chat)}`,
-        `uptime: ${formatUptime(ctx.services.uptimeMs())}`,
-      ].join('\n'),
-    );
+    await ctx.reply(['Kazma status', ...(await ctx.commands.status(ctx.chat))].join('\n'));
   },
 };
 
-/** The commands every Kazma has. */
+/** The uptime line of /status, from the moment this is called. */
+export function uptimeSection(clock: Clock): StatusSection {
+  const startedAt = clock.now().getTime();
+  return { name: 'uptime', lines: async () => [`uptime: ${formatUptime(clock.now().getTime() - startedAt)}`] };
+}
+
+/** The commands every Kazma has, whatever modules it runs. */
 export function builtinCommands(): ChatCommand[] {
-  return [helpCommand, newCommand, statusCommand, ...approvalCommands()];
+  return [helpCommand, statusCommand];
 }
 
 /** `3725000` → `1h 2m 5s`. */

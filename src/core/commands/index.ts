@@ -1,5 +1,4 @@
 // The public face of core/commands.
+export { builtinCommands, formatUptime, helpCommand, statusCommand, uptimeSection } from './builtin.ts';
 export { parseCommand, type ParsedCommand } from './parse.ts';
-export { CommandRegistry, DuplicateCommandError, type ChatCommand, type CommandContext, type CommandServices } from './registry.ts';
-export { builtinCommands, formatUptime, helpCommand, newCommand, statusCommand } from './builtin.ts';
-export { approvalCommands, approvalsCommand, approveCommand, denyCommand } from './approvals.ts';
+export { CommandRegistry, DuplicateCommandError, type ChatCommand, type CommandContext, type StatusSection } from './registry.ts';

@@ -3,47 +3,22 @@ import type { ChatRef } from '../chat/ref.ts';
 import type { Actor } from '../chat/types.ts';
 import { KazmaError } from '../errors.ts';
 
-/**
- * What commands may use of the running core. Kept as a narrow interface so commands stay testable
- * and later commands (`/approve`, `/approvals`, `/config tools toggle`) add members here.
- */
-export interface CommandServices {
-  /** Supersedes the chat's pending question and moves it to a fresh thread; returns the thread id. */
-  startNewThread(chat: ChatRef): Promise<string>;
-  currentThread(chat: ChatRef): Promise<string>;
-  pendingApprovals(chat: ChatRef): Promise<number>;
-  /** Decides a gate as `actor` (like a button tap), in the gate's own chat queue; returns what to tell them. */
-  decide(input: { gateId: string; decision: 'once' | 'always' | 'deny'; actor: Actor; via: ChatRef; reason?: string }): Promise<string>;
-  /** Live "always" grants of `chat`. */
-  grants(chat: ChatRef): Promise<Array<{ id: string; tool: string; grantedBy?: string; expiresAt: Date }>>;
-  revokeGrant(id: string): Promise<boolean>;
-  /** The ids of the questions waiting in `chat`, oldest first. */
-  pendingApprovalIds(chat: ChatRef): Promise<string[]>;
-  /**
-   * Posts a waiting question's card again in `chat` (/approvals), through the outbox as a card of the
-   * gate, so it is edited to the outcome like the others; false when the question is no longer waiting.
-   */
-  repostApproval(gateId: string, chat: ChatRef): Promise<boolean>;
-  /** Model labels in the order tried; empty when none is configured. */
-  models(): string[];
-  /** Milliseconds since Kazma started. */
-  uptimeMs(): number;
-}
-
-/** What a command sees of the message that invoked it. */
+/** What a command sees of the message that invoked it. Its module's port it holds itself. */
 export interface CommandContext {
   chat: ChatRef;
   actor: Actor;
   role: Role;
   args: string[];
   rest: string;
-  services: CommandServices;
   commands: CommandRegistry;
-  /** Answers in the chat. */
+  /** Answers in the chat (privately where the platform command asked for it). */
   reply(text: string): Promise<void>;
 }
 
-/** One chat command. */
+/**
+ * One chat command. Each module's factory builds its commands around its own port
+ * (`approvalCommands(approvals)`), so a command can reach only what its module owns.
+ */
 export interface ChatCommand {
   /** Lower-case, without the slash. */
   name: string;
@@ -59,6 +34,12 @@ export interface ChatCommand {
   run(ctx: CommandContext): Promise<void>;
 }
 
+/** Lines a module adds to /status for a chat ("pending approvals: 2"). */
+export interface StatusSection {
+  name: string;
+  lines(chat: ChatRef): Promise<string[]>;
+}
+
 /** Two commands were registered under one name. */
 export class DuplicateCommandError extends KazmaError {
   constructor(name: string) {
@@ -68,10 +49,11 @@ export class DuplicateCommandError extends KazmaError {
 
 /**
  * The chat commands, platform-neutral: adapters hand text or native commands to the pipeline, which
- * looks them up here. Later issues register more commands on the same registry.
+ * looks them up here. Modules register their commands and their /status sections when assembled.
  */
 export class CommandRegistry {
   readonly #commands = new Map<string, ChatCommand>();
+  readonly #status: StatusSection[] = [];
 
   register(command: ChatCommand): this {
     if (this.#commands.has(command.name)) throw new DuplicateCommandError(command.name);
@@ -85,5 +67,17 @@ export class CommandRegistry {
 
   list(): ChatCommand[] {
     return [...this.#commands.values()];
+  }
+
+  /** Adds a /status section; sections show in the order added. */
+  addStatus(section: StatusSection): this {
+    this.#status.push(section);
+    return this;
+  }
+
+  /** Every section's lines for `chat`, in order. */
+  async status(chat: ChatRef): Promise<string[]> {
+    const parts = await Promise.all(this.#status.map((section) => section.lines(chat)));
+    return parts.flat();
   }
 }

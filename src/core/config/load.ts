@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../chat/platforms.ts';
 import { ConfigError } from '../errors.ts';
 import { substituteEnv, type Environment } from './env-substitution.ts';
 import { describeIssues } from './issues.ts';
@@ -88,12 +89,8 @@ function collectSecrets(config: KazmaConfig): string[] {
     ...config.access.operators.map((o) => o.api_token),
     config.model.api_key,
     ...config.model.fallbacks.map((f) => f.api_key),
-    config.telegram.token,
-    config.telegram.webhook_secret,
-    config.slack.token,
-    config.slack.signing_secret,
-    config.slack.app_token,
-    config.discord.token,
+    // Each platform's secret keys come from the platform list, so a new platform's tokens are masked too.
+    ...CHAT_PLATFORM_IDS.flatMap((platform) => CHAT_PLATFORMS[platform].secretKeys.map((key) => (config[platform] as Record<string, unknown>)[key])),
     ...[config.database.url, config.redis.url].map((url) => urlPassword(url)),
   ];
   return unique(values.filter((v): v is string => typeof v === 'string' && v.length >= 4));

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../chat/platforms.ts';
 import { duration } from './duration.ts';
+import { platformIssues } from './platform-rules.ts';
 
 /**
  * The zod schema of kazma.yaml. Every section is optional and has defaults, so an empty file is a valid
@@ -8,9 +10,18 @@ import { duration } from './duration.ts';
  */
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
 
-const chatRef = z.string().regex(/^(telegram|slack|discord|console):[^:\s]+(:[^:\s]+)?$/, {
-  message: 'expected <platform>:<chat>[:<thread>] with platform telegram, slack, discord or console',
+// Platform ids are plain lowercase words, so they go into the pattern unescaped.
+const chatRef = z.string().regex(new RegExp(`^(${PLATFORM_IDS.join('|')}):[^:\\s]+(:[^:\\s]+)?$`), {
+  message: `expected <platform>:<chat>[:<thread>] with platform ${PLATFORM_IDS.slice(0, -1).join(', ')} or ${PLATFORM_IDS.at(-1)}`,
 });
+
+/** An operator's id on each platform. Numeric ids are read as text: YAML makes unquoted digits a number. */
+const operatorIds = Object.fromEntries(
+  PLATFORM_IDS.map((platform) => {
+    const numeric = platform !== CONSOLE && CHAT_PLATFORMS[platform].numericIds;
+    return [platform, (numeric ? z.coerce.string() : z.string()).optional()];
+  }),
+) as { [P in Platform]: z.ZodOptional<z.ZodString> };
 
 const modelEntry = {
   provider: z.enum(['openai', 'anthropic']).default('openai'),
@@ -21,10 +32,7 @@ const modelEntry = {
 
 export const operatorSchema = z.strictObject({
   name: z.string().min(1),
-  telegram: z.coerce.string().optional(),
-  slack: z.string().optional(),
-  discord: z.coerce.string().optional(),
-  console: z.string().optional(),
+  ...operatorIds,
   /** This operator's own bearer token for the HTTP API: the API decides as the token's owner. Empty: none. */
   api_token: z.string().default(''),
 });
@@ -128,21 +136,7 @@ export type Operator = z.output<typeof operatorSchema>;
 
 /** Cross-field rules zod's shape cannot express; each names the key and the fix. */
 export function crossFieldIssues(config: KazmaConfig): string[] {
-  const issues: string[] = [];
-  const platforms = [
-    ['telegram', config.telegram.enabled, config.telegram.token, 'TELEGRAM_TOKEN'],
-    ['slack', config.slack.enabled, config.slack.token, 'SLACK_BOT_TOKEN'],
-    ['discord', config.discord.enabled, config.discord.token, 'DISCORD_TOKEN'],
-  ] as const;
-  for (const [name, enabled, token, variable] of platforms) {
-    if (enabled && !token) issues.push(`${name}.token: required when ${name}.enabled is true (set ${variable})`);
-  }
-  if (config.slack.enabled && !config.slack.signing_secret && config.slack.mode === 'http') {
-    issues.push('slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET)');
-  }
-  if (config.telegram.enabled && config.telegram.mode === 'webhook' && !config.telegram.webhook_secret) {
-    issues.push('telegram.webhook_secret: required when telegram.mode is webhook');
-  }
+  const issues = platformIssues(config);
   const names = new Set(config.access.operators.map((o) => o.name));
   config.approvals.approvers.forEach((name, i) => {
     if (!names.has(name)) issues.push(`approvals.approvers[${i}]: "${name}" is not in access.operators`);

@@ -77,24 +77,35 @@ export interface JournalRun {
   args: unknown;
   /** The tool's `effects` flag; false runs straight through with no receipt. */
   effects: boolean;
-  /** Does the work, e.g. `() => registry.execute(name, args, ctx)`. */
+  /**
+   * The checks before the effect (`registry.prepare(...).guard`): a result when the call may not go
+   * ahead, which is returned as `refused` with no receipt written; undefined to go on. Not run for a
+   * call that already has a receipt: that call is settled from it.
+   */
+  guard?: () => Promise<ExecuteResult | undefined>;
+  /** Does the work, e.g. `registry.prepare(name, args, ctx).run`, or `() => registry.execute(name, args, ctx)`. */
   run: () => Promise<ExecuteResult>;
 }
 
 /**
- * How a journalled call ended: `ran` now, `replayed` from a finished receipt without running, or
- * `unknown`: a receipt says it started but not that it finished, so it may or may not have taken
- * effect and is not run again (show {@link effectUnknownMessage} and let a person decide).
+ * How a journalled call ended: `ran` now, `refused` by its guard before any receipt (nothing ran,
+ * nothing was written), `replayed` from a finished receipt without running, or `unknown`: a receipt
+ * says it started but not that it finished, so it may or may not have taken effect and is not run
+ * again (show {@link effectUnknownMessage} and let a person decide).
  */
 export type JournalOutcome =
   | { status: 'ran'; result: ExecuteResult }
+  | { status: 'refused'; result: ExecuteResult }
   | { status: 'replayed'; result: ExecuteResult }
   | { status: 'unknown'; receipt: EffectReceipt };
 
 /**
  * The one path that runs a side-effecting tool: write before you act, and act once.
- * Begins a receipt (the winner of a race runs; everyone else reads the receipt), runs, and records
- * the result before returning, so the graph moves on only once the result is durable.
+ * A call that already has a receipt is settled from it (replayed, or `unknown`) and not judged again:
+ * a guard's second opinion must not hide an effect that may have happened. A new call passes its
+ * `guard` first, so a refusal leaves no receipt; then a receipt is begun (the winner of a race runs;
+ * everyone else reads the receipt), the tool runs, and the result is recorded before returning, so
+ * the graph moves on only once the result is durable.
  * A `run` that throws leaves the receipt `started`: whether it acted is unknown, and that is the truth.
  * A racing caller that loses while the winner still runs also gets `unknown`: from the database a
  * running call and a dead one look the same. Throws {@link EffectArgsMismatchError} when the call id
@@ -102,13 +113,22 @@ export type JournalOutcome =
  *
  * @example
  * const outcome = await runWithJournal({ journal, key: { threadId, callId: call.id }, tool: call.name,
- *   args, effects: tool.effects, run: () => registry.execute(call.name, args, ctx) });
+ *   args, effects: tool.effects, ...registry.prepare(call.name, args, ctx) });
  * const text = outcome.status === 'unknown' ? effectUnknownMessage(outcome.receipt) : outcome.result;
  */
 export async function runWithJournal(options: JournalRun): Promise<JournalOutcome> {
-  if (!options.effects) return { status: 'ran', result: await options.run() };
-  const { journal, key, tool } = options;
+  const { journal, key, tool, guard } = options;
+  if (!options.effects) {
+    const refused = await guard?.();
+    return refused ? { status: 'refused', result: refused } : { status: 'ran', result: await options.run() };
+  }
   const argsHash = canonicalArgsHash(options.args);
+  if (guard) {
+    const existing = await journal.lookup(key);
+    if (existing) return settle(key, existing, { tool, argsHash });
+    const refused = await guard();
+    if (refused) return { status: 'refused', result: refused };
+  }
   const mine = await journal.begin({ ...key, turnId: options.turnId, tool, argsHash });
   if (!mine) {
     const existing = await journal.lookup(key);

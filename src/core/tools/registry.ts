@@ -3,6 +3,7 @@ import { KazmaError } from '../errors.ts';
 import { maskText } from '../vault/mask.ts';
 import { parseToolArgs } from './args.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
+import { createGuardList, firstRefusal, type Guard } from './guards/index.ts';
 import { toolSpecs, type ToolSpec } from './specs.ts';
 
 /**
@@ -18,6 +19,26 @@ export type Classification =
 
 /** Result of {@link ToolRegistry.execute}; `refused` marks a refusal before any effect. */
 export type ExecuteResult = { ok: true; output: string } | { ok: false; error: string; refused?: boolean };
+
+/**
+ * {@link ToolRegistry.execute} in two halves, for a caller that must write something between the
+ * check and the act (the tools node: the effect receipt). `guard()` runs the guard list now and returns
+ * the result to give the model when the call may not go ahead (unknown tool, invalid arguments, a
+ * refusal), else undefined; `run()` acts, only after `guard()` let the call through, and only once.
+ * The field names match `runWithJournal`'s options, so the pair can be spread into them.
+ */
+export interface PreparedCall {
+  guard(): Promise<ExecuteResult | undefined>;
+  run(): Promise<ExecuteResult>;
+}
+
+/** Options for {@link ToolRegistry}. */
+export interface ToolRegistryOptions {
+  /** Tool names switched off (`tools.disabled`). Default none. */
+  disabled?: Iterable<string>;
+  /** The checks before any effect, in order. Default {@link createGuardList}`()`: the tools' own prechecks. */
+  guards?: readonly Guard[];
+}
 
 /** Two tools were registered under one name. */
 export class DuplicateToolError extends KazmaError {
@@ -37,9 +58,11 @@ export class DuplicateToolError extends KazmaError {
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #disabled: Set<string>;
+  readonly #guards: readonly Guard[];
 
-  constructor(options: { disabled?: Iterable<string> } = {}) {
+  constructor(options: ToolRegistryOptions = {}) {
     this.#disabled = new Set(options.disabled ?? []);
+    this.#guards = options.guards ?? createGuardList();
   }
 
   /** Adds a tool; throws {@link DuplicateToolError} when the name is taken. */
@@ -78,7 +101,7 @@ export class ToolRegistry {
 
   /**
    * Decides what happens to a call. Order matters: unknown → ask; bad arguments → invalid;
-   * precheck refusal → refuse (before any approval card exists); then the tier: `safe` runs,
+   * a guard's refusal → refuse (before any approval card exists); then the tier: `safe` runs,
    * `write`/`danger`/no tier asks.
    */
   async classify(name: string, rawArgs: unknown, ctx: ToolContext): Promise<Classification> {
@@ -86,7 +109,7 @@ export class ToolRegistry {
     if (!tool) return { kind: 'ask', args: rawArgs, reason: `"${name}" is not a known tool, so a person must decide` };
     const parsed = parseToolArgs(tool, rawArgs);
     if (!parsed.ok) return { kind: 'invalid', error: parsed.error };
-    const refusal = await precheck(tool, parsed.args, ctx);
+    const refusal = await firstRefusal(this.#guards, { tool, args: parsed.args }, ctx);
     if (refusal) return { kind: 'refuse', reason: refusal };
     if (tool.tier === 'safe') return { kind: 'run', tool, args: parsed.args };
     const reason = tool.tier
@@ -96,41 +119,60 @@ export class ToolRegistry {
   }
 
   /**
-   * The single path that runs a tool. Validates again and prechecks again (an approval does not
-   * make a refused call acceptable), runs it, and masks configured secrets out of the result.
-   * Never throws for a tool's failure: errors come back as `{ ok: false }` for the model to read.
+   * The single path that runs a tool: {@link prepare}, then its guard, then its run. Validates again
+   * and runs the guards again (an approval does not make a refused call acceptable), runs the tool,
+   * and masks configured secrets out of the result. Never throws for a tool's failure: errors come
+   * back as `{ ok: false }` for the model to read.
    */
   async execute(name: string, rawArgs: unknown, ctx: ToolContext): Promise<ExecuteResult> {
-    const tool = this.get(name);
-    if (!tool) return { ok: false, error: `unknown tool ${name}` };
-    const parsed = parseToolArgs(tool, rawArgs);
-    if (!parsed.ok) return { ok: false, error: parsed.error };
+    const call = this.prepare(name, rawArgs, ctx);
+    return (await call.guard()) ?? call.run();
+  }
+
+  /**
+   * {@link execute} split where the effect journal writes its receipt: the guards run in `guard()`,
+   * before the receipt, so a refused call leaves none; the tool runs in `run()`, after it.
+   *
+   * @example
+   * await runWithJournal({ journal, key, tool: name, args, effects, ...registry.prepare(name, args, ctx) });
+   */
+  prepare(name: string, rawArgs: unknown, ctx: ToolContext): PreparedCall {
     const mask = (text: string): string => maskText(text, ctx.secrets);
-    const refusal = await precheck(tool, parsed.args, ctx);
-    if (refusal) return { ok: false, error: mask(`refused: ${refusal}`), refused: true };
-    try {
-      const output = await tool.run(parsed.args, ctx);
-      return { ok: true, output: mask(stringify(output)) };
-    } catch (error) {
-      if (error instanceof RefusedBeforeEffect) {
-        return { ok: false, error: mask(`refused: ${error.reason}`), refused: true };
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: mask(`tool "${name}" failed: ${message}`) };
-    }
+    let passed: { tool: ToolDefinition; args: Record<string, unknown> } | undefined;
+    return {
+      guard: async () => {
+        passed = undefined;
+        const tool = this.get(name);
+        if (!tool) return { ok: false, error: `unknown tool ${name}` };
+        const parsed = parseToolArgs(tool, rawArgs);
+        if (!parsed.ok) return { ok: false, error: parsed.error };
+        const refusal = await firstRefusal(this.#guards, { tool, args: parsed.args }, ctx);
+        if (refusal) return { ok: false, error: mask(`refused: ${refusal}`), refused: true };
+        passed = { tool, args: parsed.args };
+        return undefined;
+      },
+      run: async () => {
+        const call = passed;
+        // Once per pass: a second run would act on a judgement made before the first one's effect.
+        passed = undefined;
+        if (!call) return { ok: false, error: `refused: the call to "${name}" did not pass its checks before running`, refused: true };
+        return act(call.tool, call.args, ctx, mask);
+      },
+    };
   }
 }
 
-/** Runs a tool's precheck; returns the refusal reason, or undefined when the call may proceed. */
-async function precheck(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<string | undefined> {
-  if (!tool.precheck) return undefined;
+/** Runs a tool that passed its guards; a tool's own late RefusedBeforeEffect is still a refusal. */
+async function act(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext, mask: (text: string) => string): Promise<ExecuteResult> {
   try {
-    await tool.precheck(args, ctx);
-    return undefined;
+    const output = await tool.run(args, ctx);
+    return { ok: true, output: mask(stringify(output)) };
   } catch (error) {
-    if (error instanceof RefusedBeforeEffect) return error.reason;
-    // A precheck is a safety gate: if it breaks, fail closed rather than let the call through.
-    return `the safety check of "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof RefusedBeforeEffect) {
+      return { ok: false, error: mask(`refused: ${error.reason}`), refused: true };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: mask(`tool "${tool.name}" failed: ${message}`) };
   }
 }
 

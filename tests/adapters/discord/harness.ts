@@ -1,21 +1,19 @@
 // A Kazma with the real Discord adapter against the fake Discord (REST + gateway), in this process: the
 // core on a fresh database (its cards delivered by the real BullMQ outbox worker) and the adapter built
 // by its factory exactly as src/main.ts does, unless a test tunes the adapter's timing options.
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DiscordPlatform, discordPlatform } from '../../../src/adapters/discord/index.ts';
-import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
+import { DiscordPlatform } from '../../../src/adapters/discord/index.ts';
+import { assembleKazma } from '../../../src/assemble.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
-import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import type { KazmaParts } from '../../../src/core/kazma-core.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
-import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
 import {
   startFakeDiscord, type ButtonClickInput, type FakeDiscord, type FakeDiscordOptions, type SlashCommandInput, type UserMessageInput,
 } from '../../fakes/discord/fake-discord.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
-import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 
 /** The people every Discord test uses: two operators, a member on access.users, a stranger. */
 export const MAYA = { id: '2000000000000000001', username: 'maya', global_name: 'Maya' };
@@ -47,7 +45,7 @@ export interface HarnessOptions {
 
 export interface Harness {
   fake: FakeDiscord;
-  core: KazmaCore;
+  core: KazmaParts;
   platform: DiscordPlatform;
   database: FreshDatabase;
   workspace: string;
@@ -78,19 +76,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-dc-${randomUUID().slice(0, 8)}` } });
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  const tuned = options.typingIntervalMs !== undefined || options.recordRetryDelaysMs !== undefined;
-  const platform = tuned
-    ? new DiscordPlatform({
-      config: loaded.config.discord, core, logger,
-      ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
-      ...(options.recordRetryDelaysMs !== undefined && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
-    })
-    : await discordPlatform({ loaded, core, logger });
+  const tuning = {
+    ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
+    ...(options.recordRetryDelaysMs !== undefined && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
+  };
+  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('dc'), tuning: { discord: tuning } });
+  const { core } = kazma;
+  const platform = kazma.platforms.find((p): p is DiscordPlatform => p instanceof DiscordPlatform);
   if (!platform) throw new Error('discord.enabled is true, yet no platform was built');
-  await platform.start();
 
   const pushed: string[] = [];
   const note = <T extends { id: string }>(event: T): T => {
@@ -115,9 +108,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     click: (input) => note(fake.clickButton(input)),
     slash: (input) => note(fake.slashCommand(input)),
     async close() {
-      await platform.stop();
-      await core.stop(2000);
-      await outbox.close();
+      await kazma.stop();
       if (!options.database) await database.dispose();
       if (!options.fake) await fake.close();
       await rm(workspace, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../../contract/support.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/fake-discord.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';

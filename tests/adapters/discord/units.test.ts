@@ -12,7 +12,11 @@ import { channelOf, chatRefOf } from '../../../src/adapters/discord/ids.ts';
 import { TypingRefresher } from '../../../src/core/chat/typing-refresher.ts';
 import { approvalActionId, gateCard } from '../../../src/core/approvals/card.ts';
 import { newGateId } from '../../../src/core/approvals/gate-store.ts';
+import { newCommand } from '../../../src/core/agent/commands.ts';
+import { approvalCommands, type ApprovalCommandsPort } from '../../../src/core/approvals/commands.ts';
 import { builtinCommands } from '../../../src/core/commands/index.ts';
+
+const newCommandList = () => [newCommand({ startNewThread: async () => '', currentThread: async () => '', models: () => [] })];
 import { visible } from './visible.ts';
 
 const BOT = '1000000000000000001';
@@ -116,7 +120,9 @@ describe('format', () => {
 
 describe('slash commands', () => {
   it('defines the core’s commands and /config, with an args option where a command takes words, within Discord’s limits', () => {
-    const defs = slashCommands(builtinCommands().map((c) => ({ name: c.name, summary: c.summary })));
+    // The commands every Kazma registers; their ports are not called to read names and summaries.
+    const commands = [...builtinCommands(), ...newCommandList(), ...approvalCommands({} as ApprovalCommandsPort)];
+    const defs = slashCommands(commands.map((c) => ({ name: c.name, summary: c.summary })));
     const names = defs.map((d) => d.name);
     expect(names).toEqual(expect.arrayContaining(['help', 'new', 'status', 'approvals', 'config', 'approve', 'deny']));
     expect(new Set(names).size).toBe(names.length);

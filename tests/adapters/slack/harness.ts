@@ -1,20 +1,18 @@
 // A Kazma with the real Slack adapter against the fake Slack, in this process: the core on a fresh
 // database (its cards delivered by the real BullMQ outbox worker), Kazma's HTTP server with the Request
 // URL, and the adapter built by its factory exactly as src/main.ts does.
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpServer } from '../../../src/adapters/http/index.ts';
-import { SlackPlatform, slackPlatform, type SlackPlatformOptions } from '../../../src/adapters/slack/index.ts';
-import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
+import type { HttpServer } from '../../../src/adapters/http/index.ts';
+import { SlackPlatform, type SlackTuning } from '../../../src/adapters/slack/index.ts';
+import { assembleKazma } from '../../../src/assemble.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
-import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import type { KazmaParts } from '../../../src/core/kazma-core.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
-import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
 import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
-import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 
 /** The people every Slack test uses: two operators, a member on access.users, a stranger. */
 export const MAYA = { id: 'U0MAYA', name: 'Maya' };
@@ -32,12 +30,12 @@ export interface SlackHarnessOptions {
   /** Reuse a database (outage tests); the harness then does not dispose it. */
   database?: FreshDatabase;
   /** Adapter options a test tunes (retries, ack timeout); else the factory builds it as main.ts does. */
-  tuning?: Pick<SlackPlatformOptions, 'retry' | 'ackTimeoutMs'>;
+  tuning?: SlackTuning;
 }
 
 export interface SlackHarness {
   fake: FakeSlack;
-  core: KazmaCore;
+  core: KazmaParts;
   platform: SlackPlatform;
   database: FreshDatabase;
   http: HttpServer;
@@ -67,16 +65,11 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-sl-${randomUUID().slice(0, 8)}` } });
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  const http = new HttpServer({ host: '127.0.0.1', port: 0, logger, checks: {} });
-  const platform = options.tuning
-    ? new SlackPlatform({ config: loaded.config.slack, core, app: http.app, logger, ...options.tuning })
-    : await slackPlatform({ loaded, core, http, logger });
+  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('sl'), ...(options.tuning && { tuning: { slack: options.tuning } }) });
+  const { core, http } = kazma;
+  const platform = kazma.platforms.find((p): p is SlackPlatform => p instanceof SlackPlatform);
   if (!platform) throw new Error('slack.enabled is true, yet no platform was built');
-  const port = await http.listen();
-  await platform.start();
+  const port = http.port;
 
   const settled = async (): Promise<void> => {
     for (let round = 0; round < 2; round++) {
@@ -88,10 +81,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   return {
     fake, core, platform, database, http, workspace, settled, url: `http://127.0.0.1:${port}/slack/events`,
     async close() {
-      await platform.stop();
-      await http.close();
-      await core.stop(2000);
-      await outbox.close();
+      await kazma.stop();
       if (!options.database) await database.dispose();
       await fake.close();
       await rm(workspace, { recursive: true, force: true });

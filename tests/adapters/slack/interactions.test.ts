@@ -2,7 +2,7 @@
 // person who typed it (through its response URL), and private answers to clicks go the same way.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
-import { eventually } from '../../contract/support.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { clickDecision } from './contract-driver.ts';
 import { dmOf, LINA, MAYA, OMAR, SAM, startSlackHarness, type SlackHarness } from './harness.ts';
 

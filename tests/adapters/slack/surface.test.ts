@@ -121,7 +121,7 @@ describe('SlackSurface', () => {
   });
 
   it('refuses a configuration the mode cannot work with', async () => {
-    await expect(setup({ config: { enabled: true, token: 'xoxb-1', signing_secret: '', mode: 'http', app_token: '', api_url: 'http://127.0.0.1:9/api/' } })).rejects.toThrow(/slack.signing_secret is empty/);
+    await expect(setup({ config: { enabled: true, token: 'xoxb-1', signing_secret: '', mode: 'http', app_token: '', api_url: 'http://127.0.0.1:9/api/' } })).rejects.toThrow(/slack\.signing_secret: required when slack\.mode is http/);
     await expect(setup({ config: { enabled: true, token: 'xoxb-1', signing_secret: '', mode: 'socket', app_token: 'xoxb-no', api_url: 'http://127.0.0.1:9/api/' } })).rejects.toThrow(/app-level token \(xapp-…\)/);
   });
 });

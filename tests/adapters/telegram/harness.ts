@@ -1,22 +1,19 @@
 // A Kazma with the real Telegram adapter against the fake Bot API, in this process: the core on a fresh
 // database (its cards delivered by the real BullMQ outbox worker), the adapter built by its factory
 // exactly as src/main.ts does, and — in webhook mode — Kazma's HTTP server for Telegram to post to.
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Hono } from 'hono';
-import { HttpServer } from '../../../src/adapters/http/index.ts';
-import { TelegramPlatform, telegramPlatform } from '../../../src/adapters/telegram/index.ts';
-import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
+import type { HttpServer } from '../../../src/adapters/http/index.ts';
+import { TelegramPlatform } from '../../../src/adapters/telegram/index.ts';
+import { assembleKazma } from '../../../src/assemble.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
-import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
+import type { KazmaParts } from '../../../src/core/kazma-core.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
-import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
 import { startFakeTelegram, type FakeTelegram, type TapInput, type TgUpdate, type UserMessageInput } from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
-import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 
 /** The people every Telegram test uses: two operators, a member on access.users, a stranger. */
 export const MAYA = { id: 42, first_name: 'Maya' };
@@ -41,12 +38,12 @@ export interface HarnessOptions {
 
 export interface Harness {
   fake: FakeTelegram;
-  core: KazmaCore;
+  core: KazmaParts;
   platform: TelegramPlatform;
   database: FreshDatabase;
   workspace: string;
-  /** Kazma's HTTP server (webhook mode only). */
-  http?: HttpServer;
+  /** Kazma's HTTP server (Telegram posts to it in webhook mode). */
+  http: HttpServer;
   /** A user writes (through the fake); the update is remembered for settled(). */
   say(input: UserMessageInput): TgUpdate;
   /** A user taps a button (through the fake). */
@@ -81,19 +78,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-tg-${randomUUID().slice(0, 8)}` } });
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox });
-  const http = mode === 'webhook' ? new HttpServer({ host: '127.0.0.1', port, logger, checks: {} }) : undefined;
-  const app = http?.app ?? new Hono();
-  // Built by the factory as src/main.ts does, unless a test tunes the adapter's timing options.
-  const timing = { ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }), ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }) };
-  const platform = Object.keys(timing).length > 0
-    ? new TelegramPlatform({ config: loaded.config.telegram, core, app, logger, ...timing })
-    : await telegramPlatform({ loaded, core, http: { app }, logger });
+  // Assembled as src/main.ts does, with the adapter's timing options when a test tunes them.
+  const tuning = { ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }), ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }) };
+  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('tg'), tuning: { telegram: tuning } });
+  const { core, http } = kazma;
+  const platform = kazma.platforms.find((p): p is TelegramPlatform => p instanceof TelegramPlatform);
   if (!platform) throw new Error('telegram.enabled is true, yet no platform was built');
-  await http?.listen();
-  await platform.start();
 
   let lastPushed = 0;
   const note = (update: TgUpdate): TgUpdate => {
@@ -113,15 +103,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     }
   };
   return {
-    fake, core, platform, database, workspace, ...(http && { http }), settled,
+    fake, core, platform, database, workspace, http, settled,
     say: (input) => note(fake.sendUserMessage(input)),
     tap: (input) => note(fake.tapButton(input)),
     push: (update) => note(fake.pushUpdate(update)),
     async close() {
-      await platform.stop();
-      await http?.close();
-      await core.stop(2000);
-      await outbox.close();
+      await kazma.stop();
       if (!options.database) await database.dispose();
       if (!options.fake) await fake.close();
       await rm(workspace, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';
-import { eventually } from '../../contract/support.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { MAYA } from './harness.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];

@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Actor, ChatRef, PipelineOutcome } from '../../../src/core/chat/index.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
-import { SurfaceRegistry } from '../../../src/core/chat/surfaces.ts';
-import { createKazmaCore, type KazmaCore } from '../../../src/core/kazma-core.ts';
-import { OutboxWorker } from '../../../src/jobs/outbox-worker.ts';
-import { TEST_REDIS, waitForOutbox } from '../../helpers/outbox.ts';
+import { assembleKazma } from '../../../src/assemble.ts';
+import type { KazmaParts } from '../../../src/core/kazma-core.ts';
+import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
 import type { ToolDefinition } from '../../../src/core/tools/define.ts';
 import { freshDatabase, type Backend, type FreshDatabase } from '../../helpers/databases.ts';
@@ -19,7 +18,7 @@ export const OPERATOR: Actor = { platform: 'telegram', id: '42' };
 export const CHAT: ChatRef = 'telegram:42';
 
 export interface TestCore {
-  core: KazmaCore;
+  core: KazmaParts;
   surface: RecordingSurface;
   database: FreshDatabase;
   workspace: string;
@@ -49,6 +48,7 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
   const model = options.model ?? { name: 'fake-model', base_url: options.baseURL, max_retries: 1 };
   const raw = {
     data_dir: join(workspace, 'data'),
+    http: { port: 0 },
     model,
     access: { operators: [{ name: 'maya', telegram: '42', console: 'maya' }] },
     tools: { workspace },
@@ -56,13 +56,13 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
   };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const database = options.database ?? (await freshDatabase(options.backend ?? 'pglite'));
-  const logger = createLogger({ level: 'silent' });
-  const surfaces = new SurfaceRegistry();
-  const outbox = new OutboxWorker({ db: database.db, surfaces, logger, concurrency: 4, queue: { connection: TEST_REDIS, prefix: `kazma-test-${randomUUID().slice(0, 8)}` } });
-  const core = await createKazmaCore({ loaded, database, logger, surfaces, outbox, ...(options.tools && { tools: options.tools }) });
+  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent' });
   // A platform outlives Kazma's restarts: a second core may be given the first one's surface.
   const surface = options.surface ?? new RecordingSurface('telegram');
-  core.attachSurface(surface);
+  const kazma = await assembleKazma({
+    loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix(), surfaces: [surface], ...(options.tools && { tools: options.tools }),
+  });
+  const { core } = kazma;
   /** Cards and edits go out through the outbox worker; a step is done when nothing is left to deliver. */
   const delivered = async <T>(result: T): Promise<T> => {
     await waitForOutbox(database);
@@ -82,8 +82,7 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
     },
     delivered: () => delivered(undefined),
     close: async () => {
-      await core.stop(2000);
-      await outbox.close();
+      await kazma.stop();
       if (!options.database) await database.dispose();
       await rm(workspace, { recursive: true, force: true });
     },

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../../helpers/eventually.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const CLI = join(ROOT, 'src/cli/index.ts');
@@ -46,12 +47,12 @@ export function spawnNode(script: string, args: string[]): Spawned {
       if (end) child.stdin!.end();
     },
     async waitFor(text, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!out.includes(text)) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before printing "${text}"\n${out}\n${err}`);
-        if (Date.now() > deadline) throw new Error(`no "${text}" after ${timeoutMs} ms\n${out}\n${err}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      const read = () => {
+        if (!out.includes(text) && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`exited before printing "${text}"\n${out}\n${err}`);
+        return out;
+      };
+      // The last read is the whole stdout; stderr is added to say why it may be missing.
+      await eventually(read, (printed) => printed.includes(text), () => `"${text}" on stdout; stderr:\n${err}`, timeoutMs);
     },
   };
 }

@@ -96,17 +96,17 @@ describe('model chain: retries', () => {
     expect(llm.requests).toHaveLength(3);
   });
 
-  it('treats a response slower than timeout_ms as transient and retries it', async () => {
+  it('treats a response slower than model.timeout as transient and retries it', async () => {
     // Generous timeout: the retried, unhung call must finish inside it even on a loaded machine.
     llm.hangNext(1, 8_000);
-    const reply = await createModelChain(fakeSettings(llm.baseURL, { timeout_ms: 1_500 }), quick).invoke(ask);
+    const reply = await createModelChain(fakeSettings(llm.baseURL, { timeout: 1_500 }), quick).invoke(ask);
     expect(reply.message.content).toBe('echo: hello there');
     expect(llm.attempts.map((a) => a.outcome)).toEqual(['hung', 'ok']);
   });
 
   it('reports a timeout that never clears as transient', async () => {
     llm.hangNext(2, 8_000);
-    const err = await failure(createModelChain(fakeSettings(llm.baseURL, { timeout_ms: 1_500, max_retries: 1 }), quick).invoke(ask));
+    const err = await failure(createModelChain(fakeSettings(llm.baseURL, { timeout: 1_500, max_retries: 1 }), quick).invoke(ask));
     expect(err).toMatchObject({ kind: 'transient', attempts: 2 });
     expect(err.status).toBeUndefined();
   });

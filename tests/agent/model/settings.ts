@@ -4,7 +4,7 @@ import type { ModelSettings } from '../../../src/core/agent/model-settings.ts';
 export function fakeSettings(baseURL: string, over: Partial<ModelSettings> = {}): ModelSettings {
   return {
     provider: 'openai', name: 'fake-model', base_url: baseURL, api_key: '',
-    timeout_ms: 10_000, max_retries: 3, fallbacks: [], ...over,
+    timeout: 10_000, max_retries: 3, fallbacks: [], ...over,
   };
 }
 

@@ -1,0 +1,77 @@
+import type { ApprovalBroker } from '../approvals/port.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Database } from '../db/index.ts';
+import { EffectJournal } from '../effects/journal.ts';
+import type { Logger } from '../log/index.ts';
+import type { ReplyOutbox } from '../outbox/replies.ts';
+import type { ToolsModule } from '../tools/module.ts';
+import { ModelChains, modelSettingsFromConfig } from './chain-provider.ts';
+import { createCheckpointer } from './checkpointer.ts';
+import { agentStatus, newCommand } from './commands.ts';
+import { buildAgentGraph } from './graph.ts';
+import { defaultSystemPrompt } from './model-node.ts';
+import { ThreadStore } from './threads.ts';
+import { TurnRunner } from './turn-runner.ts';
+
+/** What {@link createAgent} needs. */
+export interface AgentDeps {
+  loaded: LoadedConfig;
+  database: Database;
+  tools: ToolsModule;
+  broker: ApprovalBroker;
+  surfaces: SurfaceRegistry;
+  replies: ReplyOutbox;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The agent module: the runner that drives turns, its threads, its commands and /status section. */
+export interface AgentModule {
+  runner: TurnRunner;
+  threads: ThreadStore;
+  chains: ModelChains;
+  commands: ChatCommand[];
+  status: StatusSection;
+  /** Aborts running turns (shutdown past its timeout); they are taken up at the next start. */
+  abort(): void;
+  /** Closes the checkpointer's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the model chain (every configured model now, so a broken fallback fails at start), the durable
+ * checkpointer (fails at start when its tables are missing), the graph and the turn runner.
+ */
+export async function createAgent({ loaded, database, tools, broker, surfaces, replies, clock, logger }: AgentDeps): Promise<AgentModule> {
+  const { config } = loaded;
+  const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry });
+  chains.current();
+  if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
+  const checkpointer = await createCheckpointer(database, { onPoolError: (err) => logger.warn({ err }, 'checkpointer connection lost') });
+  const graph = buildAgentGraph({
+    chains, systemPrompt: defaultSystemPrompt(config.time.zone, () => clock.now()), registry: tools.registry, toolContext: tools.toolContext,
+    isGranted: (call) => broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
+    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
+  });
+  const threads = new ThreadStore(database.db);
+  const aborter = new AbortController();
+  const runner = new TurnRunner({
+    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal,
+    heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
+  });
+  const port = {
+    startNewThread: (chat: Parameters<TurnRunner['newThread']>[0]) => runner.newThread(chat),
+    currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
+    models: () => (chains.configured ? chains.labels : []),
+  };
+  return {
+    runner, threads, chains,
+    commands: [newCommand(port)],
+    status: agentStatus(port),
+    abort: () => aborter.abort(),
+    close: () => checkpointer.close(),
+  };
+}

@@ -1,0 +1,63 @@
+import type { ChatQueues } from '../chat/chat-queue.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Actor } from '../chat/types.ts';
+import type { Logger } from '../log/index.ts';
+import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
+
+/** What a decision needs from the turn runner: resume exactly the gate's interrupt, once. */
+export interface GateResumer {
+  resumeClaimed(gate: Gate, resume: ResumeDecision): Promise<void>;
+}
+
+/** Options for {@link ApprovalDecider}. */
+export interface ApprovalDeciderOptions {
+  broker: ApprovalBroker;
+  runner: GateResumer;
+  queues: ChatQueues;
+  surfaces: SurfaceRegistry;
+  logger?: Logger;
+}
+
+/** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
+export interface DecisionInput {
+  gateId: string;
+  decision: Decision;
+  actor: Actor;
+  /** The chat the decider is in; refusals and "already decided" answers go there, privately. */
+  via?: ChatRef;
+  reason?: string;
+}
+
+/**
+ * Settles a gate from any surface. The decision runs in the queue of the chat the question came from,
+ * in order with that chat's turns; the broker's compare-and-set picks one winner; only the winner
+ * resumes the graph (addressed to the gate's interrupt). Everyone else is answered with the gate's real
+ * state — privately in the chat they decided from, or only in the returned outcome (the HTTP API).
+ */
+export class ApprovalDecider {
+  readonly #o: ApprovalDeciderOptions;
+
+  constructor(options: ApprovalDeciderOptions) {
+    this.#o = options;
+  }
+
+  /** Decides, queued behind the gate's chat; an unknown gate is answered (and audited) at once. */
+  async decide(input: DecisionInput): Promise<DecideOutcome> {
+    const gate = await this.#o.broker.get(input.gateId);
+    if (!gate) return this.#o.broker.decide(input);
+    return this.#o.queues.run(gate.chat, () => this.decideNow(input));
+  }
+
+  /** Decides right here (the caller already holds the gate's chat queue). */
+  async decideNow(input: DecisionInput): Promise<DecideOutcome> {
+    const outcome = await this.#o.broker.decide(input);
+    if (!outcome.ok) {
+      const { via } = input;
+      if (via) await this.#o.surfaces.replyPrivately(via, input.actor, outcome.message).catch((error: unknown) => this.#o.logger?.error({ err: error, chat: via }, 'could not answer a decision'));
+      return outcome;
+    }
+    await this.#o.runner.resumeClaimed(outcome.gate, outcome.resume);
+    return outcome;
+  }
+}

@@ -1,0 +1,86 @@
+import type { AccessPolicy } from '../chat/access.ts';
+import type { ChatQueues } from '../chat/chat-queue.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import type { ActionRouter } from '../decisions/actions.ts';
+import type { SweepStep } from '../jobs/sweep.ts';
+import type { Logger } from '../log/index.ts';
+import type { OutboxDispatcher } from '../outbox/port.ts';
+import { parseApprovalActionId } from './card.ts';
+import { approvalCommands, approvalStatus } from './commands.ts';
+import { ApprovalDecider, type GateResumer } from './decide.ts';
+import { DurableApprovalBroker } from './durable-broker.ts';
+import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
+
+/** What the approval broker needs (built before the agent, which asks it questions). */
+export interface ApprovalBrokerDeps {
+  loaded: LoadedConfig;
+  db: Db;
+  outbox: OutboxDispatcher;
+  access: AccessPolicy;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The durable broker for `approvals.*`: who may decide comes from `access`. */
+export function createApprovalBroker({ loaded, db, outbox, access, clock, logger }: ApprovalBrokerDeps): DurableApprovalBroker {
+  const { approvals } = loaded.config;
+  return new DurableApprovalBroker({
+    db, outbox, logger, secrets: loaded.secrets, now: () => clock.now(),
+    channels: approvals.channels as ChatRef[], timeoutMs: approvals.timeout, grantTtlMs: approvals.grant_ttl,
+    mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
+    operatorName: (actor) => access.operatorOf(actor)?.name,
+  });
+}
+
+/** What the rest of the approvals module needs, once the runner exists. */
+export interface ApprovalsDeps {
+  loaded: LoadedConfig;
+  broker: DurableApprovalBroker;
+  runner: GateResumer & ResumingRunner;
+  queues: ChatQueues;
+  surfaces: SurfaceRegistry;
+  actions: ActionRouter;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The approvals module: deciding, healing, its commands, its /status line and its sweep step. */
+export interface ApprovalsModule {
+  decider: ApprovalDecider;
+  reconciler: ApprovalReconciler;
+  commands: ChatCommand[];
+  status: StatusSection;
+  sweep: SweepStep;
+}
+
+/** Builds deciding and healing around the broker, and registers the `apv` buttons. */
+export function createApprovals({ loaded, broker, runner, queues, surfaces, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
+  const decider = new ApprovalDecider({ broker, runner, queues, surfaces, logger });
+  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.stale_after, now: () => clock.now(), logger });
+  actions.register('apv', {
+    async route(actionId) {
+      const parsed = parseApprovalActionId(actionId);
+      const gate = parsed && (await broker.get(parsed.gateId));
+      if (!parsed || !gate) return undefined;
+      return { queue: gate.chat, run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via })) };
+    },
+  });
+  const port = {
+    pending: async (chat: ChatRef) => (await broker.list({ chat })).map((gate) => gate.gateId),
+    repost: (gateId: string, chat: ChatRef) => broker.repost(gateId, chat),
+    decide: (input: Parameters<ApprovalDecider['decide']>[0]) => decider.decide(input),
+    grants: (chat: ChatRef) => broker.grants(chat),
+    revokeGrant: (id: string) => broker.revokeGrant(id),
+  };
+  return {
+    decider, reconciler,
+    commands: approvalCommands(port),
+    status: approvalStatus(port),
+    sweep: { name: 'approvals', run: () => reconciler.sweep() },
+  };
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { TurnRunner } from '../agent/turn-runner.ts';
+import type { CommandRegistry } from '../commands/registry.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import type { ActionRouter } from '../decisions/actions.ts';
+import type { Clock } from '../clock.ts';
+import type { SweepStep } from '../jobs/sweep.ts';
+import type { Logger } from '../log/index.ts';
+import type { ChatQueues } from './chat-queue.ts';
+import type { AccessPolicy } from './access.ts';
+import { Inbox } from './inbox.ts';
+import { InboundPipeline } from './pipeline.ts';
+import type { SurfaceRegistry } from './surfaces.ts';
+
+/** What {@link createChat} needs. */
+export interface ChatDeps {
+  loaded: LoadedConfig;
+  db: Db;
+  access: AccessPolicy;
+  commands: CommandRegistry;
+  runner: Pick<TurnRunner, 'message' | 'endTurn'>;
+  actions: ActionRouter;
+  surfaces: SurfaceRegistry;
+  queues: ChatQueues;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The chat module: the one inbound path and its durable inbox. */
+export interface ChatModule {
+  pipeline: InboundPipeline;
+  inbox: Inbox;
+  /** Takes up events other processes left unfinished (lease lapsed), and prunes old ones. */
+  sweep: SweepStep;
+}
+
+/** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
+export function createChat({ loaded, db, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
+  const { turns, inbox: inboxConfig } = loaded.config;
+  // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
+  const inbox = new Inbox({ db, owner: `${process.pid}-${randomUUID().slice(0, 8)}` });
+  inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
+  const pipeline = new InboundPipeline({ inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts });
+  return {
+    pipeline, inbox,
+    sweep: {
+      name: 'inbox',
+      run: async () => {
+        await pipeline.recover(turns.stale_after);
+        await inbox.prune(new Date(clock.now().getTime() - inboxConfig.retention));
+      },
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Outbox delivery as a job kind: the outbox owns the rule (deliver a row once, by compare-and-set),
+// the job port carries it (retries with backoff, on any process that works the outbox lane).
+import { z } from 'zod';
+import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Db } from '../db/index.ts';
+import type { JobKind, JobQueue } from '../jobs/port.ts';
+import type { Logger } from '../log/index.ts';
+import { deliverOutbox } from './deliver.ts';
+import type { OutboxDispatcher } from './port.ts';
+import { openOutbox, recoverOutbox } from './store.ts';
+import type { ChatRef } from '../chat/ref.ts';
+
+/** `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). */
+export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry }): JobKind<{ id: string }> {
+  return {
+    name: 'outbox.deliver',
+    lane: 'outbox',
+    payload: z.object({ id: z.string().min(1) }),
+    attempts: 8,
+    backoffMs: 500,
+    handle: ({ id }) => deliverOutbox(deps.db, deps.surfaces, id),
+  };
+}
+
+/**
+ * Dispatches outbox rows as delivery jobs; the job id is the row id, so a second dispatch of a row is a
+ * no-op (the row's own compare-and-set is what guarantees a single send; the job id only saves work).
+ */
+export class JobOutboxDispatcher implements OutboxDispatcher {
+  constructor(private readonly deps: { queue: JobQueue; kind: JobKind<{ id: string }>; db: Db; surfaces: SurfaceRegistry; logger?: Logger }) {}
+
+  async dispatch(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.deps.queue.enqueueAll(this.deps.kind, ids.map((id) => ({ payload: { id }, options: { jobId: id } })));
+  }
+
+  /**
+   * At start and on every sweep: rows stuck mid-send longer than `sendingStaleMs` become `unknown`
+   * (never re-sent blindly); rows still pending are dispatched again.
+   */
+  async recover(sendingStaleMs = 0): Promise<void> {
+    const { pending, unknown } = await recoverOutbox(this.deps.db, { sendingStaleMs });
+    if (unknown.length) this.deps.logger?.warn({ ids: unknown }, 'outbox deliveries interrupted by a stop are marked unknown, not re-sent');
+    await this.dispatch(pending);
+  }
+
+  /**
+   * Waits (up to `timeoutMs`) until no card, edit or reply bound for an attached surface is left to
+   * deliver. Rows for a platform that is not attached cannot be delivered here and do not hold it up.
+   */
+  async settled(timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const open = (await openOutbox(this.deps.db)).filter((row) => this.deps.surfaces.has(row.destination as ChatRef));
+      if (open.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

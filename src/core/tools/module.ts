@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Logger } from '../log/index.ts';
+import { builtinTools } from './builtin/index.ts';
+import type { ToolContext, ToolDefinition } from './define.ts';
+import { ToolRegistry } from './registry.ts';
+import { logSandboxStatus, sandboxStatus } from './shell/sandbox-status.ts';
+
+/** What {@link createTools} needs. */
+export interface ToolsDeps {
+  loaded: LoadedConfig;
+  logger: Logger;
+  /** Tools registered after the built-ins (plugins; a test's own tools). */
+  extra?: readonly ToolDefinition[];
+}
+
+/** The tools module: the registry every call goes through, and the context a call runs in. */
+export interface ToolsModule {
+  registry: ToolRegistry;
+  /** What a tool sees while it runs, built per call; `signal` aborts it. */
+  toolContext(signal?: AbortSignal): ToolContext;
+}
+
+/**
+ * Registers the built-in tools (configured from `tools.*`) and any extras, creates the workspace, and
+ * says in the log whether shell commands will run contained.
+ */
+export async function createTools({ loaded, logger, extra = [] }: ToolsDeps): Promise<ToolsModule> {
+  const { config } = loaded;
+  const registry = new ToolRegistry({ disabled: config.tools.disabled });
+  const { shell: shellConfig, env_allow: envAllow } = config.tools;
+  const shell = {
+    timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
+    network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir],
+  };
+  for (const tool of [...builtinTools({ time: { zone: config.time.zone }, shell }), ...extra]) registry.register(tool);
+  mkdirSync(config.tools.workspace, { recursive: true });
+  if (registry.get('shell')) {
+    logSandboxStatus(logger, await sandboxStatus({
+      mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+    }));
+  }
+  return {
+    registry,
+    toolContext: (signal) => ({ workspace: config.tools.workspace, env: loaded.env, secrets: loaded.secrets, ...(signal && { signal }) }),
+  };
+}

@@ -1,0 +1,95 @@
+// The one BullMQ driver: a queue per lane, a worker per lane, and every job dispatched by its name to
+// the kind the owning module registered. Only src/jobs imports bullmq or ioredis (an architecture test
+// checks it); the core speaks through the JobQueue port.
+import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
+// ioredis' options type and BullMQ's structural copy of it disagree on details; the values are the same.
+import type { RedisOptions } from 'ioredis';
+import { JOB_LANES, type JobKind, type JobKinds, type JobLane, type JobOptions, type JobQueue } from '../core/jobs/port.ts';
+import type { Logger } from '../core/log/index.ts';
+
+/** Options for {@link BullJobDriver}. */
+export interface BullJobDriverOptions {
+  connection: RedisOptions;
+  /** Key prefix: processes sharing a database share queues; two installs on one Redis stay apart. */
+  prefix: string;
+  kinds: JobKinds;
+  /** Jobs one process runs at once, per lane (`jobs.concurrency.<lane>`); default 4. */
+  concurrency?: Partial<Record<JobLane, number>>;
+  logger: Logger;
+}
+
+/**
+ * Runs the job port on BullMQ. Queues exist from construction (enqueue works at once); workers start
+ * with {@link startWorkers} — a process may enqueue without working (and later, `kazma worker` works
+ * without chat connections). Stall detection hands a job whose worker died to another within ~30 s.
+ */
+export class BullJobDriver implements JobQueue {
+  readonly #o: BullJobDriverOptions;
+  readonly #queues = new Map<JobLane, Queue>();
+  readonly #workers: Worker[] = [];
+
+  constructor(options: BullJobDriverOptions) {
+    this.#o = options;
+    for (const lane of JOB_LANES) this.#queues.set(lane, new Queue(lane, this.#connection()));
+  }
+
+  /** Starts one worker per lane; idempotent. */
+  startWorkers(): void {
+    if (this.#workers.length > 0) return;
+    const { kinds, logger } = this.#o;
+    for (const lane of JOB_LANES) {
+      const worker = new Worker(lane, (job) => kinds.run(job.name, job.data), {
+        ...this.#connection(),
+        concurrency: this.#o.concurrency?.[lane] ?? 4,
+        // Stall detection is what recovers a job whose worker died; keep it well under a minute.
+        lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 1,
+      });
+      worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));
+      worker.on('error', (error) => logger.error({ lane, err: error.message }, 'job worker error'));
+      this.#workers.push(worker);
+    }
+  }
+
+  async enqueue<P>(kind: JobKind<P>, payload: P, options: JobOptions = {}): Promise<void> {
+    await this.enqueueAll(kind, [{ payload, options }]);
+  }
+
+  /** Several jobs of one kind in one round trip (outbox deliveries of one decision). */
+  async enqueueAll<P>(kind: JobKind<P>, jobs: ReadonlyArray<{ payload: P; options?: JobOptions }>): Promise<void> {
+    const queue = this.#queues.get(kind.lane)!;
+    const once: Array<{ name: string; data: P; opts: JobsOptions }> = [];
+    for (const { payload, options = {} } of jobs) {
+      kind.payload.parse(payload); // a bad payload fails the caller, not a worker later
+      const opts = jobOptions(kind, options);
+      if (!options.repeat) {
+        once.push({ name: kind.name, data: payload, opts });
+        continue;
+      }
+      if (!options.jobId) throw new Error(`a repeating ${kind.name} job needs a jobId to key its schedule`);
+      const every = 'everyMs' in options.repeat ? { every: options.repeat.everyMs } : { pattern: options.repeat.pattern, ...(options.repeat.tz && { tz: options.repeat.tz }) };
+      await queue.upsertJobScheduler(options.jobId, every, { name: kind.name, data: payload, opts: { removeOnComplete: true, removeOnFail: 100 } });
+    }
+    if (once.length > 0) await queue.addBulk(once);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((worker) => worker.close()));
+    await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
+  }
+
+  #connection() {
+    return { connection: this.#o.connection as ConnectionOptions, prefix: this.#o.prefix };
+  }
+}
+
+function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
+  const attempts = options.attempts ?? kind.attempts ?? 1;
+  return {
+    ...(options.jobId !== undefined && { jobId: options.jobId }),
+    ...(options.delayMs !== undefined && { delay: options.delayMs }),
+    attempts,
+    ...(attempts > 1 && { backoff: { type: 'exponential', delay: kind.backoffMs ?? 500 } }),
+    removeOnComplete: true,
+    removeOnFail: 1000,
+  };
+}

@@ -1,0 +1,58 @@
+// Kazma assembled in this process exactly as `kazma start` assembles it (src/assemble.ts), on a fresh
+// database, the test Redis with a queue prefix of its own, and an HTTP port picked by the OS. For tests
+// that enable several platforms at once against their fakes.
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assembleKazma, type RunningKazma } from '../../src/assemble.ts';
+import { parseConfig } from '../../src/core/config/index.ts';
+import { createLogger } from '../../src/core/log/index.ts';
+import type { ToolDefinition } from '../../src/core/tools/define.ts';
+import type { PlatformTuning, RunningPlatform } from '../../src/platforms.ts';
+import { freshDatabase, type FreshDatabase } from './databases.ts';
+import { testQueuePrefix, testRedis, waitForOutbox } from './outbox.ts';
+
+export interface Assembled {
+  kazma: RunningKazma;
+  database: FreshDatabase;
+  workspace: string;
+  /** The running platform of a class (`platform(TelegramPlatform)`). */
+  platform<T extends RunningPlatform>(kind: abstract new (...args: never[]) => T): T;
+  /** Every event taken so far is handled and every card, edit and reply delivered. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `config` is kazma.yaml as an object; data_dir, http.port 0 and tools.workspace are filled in. */
+export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase } = {}): Promise<Assembled> {
+  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
+  const raw = { data_dir: join(workspace, 'data'), http: { port: 0 }, tools: { workspace }, ...config };
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
+  const database = options.database ?? (await freshDatabase('pglite'));
+  const kazma = await assembleKazma({
+    loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('asm'),
+    ...(options.tools && { tools: options.tools }), ...(options.tuning && { tuning: options.tuning }),
+  });
+  const idle = (p: RunningPlatform) => ('idle' in p && typeof p.idle === 'function' ? (p.idle as () => Promise<void>)() : Promise.resolve());
+  return {
+    kazma, database, workspace,
+    platform: (kind) => {
+      const found = kazma.platforms.find((p) => p instanceof kind);
+      if (!found) throw new Error(`no ${kind.name} is running`);
+      return found as never;
+    },
+    async settled() {
+      for (let round = 0; round < 2; round++) {
+        await Promise.all(kazma.platforms.map(idle));
+        await kazma.core.idle();
+        await waitForOutbox(database);
+      }
+    },
+    async close() {
+      await kazma.stop();
+      if (!options.database) await database.dispose();
+      await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}
