@@ -16,6 +16,7 @@ import { auditOf } from '../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../src/core/approvals/port.ts';
 import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, type Surface } from '../src/core/chat/index.ts';
 import type { Db } from '../src/core/db/index.ts';
+import { FirstDecisionWins } from '../src/core/decisions/first-wins.ts';
 import { createLogger } from '../src/core/log/index.ts';
 import { openOutbox, type OutboxDispatcher } from '../src/core/outbox/index.ts';
 import { Queue, Worker } from 'bullmq';
@@ -41,7 +42,7 @@ const noOutbox: OutboxDispatcher = { dispatch: async () => {} };
 
 function broker(db: Db, outbox: OutboxDispatcher, channels: ChatRef[]): DurableApprovalBroker {
   return new DurableApprovalBroker({
-    db, outbox, channels, logger, timeoutMs: 3_600_000, grantTtlMs: 3_600_000,
+    db, decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }), channels, logger, timeoutMs: 3_600_000, grantTtlMs: 3_600_000,
     mayDecide: () => undefined, operatorName: (actor) => NAMES[actor.id],
   });
 }

@@ -12,6 +12,8 @@ import { CommandRegistry, helpCommand, statusCommand, uptimeSection } from './co
 import type { LoadedConfig } from './core/config/index.ts';
 import { redactUrl, type Database } from './core/db/index.ts';
 import { ActionRouter } from './core/decisions/actions.ts';
+import { FirstDecisionWins } from './core/decisions/first-wins.ts';
+import { Questions } from './core/decisions/questions.ts';
 import { JobKinds } from './core/jobs/port.ts';
 import { SWEEP_SCHEDULE, sweepJob, type SweepStep } from './core/jobs/sweep.ts';
 import type { KazmaParts } from './core/kazma-core.ts';
@@ -86,9 +88,12 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const actions = new ActionRouter();
     const commands = new CommandRegistry();
     const tools = await createTools({ loaded, logger, ...(options.tools && { extra: options.tools }) });
-    const broker = createApprovalBroker({ loaded, db: database.db, outbox, access, clock, logger });
+    const decisions = new FirstDecisionWins({ db: database.db, outbox, surfaces, logger });
+    const questions = new Questions({ db: database.db, decisions, clock, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
+    actions.register('q', questions);
+    const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
     const agent = await createAgent({ loaded, database, tools, broker, surfaces, replies, clock, logger });
-    const approvals = createApprovals({ loaded, broker, runner: agent.runner, queues, surfaces, actions, clock, logger });
+    const approvals = createApprovals({ loaded, broker, decisions, runner: agent.runner, queues, actions, clock, logger });
     const chat = createChat({ loaded, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
     for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(uptimeSection(clock));
@@ -97,7 +102,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
 
     const core: KazmaParts = {
       pipeline: chat.pipeline, inbox: chat.inbox, queues, access, commands, actions, surfaces, replies, outbox,
-      tools: tools.registry, approvals: broker, decider: approvals.decider, reconciler: approvals.reconciler, runner: agent.runner, threads: agent.threads,
+      tools: tools.registry, approvals: broker, decider: approvals.decider, questions, reconciler: approvals.reconciler, runner: agent.runner, threads: agent.threads,
       attachSurface: (surface) => surfaces.attach(surface),
       idle: async () => {
         await queues.idle();

@@ -5,6 +5,7 @@ import type { TurnRunner } from './agent/turn-runner.ts';
 import type { ApprovalDecider } from './approvals/decide.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import type { ApprovalReconciler } from './approvals/reconciler.ts';
+import type { Questions } from './decisions/questions.ts';
 import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline, Surface, SurfaceRegistry } from './chat/index.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import type { ActionRouter } from './decisions/actions.ts';
@@ -33,6 +34,8 @@ export interface KazmaParts extends KazmaCore {
   readonly tools: ToolRegistry;
   readonly approvals: ApprovalBroker;
   readonly decider: ApprovalDecider;
+  /** Questions with buttons other than approvals (incident and clarify cards). */
+  readonly questions: Questions;
   readonly reconciler: ApprovalReconciler;
   readonly runner: TurnRunner;
   readonly threads: ThreadStore;

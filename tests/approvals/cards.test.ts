@@ -2,7 +2,7 @@
 // all of them to the outcome. Card arguments are masked and long ones cut with an honest count.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
-import { outboxOfGate } from '../../src/core/outbox/index.ts';
+import { outboxOfOwner } from '../../src/core/outbox/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
@@ -46,7 +46,7 @@ for (const backend of BACKENDS) {
       const gate = only(await core.core.approvals.list());
 
       // One card per destination, each delivered once through the outbox, with its message reference.
-      const rows = await outboxOfGate(core.database.db, gate.gateId);
+      const rows = await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId });
       expect(rows.map((r) => [r.kind, r.destination, r.state]).sort()).toEqual([
         ['card', 'discord:456', 'sent'], ['card', 'slack:C0123', 'sent'], ['card', CHAT, 'sent'],
       ]);
@@ -64,7 +64,7 @@ for (const backend of BACKENDS) {
         expect(surface.cards[0]!.edits).toHaveLength(1);
         expect(surface.cards[0]!.edits[0]).toMatchObject({ title: 'Approval: launch', buttons: [], footer: expect.stringMatching(footer) });
       }
-      const edits = (await outboxOfGate(core.database.db, gate.gateId)).filter((r) => r.kind === 'edit');
+      const edits = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'edit');
       expect(edits.map((r) => [r.destination, r.state]).sort()).toEqual([['discord:456', 'sent'], ['slack:C0123', 'sent'], [CHAT, 'sent']]);
       expect(tool.runs).toEqual([{ target: 'venus' }]);
     });

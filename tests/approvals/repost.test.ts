@@ -1,7 +1,7 @@
 // `/approvals` shows a waiting question again as a card owned by its gate (through the outbox), so
 // when the question is decided the re-posted card is edited to the outcome like every other card.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { outboxOfGate } from '../../src/core/outbox/index.ts';
+import { outboxOfOwner } from '../../src/core/outbox/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS } from '../helpers/databases.ts';
@@ -35,7 +35,7 @@ for (const backend of BACKENDS) {
         [CHAT, 'Approve launch?', 3], [CHAT, 'Approve launch?', 3],
       ]);
       // Both cards belong to the gate in the outbox, each with the message it became.
-      const cards = (await outboxOfGate(core.database.db, gate.gateId)).filter((r) => r.kind === 'card');
+      const cards = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'card');
       expect(cards.map((r) => [r.destination, r.state])).toEqual([[CHAT, 'sent'], [CHAT, 'sent']]);
       expect(cards.map((r) => r.messageRef)).toEqual(core.surface.cards.map((c) => c.ref));
 
@@ -71,7 +71,7 @@ for (const backend of BACKENDS) {
       expect(await core.core.approvals.repost(gate.gateId, CHAT)).toBe(false);
       await core.delivered();
       expect(core.surface.cards).toHaveLength(1);
-      expect((await outboxOfGate(core.database.db, gate.gateId)).filter((r) => r.kind === 'card')).toHaveLength(1);
+      expect((await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'card')).toHaveLength(1);
     });
   });
 }

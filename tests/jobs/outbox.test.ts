@@ -58,9 +58,9 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
 
   it('sends a card to three destinations once each and records every message reference, even when dispatched twice', async () => {
     const ids = await enqueueOutbox(database().db, [
-      { kind: 'card', destination: 'telegram:-100123', payload: card('A'), gateId: 'g1' },
-      { kind: 'card', destination: 'slack:C0123', payload: card('A'), gateId: 'g1' },
-      { kind: 'card', destination: 'discord:456', payload: card('A'), gateId: 'g1' },
+      { kind: 'card', destination: 'telegram:-100123', payload: card('A'), owner: { kind: 'gate', id: 'g1' } },
+      { kind: 'card', destination: 'slack:C0123', payload: card('A'), owner: { kind: 'gate', id: 'g1' } },
+      { kind: 'card', destination: 'discord:456', payload: card('A'), owner: { kind: 'gate', id: 'g1' } },
     ]);
     await worker.dispatch(ids);
     await worker.dispatch(ids);

@@ -1,8 +1,7 @@
 import type { ChatQueues } from '../chat/chat-queue.ts';
 import type { ChatRef } from '../chat/ref.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor } from '../chat/types.ts';
-import type { Logger } from '../log/index.ts';
+import type { FirstDecisionWins } from '../decisions/first-wins.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
 
 /** What a decision needs from the turn runner: resume exactly the gate's interrupt, once. */
@@ -15,8 +14,8 @@ export interface ApprovalDeciderOptions {
   broker: ApprovalBroker;
   runner: GateResumer;
   queues: ChatQueues;
-  surfaces: SurfaceRegistry;
-  logger?: Logger;
+  /** Answers losers and refused deciders privately. */
+  decisions: Pick<FirstDecisionWins, 'tell'>;
 }
 
 /** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
@@ -53,8 +52,7 @@ export class ApprovalDecider {
   async decideNow(input: DecisionInput): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
-      const { via } = input;
-      if (via) await this.#o.surfaces.replyPrivately(via, input.actor, outcome.message).catch((error: unknown) => this.#o.logger?.error({ err: error, chat: via }, 'could not answer a decision'));
+      if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message);
       return outcome;
     }
     await this.#o.runner.resumeClaimed(outcome.gate, outcome.resume);

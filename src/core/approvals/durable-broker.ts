@@ -3,17 +3,20 @@ import type { Actor } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
 import type { GateState } from '../db/schema/approvals.ts';
 import type { Logger } from '../log/index.ts';
-import { enqueueOutbox, outboxOfGate, type OutboxDispatcher } from '../outbox/index.ts';
-import { gateCard, outcomeLine, parseApprovalActionId } from './card.ts';
+import type { DecisionKind, FirstDecisionWins } from '../decisions/first-wins.ts';
+import { storedActor } from '../decisions/wording.ts';
+import { outboxOfOwner } from '../outbox/index.ts';
+import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import * as store from './gate-store.ts';
-import { gateFromRow, storedActor } from './gate-view.ts';
-import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, Grant, RoutedAction } from './port.ts';
+import { gateFromRow } from './gate-view.ts';
+import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, Grant } from './port.ts';
 import { transitionGate, type GateRow } from './transition.ts';
 
 /** Options for {@link DurableApprovalBroker}. */
 export interface DurableBrokerOptions {
   db: Db;
-  outbox: OutboxDispatcher;
+  /** The shared first-decision-wins mechanism (and the outbox behind it). */
+  decisions: FirstDecisionWins;
   /** Why `actor` may not decide for `requester`, or undefined when they may (AccessPolicy.approvalRefusal). */
   mayDecide: (actor: Actor, requester: Actor) => string | undefined;
   /** The operator name of an actor, for "approved by maya" whatever platform she tapped on. */
@@ -35,10 +38,12 @@ export interface DurableBrokerOptions {
 export class DurableApprovalBroker implements ApprovalBroker {
   readonly #o: DurableBrokerOptions;
   readonly #now: () => Date;
+  readonly #kind: DecisionKind<GateRow, Decision>;
 
   constructor(options: DurableBrokerOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
+    this.#kind = gateKind({ ...options, now: this.#now });
   }
 
   async open(request: ApprovalRequest): Promise<Gate> {
@@ -58,10 +63,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
         reason: request.call.reason,
         expiresAt,
       });
-      const gate = gateFromRow(row);
-      const card = gateCard(gate, this.#cardOptions());
-      const ids = await enqueueOutbox(tx, destinations.map((destination) => ({ kind: 'card' as const, destination, payload: card, gateId: gate.gateId })));
-      return { gate, ids };
+      return { gate: gateFromRow(row), ids: await this.#o.decisions.post(tx, this.#kind, row.id, row, destinations) };
     });
     await this.#dispatch(ids);
     return gate;
@@ -74,49 +76,28 @@ export class DurableApprovalBroker implements ApprovalBroker {
       // pending and no card is posted, so no card is ever left with live buttons on a closed question.
       const row = await store.lockGate(tx, gateId);
       if (row?.state !== 'pending') return [];
-      const card = gateCard(gateFromRow(row), this.#cardOptions());
-      return enqueueOutbox(tx, [{ kind: 'card', destination, payload: card, gateId }]);
+      return this.#o.decisions.post(tx, this.#kind, gateId, row, [destination]);
     });
     await this.#dispatch(ids);
     return ids.length > 0;
   }
 
-  async route(actionId: string): Promise<RoutedAction | undefined> {
-    const parsed = parseApprovalActionId(actionId);
-    const row = parsed && (await store.getGate(this.#o.db, parsed.gateId));
-    return parsed && row ? { ...parsed, chat: gateFromRow(row).chat } : undefined;
+  async decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome> {
+    const request = { id: input.gateId, decision: input.decision, actor: input.actor, ...(input.reason && { reason: input.reason }) };
+    const outcome = await this.#o.decisions.decide(this.#kind, request, (row) => this.#grantIfAlways(row));
+    if (!outcome.ok) return { ok: false, reason: outcome.reason, message: outcome.message, ...(outcome.question && { gate: gateFromRow(outcome.question) }) };
+    const gate = gateFromRow(outcome.question);
+    return { ok: true, gate, resume: { decision: input.decision, by: gate.decidedBy ?? input.actor.id, ...(input.reason && { reason: input.reason }) } };
   }
 
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome> {
-    const { db } = this.#o;
-    const operator = this.#o.operatorName(input.actor);
-    const actor = storedActor(input.actor, operator);
-    const row = await store.getGate(db, input.gateId);
-    if (!row) {
-      await store.audit(db, { gateId: input.gateId, actor, decision: input.decision, outcome: 'unknown_gate' });
-      return { ok: false, reason: 'unknown', message: 'This approval question is not known here.' };
-    }
-    if (row.state !== 'pending') return this.#lost(row, input.decision, actor);
-    const refusal = this.#o.mayDecide(input.actor, gateFromRow(row).requester);
-    if (refusal) {
-      await store.audit(db, { gateId: row.id, actor, decision: input.decision, outcome: 'refused', detail: refusal });
-      return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, gate: gateFromRow(row) };
-    }
-    const won = await transitionGate(db, {
-      id: row.id,
-      from: 'pending',
-      to: 'claimed',
-      patch: { decision: input.decision, denyReason: input.reason ?? null, decidedBy: actor, decidedPlatform: input.actor.platform, claimedAt: this.#now() },
+  /** An "always" answer covers the same call in the same chat until the grant's time is up. */
+  async #grantIfAlways(row: GateRow): Promise<void> {
+    if (row.decision !== 'always') return;
+    const gate = gateFromRow(row);
+    await store.addGrant(this.#o.db, {
+      chat: gate.chat, tool: gate.call.tool, args: gate.call.args, grantedBy: row.decidedBy ?? undefined, gateId: gate.gateId,
+      expiresAt: new Date(this.#now().getTime() + this.#o.grantTtlMs),
     });
-    if (!won.ok) return this.#lost(won.gate ?? row, input.decision, actor);
-    await store.audit(db, { gateId: row.id, actor, decision: input.decision, outcome: 'won', ...(input.reason && { detail: input.reason }) });
-    const gate = gateFromRow(won.gate);
-    if (input.decision === 'always') {
-      await store.addGrant(db, { chat: gate.chat, tool: gate.call.tool, args: gate.call.args, grantedBy: actor, gateId: gate.gateId, expiresAt: new Date(this.#now().getTime() + this.#o.grantTtlMs) });
-    }
-    await this.#editCards(won.gate);
-    const by = gate.decidedBy ?? input.actor.id;
-    return { ok: true, gate, resume: { decision: input.decision, by, ...(input.reason && { reason: input.reason }) } };
   }
 
   async beginResume(gateId: string): Promise<boolean> {
@@ -135,7 +116,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     const moved = await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#now() } });
     // decide() queues the edits right after its claim; a process that died in between left the cards
     // showing buttons, and the reconciler's resume ends here: edit them now (never twice).
-    if (moved.ok && !(await outboxOfGate(this.#o.db, gateId)).some((row) => row.kind === 'edit')) await this.#editCards(moved.gate);
+    if (moved.ok && !(await outboxOfOwner(this.#o.db, { kind: GATE_OWNER, id: gateId })).some((row) => row.kind === 'edit')) await this.#editCards(moved.gate);
   }
 
   async fail(gateId: string, error: string): Promise<void> {
@@ -189,30 +170,12 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return done;
   }
 
-  async #lost(row: GateRow, decision: Decision, actor: ReturnType<typeof storedActor>): Promise<DecideOutcome> {
-    const gate = gateFromRow(row);
-    const same = row.decidedBy?.platform === actor.platform && row.decidedBy.id === actor.id && row.decision === decision;
-    await store.audit(this.#o.db, { gateId: row.id, actor, decision, outcome: 'lost', detail: row.state });
-    const line = outcomeLine(gate);
-    const closed = row.state === 'timeout' || row.state === 'superseded' || (row.state === 'error' && !row.decision);
-    const message = same ? `You already decided this: ${line}.` : closed ? `This question is closed. ${line}.` : `Already decided: ${line}.`;
-    return { ok: false, reason: 'decided', message, gate };
+  #editCards(row: GateRow): Promise<void> {
+    return this.#o.decisions.editCards(this.#kind, row.id, row);
   }
 
-  /** Queues an edit of every card of the gate to its current state (through the outbox, like the cards). */
-  async #editCards(row: GateRow): Promise<void> {
-    const card = gateCard(gateFromRow(row), this.#cardOptions());
-    const cards = (await outboxOfGate(this.#o.db, row.id)).filter((r) => r.kind === 'card');
-    const ids = await enqueueOutbox(this.#o.db, cards.map((c) => ({ kind: 'edit' as const, destination: c.destination, targetId: c.id, gateId: row.id, payload: card })));
-    await this.#dispatch(ids);
+  #dispatch(ids: string[]): Promise<void> {
+    return this.#o.decisions.dispatch(ids);
   }
 
-  async #dispatch(ids: string[]): Promise<void> {
-    // The rows are durable; a failed dispatch is retried by the reconciler sweep and at start.
-    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
-  }
-
-  #cardOptions() {
-    return { now: this.#now(), ...(this.#o.secrets && { secrets: this.#o.secrets }) };
-  }
 }

@@ -34,10 +34,6 @@ export function gateFromRow(row: GateRow): Gate {
   };
 }
 
-export function storedActor(actor: Actor, operator?: string): StoredActor {
-  return { platform: actor.platform, id: actor.id, ...(actor.displayName && { displayName: actor.displayName }), ...(operator && { operator }) };
-}
-
 function actorFromStored(stored: StoredActor | null): Actor {
   if (!stored) return { platform: 'unknown', id: 'unknown' };
   return { platform: stored.platform, id: stored.id, ...((stored.displayName ?? stored.operator) && { displayName: stored.displayName ?? stored.operator }) };

@@ -1,15 +1,14 @@
 import type { AccessPolicy } from '../chat/access.ts';
 import type { ChatQueues } from '../chat/chat-queue.ts';
 import type { ChatRef } from '../chat/ref.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { ActionRouter } from '../decisions/actions.ts';
+import type { FirstDecisionWins } from '../decisions/first-wins.ts';
 import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/port.ts';
 import { parseApprovalActionId } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
@@ -20,17 +19,17 @@ import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
 export interface ApprovalBrokerDeps {
   loaded: LoadedConfig;
   db: Db;
-  outbox: OutboxDispatcher;
+  decisions: FirstDecisionWins;
   access: AccessPolicy;
   clock: Clock;
   logger: Logger;
 }
 
 /** The durable broker for `approvals.*`: who may decide comes from `access`. */
-export function createApprovalBroker({ loaded, db, outbox, access, clock, logger }: ApprovalBrokerDeps): DurableApprovalBroker {
+export function createApprovalBroker({ loaded, db, decisions, access, clock, logger }: ApprovalBrokerDeps): DurableApprovalBroker {
   const { approvals } = loaded.config;
   return new DurableApprovalBroker({
-    db, outbox, logger, secrets: loaded.secrets, now: () => clock.now(),
+    db, decisions, logger, secrets: loaded.secrets, now: () => clock.now(),
     channels: approvals.channels as ChatRef[], timeoutMs: approvals.timeout, grantTtlMs: approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
     operatorName: (actor) => access.operatorOf(actor)?.name,
@@ -41,9 +40,9 @@ export function createApprovalBroker({ loaded, db, outbox, access, clock, logger
 export interface ApprovalsDeps {
   loaded: LoadedConfig;
   broker: DurableApprovalBroker;
+  decisions: FirstDecisionWins;
   runner: GateResumer & ResumingRunner;
   queues: ChatQueues;
-  surfaces: SurfaceRegistry;
   actions: ActionRouter;
   clock: Clock;
   logger: Logger;
@@ -59,8 +58,8 @@ export interface ApprovalsModule {
 }
 
 /** Builds deciding and healing around the broker, and registers the `apv` buttons. */
-export function createApprovals({ loaded, broker, runner, queues, surfaces, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
-  const decider = new ApprovalDecider({ broker, runner, queues, surfaces, logger });
+export function createApprovals({ loaded, broker, decisions, runner, queues, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
+  const decider = new ApprovalDecider({ broker, runner, queues, decisions });
   const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.stale_after, now: () => clock.now(), logger });
   actions.register('apv', {
     async route(actionId) {

@@ -59,13 +59,6 @@ export type DecideOutcome =
   | { ok: true; gate: Gate; resume: ResumeDecision }
   | { ok: false; message: string; reason: 'refused' | 'decided' | 'unknown'; gate?: Gate };
 
-/** What a tapped button asks for, and in which chat's queue the decision must run. */
-export interface RoutedAction {
-  gateId: string;
-  decision: Decision;
-  chat: ChatRef;
-}
-
 /** An "always" answer still in force. */
 export interface Grant {
   id: string;
@@ -89,8 +82,6 @@ export interface ApprovalBroker {
    * no longer pending (then nothing is posted).
    */
   repost(gateId: string, destination: ChatRef): Promise<boolean>;
-  /** Reads a button id; undefined when it is not an approval button or the question is unknown. */
-  route(actionId: string): Promise<RoutedAction | undefined>;
   /** Settles a pending question once; checks who may decide. */
   decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */

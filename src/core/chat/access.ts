@@ -59,6 +59,11 @@ export class AccessPolicy {
     };
   }
 
+  /** Why `actor` may not answer an operator's question (an incident card, a clarify card), or undefined. */
+  operatorRefusal(actor: Actor): string | undefined {
+    return this.operatorOf(actor) ? undefined : 'only operators may answer this';
+  }
+
   /**
    * Why `actor` may not decide an approval asked for `requester`, or undefined when they may:
    * operators only (narrowed by approvals.approvers), and not the requester themself when

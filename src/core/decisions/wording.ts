@@ -1,6 +1,8 @@
 // How every decision card and every loser's answer words who decided, where and when — one place, so
 // "Approved once by maya on Slack at 12:03 UTC" and "Retry by maya on Slack at 12:03 UTC" read alike.
 import { platformLabel } from '../chat/platforms.ts';
+import type { Actor } from '../chat/types.ts';
+import type { StoredActor } from '../db/schema/approvals.ts';
 
 /** "on Slack", "on the console", "on the API". */
 export function platformName(platform: string | undefined): string {
@@ -15,4 +17,9 @@ export function clock(at: Date | undefined): string {
 /** "by maya on Slack at 12:03 UTC". */
 export function decidedBy(who: string | undefined, platform: string | undefined, at: Date | undefined): string {
   return `by ${who ?? 'someone'} on ${platformName(platform)} at ${clock(at)}`;
+}
+
+/** An actor as the audit trails and decision rows keep it: who, where, and their operator name if any. */
+export function storedActor(actor: Actor, operator?: string): StoredActor {
+  return { platform: actor.platform, id: actor.id, ...(actor.displayName && { displayName: actor.displayName }), ...(operator && { operator }) };
 }

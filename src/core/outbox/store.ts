@@ -10,7 +10,8 @@ export interface OutboxItem {
   kind: OutboxKind;
   destination: string;
   payload: unknown;
-  gateId?: string;
+  /** The question it belongs to (`{ kind: 'gate', id }`), so every card of it is found for edits. */
+  owner?: OutboxOwner;
   /** For an edit: the outbox id of the card it edits. */
   targetId?: string;
 }
@@ -20,10 +21,18 @@ export function outboxId(prefix: string): string {
   return `${prefix}_${randomBytes(9).toString('base64url')}`;
 }
 
+/** Who a delivery belongs to: a gate, a question, … */
+export interface OutboxOwner {
+  kind: string;
+  id: string;
+}
+
 /** Inserts rows as `pending`; returns their ids (the delivery job ids). Pass a transaction as `db`. */
 export async function enqueueOutbox(db: Db, items: OutboxItem[]): Promise<string[]> {
   if (items.length === 0) return [];
-  const rows = items.map((item) => ({ id: outboxId(item.kind), ...item, state: 'pending' as const }));
+  const rows = items.map(({ owner, ...item }) => ({
+    id: outboxId(item.kind), ...item, ...(owner && { ownerKind: owner.kind, ownerId: owner.id }), state: 'pending' as const,
+  }));
   await db.insert(outbox).values(rows);
   return rows.map((r) => r.id);
 }
@@ -54,8 +63,9 @@ export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefin
   return row;
 }
 
-export async function outboxOfGate(db: Db, gateId: string): Promise<OutboxRow[]> {
-  return db.select().from(outbox).where(eq(outbox.gateId, gateId)).orderBy(outbox.createdAt);
+/** Every row of one owner (the cards of one question and their edits), oldest first. */
+export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxRow[]> {
+  return db.select().from(outbox).where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id))).orderBy(outbox.createdAt);
 }
 
 /**

@@ -4,3 +4,5 @@ export * from './effects.ts';
 export * from './chat.ts';
 export * from './approvals.ts';
 export * from './outbox.ts';
+export * from './questions.ts';
+export * from './leases.ts';

@@ -17,8 +17,9 @@ export const outbox = pgTable(
     id: text('id').primaryKey(),
     kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
     destination: text('destination').notNull(),
-    /** The gate (or other owner) this delivery belongs to, to find its cards for edits. */
-    gateId: text('gate_id'),
+    /** What kind of question owns it ('gate', 'question', 'reply'…); with owner_id, finds every card of one question. */
+    ownerKind: text('owner_kind'),
+    ownerId: text('owner_id'),
     /** For edits: the outbox id of the card being edited. */
     targetId: text('target_id'),
     payload: jsonb('payload').notNull(),
@@ -34,6 +35,6 @@ export const outbox = pgTable(
   (t) => [
     check('outbox_state_valid', sql`${t.state} in ('pending','sending','sent','unknown','failed')`),
     index('outbox_state_idx').on(t.state),
-    index('outbox_gate_idx').on(t.gateId),
+    index('outbox_owner_idx').on(t.ownerKind, t.ownerId),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX "outbox_gate_idx";--> statement-breakpoint
+ALTER TABLE "outbox" DROP COLUMN "gate_id";

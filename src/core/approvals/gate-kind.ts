@@ -1,0 +1,60 @@
+// Approval gates as one kind of first-decision-wins question: the gate table's compare-and-set
+// (pending → claimed), its audit trail, its card and the words a losing tap gets back.
+import type { Actor } from '../chat/types.ts';
+import type { Db } from '../db/index.ts';
+import type { DecisionKind } from '../decisions/first-wins.ts';
+import { storedActor } from '../decisions/wording.ts';
+import { gateCard, outcomeLine } from './card.ts';
+import * as store from './gate-store.ts';
+import { gateFromRow } from './gate-view.ts';
+import type { Decision } from './port.ts';
+import { transitionGate, type GateRow } from './transition.ts';
+
+/** What the gate kind reads from its broker. */
+export interface GateKindOptions {
+  db: Db;
+  /** Why `actor` may not decide for `requester`, or undefined when they may. */
+  mayDecide: (actor: Actor, requester: Actor) => string | undefined;
+  operatorName: (actor: Actor) => string | undefined;
+  now: () => Date;
+  secrets?: readonly string[];
+}
+
+/** Owner name of gate cards in the outbox. */
+export const GATE_OWNER = 'gate';
+
+export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision> {
+  const stored = (actor: Actor) => storedActor(actor, o.operatorName(actor));
+  return {
+    owner: GATE_OWNER,
+    unknownMessage: 'This approval question is not known here.',
+    load: (id) => store.getGate(o.db, id),
+    isOpen: (row) => row.state === 'pending',
+    stateOf: (row) => row.state,
+    refusal: (row, actor) => o.mayDecide(actor, gateFromRow(row).requester),
+    async claim(row, request) {
+      const won = await transitionGate(o.db, {
+        id: row.id,
+        from: 'pending',
+        to: 'claimed',
+        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy: stored(request.actor), decidedPlatform: request.actor.platform, claimedAt: o.now() },
+      });
+      return { won: won.ok, question: won.gate };
+    },
+    audit: (entry) => store.audit(o.db, {
+      gateId: entry.id,
+      outcome: entry.outcome === 'unknown' ? 'unknown_gate' : entry.outcome,
+      ...(entry.actor && { actor: stored(entry.actor) }),
+      ...(entry.decision && { decision: entry.decision }),
+      ...(entry.detail && { detail: entry.detail }),
+    }),
+    lostMessage(row, request) {
+      const line = outcomeLine(gateFromRow(row));
+      const same = row.decidedBy?.platform === request.actor.platform && row.decidedBy.id === request.actor.id && row.decision === request.decision;
+      if (same) return `You already decided this: ${line}.`;
+      const closed = row.state === 'timeout' || row.state === 'superseded' || (row.state === 'error' && !row.decision);
+      return closed ? `This question is closed. ${line}.` : `Already decided: ${line}.`;
+    },
+    card: (row) => gateCard(gateFromRow(row), { now: o.now(), ...(o.secrets && { secrets: o.secrets }) }),
+  };
+}

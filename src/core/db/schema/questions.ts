@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { StoredActor } from './approvals.ts';
+
+/** open → decided (the first decision) or closed (withdrawn: the incident recovered, the run ended). */
+export const QUESTION_STATES = ['open', 'decided', 'closed'] as const;
+export type QuestionState = (typeof QUESTION_STATES)[number];
+
+/** One answer a question offers, shown as a button. */
+export interface QuestionOption {
+  id: string;
+  label: string;
+  style: 'primary' | 'secondary' | 'danger';
+}
+
+/**
+ * Questions with a fixed set of answers that any surface may settle, first decision wins: incident
+ * cards (Retry / Cancel / Dismiss), clarify cards (which target did you mean?). Approval gates have
+ * their own table (their resume lifecycle is longer) but share the same decision mechanism.
+ */
+export const decisionQuestions = pgTable(
+  'decision_questions',
+  {
+    id: text('id').primaryKey(),
+    /** Which module owns it and acts on the decision ('incident', 'clarify', …). */
+    kind: text('kind').notNull(),
+    state: text('state', { enum: QUESTION_STATES }).notNull().default('open'),
+    /** The chat the question came from, when it has one. */
+    chat: text('chat'),
+    title: text('title').notNull(),
+    fields: jsonb('fields').$type<Array<{ label: string; value: string }>>().notNull().default([]),
+    options: jsonb('options').$type<QuestionOption[]>().notNull(),
+    /** The owning module's own reference (the incident id, the pending send). */
+    subject: jsonb('subject'),
+    decision: text('decision'),
+    decidedBy: jsonb('decided_by').$type<StoredActor>(),
+    decidedPlatform: text('decided_platform'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    closedReason: text('closed_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('decision_questions_state_valid', sql`${t.state} in ('open','decided','closed')`),
+    index('decision_questions_kind_idx').on(t.kind, t.state),
+  ],
+);
+
+/** Every attempt to decide a question, whatever came of it. */
+export const questionAudit = pgTable(
+  'question_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    questionId: text('question_id').notNull(),
+    actor: jsonb('actor').$type<StoredActor>(),
+    platform: text('platform'),
+    decision: text('decision'),
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('question_audit_question_idx').on(t.questionId)],
+);
