@@ -1,6 +1,6 @@
 // The composition root, and nothing else: each module's factory, in order. src/main.ts (the `kazma`
 // command) and every test harness assemble Kazma here, so what is tested is what runs.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { approvalsApi } from './adapters/http/approvals-api.ts';
 import { HttpServer } from './adapters/http/index.ts';
 import { createAgent } from './core/agent/module.ts';
@@ -74,6 +74,8 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     if (!options.redis) lifecycle.onStop('redis', () => redis.close());
     logger.info({ where: redis.where }, 'redis ready');
 
+    // Names this process in lease columns, so a lease it stops renewing can be told from one it holds.
+    const processName = `${process.pid}-${randomUUID().slice(0, 8)}`;
     const kinds = new JobKinds();
     const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, logger });
     lifecycle.onStop('jobs', () => jobs.close());
@@ -92,9 +94,9 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const questions = new Questions({ db: database.db, decisions, clock, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
     actions.register('q', questions);
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
-    const agent = await createAgent({ loaded, database, tools, broker, surfaces, replies, clock, logger });
+    const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger });
     const approvals = createApprovals({ loaded, broker, decisions, runner: agent.runner, queues, actions, clock, logger });
-    const chat = createChat({ loaded, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
+    const chat = createChat({ loaded, processName, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
     for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(uptimeSection(clock));
     const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep];

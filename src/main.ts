@@ -3,8 +3,7 @@ import { assembleKazma, type AssembleOptions, type RunningKazma } from './assemb
 import type { LoadedConfig } from './core/config/index.ts';
 import { openMigratedDatabase } from './storage.ts';
 
-export type { AssembleOptions as StartKazmaOptions, RunningKazma } from './assemble.ts';
-export { migrationSteps } from './storage.ts';
+export type { RunningKazma } from './assemble.ts';
 
 /** Opens the database and applies migrations, then closes it: `kazma migrate`. */
 export async function migrateOnly(loaded: LoadedConfig): Promise<void> {

@@ -15,6 +15,11 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
     expect(checkImportGraph(tree)).toEqual([]);
   });
 
+  it('keeps every source file small (at most 250 lines: one job per file)', () => {
+    const long = [...tree].filter(([path]) => path.startsWith('src/')).map(([path, text]) => [path, text.split('\n').length - (text.endsWith('\n') ? 1 : 0)] as const).filter(([, lines]) => lines > 250);
+    expect(long).toEqual([]);
+  });
+
   describe('negative controls: each rule fires on a deliberately bad import', () => {
     it.each([
       ['grammy', "import { Bot } from 'grammy';"],

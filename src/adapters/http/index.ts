@@ -1,2 +1,1 @@
-export { HttpServer, type HttpServerOptions } from './server.ts';
-export type { ReadinessCheck } from './health.ts';
+export { HttpServer } from './server.ts';

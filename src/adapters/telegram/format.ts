@@ -3,7 +3,7 @@
 // failing the whole send with "can't parse entities".
 import { renderMarkdown, type MarkdownDialect } from '../../core/chat/markdown.ts';
 
-export { splitTelegramHtml, telegramVisibleText, TELEGRAM_TEXT_LIMIT } from './html-split.ts';
+export { splitTelegramHtml, telegramVisibleText } from './html-split.ts';
 
 /** Escapes text for Telegram HTML: the parser only treats `<`, `>` and `&` specially in text. */
 export function escapeTelegramHtml(s: string): string {

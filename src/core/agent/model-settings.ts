@@ -14,4 +14,4 @@ export type ModelSettings = KazmaConfig['model'];
 export type ModelEntry = ModelSettings['fallbacks'][number];
 
 /** Which client speaks to the model: `openai` covers any OpenAI-compatible server via `base_url`. */
-export type ModelProvider = ModelEntry['provider'];
+type ModelProvider = ModelEntry['provider'];

@@ -13,12 +13,15 @@ import { createCheckpointer } from './checkpointer.ts';
 import { agentStatus, newCommand } from './commands.ts';
 import { buildAgentGraph } from './graph.ts';
 import { defaultSystemPrompt } from './model-node.ts';
+import { ThreadLeases } from './thread-lease.ts';
 import { ThreadStore } from './threads.ts';
 import { TurnRunner } from './turn-runner.ts';
 
 /** What {@link createAgent} needs. */
 export interface AgentDeps {
   loaded: LoadedConfig;
+  /** This process's name in lease columns (thread leases). */
+  processName: string;
   database: Database;
   tools: ToolsModule;
   broker: ApprovalBroker;
@@ -45,7 +48,7 @@ export interface AgentModule {
  * Builds the model chain (every configured model now, so a broken fallback fails at start), the durable
  * checkpointer (fails at start when its tables are missing), the graph and the turn runner.
  */
-export async function createAgent({ loaded, database, tools, broker, surfaces, replies, clock, logger }: AgentDeps): Promise<AgentModule> {
+export async function createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry });
   chains.current();
@@ -57,9 +60,12 @@ export async function createAgent({ loaded, database, tools, broker, surfaces, r
     journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
   });
   const threads = new ThreadStore(database.db);
+  const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after });
+  // The embedded database has one process (the data-dir lock): any lease in it was left by a crash.
+  if (database.kind === 'pglite') await leases.forgetAll();
   const aborter = new AbortController();
   const runner = new TurnRunner({
-    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal,
+    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
   });
   const port = {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { threadLeases } from '../db/schema/leases.ts';
@@ -13,11 +14,11 @@ export class ThreadBusyError extends KazmaError {
 /** Options for {@link ThreadLeases}. */
 export interface ThreadLeasesOptions {
   db: Db;
-  /** This process's name (the inbox owner). */
+  /** This process's name (the inbox owner); each run's holder is this name plus a run id. */
   owner: string;
   /** How long a lease lasts unless renewed; default 15 s (`turns.stale_after`). */
   ttlMs?: number;
-  /** How long {@link run} waits for a lease another process holds; default 2 minutes. */
+  /** How long {@link run} waits for a lease another run holds; default 10 minutes (a long turn). */
   waitMs?: number;
 }
 
@@ -31,32 +32,38 @@ export class ThreadLeases {
   readonly #o: Required<ThreadLeasesOptions>;
 
   constructor(options: ThreadLeasesOptions) {
-    this.#o = { ttlMs: 15_000, waitMs: 120_000, ...options };
+    this.#o = { ttlMs: 15_000, waitMs: 600_000, ...options };
   }
 
   /**
-   * Takes the lease, or renews it when this process holds it.
-   * Statement: INSERT (thread, me, now+ttl) ON CONFLICT (thread) DO UPDATE SET owner=me, expires_at=now+ttl
-   * WHERE the held lease expired or is mine, RETURNING. Output: true when this process holds it now.
-   * Invariant: at any instant at most one owner holds an unexpired lease on a thread.
+   * Takes the lease for `holder`, or renews it when `holder` has it.
+   * Statement: INSERT (thread, holder, now+ttl) ON CONFLICT (thread) DO UPDATE SET owner=holder,
+   * expires_at=now+ttl WHERE the held lease expired or is the holder's, RETURNING.
+   * Output: true when `holder` holds it now.
+   * Invariant: at any instant at most one holder has an unexpired lease on a thread.
    */
-  async acquire(threadId: string): Promise<boolean> {
+  async acquire(threadId: string, holder: string): Promise<boolean> {
     const expiresAt = sql`now() + ${`${this.#o.ttlMs} milliseconds`}::interval`;
     const rows = await this.#o.db
       .insert(threadLeases)
-      .values({ threadId, owner: this.#o.owner, expiresAt })
+      .values({ threadId, owner: holder, expiresAt })
       .onConflictDoUpdate({
         target: threadLeases.threadId,
-        set: { owner: this.#o.owner, expiresAt },
-        setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, this.#o.owner)),
+        set: { owner: holder, expiresAt },
+        setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holder)),
       })
       .returning({ owner: threadLeases.owner });
     return rows.length > 0;
   }
 
-  /** Gives the lease up (only if still this process's). */
-  async release(threadId: string): Promise<void> {
-    await this.#o.db.delete(threadLeases).where(and(eq(threadLeases.threadId, threadId), eq(threadLeases.owner, this.#o.owner)));
+  /** Gives the lease up (only if `holder` still has it). */
+  async release(threadId: string, holder: string): Promise<void> {
+    await this.#o.db.delete(threadLeases).where(and(eq(threadLeases.threadId, threadId), eq(threadLeases.owner, holder)));
+  }
+
+  /** Drops every lease: only for a database this process alone may use (PGlite), at start, after a crash. */
+  async forgetAll(): Promise<void> {
+    await this.#o.db.delete(threadLeases);
   }
 
   /**
@@ -64,17 +71,19 @@ export class ThreadLeases {
    * every third of its lifetime, and releases it after. Throws {@link ThreadBusyError} past `waitMs`.
    */
   async run<T>(threadId: string, work: () => Promise<T>): Promise<T> {
+    // Each run holds the lease under its own name: two runs of one process exclude each other too.
+    const holder = `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
     const started = Date.now();
-    for (let pause = 50; !(await this.acquire(threadId)); pause = Math.min(pause * 2, 1000)) {
+    for (let pause = 20; !(await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
       if (Date.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
-    const renew = setInterval(() => void this.acquire(threadId).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
+    const renew = setInterval(() => void this.acquire(threadId, holder).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
     try {
       return await work();
     } finally {
       clearInterval(renew);
-      await this.release(threadId).catch(() => undefined);
+      await this.release(threadId, holder).catch(() => undefined);
     }
   }
 }

@@ -1,50 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
-import { Command, GraphRecursionError, INTERRUPT, isUnknownInterruptError, type Interrupt } from '@langchain/langgraph';
+import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor } from '../chat/types.ts';
-import type { Logger } from '../log/index.ts';
+import { KazmaError } from '../errors.ts';
+import { chatRun, runOf, type RunRef } from '../runs/ref.ts';
 import type { GateAnswer } from './gate-node.ts';
 import type { AgentGraph } from './graph.ts';
-import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from './state.ts';
+import type { ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
-import { closeCalls, newReplies, noticeMessage, unansweredCalls } from './transcript.ts';
-import type { Reply } from '../outbox/replies.ts';
-import { KazmaError } from '../errors.ts';
+import { closeCalls, noticeMessage, unansweredCalls } from './transcript.ts';
+import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
 
 /** Options for {@link TurnRunner}. */
-export interface TurnRunnerOptions {
+export interface TurnRunnerOptions extends TurnOutputOptions {
   graph: AgentGraph;
   threads: ThreadStore;
   broker: ApprovalBroker;
-  surfaces: SurfaceRegistry;
-  /** Where a turn's replies go: written to the outbox, then sent, once (ReplyOutbox). */
-  replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
-  logger?: Logger;
   /** Aborted at shutdown: running model calls and tools stop. */
   signal?: AbortSignal;
   /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.stale_after). */
   heartbeatMs?: number;
   /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
   recursionLimit?: number;
+  /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
+  leases?: Pick<ThreadLeases, 'run'>;
 }
 
 type GraphInput = Parameters<AgentGraph['invoke']>[0];
 type DriveResult = { ok: true } | { ok: false; error: string };
 
 /**
- * Runs turns on a chat's thread: invokes the graph, sends the replies, hands an approval question to
- * the broker, and resumes the graph — addressed to exactly that interrupt id — when the broker says a
- * decision won. Callers serialise per chat (ChatQueues); the runner itself keeps no per-chat state.
+ * Runs turns on a thread (a {@link RunRef}): invokes the graph, delivers the replies to the run's
+ * targets, hands an approval question to the broker, and resumes the graph — addressed to exactly that
+ * interrupt id — when the broker says a decision won. Callers order work per queue (ChatQueues); every
+ * graph drive holds the thread's lease, so two processes never run one thread at once.
  */
 export class TurnRunner {
   readonly #o: TurnRunnerOptions;
+  readonly #out: TurnOutput;
 
   constructor(options: TurnRunnerOptions) {
     this.#o = options;
+    this.#out = new TurnOutput(options);
   }
 
   /**
@@ -58,23 +58,32 @@ export class TurnRunner {
    * turn continues from its last checkpoint instead of starting over, and its replies are delivered once.
    */
   async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }): Promise<void> {
+    await this.turn(chatRun(input.chat, await this.#o.threads.current(input.chat)), input);
+  }
+
+  /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
+  async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<void> {
+    await this.#leased(run, () => this.#turn(run, input));
+  }
+
+  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<void> {
     const turnId = input.turnId ?? randomUUID();
-    const threadId = await this.#o.threads.current(input.chat);
+    const { threadId } = run;
     let snapshot = await this.#o.graph.getState(this.#config(threadId));
     const values = snapshot.values as Partial<AgentStateValue>;
-    if (values.turn?.id === turnId) return this.#continue(input.chat, threadId, turnId, snapshot);
+    if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
-      await this.#drive(input.chat, threadId, null, requester);
+      await this.#drive(run, null, requester);
       snapshot = await this.#o.graph.getState(this.#config(threadId));
     }
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
     const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
-    await this.#drive(input.chat, threadId, {
+    await this.#drive(run, {
       messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
-      turn: { id: turnId, chat: input.chat, requester: input.actor },
+      turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
     }, input.actor);
   }
 
@@ -85,7 +94,11 @@ export class TurnRunner {
    * message starts clean instead of running the same step again.
    */
   async endTurn(input: { chat: ChatRef; turnId: string; text: string }): Promise<void> {
-    const threadId = await this.#o.threads.current(input.chat);
+    const run = chatRun(input.chat, await this.#o.threads.current(input.chat));
+    await this.#leased(run, () => this.#endTurn(run, input));
+  }
+
+  async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {
     const config = this.#config(threadId);
     const snapshot = await this.#o.graph.getState(config);
     const values = snapshot.values as Partial<AgentStateValue>;
@@ -95,24 +108,24 @@ export class TurnRunner {
       const closing = closeCalls(unansweredCalls(values.messages ?? []), 'the turn was ended after repeated crashes');
       await this.#o.graph.updateState(config, { messages: [...closing, notice], verdicts: {} }, 'tools');
     }
-    await this.#o.replies.deliver(input.chat, [{ key: notice.id!, text: input.text }]);
+    await this.#out.deliver({ threadId, ...run }, [{ key: notice.id!, text: input.text }]);
   }
 
   /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
-  async #continue(chat: ChatRef, threadId: string, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<void> {
+  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<void> {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = Math.max(0, values.messages.findIndex((m) => m.id === turnMessageId(turnId)));
     if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) {
-      await this.#drive(chat, threadId, null, requester, { repliesFrom: from });
+      await this.#drive(run, null, requester, { repliesFrom: from });
       return;
     }
-    await this.#deliverReplies(chat, values, from);
+    await this.#out.replies(run, values, from);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
     if (!question?.id || !question.value) return;
     // The process may have stopped after the checkpoint paused and before the gate was written.
-    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId })).some((gate) => gate.interruptId === question.id);
-    if (!asked) await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
+    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some((gate) => gate.interruptId === question.id);
+    if (!asked) await this.#ask(run, question.id, requester, question.value);
   }
 
   /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */
@@ -122,10 +135,12 @@ export class TurnRunner {
     if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return;
     const answer: GateAnswer = { callId: gate.call.callId, ...resume };
     // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
+    // It beats while waiting for the thread's lease too: another process's turn may hold the thread.
     const beat = setInterval(() => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}), this.#o.heartbeatMs ?? 5_000);
+    const run = runOf(gate);
     let result: DriveResult;
     try {
-      result = await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+      result = await this.#leased(run, () => this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
     } finally {
       clearInterval(beat);
     }
@@ -135,10 +150,13 @@ export class TurnRunner {
 
   /** A question that timed out: the paused turn is resumed with a denial (fail closed) and the user is told. */
   async resumeExpired(gate: Gate): Promise<void> {
-    if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return;
-    await this.#send(gate.chat, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
-    const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
-    await this.#drive(gate.chat, gate.threadId, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    const run = runOf(gate);
+    await this.#leased(run, async () => {
+      if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return;
+      await this.#out.notice(run, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
+      const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
+      await this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    });
   }
 
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
@@ -160,10 +178,20 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  async #drive(chat: ChatRef, threadId: string, input: GraphInput, requester: Actor, options: { repliesFrom?: number } = {}): Promise<DriveResult> {
+  /** Runs `work` holding the thread's lease (when leases are configured). */
+  #leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    return this.#o.leases ? this.#o.leases.run(run.threadId, work) : work();
+  }
+
+  async #ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
+    await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
+  }
+
+  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: number } = {}): Promise<DriveResult> {
+    const { threadId } = run;
     const config = this.#config(threadId);
     const before = options.repliesFrom ?? ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
-    void this.#o.surfaces.typing(chat).catch(() => {});
+    this.#out.typing(run);
     let result: AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
     // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
     // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
@@ -185,40 +213,15 @@ export class TurnRunner {
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.
       if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
-      await this.#send(chat, this.#failureText(error, threadId));
+      await this.#out.notice(run, this.#out.failureText(error, threadId));
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
       this.#o.signal?.removeEventListener('abort', follow);
     }
-    await this.#deliverReplies(chat, result, before);
+    await this.#out.replies(run, result, before);
     const question = result[INTERRUPT]?.[0];
-    if (question?.id && question.value) {
-      await this.#o.broker.open({ threadId, interruptId: question.id, chat, requester, call: question.value });
-    }
+    if (question?.id && question.value) await this.#ask(run, question.id, requester, question.value);
     return { ok: true };
-  }
-
-  /** Sends the model's words after position `from`, each once (the outbox row is keyed by the message id). */
-  async #deliverReplies(chat: ChatRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: number): Promise<void> {
-    const replies = newReplies(state.messages, from);
-    const last = replies.at(-1);
-    if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️')) last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
-    await this.#o.replies.deliver(chat, replies);
-  }
-
-  #failureText(error: unknown, threadId: string): string {
-    if (isUnknownInterruptError(error)) return 'That question is no longer open, so nothing was resumed.';
-    this.#o.logger?.error({ err: error, thread: threadId }, 'turn failed');
-    if (error instanceof GraphRecursionError) return TOO_MANY_STEPS_TEXT;
-    return turnFailedText(error instanceof Error ? error.message : String(error));
-  }
-
-  async #send(chat: ChatRef, text: string): Promise<void> {
-    await this.#o.surfaces.send(chat, { text }).catch((error: unknown) => this.#sendFailed(chat, error));
-  }
-
-  #sendFailed(chat: ChatRef, error: unknown): void {
-    this.#o.logger?.error({ err: error, chat }, 'could not deliver a reply');
   }
 
   #config(threadId: string) {

@@ -22,7 +22,6 @@ export const MAX_ARG_CHARS = 600;
 
 const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
 
-export { clock, platformName } from '../decisions/wording.ts';
 
 /** Masked, pretty arguments, cut with an honest count of what is not shown. */
 export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
@@ -63,7 +62,7 @@ export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly s
     { label: 'Tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
     { label: 'Why', value: gate.call.reason },
     { label: 'Arguments', value: argsPreview(gate.call.args, options.secrets) },
-    { label: 'Asked by', value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat}` },
+    { label: 'Asked by', value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat ?? 'a background task'}` },
     { label: 'Gate', value: gate.gateId },
   ];
   if (gate.state !== 'pending') return { title: `Approval: ${gate.call.tool}`, fields, buttons: [], footer: outcomeLine(gate) };

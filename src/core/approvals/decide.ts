@@ -1,6 +1,7 @@
 import type { ChatQueues } from '../chat/chat-queue.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Actor } from '../chat/types.ts';
+import { runQueue } from '../runs/ref.ts';
 import type { FirstDecisionWins } from '../decisions/first-wins.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
 
@@ -45,7 +46,7 @@ export class ApprovalDecider {
   async decide(input: DecisionInput): Promise<DecideOutcome> {
     const gate = await this.#o.broker.get(input.gateId);
     if (!gate) return this.#o.broker.decide(input);
-    return this.#o.queues.run(gate.chat, () => this.decideNow(input));
+    return this.#o.queues.run(runQueue(gate), () => this.decideNow(input));
   }
 
   /** Decides right here (the caller already holds the gate's chat queue). */

@@ -5,6 +5,7 @@ import type { GateState } from '../db/schema/approvals.ts';
 import type { Logger } from '../log/index.ts';
 import type { DecisionKind, FirstDecisionWins } from '../decisions/first-wins.ts';
 import { storedActor } from '../decisions/wording.ts';
+import { runQueue } from '../runs/ref.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import * as store from './gate-store.ts';
@@ -47,7 +48,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
   }
 
   async open(request: ApprovalRequest): Promise<Gate> {
-    const destinations = [...new Set<ChatRef>([request.chat, ...this.#o.channels])];
+    const destinations = [...new Set<ChatRef>([...(request.chat ? [request.chat] : []), ...this.#o.channels])];
     const expiresAt = new Date(this.#now().getTime() + this.#o.timeoutMs);
     const { gate, ids } = await this.#o.db.transaction(async (tx) => {
       const row = await store.insertGate(tx, {
@@ -95,7 +96,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     if (row.decision !== 'always') return;
     const gate = gateFromRow(row);
     await store.addGrant(this.#o.db, {
-      chat: gate.chat, tool: gate.call.tool, args: gate.call.args, grantedBy: row.decidedBy ?? undefined, gateId: gate.gateId,
+      chat: runQueue(gate), tool: gate.call.tool, args: gate.call.args, grantedBy: row.decidedBy ?? undefined, gateId: gate.gateId,
       expiresAt: new Date(this.#now().getTime() + this.#o.grantTtlMs),
     });
   }

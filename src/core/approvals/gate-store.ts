@@ -132,7 +132,6 @@ export async function revokeGrant(db: Db, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export type { Decision };
 
 /**
  * Heartbeat of a live resume: bumps `updated_at` while the gate is still in `state`, so sweeps in

@@ -18,7 +18,7 @@ export function gateFromRow(row: GateRow): Gate {
     gateId: row.id,
     threadId: row.threadId,
     interruptId: row.interruptId,
-    chat: (row.originChat ?? 'console:local') as ChatRef,
+    ...(row.originChat && { chat: row.originChat as ChatRef }),
     requester: actorFromStored(row.requester),
     call,
     state: row.state,

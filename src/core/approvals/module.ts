@@ -9,6 +9,7 @@ import type { ActionRouter } from '../decisions/actions.ts';
 import type { FirstDecisionWins } from '../decisions/first-wins.ts';
 import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
+import { runQueue } from '../runs/ref.ts';
 import { parseApprovalActionId } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
@@ -66,7 +67,7 @@ export function createApprovals({ loaded, broker, decisions, runner, queues, act
       const parsed = parseApprovalActionId(actionId);
       const gate = parsed && (await broker.get(parsed.gateId));
       if (!parsed || !gate) return undefined;
-      return { queue: gate.chat, run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via })) };
+      return { queue: runQueue(gate), run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via })) };
     },
   });
   const port = {

@@ -32,7 +32,8 @@ export interface ApprovalRequest {
   threadId: string;
   /** The LangGraph interrupt id; a decision can resume only this interrupt. */
   interruptId: string;
-  chat: ChatRef;
+  /** The chat the question came from; none for chatless (background) work, whose cards go to approvals.channels. */
+  chat?: ChatRef;
   requester: Actor;
   call: ApprovalQuestion;
 }

@@ -1,4 +1,5 @@
 import type { ChatQueues } from '../chat/chat-queue.ts';
+import { runQueue } from '../runs/ref.ts';
 import type { Logger } from '../log/index.ts';
 import type { ApprovalBroker, Gate } from './port.ts';
 
@@ -36,12 +37,12 @@ export class ApprovalReconciler {
   async sweep(): Promise<{ expired: number; healed: number }> {
     const now = this.#o.now?.() ?? new Date();
     const expired = await this.#o.broker.expire(now);
-    const work = expired.map((gate) => this.#o.queues.run(gate.chat, () => this.#o.runner.resumeExpired(gate)));
+    const work = expired.map((gate) => this.#o.queues.run(runQueue(gate), () => this.#o.runner.resumeExpired(gate)));
     // Stale by the last change or heartbeat, not by the decision time: a long live resume keeps beating.
     const staleBefore = new Date(now.getTime() - this.#o.staleAfterMs);
     const stuck = await this.#o.broker.list({ states: ['claimed', 'resuming'] });
     const stale = stuck.filter((gate) => gate.updatedAt <= staleBefore);
-    work.push(...stale.map((gate) => this.#o.queues.run(gate.chat, () => this.#heal(gate, staleBefore))));
+    work.push(...stale.map((gate) => this.#o.queues.run(runQueue(gate), () => this.#heal(gate, staleBefore))));
     await Promise.all(work.map((w) => w.catch((error: unknown) => this.#o.logger?.error({ err: error }, 'approval reconcile step failed'))));
     return { expired: expired.length, healed: stale.length };
   }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TurnRunner } from '../agent/turn-runner.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -16,6 +15,8 @@ import type { SurfaceRegistry } from './surfaces.ts';
 /** What {@link createChat} needs. */
 export interface ChatDeps {
   loaded: LoadedConfig;
+  /** This process's name in lease columns (inbox rows, thread leases). */
+  processName: string;
   db: Db;
   access: AccessPolicy;
   commands: CommandRegistry;
@@ -36,10 +37,10 @@ export interface ChatModule {
 }
 
 /** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
-export function createChat({ loaded, db, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
+export function createChat({ loaded, processName, db, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
-  const inbox = new Inbox({ db, owner: `${process.pid}-${randomUUID().slice(0, 8)}` });
+  const inbox = new Inbox({ db, owner: processName });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
   const pipeline = new InboundPipeline({ inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts });
   return {

@@ -44,7 +44,7 @@ export interface PipelineOptions {
 
 interface Work {
   /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
-  queue?: ChatRef;
+  queue?: string;
   run: () => Promise<void>;
 }
 

@@ -1,4 +1,4 @@
 // The public face of core/commands.
 export { builtinCommands, formatUptime, helpCommand, statusCommand, uptimeSection } from './builtin.ts';
-export { parseCommand, type ParsedCommand } from './parse.ts';
-export { CommandRegistry, DuplicateCommandError, type ChatCommand, type CommandContext, type StatusSection } from './registry.ts';
+export { parseCommand } from './parse.ts';
+export { CommandRegistry } from './registry.ts';

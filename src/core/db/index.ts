@@ -1,4 +1,3 @@
-export { openDatabase, redactUrl, type Database, type Db, type OpenDatabaseOptions } from './client.ts';
-export { migrateDatabase, MIGRATIONS_FOLDER, type MigrationStep } from './migrate.ts';
-export { lockDataDir, DataDirLockedError, type DataDirLock } from './data-dir-lock.ts';
+export { openDatabase, redactUrl, type Database, type Db } from './client.ts';
+export { migrateDatabase, type MigrationStep } from './migrate.ts';
 export * as schema from './schema/index.ts';

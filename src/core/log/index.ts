@@ -1,1 +1,1 @@
-export { createLogger, type Logger, type LoggerOptions } from './logger.ts';
+export { createLogger, type Logger } from './logger.ts';

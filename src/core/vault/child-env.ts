@@ -32,9 +32,6 @@ export function childEnv(parentEnv: Readonly<Record<string, string | undefined>>
   return env;
 }
 
-/** @deprecated Use {@link childEnv}; kept so older call sites keep compiling. Same allowlist. */
-export const scrubEnv = childEnv;
-
 function matches(pattern: string, name: string): boolean {
   return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
 }
