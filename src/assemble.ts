@@ -21,6 +21,8 @@ import type { Logger } from './core/log/index.ts';
 import { JobOutboxDispatcher, outboxDeliveryJob } from './core/outbox/jobs.ts';
 import { ReplyOutbox } from './core/outbox/replies.ts';
 import type { ToolDefinition } from './core/tools/define.ts';
+import { createSchedules } from './core/schedules/module.ts';
+import { createTasks } from './core/tasks/module.ts';
 import { createTools } from './core/tools/module.ts';
 import { BullJobDriver } from './jobs/driver.ts';
 import { connectRedis, type RedisHandle } from './jobs/redis.ts';
@@ -45,6 +47,12 @@ export interface AssembleOptions {
   clock?: Clock;
   /** Adapter timings an operator or a test tunes. */
   tuning?: PlatformTuning;
+  /**
+   * `all` (`kazma start`): platforms, HTTP, every job lane. `worker` (`kazma worker`): background tasks
+   * only — no platform connections, HTTP for health only, no chat recovery; cards and replies it writes
+   * are delivered by the processes that hold the platforms.
+   */
+  role?: 'all' | 'worker';
 }
 
 /** A running Kazma: its parts, for the CLI (signals) and for tests that run it in-process. */
@@ -64,6 +72,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
   const { loaded, logger } = options;
   const { config } = loaded;
   const clock = options.clock ?? systemClock;
+  const worker = options.role === 'worker';
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
   try {
@@ -95,16 +104,18 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     actions.register('q', questions);
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
     const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger });
-    const approvals = createApprovals({ loaded, broker, decisions, runner: agent.runner, queues, actions, clock, logger });
+    const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
+    const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
+    const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
     const chat = createChat({ loaded, processName, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
-    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands]) commands.register(command);
-    commands.addStatus(agent.status).addStatus(approvals.status).addStatus(uptimeSection(clock));
+    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands]) commands.register(command);
+    commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(uptimeSection(clock));
     const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep];
     kinds.register(sweepJob(() => sweeps, logger));
 
     const core: KazmaParts = {
       pipeline: chat.pipeline, inbox: chat.inbox, queues, access, commands, actions, surfaces, replies, outbox,
-      tools: tools.registry, approvals: broker, decider: approvals.decider, questions, reconciler: approvals.reconciler, runner: agent.runner, threads: agent.threads,
+      tools: tools.registry, approvals: broker, decider: approvals.decider, questions, tasks: tasks.tasks, schedules: schedules.schedules, reconciler: approvals.reconciler, runner: agent.runner, threads: agent.threads,
       attachSurface: (surface) => surfaces.attach(surface),
       idle: async () => {
         await queues.idle();
@@ -124,8 +135,8 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
     const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: { database: () => database.ping(), redis: () => redis.ping() } });
-    http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
-    const platforms = await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) });
+    if (!worker) http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
+    const platforms = worker ? [] : await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) });
     await http.listen();
     lifecycle.onStop('http', () => http.close());
     for (const platform of platforms) {
@@ -134,9 +145,11 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     }
 
     // Surfaces are attached now: what a previous run left undelivered, undecided or unanswered goes first.
-    jobs.startWorkers();
+    jobs.startWorkers(worker ? ['swarm'] : undefined);
+    if (worker) return { loaded, database, redis, http, core, platforms, stop };
     await outbox.recover(SENDING_STALE_MS);
     await approvals.reconciler.sweep();
+    await schedules.schedules.recover();
     // The embedded database has one owner (the data-dir lock), so every unfinished inbound event is ours;
     // on PostgreSQL another live process may hold some, so only those whose lease has lapsed.
     const found = await chat.pipeline.recover(database.kind === 'pglite' ? 0 : config.turns.stale_after);
@@ -156,7 +169,7 @@ const SENDING_STALE_MS = 5 * 60_000;
  * BullMQ key prefix: processes sharing a database share queues (so a sweep or a delivery runs once
  * across them), while two installs on one Redis stay apart.
  */
-function queuePrefix(loaded: LoadedConfig, database: Database): string {
+export function queuePrefix(loaded: LoadedConfig, database: Pick<Database, 'kind'>): string {
   const identity = database.kind === 'postgres' ? redactUrl(loaded.config.database.url) : loaded.config.data_dir;
   return `kazma-${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
 }

@@ -6,6 +6,7 @@ import { EXIT, type Subcommand } from './common.ts';
  */
 export const subcommands: Record<string, () => Promise<Subcommand>> = {
   start: async () => (await import('./commands/start.ts')).start,
+  worker: async () => (await import('./commands/worker.ts')).worker,
   chat: async () => (await import('./commands/chat.ts')).chat,
   migrate: async () => (await import('./commands/migrate.ts')).migrate,
   'config check': async () => (await import('./commands/config-check.ts')).configCheck,

@@ -6,6 +6,8 @@ import type { ApprovalDecider } from './approvals/decide.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import type { ApprovalReconciler } from './approvals/reconciler.ts';
 import type { Questions } from './decisions/questions.ts';
+import type { Schedules } from './schedules/service.ts';
+import type { Tasks } from './tasks/service.ts';
 import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline, Surface, SurfaceRegistry } from './chat/index.ts';
 import type { CommandRegistry } from './commands/registry.ts';
 import type { ActionRouter } from './decisions/actions.ts';
@@ -36,6 +38,10 @@ export interface KazmaParts extends KazmaCore {
   readonly decider: ApprovalDecider;
   /** Questions with buttons other than approvals (incident and clarify cards). */
   readonly questions: Questions;
+  /** Background (swarm) tasks. */
+  readonly tasks: Tasks;
+  /** Reminders and cron jobs. */
+  readonly schedules: Schedules;
   readonly reconciler: ApprovalReconciler;
   readonly runner: TurnRunner;
   readonly threads: ThreadStore;

@@ -33,11 +33,12 @@ export class BullJobDriver implements JobQueue {
     for (const lane of JOB_LANES) this.#queues.set(lane, new Queue(lane, this.#connection()));
   }
 
-  /** Starts one worker per lane; idempotent. */
-  startWorkers(): void {
+  /** Starts one worker per lane (`kazma worker` runs only the swarm lane); idempotent. */
+  startWorkers(lanes: readonly JobLane[] = JOB_LANES): void {
     if (this.#workers.length > 0) return;
     const { kinds, logger } = this.#o;
-    for (const lane of JOB_LANES) {
+    for (const lane of lanes) {
+      if (this.#o.concurrency?.[lane] === 0) continue; // e.g. jobs.concurrency.swarm: 0 — tasks run elsewhere
       const worker = new Worker(lane, (job) => kinds.run(job.name, job.data), {
         ...this.#connection(),
         concurrency: this.#o.concurrency?.[lane] ?? 4,
@@ -70,6 +71,13 @@ export class BullJobDriver implements JobQueue {
       await queue.upsertJobScheduler(options.jobId, every, { name: kind.name, data: payload, opts: { removeOnComplete: true, removeOnFail: 100 } });
     }
     if (once.length > 0) await queue.addBulk(once);
+  }
+
+  async forget(kind: JobKind<unknown>, jobId: string): Promise<void> {
+    const queue = this.#queues.get(kind.lane)!;
+    await queue.removeJobScheduler(jobId);
+    // A job that is running cannot be removed; its handler's compare-and-set on the row stops it instead.
+    await queue.remove(jobId).catch(() => undefined);
   }
 
   async close(): Promise<void> {

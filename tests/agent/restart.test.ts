@@ -83,11 +83,12 @@ for (const backend of BACKENDS) {
         // The interrupted turn ends with the warning, not a model summary; then the new message is answered.
         expect(out.indexOf('⚠️ I started')).toBeLessThan(out.indexOf('kazma> echo: did it work?'));
         expect(llm.requests).toHaveLength(2);
+        // The model learns the outcome from the tool's result; the ⚠️ warning is Kazma's own notice to
+        // the person, never handed to the model as words it said.
         expect(transcript(llm.requests[1]!)).toEqual([
           'user:append the marker',
           'assistant:',
           'tool:effect unknown: this call started earlier but never finished, and was not run again',
-          expect.stringMatching(/^assistant:⚠️ I started `append_marker`/),
           'user:did it work?',
         ]);
       } finally {

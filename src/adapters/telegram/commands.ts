@@ -12,6 +12,11 @@ export const ARABIC_DESCRIPTIONS: Readonly<Record<string, string>> = {
   approve: 'الموافقة مرة واحدة على طلب أداة معلّق: /approve <رقم البوابة>',
   deny: 'رفض طلب أداة معلّق مع سبب اختياري: /deny <رقم البوابة> [السبب]',
   config: 'تغيير الإعدادات (للمشغّلين)',
+  task: 'تشغيل مهمة في الخلفية: /task <الهدف>؛ إلغاؤها: /task cancel <الرقم>',
+  tasks: 'عرض مهام الخلفية في هذه الدردشة',
+  remind: 'تذكير لاحقًا: /remind <متى> <النص> (مثل: بعد ١٠ دقائق)',
+  cron: 'تشغيل مهمة بجدول متكرر: /cron add "<النمط>" <الطلب>',
+  jobs: 'عرض التذكيرات والمهام المجدولة في هذه الدردشة؛ /jobs cancel <الرقم>',
 };
 
 /** Telegram's rules: names of 1–32 of a-z, 0-9 and _, descriptions of 1–256 characters. */

@@ -9,26 +9,29 @@ export const start: Subcommand = {
 Runs Kazma with the configuration in FILE (default: $KAZMA_CONFIG or ./kazma.yaml; none = defaults).
 With no database.url it uses the embedded PGlite under data_dir; with no redis.url it uses
 127.0.0.1:6379 or starts a private redis-server. SIGTERM/SIGINT stop it gracefully (exit 0).`,
-  async run(args) {
-    const { values } = parseArgs({ args, options: CONFIG_OPTION });
-    try {
-      const loaded = loadOrExplain(values.config);
-      const logger = loggerFor(loaded);
-      const kazma = await startKazma({ loaded, logger });
-      logger.info({ port: kazma.http.port }, 'kazma started');
-      await new Promise<void>((resolve) => {
-        const onSignal = (signal: NodeJS.Signals) => {
-          logger.info({ signal }, 'stopping');
-          resolve();
-        };
-        process.once('SIGTERM', onSignal);
-        process.once('SIGINT', onSignal);
-      });
-      await kazma.stop();
-      logger.info('stopped');
-      return EXIT.ok;
-    } catch (error) {
-      return explain(error);
-    }
-  },
+  run: (args) => runUntilSignal(args, 'all'),
 };
+
+/** Starts Kazma in `role` and runs it until SIGTERM/SIGINT, then stops it gracefully (exit 0). */
+export async function runUntilSignal(args: string[], role: 'all' | 'worker'): Promise<number> {
+  const { values } = parseArgs({ args, options: CONFIG_OPTION });
+  try {
+    const loaded = loadOrExplain(values.config);
+    const logger = loggerFor(loaded);
+    const kazma = await startKazma({ loaded, logger, role });
+    logger.info({ port: kazma.http.port, role }, role === 'worker' ? 'kazma worker started' : 'kazma started');
+    await new Promise<void>((resolve) => {
+      const onSignal = (signal: NodeJS.Signals) => {
+        logger.info({ signal }, 'stopping');
+        resolve();
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    });
+    await kazma.stop();
+    logger.info('stopped');
+    return EXIT.ok;
+  } catch (error) {
+    return explain(error);
+  }
+}

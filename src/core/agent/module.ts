@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ApprovalBroker } from '../approvals/port.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Clock } from '../clock.ts';
@@ -64,6 +65,8 @@ export async function createAgent({ loaded, processName, database, tools, broker
   // The embedded database has one process (the data-dir lock): any lease in it was left by a crash.
   if (database.kind === 'pglite') await leases.forgetAll();
   const aborter = new AbortController();
+  // Each running turn follows this signal with one listener, removed when it ends; many run at once on a worker.
+  setMaxListeners(1_000, aborter.signal);
   const runner = new TurnRunner({
     graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),

@@ -1,4 +1,4 @@
-import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { EffectReceipt } from '../db/schema/effects.ts';
 import { effectUnknownMessage } from '../effects/errors.ts';
@@ -6,6 +6,7 @@ import { runWithJournal, type EffectJournal } from '../effects/journal.ts';
 import type { ToolContext } from '../tools/define.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import { noticeMessage } from './transcript.ts';
 import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
 
 /** What the `tools` node needs. */
@@ -27,9 +28,9 @@ export function toolsNode(deps: ToolsNodeDeps) {
     const pending = pendingToolMessage(state.messages);
     if (!pending) return {};
     const threadId = String(config.configurable?.thread_id ?? '');
-    const ctx = deps.toolContext(config.signal);
+    const ctx = { ...deps.toolContext(config.signal), ...(state.turn && { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } }) };
     const out: BaseMessage[] = [];
-    let unknown: EffectReceipt | undefined;
+    let unknown: { receipt: EffectReceipt; callId: string } | undefined;
     // Belt and braces with the gate: with ids that collide, no verdict can be trusted to be this call's.
     const distinct = hasDistinctCallIds(pending.message.tool_calls!);
     for (const [position, call] of pending.message.tool_calls!.entries()) {
@@ -63,7 +64,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
           ...deps.registry.prepare(call.name, call.args, ctx),
         });
         if (outcome.status === 'unknown') {
-          unknown = outcome.receipt;
+          unknown = { receipt: outcome.receipt, callId };
           answer('effect unknown: this call started earlier but never finished, and was not run again');
         } else if (outcome.result.ok) {
           answer(outcome.result.output === '' ? '(no output)' : outcome.result.output, true);
@@ -72,7 +73,8 @@ export function toolsNode(deps: ToolsNodeDeps) {
         }
       }
     }
-    if (unknown) out.push(new AIMessage(effectUnknownMessage(unknown)));
+    // Kazma's own words, not the model's: a notice, so the model is never sent them as its own.
+    if (unknown) out.push(noticeMessage(effectUnknownMessage(unknown.receipt), `effect-unknown-${unknown.callId}`));
     return { messages: out };
   };
 }

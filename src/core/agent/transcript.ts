@@ -57,3 +57,12 @@ export function unansweredCalls(messages: BaseMessage[]): Array<{ id: string; na
 export function closeCalls(calls: Array<{ id: string; name: string }>, why: string): ToolMessage[] {
   return calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: c.name, content: `not run: ${why}`, status: 'error' }));
 }
+
+/** The id of the message that starts a turn; finding it finds where the turn's replies begin. */
+export function turnMessageId(turnId: string): string {
+  return `turn-${turnId}`;
+}
+
+export function hasQuestion(tasks: ReadonlyArray<{ interrupts: readonly unknown[] }>): boolean {
+  return tasks.some((task) => task.interrupts.length > 0);
+}

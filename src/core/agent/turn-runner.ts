@@ -11,7 +11,7 @@ import type { AgentGraph } from './graph.ts';
 import type { AgentStateValue } from './state.ts';
 import type { ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
-import { closeCalls, noticeMessage, unansweredCalls } from './transcript.ts';
+import { closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls } from './transcript.ts';
 import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
 
 /** Options for {@link TurnRunner}. */
@@ -30,7 +30,8 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
 }
 
 type GraphInput = Parameters<AgentGraph['invoke']>[0];
-type DriveResult = { ok: true } | { ok: false; error: string };
+/** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
+export type DriveResult = { ok: true } | { ok: false; error: string };
 
 /**
  * Runs turns on a thread (a {@link RunRef}): invokes the graph, delivers the replies to the run's
@@ -62,11 +63,20 @@ export class TurnRunner {
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
-  async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<void> {
-    await this.#leased(run, () => this.#turn(run, input));
+  async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
+    return this.#leased(run, () => this.#turn(run, input));
   }
 
-  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<void> {
+  /** A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
+  async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
+    const values = (await this.#o.graph.getState(this.#config(threadId))).values as Partial<AgentStateValue>;
+    const messages = values.messages ?? [];
+    const replies = newReplies(messages, Math.max(0, messages.findIndex((m) => m.id === turnMessageId(turnId)))).map((r) => r.text);
+    // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
+    return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
+  }
+
+  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
     let snapshot = await this.#o.graph.getState(this.#config(threadId));
@@ -80,7 +90,7 @@ export class TurnRunner {
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
     const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
-    await this.#drive(run, {
+    return this.#drive(run, {
       messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
       turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
@@ -112,32 +122,30 @@ export class TurnRunner {
   }
 
   /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
-  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<void> {
+  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<DriveResult> {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = Math.max(0, values.messages.findIndex((m) => m.id === turnMessageId(turnId)));
-    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) {
-      await this.#drive(run, null, requester, { repliesFrom: from });
-      return;
-    }
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from });
     await this.#out.replies(run, values, from);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
-    if (!question?.id || !question.value) return;
+    if (!question?.id || !question.value) return { ok: true };
     // The process may have stopped after the checkpoint paused and before the gate was written.
     const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some((gate) => gate.interruptId === question.id);
     if (!asked) await this.#ask(run, question.id, requester, question.value);
+    return { ok: true };
   }
 
   /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */
-  async resumeClaimed(gate: Gate, resume: ResumeDecision, options: { alreadyResuming?: boolean } = {}): Promise<void> {
+  async resumeClaimed(gate: Gate, resume: ResumeDecision, options: { alreadyResuming?: boolean; run?: RunRef } = {}): Promise<DriveResult | undefined> {
     // After a crash mid-resume the gate is already `resuming`; resuming again is safe because effects
     // that started are in the journal and are reported, never repeated.
-    if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return;
+    if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return undefined;
     const answer: GateAnswer = { callId: gate.call.callId, ...resume };
     // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
     // It beats while waiting for the thread's lease too: another process's turn may hold the thread.
     const beat = setInterval(() => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}), this.#o.heartbeatMs ?? 5_000);
-    const run = runOf(gate);
+    const run = options.run ?? runOf(gate);
     let result: DriveResult;
     try {
       result = await this.#leased(run, () => this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
@@ -146,16 +154,17 @@ export class TurnRunner {
     }
     if (result.ok) await this.#o.broker.settle(gate.gateId);
     else await this.#o.broker.fail(gate.gateId, result.error);
+    return result;
   }
 
   /** A question that timed out: the paused turn is resumed with a denial (fail closed) and the user is told. */
-  async resumeExpired(gate: Gate): Promise<void> {
-    const run = runOf(gate);
-    await this.#leased(run, async () => {
-      if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return;
+  async resumeExpired(gate: Gate, options: { run?: RunRef } = {}): Promise<DriveResult | undefined> {
+    const run = options.run ?? runOf(gate);
+    return this.#leased(run, async () => {
+      if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return undefined;
       await this.#out.notice(run, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
       const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
-      await this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+      return this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
     });
   }
 
@@ -234,13 +243,4 @@ export class TurnInterruptedError extends KazmaError {
   constructor(threadId: string, cause: unknown) {
     super('turn_interrupted', `the turn on ${threadId} was stopped by a shutdown and will be taken up again at the next start`, { cause });
   }
-}
-
-/** The id of the message that starts a turn; finding it finds where the turn's replies begin. */
-function turnMessageId(turnId: string): string {
-  return `turn-${turnId}`;
-}
-
-function hasQuestion(tasks: ReadonlyArray<{ interrupts: readonly unknown[] }>): boolean {
-  return tasks.some((task) => task.interrupts.length > 0);
 }

@@ -7,7 +7,7 @@ import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } fr
 
 /** What a decision needs from the turn runner: resume exactly the gate's interrupt, once. */
 export interface GateResumer {
-  resumeClaimed(gate: Gate, resume: ResumeDecision): Promise<void>;
+  resumeClaimed(gate: Gate, resume: ResumeDecision): Promise<unknown>;
 }
 
 /** Options for {@link ApprovalDecider}. */

@@ -1,7 +1,7 @@
 import type { ChatRef } from '../chat/ref.ts';
 import type { Actor } from '../chat/types.ts';
-import type { StoredActor } from '../db/schema/approvals.ts';
-import type { ApprovalQuestion, Gate } from './port.ts';
+import { actorFromStored } from '../decisions/wording.ts';
+import type { ApprovalQuestion, Decision, Gate, ResumeDecision } from './port.ts';
 import type { GateRow } from './transition.ts';
 
 /** A gate row as the rest of the core sees it. */
@@ -34,7 +34,8 @@ export function gateFromRow(row: GateRow): Gate {
   };
 }
 
-function actorFromStored(stored: StoredActor | null): Actor {
-  if (!stored) return { platform: 'unknown', id: 'unknown' };
-  return { platform: stored.platform, id: stored.id, ...((stored.displayName ?? stored.operator) && { displayName: stored.displayName ?? stored.operator }) };
+
+/** The value a decided gate resumes its graph with (who decided, and a deny reason for the model). */
+export function resumeOf(gate: Gate, decision: Decision): ResumeDecision {
+  return { decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };
 }

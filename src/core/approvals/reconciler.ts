@@ -1,13 +1,14 @@
 import type { ChatQueues } from '../chat/chat-queue.ts';
 import { runQueue } from '../runs/ref.ts';
+import { resumeOf } from './gate-view.ts';
 import type { Logger } from '../log/index.ts';
 import type { ApprovalBroker, Gate } from './port.ts';
 
 /** What the reconciler needs from the turn runner. */
 export interface ResumingRunner {
   waitingOn(threadId: string): Promise<string[]>;
-  resumeClaimed(gate: Gate, resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string }, options?: { alreadyResuming?: boolean }): Promise<void>;
-  resumeExpired(gate: Gate): Promise<void>;
+  resumeClaimed(gate: Gate, resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string }, options?: { alreadyResuming?: boolean }): Promise<unknown>;
+  resumeExpired(gate: Gate): Promise<unknown>;
 }
 
 export interface ApprovalReconcilerOptions {
@@ -54,8 +55,10 @@ export class ApprovalReconciler {
     if (!(await this.#o.broker.takeOver(gate, staleBefore))) return;
     const waiting = (await this.#o.runner.waitingOn(gate.threadId)).includes(gate.interruptId);
     this.#o.logger?.warn({ gate: gate.gateId, state: gate.state, waiting }, 'healing an approval left behind by a stop');
-    const resume = { decision: gate.decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };
-    if (waiting) return this.#o.runner.resumeClaimed(gate, resume, { alreadyResuming: gate.state === 'resuming' });
+    if (waiting) {
+      await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), { alreadyResuming: gate.state === 'resuming' });
+      return;
+    }
     if (gate.state === 'resuming') return this.#o.broker.settle(gate.gateId);
     await this.#o.broker.fail(gate.gateId, 'the conversation moved on before this decision could be applied');
   }

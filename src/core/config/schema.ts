@@ -113,7 +113,8 @@ export const configSchema = z.strictObject({
   mcp: section({ servers: z.array(z.unknown()).default([]), safe_tools: z.array(z.string()).default([]) }),
   jobs: section({
     concurrency: section({
-      swarm: z.number().int().min(1).default(4),
+      /** Background tasks one process runs at once; 0 leaves them to `kazma worker` processes. */
+      swarm: z.number().int().min(0).default(4),
       outbox: z.number().int().min(1).default(8),
     }),
   }),

@@ -6,7 +6,8 @@ import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Actor, Card } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { enqueueOutbox, outboxOfOwner, type OutboxDispatcher } from '../outbox/index.ts';
+import type { OutboxDispatcher } from '../outbox/index.ts';
+import { editOwnedCards, postOwnedCards } from '../outbox/owned-cards.ts';
 
 /** One decision on one question. */
 export interface DecisionRequest<D extends string> {
@@ -95,18 +96,12 @@ export class FirstDecisionWins {
 
   /** Writes one card row per destination, owned by the question; pass a transaction as `db`. Returns the row ids to dispatch. */
   async post<Q>(db: Db, kind: DecisionKind<Q, string>, id: string, question: Q, destinations: readonly string[]): Promise<string[]> {
-    const card = kind.card(question);
-    return enqueueOutbox(db, destinations.map((destination) => ({ kind: 'card' as const, destination, payload: card, owner: { kind: kind.owner, id } })));
+    return postOwnedCards(db, { kind: kind.owner, id }, kind.card(question), destinations);
   }
 
   /** Queues an edit of every card of the question to its current state, and dispatches them. */
   async editCards<Q>(kind: DecisionKind<Q, string>, id: string, question: Q): Promise<void> {
-    const card = kind.card(question);
-    const cards = (await outboxOfOwner(this.#o.db, { kind: kind.owner, id })).filter((row) => row.kind === 'card');
-    const ids = await enqueueOutbox(this.#o.db, cards.map((row) => ({
-      kind: 'edit' as const, destination: row.destination, targetId: row.id, owner: { kind: kind.owner, id }, payload: card,
-    })));
-    await this.dispatch(ids);
+    await this.dispatch(await editOwnedCards(this.#o.db, { kind: kind.owner, id }, kind.card(question)));
   }
 
   /** Answers `actor` privately in `via` (a loser, a refusal); a failure to answer is logged, not thrown. */

@@ -8,7 +8,7 @@ import { KazmaError } from '../errors.ts';
  * The lanes jobs run in. Each lane is one queue with its own concurrency (`jobs.concurrency.<lane>`),
  * so a flood of one kind (card deliveries) never starves another (sweeps).
  */
-export const JOB_LANES = ['outbox', 'sweeps'] as const;
+export const JOB_LANES = ['outbox', 'sweeps', 'swarm', 'schedules'] as const;
 export type JobLane = (typeof JOB_LANES)[number];
 
 /** When and how often a job runs. Everything is optional; defaults: now, once, 1 attempt. */
@@ -28,6 +28,8 @@ export interface JobQueue {
   enqueue<P>(kind: JobKind<P>, payload: P, options?: JobOptions): Promise<void>;
   /** Several jobs of one kind in one round trip. */
   enqueueAll<P>(kind: JobKind<P>, jobs: ReadonlyArray<{ payload: P; options?: JobOptions }>): Promise<void>;
+  /** Withdraws a job that has not run yet, or a repeating schedule, by its `jobId`; no-op when there is none. */
+  forget(kind: JobKind<unknown>, jobId: string): Promise<void>;
 }
 
 /**

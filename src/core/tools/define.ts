@@ -17,6 +17,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Configured secret values; masked out of tool output before the model or a log sees it. */
   secrets?: readonly string[];
+  /** The turn the call is part of: who asked, in which chat (or `thread:<id>`), on which thread. */
+  turn?: { chat: string; requester: { platform: string; id: string; displayName?: string }; threadId: string };
 }
 
 /**

@@ -6,3 +6,5 @@ export * from './approvals.ts';
 export * from './outbox.ts';
 export * from './questions.ts';
 export * from './leases.ts';
+export * from './tasks.ts';
+export * from './schedules.ts';

@@ -1,0 +1,2 @@
+ALTER TABLE "tasks" DROP CONSTRAINT "tasks_state_valid";--> statement-breakpoint
+ALTER TABLE "tasks" ADD CONSTRAINT "tasks_state_valid" CHECK ("tasks"."state" in ('queued','running','waiting_approval','waiting_subtasks','done','failed','cancelled'));

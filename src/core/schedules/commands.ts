@@ -1,0 +1,90 @@
+import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../chat/types.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import { KazmaError } from '../errors.ts';
+import type { ScheduleRow } from './store.ts';
+
+/** What the schedule commands use of the schedules module. */
+export interface ScheduleCommandsPort {
+  remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  addCron(input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  cancel(id: string): Promise<boolean>;
+  get(id: string): Promise<ScheduleRow | undefined>;
+  list(chat: ChatRef): Promise<ScheduleRow[]>;
+  format(at: Date): string;
+}
+
+/** A schedule error's own words (a time in the past, an unreadable time, a bad pattern). */
+const why = (error: unknown) => (error instanceof KazmaError ? error.message : String(error));
+
+function remindCommand(port: ScheduleCommandsPort): ChatCommand {
+  return {
+    name: 'remind',
+    summary: 'remind this chat later: /remind <when> <text> ("in 30m", "tomorrow 9am", "بعد ١٠ دقائق")',
+    serial: false,
+    async run(ctx) {
+      if (!ctx.rest.trim()) return ctx.reply('Usage: /remind <when> <text>, e.g. /remind in 30m stretch, /remind tomorrow 9am standup.');
+      try {
+        const row = await port.remind({ words: ctx.rest, chat: ctx.chat, requester: ctx.actor });
+        return ctx.reply(`⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${row.id}; /jobs cancel ${row.id} to cancel).`);
+      } catch (error) {
+        return ctx.reply(`Not scheduled: ${why(error)}.`);
+      }
+    },
+  };
+}
+
+function cronCommand(port: ScheduleCommandsPort): ChatCommand {
+  return {
+    name: 'cron',
+    summary: 'run a task on a schedule: /cron add "<cron pattern>" <prompt>',
+    serial: false,
+    async run(ctx) {
+      const match = /^add\s+"([^"]+)"\s+(.+)$/s.exec(ctx.rest.trim());
+      if (!match) return ctx.reply('Usage: /cron add "<cron pattern>" <prompt>, e.g. /cron add "0 9 * * 1-5" summarise yesterday\'s alerts. /jobs lists, /jobs cancel <id> stops.');
+      try {
+        const row = await port.addCron({ pattern: match[1]!.trim(), prompt: match[2]!.trim(), chat: ctx.chat, requester: ctx.actor });
+        return ctx.reply(`🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`);
+      } catch (error) {
+        return ctx.reply(`Not scheduled: ${why(error)}.`);
+      }
+    },
+  };
+}
+
+function jobsCommand(port: ScheduleCommandsPort): ChatCommand {
+  return {
+    name: 'jobs',
+    summary: "list this chat's reminders and cron jobs; /jobs cancel <id>",
+    serial: false,
+    async run(ctx) {
+      const [sub, id] = ctx.args;
+      if (sub?.toLowerCase() === 'cancel') {
+        if (!id) return ctx.reply('Usage: /jobs cancel <id> (see /jobs).');
+        const row = await port.get(id);
+        const mine = row && row.requester.platform === ctx.actor.platform && row.requester.id === ctx.actor.id;
+        if (!row || row.chat !== ctx.chat || (!mine && ctx.role !== 'operator')) return ctx.reply(`There is no scheduled job ${id} you may cancel here.`);
+        return ctx.reply((await port.cancel(id)) ? `Cancelled ${id}: it will not run.` : `${id} is not scheduled any more (${row.state}).`);
+      }
+      const rows = await port.list(ctx.chat);
+      if (rows.length === 0) return ctx.reply('Nothing is scheduled in this chat. /remind <when> <text> or /cron add "<pattern>" <prompt>.');
+      const lines = rows.map((r) => (r.kind === 'reminder' ? `${r.id} — ⏰ ${port.format(r.dueAt!)} — ${r.text}` : `${r.id} — 🔁 "${r.pattern}" (${r.zone}) — ${r.text}`));
+      return ctx.reply(['Scheduled here:', ...lines, 'Cancel one with /jobs cancel <id>.'].join('\n'));
+    },
+  };
+}
+
+export function scheduleCommands(port: ScheduleCommandsPort): ChatCommand[] {
+  return [remindCommand(port), cronCommand(port), jobsCommand(port)];
+}
+
+/** The /status line: the next reminder in this chat (cron jobs are listed by /jobs). */
+export function scheduleStatus(port: ScheduleCommandsPort): StatusSection {
+  return {
+    name: 'schedules',
+    async lines(chat) {
+      const next = (await port.list(chat)).find((r) => r.kind === 'reminder');
+      return [`next reminder: ${next ? `${next.id} on ${port.format(next.dueAt!)}` : 'none'}`];
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { AccessPolicy } from '../chat/access.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import type { JobKinds, JobQueue } from '../jobs/port.ts';
+import type { Logger } from '../log/index.ts';
+import type { OutboxDispatcher } from '../outbox/port.ts';
+import type { Tasks } from '../tasks/service.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { scheduleCommands, scheduleStatus } from './commands.ts';
+import { Schedules } from './service.ts';
+import { scheduleTools } from './tools.ts';
+
+/** What {@link createSchedules} needs. */
+export interface SchedulesDeps {
+  loaded: LoadedConfig;
+  db: Db;
+  jobs: JobQueue;
+  kinds: JobKinds;
+  outbox: OutboxDispatcher;
+  tasks: Pick<Tasks, 'start'>;
+  registry: ToolRegistry;
+  access: AccessPolicy;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface SchedulesModule {
+  schedules: Schedules;
+  commands: ChatCommand[];
+  status: StatusSection;
+}
+
+/** Reminders and cron jobs: the service, its job kinds and tools (registered here), its commands. */
+export function createSchedules({ loaded, db, jobs, kinds, outbox, tasks, registry, access, clock, logger }: SchedulesDeps): SchedulesModule {
+  const schedules = new Schedules({
+    db, jobs, outbox, clock, logger, zone: loaded.config.time.zone,
+    startTask: (input) => tasks.start(input), operatorName: (actor) => access.operatorOf(actor)?.name,
+  });
+  kinds.register(schedules.fireJob).register(schedules.cronJob);
+  for (const tool of scheduleTools(schedules)) registry.register(tool);
+  const port = {
+    remind: (input: Parameters<Schedules['remind']>[0]) => schedules.remind(input),
+    addCron: (input: Parameters<Schedules['addCron']>[0]) => schedules.addCron(input),
+    cancel: (id: string) => schedules.cancel(id),
+    get: (id: string) => schedules.get(id),
+    list: (chat: ChatRef) => schedules.list(chat),
+    format: (at: Date) => schedules.format(at),
+  };
+  return { schedules, commands: scheduleCommands(port), status: scheduleStatus(port) };
+}

@@ -1,0 +1,144 @@
+// Scheduled jobs: one-shot reminders and recurring (cron) tasks. The row is the truth and is written
+// first; a BullMQ delayed job (reminders) or job scheduler (cron, keyed by the row id) makes it happen;
+// a reminder fires by compare-and-set, so never twice, and one due while Kazma was down fires once at
+// start, marked late.
+import { z } from 'zod';
+import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../chat/types.ts';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/index.ts';
+import { storedActor } from '../decisions/wording.ts';
+import { KazmaError } from '../errors.ts';
+import type { JobKind, JobQueue } from '../jobs/port.ts';
+import type { Logger } from '../log/index.ts';
+import type { OutboxDispatcher } from '../outbox/port.ts';
+import { enqueueOutbox } from '../outbox/store.ts';
+import { countFiring, getSchedule, insertSchedule, newScheduleId, scheduledJobs, settleSchedule, type ScheduleRow } from './store.ts';
+import { parseWhen } from './when.ts';
+
+/** Options for {@link Schedules}. */
+export interface SchedulesOptions {
+  db: Db;
+  jobs: JobQueue;
+  outbox: OutboxDispatcher;
+  /** Starts the task a cron job runs (the tasks module). */
+  startTask(input: { goal: string; origin: ChatRef; requester: Actor }): Promise<unknown>;
+  operatorName: (actor: Actor) => string | undefined;
+  /** `time.zone`. */
+  zone: string;
+  clock: Clock;
+  logger?: Logger;
+}
+
+/** A reminder that fires this long after it was due says it is late. */
+const LATE_AFTER_MS = 60_000;
+
+/** A cron pattern BullMQ refused, or another reason a schedule could not be made. */
+export class ScheduleError extends KazmaError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('schedule_invalid', message, options);
+  }
+}
+
+export class Schedules {
+  readonly #o: SchedulesOptions;
+  readonly fireJob: JobKind<{ scheduleId: string }>;
+  readonly cronJob: JobKind<{ scheduleId: string }>;
+
+  constructor(options: SchedulesOptions) {
+    this.#o = options;
+    const payload = z.object({ scheduleId: z.string().min(1) });
+    this.fireJob = { name: 'schedule.fire', lane: 'schedules', payload, handle: ({ scheduleId }) => this.fire(scheduleId) };
+    this.cronJob = { name: 'schedule.cron', lane: 'schedules', payload, handle: ({ scheduleId }) => this.runCron(scheduleId) };
+  }
+
+  /** `/remind <when> <text>`: reads the time in `time.zone`, records the reminder, and schedules it. */
+  async remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
+    const when = parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
+    if (!when.rest) throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
+    const row = await insertSchedule(this.#o.db, {
+      id: newScheduleId(), kind: 'reminder', chat: input.chat, requester: this.#stored(input.requester),
+      text: when.rest, dueAt: when.at, zone: this.#o.zone, words: when.words,
+    });
+    await this.#enqueueFire(row);
+    return row;
+  }
+
+  /** `/cron add "<pattern>" <prompt>`: a task runs the prompt on every match of the pattern (in `time.zone`). */
+  async addCron(input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
+    const row = await insertSchedule(this.#o.db, {
+      id: newScheduleId(), kind: 'cron', chat: input.chat, requester: this.#stored(input.requester),
+      text: input.prompt, pattern: input.pattern, zone: this.#o.zone, words: input.pattern,
+    });
+    try {
+      await this.#o.jobs.enqueue(this.cronJob, { scheduleId: row.id }, { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } });
+    } catch (error) {
+      await settleSchedule(this.#o.db, row.id, 'cancelled');
+      throw new ScheduleError(`"${input.pattern}" is not a cron pattern I can use (${error instanceof Error ? error.message : String(error)}); e.g. "0 9 * * 1-5" for 09:00 on weekdays`, { cause: error });
+    }
+    return row;
+  }
+
+  /** The `schedule.fire` job: a reminder's time came. Once: the compare-and-set and its message row are one transaction. */
+  async fire(id: string): Promise<void> {
+    const now = this.#o.clock.now();
+    const ids = await this.#o.db.transaction(async (tx) => {
+      const row = await settleSchedule(tx, id, 'fired');
+      if (!row || row.kind !== 'reminder') return [];
+      const late = row.dueAt && now.getTime() - row.dueAt.getTime() > LATE_AFTER_MS;
+      const text = `⏰ Reminder: ${row.text}${late ? `\n(late: it was due at ${this.format(row.dueAt!)}, while Kazma was not running)` : ''}`;
+      return enqueueOutbox(tx, [{ kind: 'message', destination: row.chat, payload: { text }, owner: { kind: 'schedule', id } }]);
+    });
+    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
+  }
+
+  /** The `schedule.cron` job: one firing of a recurring job starts its task (the task posts its answer). */
+  async runCron(id: string): Promise<void> {
+    const row = await countFiring(this.#o.db, id);
+    if (!row) return this.#o.jobs.forget(this.cronJob, id); // cancelled: make sure the schedule is gone too
+    await this.#o.startTask({ goal: row.text, origin: row.chat as ChatRef, requester: { platform: row.requester.platform, id: row.requester.id } });
+  }
+
+  /** Cancels a scheduled job; false when it is not scheduled (fired, cancelled, unknown). */
+  async cancel(id: string): Promise<boolean> {
+    const row = await settleSchedule(this.#o.db, id, 'cancelled');
+    if (!row) return false;
+    await this.#o.jobs.forget(row.kind === 'cron' ? this.cronJob : this.fireJob, id);
+    return true;
+  }
+
+  get(id: string): Promise<ScheduleRow | undefined> {
+    return getSchedule(this.#o.db, id);
+  }
+
+  list(chat?: ChatRef): Promise<ScheduleRow[]> {
+    return scheduledJobs(this.#o.db, chat);
+  }
+
+  /**
+   * At start: every scheduled job has its BullMQ job (Redis may have lost it), and a reminder that fell
+   * due while Kazma was down fires now (its job id is the row id, so one already queued is not doubled).
+   */
+  async recover(): Promise<number> {
+    const rows = await scheduledJobs(this.#o.db);
+    for (const row of rows) {
+      if (row.kind === 'reminder') await this.#enqueueFire(row);
+      else await this.#o.jobs.enqueue(this.cronJob, { scheduleId: row.id }, { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } });
+    }
+    return rows.length;
+  }
+
+  /** `Tue 24 Dec 2026, 18:00 (Asia/Kuwait)`. */
+  format(at: Date): string {
+    const text = new Intl.DateTimeFormat('en-GB', { timeZone: this.#o.zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+    return `${text} (${this.#o.zone})`;
+  }
+
+  async #enqueueFire(row: ScheduleRow): Promise<void> {
+    await this.#o.jobs.enqueue(this.fireJob, { scheduleId: row.id }, { jobId: row.id, delayMs: Math.max(0, row.dueAt!.getTime() - this.#o.clock.now().getTime()) });
+  }
+
+  #stored(actor: Actor) {
+    return storedActor(actor, this.#o.operatorName(actor));
+  }
+}

@@ -1,0 +1,73 @@
+import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../chat/types.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { TaskState } from '../db/schema/tasks.ts';
+import { taskStateLine } from './card.ts';
+import type { TaskRow } from './transition.ts';
+
+/** What the task commands use of the tasks module. */
+export interface TaskCommandsPort {
+  start(input: { goal: string; origin: ChatRef; requester: Actor }): Promise<TaskRow>;
+  get(taskId: string): Promise<TaskRow | undefined>;
+  cancel(taskId: string): Promise<{ ok: true; task: TaskRow } | { ok: false; reason: string }>;
+  /** A chat's tasks, newest first. */
+  ofChat(chat: ChatRef): Promise<TaskRow[]>;
+}
+
+const USAGE = 'Usage: /task <goal> starts a background task; /task cancel <id> cancels one; /tasks lists them.';
+
+/** `/task <goal>` and `/task cancel <id>`. */
+function taskCommand(port: TaskCommandsPort): ChatCommand {
+  return {
+    name: 'task',
+    summary: 'run a goal in the background: /task <goal>; /task cancel <id>',
+    serial: false,
+    async run(ctx) {
+      const [first, id] = ctx.args;
+      if (!first) return ctx.reply(USAGE);
+      if (first.toLowerCase() === 'cancel' && ctx.args.length <= 2) {
+        if (!id) return ctx.reply('Usage: /task cancel <task id> (see /tasks).');
+        const task = await port.get(id);
+        // The one who asked for it, or an operator; nobody else learns it exists.
+        const mine = task && task.requester.platform === ctx.actor.platform && task.requester.id === ctx.actor.id;
+        if (!task || (!mine && ctx.role !== 'operator')) return ctx.reply(`There is no task ${id} you may cancel.`);
+        const outcome = await port.cancel(id);
+        return ctx.reply(outcome.ok ? `Cancelled task ${id}.` : `Could not cancel: ${outcome.reason}.`);
+      }
+      // The status card (through the outbox) is the answer: it says the task is queued, and moves with it.
+      await port.start({ goal: ctx.rest.trim(), origin: ctx.chat, requester: ctx.actor });
+    },
+  };
+}
+
+/** `/tasks`: this chat's recent tasks. */
+function tasksCommand(port: TaskCommandsPort): ChatCommand {
+  return {
+    name: 'tasks',
+    summary: "list this chat's background tasks",
+    serial: false,
+    async run(ctx) {
+      const tasks = await port.ofChat(ctx.chat);
+      if (tasks.length === 0) return ctx.reply('No background tasks in this chat. Start one with /task <goal>.');
+      const lines = tasks.map((t) => `${t.id} — ${taskStateLine(t.state)} — ${t.goal.length > 60 ? `${t.goal.slice(0, 60)}…` : t.goal}${t.state === 'failed' && t.error ? ` (${t.error})` : ''}`);
+      return ctx.reply(['Background tasks here, newest first:', ...lines].join('\n'));
+    },
+  };
+}
+
+export function taskCommands(port: TaskCommandsPort): ChatCommand[] {
+  return [taskCommand(port), tasksCommand(port)];
+}
+
+/** The tasks line of /status: what is queued, running or waiting in this chat. */
+export function taskStatus(port: TaskCommandsPort): StatusSection {
+  return {
+    name: 'tasks',
+    async lines(chat) {
+      const open: TaskState[] = ['queued', 'running', 'waiting_approval'];
+      const counts = open.map((state) => [state, 0] as [TaskState, number]);
+      for (const task of await port.ofChat(chat)) for (const entry of counts) if (entry[0] === task.state) entry[1]++;
+      return [`tasks: ${counts.map(([state, n]) => `${n} ${state.replace('_', ' ')}`).join(', ')}`];
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { JobKind } from '../jobs/port.ts';
+
+/** What the task jobs call back into. */
+export interface TaskJobHandlers {
+  run(taskId: string): Promise<void>;
+  continueAfter(gateId: string, expired: boolean): Promise<void>;
+  collect(parentId: string): Promise<void>;
+}
+
+/**
+ * `task.run`: a worker runs (or, after another worker died, continues) a task. Only the id travels
+ * through Redis; the row is the truth. Its job id is the task id, so a task is queued once.
+ */
+export function taskRunJob(handlers: TaskJobHandlers): JobKind<{ taskId: string }> {
+  return { name: 'task.run', lane: 'swarm', payload: z.object({ taskId: z.string().min(1) }), handle: ({ taskId }) => handlers.run(taskId) };
+}
+
+/** `task.continue`: a question the task asked was decided (or expired); any worker resumes it. */
+export function taskContinueJob(handlers: TaskJobHandlers): JobKind<{ gateId: string; expired: boolean }> {
+  return {
+    name: 'task.continue', lane: 'swarm',
+    payload: z.object({ gateId: z.string().min(1), expired: z.boolean() }),
+    handle: ({ gateId, expired }) => handlers.continueAfter(gateId, expired),
+  };
+}
+
+/** `task.collect`: a subtask ended; when all of a parent's have, the parent combines their results. */
+export function taskCollectJob(handlers: TaskJobHandlers): JobKind<{ taskId: string }> {
+  return { name: 'task.collect', lane: 'swarm', payload: z.object({ taskId: z.string().min(1) }), handle: ({ taskId }) => handlers.collect(taskId) };
+}

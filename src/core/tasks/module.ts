@@ -1,0 +1,55 @@
+import type { GateResumer } from '../approvals/decide.ts';
+import type { ApprovalBroker } from '../approvals/port.ts';
+import type { ResumingRunner } from '../approvals/reconciler.ts';
+import type { TurnRunner } from '../agent/turn-runner.ts';
+import type { AccessPolicy } from '../chat/access.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { Db } from '../db/index.ts';
+import type { JobKinds, JobQueue } from '../jobs/port.ts';
+import type { Logger } from '../log/index.ts';
+import type { OutboxDispatcher } from '../outbox/port.ts';
+import type { ReplyOutbox } from '../outbox/replies.ts';
+import { taskCommands, taskStatus } from './commands.ts';
+import { taskAwareResumer } from './resumer.ts';
+import { Tasks } from './service.ts';
+import { startTaskTool } from './tool.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { tasksOfChat } from './store.ts';
+
+/** What {@link createTasks} needs. */
+export interface TasksDeps {
+  db: Db;
+  /** Where `start_task` is registered. */
+  registry: ToolRegistry;
+  runner: TurnRunner;
+  broker: ApprovalBroker;
+  jobs: JobQueue;
+  kinds: JobKinds;
+  outbox: OutboxDispatcher;
+  replies: ReplyOutbox;
+  access: AccessPolicy;
+  logger: Logger;
+}
+
+/** The tasks module: the service, its two job kinds (registered here), the resumer approvals use, its commands. */
+export interface TasksModule {
+  tasks: Tasks;
+  /** Resumes chat questions in place and hands task questions to a worker. */
+  resumer: GateResumer & ResumingRunner;
+  commands: ChatCommand[];
+  status: StatusSection;
+}
+
+export function createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, logger }: TasksDeps): TasksModule {
+  const tasks = new Tasks({ db, runner, broker, jobs, outbox, replies, logger, operatorName: (actor) => access.operatorOf(actor)?.name });
+  kinds.register(tasks.runJob).register(tasks.continueJob).register(tasks.collectJob);
+  registry.register(startTaskTool(tasks));
+  const port = {
+    start: (input: Parameters<Tasks['start']>[0] & { origin: ChatRef }) => tasks.start(input),
+    get: (id: string) => tasks.get(id),
+    cancel: (id: string) => tasks.cancel(id),
+    ofChat: (chat: ChatRef) => tasksOfChat(db, chat),
+  };
+  return { tasks, resumer: taskAwareResumer(runner, jobs, tasks.continueJob), commands: taskCommands(port), status: taskStatus(port) };
+}

@@ -1,0 +1,183 @@
+// Background (swarm) tasks: a goal the agent works on in a thread of its own, on any worker process.
+// The task row says where it stands; the runner and its checkpoint hold the conversation; the outbox
+// carries the status card and the answer to the origin chat, each once.
+import type { ApprovalBroker } from '../approvals/port.ts';
+import { resumeOf } from '../approvals/gate-view.ts';
+import type { DriveResult, TurnRunner } from '../agent/turn-runner.ts';
+import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../chat/types.ts';
+import type { Db } from '../db/index.ts';
+import { actorFromStored, storedActor } from '../decisions/wording.ts';
+import type { JobKind, JobQueue } from '../jobs/port.ts';
+import type { Logger } from '../log/index.ts';
+import type { OutboxDispatcher } from '../outbox/port.ts';
+import { editOwnedCards, postOwnedCards } from '../outbox/owned-cards.ts';
+import type { Reply } from '../outbox/replies.ts';
+import type { RunRef } from '../runs/ref.ts';
+import { taskCard } from './card.ts';
+import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';
+import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, touchTask } from './store.ts';
+import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
+
+/** Options for {@link Tasks}. */
+export interface TasksOptions {
+  db: Db;
+  runner: Pick<TurnRunner, 'turn' | 'turnAnswer' | 'waitingOn' | 'resumeClaimed' | 'resumeExpired'>;
+  broker: Pick<ApprovalBroker, 'get' | 'supersede'>;
+  jobs: JobQueue;
+  outbox: OutboxDispatcher;
+  replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
+  operatorName: (actor: Actor) => string | undefined;
+  logger?: Logger;
+}
+
+/** Owner name of task status cards in the outbox. */
+const TASK_OWNER = 'task';
+
+export class Tasks {
+  readonly #o: TasksOptions;
+  readonly runJob: JobKind<{ taskId: string }>;
+  readonly continueJob: JobKind<{ gateId: string; expired: boolean }>;
+  readonly collectJob: JobKind<{ taskId: string }>;
+
+  constructor(options: TasksOptions) {
+    this.#o = options;
+    this.runJob = taskRunJob(this);
+    this.continueJob = taskContinueJob(this);
+    this.collectJob = taskCollectJob(this);
+  }
+
+  /**
+   * Records a task, posts its status card to the origin chat, and queues it for a worker. With
+   * `subtasks`, each is a task of its own, run in parallel; the parent waits for all of them and then
+   * runs once to combine their results into one answer.
+   */
+  async start(input: { goal: string; origin?: ChatRef; requester: Actor; subtasks?: readonly string[] }): Promise<TaskRow> {
+    const id = newTaskId();
+    const requester = storedActor(input.requester, this.#o.operatorName(input.requester));
+    const origin = input.origin && { originChat: input.origin };
+    const subtasks = input.subtasks ?? [];
+    const { task, cards, children } = await this.#o.db.transaction(async (tx) => {
+      const task = await insertTask(tx, { id, goal: input.goal, requester, ...origin, ...(subtasks.length > 0 && { state: 'waiting_subtasks' as const }) });
+      const children: TaskRow[] = [];
+      for (const goal of subtasks) children.push(await insertTask(tx, { id: newTaskId(), goal, requester, parentId: id, ...origin }));
+      return { task, children, cards: input.origin ? await postOwnedCards(tx, { kind: TASK_OWNER, id }, taskCard(task), [input.origin]) : [] };
+    });
+    await this.#dispatch(cards);
+    if (children.length === 0) await this.#o.jobs.enqueue(this.runJob, { taskId: id }, { jobId: id });
+    else await this.#o.jobs.enqueueAll(this.runJob, children.map((child) => ({ payload: { taskId: child.id }, options: { jobId: child.id } })));
+    return task;
+  }
+
+  /**
+   * The `task.collect` job, queued whenever a subtask ends: once every subtask has ended, the parent
+   * runs with their results (a re-run after a crash continues the same turn).
+   */
+  async collect(parentId: string): Promise<void> {
+    const parent = await getTask(this.#o.db, parentId);
+    if (parent?.state !== 'waiting_subtasks' && parent?.state !== 'running') return;
+    const children = await subtasksOf(this.#o.db, parentId);
+    if (children.length === 0 || children.some((child) => !FINAL_TASK_STATES.includes(child.state))) return;
+    const running = parent.state === 'running' ? parent : await transitionTask(this.#o.db, { id: parentId, from: 'waiting_subtasks', to: 'running', patch: { attempts: parent.attempts + 1 } });
+    if (!running) return;
+    if (running !== parent) await this.#editCard(running);
+    const results = children.map((child, i) => `${i + 1}. ${child.goal} — ${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`);
+    const text = `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them into one answer.`;
+    await this.#after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: running.id }));
+  }
+
+  /** The `task.run` job: runs the task, or continues it where a worker that died left it. */
+  async run(taskId: string): Promise<void> {
+    const task = await getTask(this.#o.db, taskId);
+    if (!task) return;
+    if (task.state === 'done' || task.state === 'failed') return this.#announce(task); // the announcement may not have gone out
+    if (task.state !== 'queued' && task.state !== 'running') return;
+    const running = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'running', patch: { attempts: task.attempts + 1 } });
+    if (!running) return;
+    if (task.state === 'queued') await this.#editCard(running);
+    const result = await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text: running.goal, turnId: running.id });
+    await this.#after(running.id, result);
+  }
+
+  /** The `task.continue` job: the question the task waits on was decided or expired; resume it here. */
+  async continueAfter(gateId: string, expired: boolean): Promise<void> {
+    const gate = await this.#o.broker.get(gateId);
+    const taskId = gate && taskIdOfThread(gate.threadId);
+    const task = taskId && (await getTask(this.#o.db, taskId));
+    if (!gate || !task) return;
+    const running = task.state === 'waiting_approval' ? await transitionTask(this.#o.db, { id: task.id, from: 'waiting_approval', to: 'running' }) : task.state === 'running' ? task : undefined;
+    if (!running) return; // cancelled: its question was withdrawn with it
+    if (running !== task) await this.#editCard(running);
+    const run = taskRun(running);
+    const result = expired
+      ? await this.#o.runner.resumeExpired(gate, { run })
+      : gate.decision && (gate.state === 'claimed' || gate.state === 'resuming')
+        ? await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), { alreadyResuming: gate.state === 'resuming', run })
+        : undefined;
+    if (result) await this.#after(task.id, result);
+  }
+
+  /** Cancels a task that has not ended; a question it waits on is withdrawn. Returns the row, or why not. */
+  async cancel(taskId: string): Promise<{ ok: true; task: TaskRow } | { ok: false; reason: string }> {
+    const task = await getTask(this.#o.db, taskId);
+    if (!task) return { ok: false, reason: `there is no task ${taskId}` };
+    if (FINAL_TASK_STATES.includes(task.state)) return { ok: false, reason: `task ${taskId} has already ended (${task.state})` };
+    const cancelled = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'cancelled', patch: { finishedAt: new Date() } });
+    if (!cancelled) return this.cancel(taskId); // it moved meanwhile: look again
+    await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
+    await this.#editCard(cancelled);
+    for (const child of await subtasksOf(this.#o.db, task.id)) if (!FINAL_TASK_STATES.includes(child.state)) await this.cancel(child.id);
+    // One subtask cancelled on its own: its parent goes on with what the others found.
+    if (cancelled.parentId) await this.#o.jobs.enqueue(this.collectJob, { taskId: cancelled.parentId });
+    return { ok: true, task: cancelled };
+  }
+
+  get(taskId: string): Promise<TaskRow | undefined> {
+    return getTask(this.#o.db, taskId);
+  }
+
+  /** After a drive: failed, waiting for a person, or done with an answer — unless it was cancelled meanwhile. */
+  async #after(taskId: string, result: DriveResult): Promise<void> {
+    await touchTask(this.#o.db, taskId);
+    const task = await getTask(this.#o.db, taskId);
+    // Cancelled while this drive ran: a question it asked since is withdrawn too.
+    if (task?.state === 'cancelled') await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
+    if (task?.state !== 'running') return;
+    let moved: TaskRow | undefined;
+    if (!result.ok) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: result.error, finishedAt: new Date() } });
+    else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
+    else {
+      // A model that failed still leaves a ⚠️ reply in the thread; the task says it failed, not "done".
+      const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, task.id);
+      const answer = replies.join('\n\n') || '(the model gave no answer)';
+      moved = answered
+        ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: new Date() } })
+        : await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''), finishedAt: new Date() } });
+    }
+    if (!moved) return;
+    await this.#editCard(moved);
+    await this.#announce(moved);
+    if (moved.parentId && FINAL_TASK_STATES.includes(moved.state)) await this.#o.jobs.enqueue(this.collectJob, { taskId: moved.parentId });
+  }
+
+  /** The answer (or the failure) in the origin chat, once: the reply row is keyed by the task. */
+  async #announce(task: TaskRow): Promise<void> {
+    // A subtask's answer goes into its parent's, not to the chat.
+    if (!task.originChat || task.parentId || (task.state !== 'done' && task.state !== 'failed')) return;
+    const text = task.state === 'done' ? `✅ Task ${task.id} is done:\n\n${task.result ?? ''}` : `⚠️ Task ${task.id} failed: ${task.error ?? 'unknown error'}`;
+    await this.#o.replies.deliver(task.originChat as ChatRef, [{ key: `task-${task.id}`, text }]);
+  }
+
+  async #editCard(task: TaskRow): Promise<void> {
+    await this.#dispatch(await editOwnedCards(this.#o.db, { kind: TASK_OWNER, id: task.id }, taskCard(task)));
+  }
+
+  async #dispatch(ids: string[]): Promise<void> {
+    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
+  }
+}
+
+/** A task's run: its own thread; questions asked in its origin chat; its words gathered into one answer. */
+function taskRun(task: TaskRow): RunRef {
+  return { threadId: task.threadId, ...(task.originChat && { origin: task.originChat as ChatRef }), deliverTo: [] };
+}
