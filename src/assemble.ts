@@ -27,6 +27,7 @@ import { createTools } from './core/tools/module.ts';
 import { BullJobDriver } from './jobs/driver.ts';
 import { connectRedis, type RedisHandle } from './jobs/redis.ts';
 import { Lifecycle } from './lifecycle.ts';
+import { withTimeout } from './core/with-timeout.ts';
 import { createPlatforms, type PlatformTuning, type RunningPlatform } from './platforms.ts';
 import { openMigratedDatabase } from './storage.ts';
 
@@ -126,7 +127,19 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     let stopping: Promise<void> | undefined;
     const stopCore = (timeoutMs: number) => (stopping ??= (async () => {
       chat.pipeline.close();
-      if ((await queues.drain(timeoutMs, () => agent.abort())) === 'aborted') logger.warn('turns still running at shutdown were stopped; the next start takes them up');
+      // Chat turns and background jobs get the same time to finish; then their turns are stopped. A
+      // stopped chat turn is taken up at the next start (inbox); a stopped job fails its attempt and is
+      // retried by any worker, continuing its task from the checkpoint.
+      const [turns, background] = await Promise.all([
+        queues.drain(timeoutMs, () => agent.abort()),
+        withTimeout(jobs.closeWorkers(), timeoutMs).then(() => 'drained' as const, async () => {
+          agent.abort();
+          await jobs.closeWorkers();
+          return 'aborted' as const;
+        }),
+      ]);
+      if (turns === 'aborted') logger.warn('turns still running at shutdown were stopped; the next start takes them up');
+      if (background === 'aborted') logger.warn('background jobs still running at shutdown were stopped and handed back; another worker (or the next start) continues them');
       chat.inbox.stopHeartbeat();
       await agent.close();
     })());

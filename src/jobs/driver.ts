@@ -80,8 +80,13 @@ export class BullJobDriver implements JobQueue {
     await queue.remove(jobId).catch(() => undefined);
   }
 
-  async close(): Promise<void> {
+  /** Takes no more jobs and resolves when the running ones have ended (finished, or failed to be retried). */
+  async closeWorkers(): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.close()));
+  }
+
+  async close(): Promise<void> {
+    await this.closeWorkers();
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
   }
 

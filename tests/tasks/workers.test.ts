@@ -57,14 +57,17 @@ async function cluster(workers: number) {
     access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
     approvals: { channels: [OPS] },
     turns: { stale_after: '3s' },
+    shutdown: { timeout: '3s' },
     http: { port: 0 },
   };
-  for (let i = 0; i < workers; i++) {
-    const path = join(dir, `worker-${i}.yaml`);
-    writeFileSync(path, JSON.stringify({ ...config, data_dir: join(dir, `data-${i}`), tools: { workspace: dir } }));
+  const spawnWorker = () => {
+    const path = join(dir, `worker-${children.length}.yaml`);
+    writeFileSync(path, JSON.stringify({ ...config, data_dir: join(dir, `data-${children.length}`), tools: { workspace: dir } }));
     const child = spawnNode(CHILD, ['--config', path, '--marker', marker]);
     children.push(child);
-  }
+    return child;
+  };
+  for (let i = 0; i < workers; i++) spawnWorker();
   await Promise.all(children.map((c) => c.waitFor('kazma worker ready', 90_000)));
   const prefix = queuePrefix(parseConfig(JSON.stringify(config), { env: {}, baseDir: dir }), { kind: 'postgres' });
   chatSide = await startAssembled({ ...config, jobs: { concurrency: { swarm: 0 } } }, { database, queuePrefix: prefix });
@@ -81,7 +84,7 @@ async function cluster(workers: number) {
   const reaches = (id: string, state: TaskState, timeoutMs = 30_000) => eventually(() => core.tasks.get(id), (t) => t?.state === state && t, `task ${id} ${state}`, timeoutMs);
   const marks = () => readFileSync(marker, 'utf8').split('\n').filter(Boolean);
   const workerPids = children.map((c) => String(c.child.pid));
-  return { core, telegram, slack, startTask, reaches, marks, workerPids, settled: () => chatSide!.settled() };
+  return { core, telegram, slack, startTask, reaches, marks, workerPids, spawnWorker, settled: () => chatSide!.settled() };
 }
 
 describe('tasks on `kazma worker` processes', () => {
@@ -123,6 +126,25 @@ describe('tasks on `kazma worker` processes', () => {
     await eventually(() => c.telegram.texts(), (texts) => texts.length > 0 && texts, 'the answer in the origin chat', 30_000);
     await c.settled();
     expect(c.telegram.texts()).toEqual([`✅ Task ${parent.id} is done:\n\nall three done`]);
+  });
+
+  it('SIGTERM while a task runs: the worker stops within shutdown.timeout and hands the task back; the next worker finishes it', async () => {
+    const c = await cluster(1);
+    llm.hangNext(1, 30_000); // the task's first model call would take 30 s
+    const id = await c.startTask('think long');
+    await eventually(() => llm.attempts.length, (n) => n > 0, 'the task in the model', 30_000);
+    const first = children[0]!;
+    const stopping = Date.now();
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(10_000);
+    expect((await c.core.tasks.get(id))!.state).toBe('running'); // handed back, not failed
+
+    await c.spawnWorker().waitFor('kazma worker ready', 90_000);
+    // Handed back, it is retried at once (2 s backoff) — not found only by BullMQ's stalled-job check (15–30 s).
+    const done = await c.reaches(id, 'done', 12_000);
+    expect(done.result).toBe('echo: think long');
+    expect(done.attempts).toBe(2);
   });
 
   it('a task asks for approval; approved in this (chat) process, a worker resumes it and runs the tool once', async () => {
