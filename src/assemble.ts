@@ -22,6 +22,7 @@ import { JobOutboxDispatcher, outboxDeliveryJob } from './core/outbox/jobs.ts';
 import { ReplyOutbox } from './core/outbox/replies.ts';
 import type { ToolDefinition } from './core/tools/define.ts';
 import { createSchedules } from './core/schedules/module.ts';
+import { createSettings } from './core/settings/module.ts';
 import { createTasks } from './core/tasks/module.ts';
 import { createTools } from './core/tools/module.ts';
 import { BullJobDriver } from './jobs/driver.ts';
@@ -107,9 +108,12 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger });
     const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
     const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
+    // After every module that registers tools: the saved on/off switches apply to all of them.
+    const settings = await createSettings({ loaded, db: database.db, registry: tools.registry, commands, access, logger });
+    lifecycle.onStop('settings', () => settings.stop());
     const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
     const chat = createChat({ loaded, processName, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
-    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands]) commands.register(command);
+    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, settings.command]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(uptimeSection(clock));
     const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep];
     kinds.register(sweepJob(() => sweeps, logger));

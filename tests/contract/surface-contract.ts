@@ -165,6 +165,19 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       expect(await d.unansweredTaps()).toBe(0);
     });
 
+    it('runs /config tools toggle for operators only: the model stops being offered the tool; the command never reaches it', async () => {
+      await d.userSays(d.member, '/config tools toggle write_file');
+      await eventually(() => d.privateAnswers(d.member), (a) => a.find((t) => t === '/config is for operators only.'), 'the member’s refusal');
+      await d.userSays(d.operator, '/config tools toggle write_file');
+      await replyTo('write_file is off: the model is not offered it from the next message (saved; survives restarts).');
+      expect(llm.requests).toHaveLength(0);
+      await d.userSays(d.operator, 'hello');
+      await replyTo('echo: hello');
+      expect((llm.requests.at(-1)!.tools ?? []).map((t) => t.function.name)).not.toContain('write_file');
+      await d.userSays(d.operator, '/config tools toggle write_file');
+      await replyTo('write_file is on again: the model is offered it from the next message (saved; survives restarts).');
+    });
+
     it('ignores its own messages', async () => {
       await d.selfSays('echo: talking to myself');
       await d.settled();

@@ -10,7 +10,8 @@ import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import type { ToolDefinition } from '../../src/core/tools/define.ts';
 import type { PlatformTuning, RunningPlatform } from '../../src/platforms.ts';
-import { freshDatabase, type FreshDatabase } from './databases.ts';
+import { afterEach } from 'vitest';
+import { freshDatabase, type Backend, type FreshDatabase } from './databases.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from './outbox.ts';
 
 export interface Assembled {
@@ -54,6 +55,32 @@ export async function startAssembled(config: Record<string, unknown>, options: {
       await kazma.stop();
       if (!options.database) await database.dispose();
       await rm(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Kazmas that share one fresh database within a test (a restart is `stop` then `start`); after each test
+ * every one still running is closed and the database dropped. Call it at the top of a test file.
+ */
+export function kazmasOnOneDatabase(backend: Backend = 'pglite') {
+  const running: Assembled[] = [];
+  let database: FreshDatabase | undefined;
+  afterEach(async () => {
+    for (const k of running.splice(0)) await k.close();
+    await database?.dispose();
+    database = undefined;
+  });
+  return {
+    async start(config: Record<string, unknown>, options: Omit<Parameters<typeof startAssembled>[1] & object, 'database'> = {}): Promise<Assembled> {
+      database ??= await freshDatabase(backend);
+      const k = await startAssembled(config, { ...options, database });
+      running.push(k);
+      return k;
+    },
+    async stop(k: Assembled): Promise<void> {
+      running.splice(running.indexOf(k), 1);
+      await k.close();
     },
   };
 }

@@ -2,11 +2,10 @@
 // fires once at the next start, marked late; a cancelled one never fires; a cron job runs its task on
 // schedule until cancelled.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRef } from '../../src/core/chat/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
-import { startAssembled, type Assembled } from '../helpers/assembled.ts';
-import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
+import { kazmasOnOneDatabase } from '../helpers/assembled.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { testQueuePrefix } from '../helpers/outbox.ts';
@@ -19,21 +18,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let llm: FakeLlm;
 beforeAll(async () => { llm = await startFakeLlm(); });
 afterAll(async () => { await llm.close(); });
-const running: Assembled[] = [];
-let database: FreshDatabase | undefined;
-afterEach(async () => {
-  for (const k of running.splice(0)) await k.close();
-  await database?.dispose();
-  database = undefined;
-});
+const kazmas = kazmasOnOneDatabase();
 
 async function start(options: { clock?: FakeClock; prefix?: string } = {}) {
-  database ??= await freshDatabase('pglite');
-  const k = await startAssembled({
+  const k = await kazmas.start({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },
-  }, { database, ...(options.clock && { clock: options.clock }), ...(options.prefix && { queuePrefix: options.prefix }) });
-  running.push(k);
+  }, { ...(options.clock && { clock: options.clock }), ...(options.prefix && { queuePrefix: options.prefix }) });
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const say = async (text: string) => {
@@ -62,8 +53,7 @@ describe('scheduled jobs', () => {
     const clock = new FakeClock();
     const first = await start({ clock, prefix });
     expect(await first.say('/remind in 3 seconds water the plants')).toMatch(/^⏰ I will remind/);
-    await first.k.close();
-    running.splice(running.indexOf(first.k), 1);
+    await kazmas.stop(first.k);
 
     clock.advance(5 * 60_000); // Kazma comes back five minutes after the reminder was due
     const second = await start({ clock, prefix });

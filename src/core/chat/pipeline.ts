@@ -199,7 +199,15 @@ export class InboundPipeline {
     const reply = (text: string) => (privately ? this.#private(chat, actor, text) : this.#send(chat, text));
     const command = this.#o.commands.get(parsed.name);
     if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
-    if (command.operatorOnly && role !== 'operator') return { run: () => reply(`/${command.name} is for operators only.`) };
+    if (command.operatorOnly && role !== 'operator') {
+      // Refused privately (others in a group need not see it), and told to the module that owns the command.
+      return {
+        run: async () => {
+          await this.#o.commands.refused({ command: command.name, rest: parsed.rest, actor, chat });
+          await this.#private(chat, actor, `/${command.name} is for operators only.`);
+        },
+      };
+    }
     const run = () => command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, reply });
     return command.serial === false ? { run } : { queue: chat, run };
   }

@@ -51,9 +51,18 @@ export class DuplicateCommandError extends KazmaError {
  * The chat commands, platform-neutral: adapters hand text or native commands to the pipeline, which
  * looks them up here. Modules register their commands and their /status sections when assembled.
  */
+/** Someone who may not run an operators-only command tried to. */
+export interface CommandRefusal {
+  command: string;
+  rest: string;
+  actor: Actor;
+  chat: ChatRef;
+}
+
 export class CommandRegistry {
   readonly #commands = new Map<string, ChatCommand>();
   readonly #status: StatusSection[] = [];
+  readonly #refusalHandlers: Array<(refusal: CommandRefusal) => Promise<void>> = [];
 
   register(command: ChatCommand): this {
     if (this.#commands.has(command.name)) throw new DuplicateCommandError(command.name);
@@ -67,6 +76,16 @@ export class CommandRegistry {
 
   list(): ChatCommand[] {
     return [...this.#commands.values()];
+  }
+
+  /** Called for every refused operators-only command (the owning module audits it). */
+  onRefused(handler: (refusal: CommandRefusal) => Promise<void>): this {
+    this.#refusalHandlers.push(handler);
+    return this;
+  }
+
+  async refused(refusal: CommandRefusal): Promise<void> {
+    for (const handler of this.#refusalHandlers) await handler(refusal);
   }
 
   /** Adds a /status section; sections show in the order added. */

@@ -116,7 +116,7 @@ describe('slash commands', () => {
     for (const id of [status.id, grants.id, config.id]) expect(answer(id).callbacks).toMatchObject([{ type: 5, data: { flags: 64 } }]);
     expect(answer(status.id).original).toMatchObject({ flags: 64, content: expect.stringMatching(/^Kazma status\n[\s\S]*pending approvals: 0/) });
     expect(answer(grants.id).original?.content).toBe('No "always" grants are in force in this chat.');
-    expect(answer(config.id).original?.content).toBe('Unknown command /config. /help lists the commands.');
+    expect(answer(config.id).original?.content).toBe('shell is off: the model is not offered it from the next message (saved; survives restarts).');
     expect(fake.messages(MAYA_DM).map((m) => m.content)).toEqual(['hi', 'echo: hi']); // nothing said in the chat
   });
 

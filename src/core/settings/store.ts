@@ -1,0 +1,35 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/index.ts';
+import type { StoredActor } from '../db/schema/approvals.ts';
+import { configAudit, settings } from '../db/schema/settings.ts';
+
+/**
+ * Settings changed at run time (`/config`, `kazma tools toggle`), kept in the database: kazma.yaml is
+ * the starting point and is never rewritten; a row here overrides its key, across restarts and for
+ * every process on the database.
+ */
+export class RuntimeSettings {
+  constructor(private readonly db: Db) {}
+
+  /** The saved value of `key`, or undefined when none is saved (or it no longer fits `schema`). */
+  async get<T>(key: string, schema: z.ZodType<T>): Promise<{ value: T; updatedAt: Date } | undefined> {
+    const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
+    const parsed = row && schema.safeParse(row.value);
+    return parsed?.success ? { value: parsed.data, updatedAt: row!.updatedAt } : undefined;
+  }
+
+  async set(key: string, value: unknown, by: string): Promise<void> {
+    await this.db.insert(settings).values({ key, value, updatedBy: by })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: by, updatedAt: sql`now()` } });
+  }
+
+  async audit(entry: { actor: StoredActor; chat: string; command: string; outcome: 'changed' | 'refused' | 'read'; detail?: string }): Promise<void> {
+    await this.db.insert(configAudit).values(entry);
+  }
+
+  /** The newest audit rows, newest first (tests, `kazma doctor` later). */
+  async audited(limit = 20) {
+    return this.db.select().from(configAudit).orderBy(desc(configAudit.id)).limit(limit);
+  }
+}

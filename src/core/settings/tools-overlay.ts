@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { Logger } from '../log/index.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { RuntimeSettings } from './store.ts';
+
+/** The settings key of the tools switched off at run time (overrides `tools.disabled`). */
+export const TOOLS_DISABLED = 'tools.disabled';
+const names = z.array(z.string());
+
+/**
+ * Keeps the registry's on/off switches equal to the saved ones: at start, and then every few seconds,
+ * so a toggle taken by one process reaches every process on the database.
+ */
+export class ToolsOverlay {
+  #seen = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; logger?: Logger }) {}
+
+  /** Applies the saved switches, if any changed since last time. */
+  async apply(): Promise<void> {
+    const saved = await this.o.settings.get(TOOLS_DISABLED, names);
+    if (!saved || saved.updatedAt.getTime() === this.#seen) return;
+    this.#seen = saved.updatedAt.getTime();
+    for (const tool of this.o.registry.list({ includeDisabled: true })) this.o.registry.setDisabled(tool.name, saved.value.includes(tool.name));
+  }
+
+  /** Switches one tool and saves every switch; returns whether it is now on. */
+  async toggle(name: string, by: string): Promise<boolean> {
+    const on = this.o.registry.disabled.has(name);
+    this.o.registry.setDisabled(name, !on);
+    await this.o.settings.set(TOOLS_DISABLED, [...this.o.registry.disabled].sort(), by);
+    return on;
+  }
+
+  follow(everyMs: number): void {
+    this.#timer = setInterval(() => void this.apply().catch((error: unknown) => this.o.logger?.warn({ err: error }, 'could not read the saved tool switches')), everyMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}
