@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { EXIT, type Subcommand } from './common.ts';
 
 /**
@@ -13,11 +14,17 @@ export const subcommands: Record<string, () => Promise<Subcommand>> = {
   doctor: async () => (await import('./commands/doctor.ts')).doctor,
 };
 
+/** The version in package.json, the one place it is written. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
 async function help(): Promise<string> {
   const width = Math.max(...Object.keys(subcommands).map((k) => k.length));
   const entries = await Promise.all(Object.entries(subcommands).map(async ([name, load]) => [name, await load()] as const));
   const lines = entries.map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: kazma <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "kazma <command> --help" for a command's options.`;
+  return `Usage: kazma <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "kazma <command> --help" for a command's options; "kazma --version" prints the version.`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -27,7 +34,11 @@ async function main(argv: string[]): Promise<number> {
   if (!load) {
     if (name === '' || name === '--help' || name === '-h' || name === 'help') {
       console.log(await help());
-      return name === '' ? EXIT.usage : EXIT.ok;
+      return EXIT.ok;
+    }
+    if (name === '--version' || name === '-v' || name === 'version') {
+      console.log(`kazma ${version()}`);
+      return EXIT.ok;
     }
     if (name === 'config') console.error('kazma: "config" needs a subcommand: kazma config check');
     else console.error(`kazma: unknown command "${name}"`);

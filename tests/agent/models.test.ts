@@ -55,9 +55,12 @@ describe('a turn when the model fails', () => {
     expect(llm.attempts.map((a) => a.outcome)).toEqual(['failed', 'failed']);
     expect(t.surface.texts()).toHaveLength(1);
     expect(t.surface.texts()[0]).toMatch(/^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider is unreachable or overloaded/);
-    // The next message is a new turn that works, and the warning is part of the history it sends.
+    // The next message is a new turn that works. The warning was Kazma's, not the model's: it is not in
+    // the history the model is sent (the person's message is).
     await t.say('again');
     expect(t.surface.texts().at(-1)).toBe('echo: again');
+    const sent = (llm.requests.at(-1)!.messages ?? []).map((m) => `${m.role}:${String(m.content)}`);
+    expect(sent.filter((m) => !m.startsWith('system:'))).toEqual(['user:hi', 'user:again']);
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, runKazma, writeConfig } from '../helpers/kazma-process.ts';
 
 describe('kazma config check', () => {
   it('accepts the tracked kazma.yaml (every platform disabled)', async () => {
@@ -44,8 +46,19 @@ describe('kazma config check', () => {
     expect(result.stderr).toContain('cannot read /nonexistent/kazma.yaml');
   });
 
+  it('prints its version for --version, -v and version, and the command list for a bare kazma, each with exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['-v'], ['version']]) {
+      const result = await runKazma(args);
+      expect([result.code, result.stdout.trim()]).toEqual([0, `kazma ${version}`]);
+    }
+    const bare = await runKazma([]);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toMatch(/^Usage: kazma <command> \[options\]\n\nCommands:\n[\s\S]*  worker /);
+  });
+
   it('prints --help for each subcommand', async () => {
-    for (const args of [['start'], ['migrate'], ['config', 'check'], ['doctor']]) {
+    for (const args of [['start'], ['worker'], ['migrate'], ['config', 'check'], ['doctor']]) {
       const result = await runKazma([...args, '--help']);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`Usage: kazma ${args.join(' ')}`);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AIMessage, SystemMessage } from '@langchain/core/messages';
+import { SystemMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from './chain-provider.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from './replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
-import { isNotice } from './transcript.ts';
+import { isNotice, noticeMessage } from './transcript.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -24,7 +24,8 @@ export interface ModelNodeDeps {
 export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
     const chain = deps.chains.current();
-    if (!chain) return { messages: [new AIMessage(NO_MODEL_TEXT)], verdicts: {}, answeredBy: null };
+    // Kazma's own words (notices): shown to the person, never sent to the model as if it had said them.
+    if (!chain) return { messages: [noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
     try {
       const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages.filter((m) => !isNotice(m))], config);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
@@ -36,7 +37,7 @@ export function modelNode(deps: ModelNodeDeps) {
       return { messages: [message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
     } catch (error) {
       if (error instanceof ModelUnavailableError) {
-        return { messages: [new AIMessage(modelFailedText(error))], verdicts: {}, answeredBy: null };
+        return { messages: [noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
       }
       throw error;
     }
