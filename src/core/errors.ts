@@ -11,11 +11,15 @@ export class KazmaError extends Error {
   }
 }
 
-/** kazma.yaml (or the environment it reads) is wrong. `issues` name each key path and the reason. */
+/**
+ * The configuration file (or the environment it reads) is wrong. `issues` name each key path and the
+ * reason; `file` is the file as the person named it (default kazma.yaml); `headline` replaces the whole
+ * message when one line says it all ("no such file: …").
+ */
 export class ConfigError extends KazmaError {
   readonly issues: readonly string[];
-  constructor(issues: readonly string[]) {
-    super('config_invalid', `kazma.yaml is not valid:\n  ${issues.join('\n  ')}`);
+  constructor(issues: readonly string[], options: { file?: string; headline?: string } = {}) {
+    super('config_invalid', options.headline ?? `${options.file ?? 'kazma.yaml'} is not valid:\n  ${issues.join('\n  ')}`);
     this.issues = issues;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runKazma, writeConfig } from '../helpers/kazma-process.ts';
 
@@ -40,10 +40,18 @@ describe('kazma config check', () => {
     expect(result.stdout).toContain('data_dir:  /tmp/kazma-subst');
   });
 
-  it('fails clearly when the named file does not exist', async () => {
+  it('fails clearly when the named file does not exist: one line, the path said once', async () => {
     const result = await runKazma(['config', 'check', '--config', '/nonexistent/kazma.yaml']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('cannot read /nonexistent/kazma.yaml');
+    expect(result.stderr.trim()).toBe('kazma: no such file: /nonexistent/kazma.yaml');
+  });
+
+  it('names the file it was given, and points a YAML error at its line without a dangling colon', async () => {
+    const { dir } = writeConfig('');
+    writeFileSync(join(dir, 'broken.yaml'), 'tools:\n  disabled: [a\n');
+    const result = await runKazma(['config', 'check', '--config', 'broken.yaml'], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^kazma: broken\.yaml is not valid:\n  \(yaml\) \(line 3\): Flow sequence .*[^:]\n/);
   });
 
   it('prints its version for --version, -v and version, and the command list for a bare kazma, each with exit 0', async () => {

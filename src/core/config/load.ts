@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../chat/platforms.ts';
 import { ConfigError } from '../errors.ts';
@@ -42,20 +42,24 @@ export function parseConfig(
   text: string,
   options: { env: Environment; baseDir: string; path?: string },
 ): LoadedConfig {
+  const file = options.path && shownPath(options.path);
+  const invalid = (issues: string[]) => new ConfigError(issues, { ...(file && { file }) });
   let raw: unknown;
   try {
     raw = parseYaml(text) ?? {};
   } catch (error) {
     const where = error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line})` : '';
-    throw new ConfigError([`(yaml)${where}: ${(error as Error).message.split('\n')[0]}`]);
+    // The parser ends its first line with " at line N, column M:" (the excerpt followed); the line is said already.
+    const what = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
+    throw invalid([`(yaml)${where}: ${what}`]);
   }
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(['(root): expected a mapping of sections']);
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(['(root): expected a mapping of sections']);
   const substituted = substituteEnv(raw, options.env);
   const parsed = configSchema.safeParse(substituted.value);
   const issues = [...substituted.issues];
   if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema));
   else issues.push(...crossFieldIssues(parsed.data));
-  if (issues.length > 0 || !parsed.success) throw new ConfigError(unique(issues));
+  if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
   const config = resolvePaths(parsed.data, options.baseDir, options.env);
   return { config, path: options.path, env: options.env, secrets: collectSecrets(config) };
 }
@@ -64,9 +68,17 @@ function readConfigText(path: string, required: boolean): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !required) return undefined;
-    throw new ConfigError([`(file): cannot read ${path}: ${(error as Error).message}`]);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !required) return undefined;
+    const headline = code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${(error as Error).message}`;
+    throw new ConfigError([headline], { headline });
   }
+}
+
+/** A path as the person would name it: relative to where they are, unless it is elsewhere. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : path;
 }
 
 function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): KazmaConfig {
