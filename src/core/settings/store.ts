@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/index.ts';
 import type { StoredActor } from '../db/schema/approvals.ts';
@@ -26,10 +26,5 @@ export class RuntimeSettings {
 
   async audit(entry: { actor: StoredActor; chat: string; command: string; outcome: 'changed' | 'refused' | 'read'; detail?: string }): Promise<void> {
     await this.db.insert(configAudit).values(entry);
-  }
-
-  /** The newest audit rows, newest first (tests, `kazma doctor` later). */
-  async audited(limit = 20) {
-    return this.db.select().from(configAudit).orderBy(desc(configAudit.id)).limit(limit);
   }
 }
