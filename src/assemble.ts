@@ -5,7 +5,7 @@ import { approvalsApi } from './adapters/http/approvals-api.ts';
 import { HttpServer } from './adapters/http/index.ts';
 import { createAgent } from './core/agent/module.ts';
 import { createApprovalBroker, createApprovals } from './core/approvals/module.ts';
-import { AccessPolicy, ChatQueues, SurfaceRegistry, type Surface } from './core/chat/index.ts';
+import { AccessPolicy, ChatQueues, SurfaceRegistry, type ChatRef, type Surface } from './core/chat/index.ts';
 import { createChat } from './core/chat/module.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import { CommandRegistry, helpCommand, statusCommand, uptimeSection } from './core/commands/index.ts';
@@ -21,14 +21,33 @@ import type { Logger } from './core/log/index.ts';
 import { JobOutboxDispatcher, outboxDeliveryJob } from './core/outbox/jobs.ts';
 import { ReplyOutbox } from './core/outbox/replies.ts';
 import type { ToolDefinition } from './core/tools/define.ts';
+import { createRuns } from './core/runs/module.ts';
+import { progressStamps } from './core/runs/progress.ts';
+import type { SupervisorStage } from './core/runs/supervisor.ts';
+import type { IncidentRow } from './core/runs/incident-store.ts';
+import { watchGates } from './core/runs/watch-gates.ts';
+import { watchOutbox } from './core/runs/watch-outbox.ts';
+import { watchSchedules } from './core/runs/watch-schedules.ts';
+import { watchTasks } from './core/runs/watch-tasks.ts';
+import { watchTurns } from './core/runs/watch-turns.ts';
 import { createSchedules } from './core/schedules/module.ts';
+import { createMcp } from './core/mcp/module.ts';
+import { serverRequestHandler } from './core/mcp/server-requests.ts';
+import { createSampler } from './core/agent/sampler.ts';
+import { watchMcp } from './core/mcp/watch.ts';
+import { createCommitment } from './core/commitment/module.ts';
+import { createWeb } from './core/web/module.ts';
 import { createSettings } from './core/settings/module.ts';
+import { createSkills } from './core/skills/module.ts';
+import { createAgentSkills } from './core/skills/agent/module.ts';
 import { createTasks } from './core/tasks/module.ts';
 import { createTools } from './core/tools/module.ts';
+import { createVault } from './core/vault/module.ts';
 import { BullJobDriver } from './jobs/driver.ts';
 import { connectRedis, type RedisHandle } from './jobs/redis.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { withTimeout } from './core/with-timeout.ts';
+import { watchDependencies } from './dependencies.ts';
 import { createPlatforms, type PlatformTuning, type RunningPlatform } from './platforms.ts';
 import { openMigratedDatabase } from './storage.ts';
 
@@ -55,6 +74,8 @@ export interface AssembleOptions {
    * are delivered by the processes that hold the platforms.
    */
   role?: 'all' | 'worker';
+  /** Told after each committed step of opening an incident (crash tests stop a process between them). */
+  onIncidentStage?: (stage: SupervisorStage, incident: IncidentRow) => void | Promise<void>;
 }
 
 /** A running Kazma: its parts, for the CLI (signals) and for tests that run it in-process. */
@@ -69,7 +90,7 @@ export interface RunningKazma {
   stop(): Promise<void>;
 }
 
-/** Builds and starts Kazma: storage → jobs → core modules → HTTP → platforms → recovery → sweeps. */
+/** Builds and starts Kazma: storage → vault (config pointers) → jobs → core modules → HTTP → platforms → recovery → sweeps. */
 export async function assembleKazma(options: AssembleOptions): Promise<RunningKazma> {
   const { loaded, logger } = options;
   const { config } = loaded;
@@ -81,6 +102,9 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const database = options.database ?? (await openMigratedDatabase(loaded));
     if (!options.database) lifecycle.onStop('database', () => database.close());
     logger.info({ kind: database.kind }, 'database ready');
+    // Right after the database: vault:// pointers in the configuration become their secrets before any
+    // module (Redis included) reads it; an unresolvable one stops the start, naming its key.
+    const vault = await createVault({ loaded, db: database.db, logger });
     const redis = options.redis ?? (await connectRedis({ url: config.redis.url, dataDir: config.data_dir, path: loaded.env.PATH, logger }));
     if (!options.redis) lifecycle.onStop('redis', () => redis.close());
     logger.info({ where: redis.where }, 'redis ready');
@@ -88,8 +112,14 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Names this process in lease columns, so a lease it stops renewing can be told from one it holds.
     const processName = `${process.pid}-${randomUUID().slice(0, 8)}`;
     const kinds = new JobKinds();
-    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, logger });
-    lifecycle.onStop('jobs', () => jobs.close());
+    // A database or Redis outage is said once, with the address and what waits, and once when it ends.
+    const deps = watchDependencies({ loaded, database, redis, logger });
+    const { dbFailed } = deps;
+    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, logger, outage: deps.redisOutage });
+    lifecycle.onStop('jobs', async () => {
+      deps.stop();
+      await jobs.close();
+    });
     const surfaces = new SurfaceRegistry();
     const delivery = outboxDeliveryJob({ db: database.db, surfaces });
     kinds.register(delivery);
@@ -100,27 +130,47 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const queues = new ChatQueues();
     const actions = new ActionRouter();
     const commands = new CommandRegistry();
-    const tools = await createTools({ loaded, logger, ...(options.tools && { extra: options.tools }) });
     const decisions = new FirstDecisionWins({ db: database.db, outbox, surfaces, logger });
     const questions = new Questions({ db: database.db, decisions, clock, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
     actions.register('q', questions);
+    // Before the tools: the web tools' egress guard and the commitment check (clarify cards are
+    // questions) make up authorizeEffect, the one check every call passes before any effect.
+    const web = createWeb({ loaded });
+    const commitment = createCommitment({ loaded, questions, replies, egress: web.guard });
+    const agentSkills = createAgentSkills({ loaded, logger });
+    const tools = await createTools({ loaded, logger, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
-    const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger });
+    const progress = progressStamps({ db: database.db, logger });
+    const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger, progress, onDbError: dbFailed, promptLines: agentSkills.promptLines });
     const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
     const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
+    const serverRequests = serverRequestHandler({ questions, destinations: config.approvals.channels as ChatRef[], sample: createSampler(config.model), timeoutMs: config.approvals.timeout });
+    const mcp = await createMcp({ loaded, db: database.db, registry: tools.registry, clock, logger, vault: vault.vault, onDbError: dbFailed, serverRequests });
+    lifecycle.onStop('mcp', () => mcp.stop());
+    // After every built-in tool, so a skill's tool can never take a built-in's name (it is namespaced instead).
+    const skills = await createSkills({ loaded, db: database.db, registry: tools.registry, logger, onDbError: dbFailed });
+    lifecycle.onStop('skills', () => skills.stop());
     // After every module that registers tools: the saved on/off switches apply to all of them.
-    const settings = await createSettings({ loaded, db: database.db, registry: tools.registry, commands, access, logger });
+    const settings = await createSettings({ loaded, db: database.db, registry: tools.registry, commands, access, logger, mcp: mcp.manager, skills: skills.config, onDbError: dbFailed });
     lifecycle.onStop('settings', () => settings.stop());
     const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
     const chat = createChat({ loaded, processName, db: database.db, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
-    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, settings.command]) commands.register(command);
-    commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(uptimeSection(clock));
-    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep];
-    kinds.register(sweepJob(() => sweeps, logger));
+    const runs = createRuns({
+      loaded, db: database.db, questions, clock, logger, ...(options.onIncidentStage && { onStage: options.onIncidentStage }),
+      kinds: [
+        watchTasks(database.db, tasks.tasks), watchTurns(database.db), watchSchedules(database.db, schedules.schedules),
+        watchGates(database.db, () => approvals.reconciler.sweep()), watchOutbox(database.db, (ids) => outbox.dispatch(ids)),
+        watchMcp(database.db, (name) => mcp.manager.retryNow(name)),
+      ],
+    });
+    for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, ...runs.commands, settings.command]) commands.register(command);
+    commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(runs.status).addStatus(skills.status).addStatus(uptimeSection(clock));
+    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep, runs.sweep, mcp.sweep];
+    kinds.register(sweepJob(() => sweeps, logger, (step, error) => dbFailed(error, () => logger.warn({ step, err: error instanceof Error ? error.message : String(error) }, 'a sweep step failed; the next sweep tries again'))));
 
     const core: KazmaParts = {
       pipeline: chat.pipeline, inbox: chat.inbox, queues, access, commands, actions, surfaces, replies, outbox,
-      tools: tools.registry, approvals: broker, decider: approvals.decider, questions, tasks: tasks.tasks, schedules: schedules.schedules, reconciler: approvals.reconciler, runner: agent.runner, threads: agent.threads,
+      tools: tools.registry, approvals: broker, decider: approvals.decider, questions, tasks: tasks.tasks, schedules: schedules.schedules, reconciler: approvals.reconciler, supervisor: runs.supervisor, runner: agent.runner, threads: agent.threads,
       attachSurface: (surface) => surfaces.attach(surface),
       idle: async () => {
         await queues.idle();
@@ -151,7 +201,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Leaves a little of shutdown.timeout for the steps after it (workers, redis, database).
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
-    const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: { database: () => database.ping(), redis: () => redis.ping() } });
+    const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: deps.readiness });
     if (!worker) http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
     const platforms = worker ? [] : await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) });
     await http.listen();
@@ -164,7 +214,9 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Surfaces are attached now: what a previous run left undelivered, undecided or unanswered goes first.
     jobs.startWorkers(worker ? ['swarm'] : undefined);
     if (worker) return { loaded, database, redis, http, core, platforms, stop };
-    await outbox.recover(SENDING_STALE_MS);
+    // On the embedded database this process is the only one: a row left `sending` died with the last
+    // run and is marked "delivery unknown" now, not after the staleness wait other processes need.
+    await outbox.recover(database.kind === 'pglite' ? 0 : SENDING_STALE_MS);
     await approvals.reconciler.sweep();
     await schedules.schedules.recover();
     // The embedded database has one owner (the data-dir lock), so every unfinished inbound event is ours;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { EXIT, type Subcommand } from './common.ts';
+import { kazmaVersion } from './version.ts';
 
 /**
  * Subcommands by their words (two-word commands keyed with a space), loaded on demand: `config check`
@@ -12,13 +12,24 @@ export const subcommands: Record<string, () => Promise<Subcommand>> = {
   migrate: async () => (await import('./commands/migrate.ts')).migrate,
   'config check': async () => (await import('./commands/config-check.ts')).configCheck,
   doctor: async () => (await import('./commands/doctor.ts')).doctor,
+  'mcp add': async () => (await import('./commands/mcp.ts')).mcpAdd,
+  'mcp remove': async () => (await import('./commands/mcp.ts')).mcpRemove,
+  'mcp test': async () => (await import('./commands/mcp.ts')).mcpTest,
+  'mcp list': async () => (await import('./commands/mcp.ts')).mcpList,
+  'tools list': async () => (await import('./commands/tools.ts')).toolsList,
+  'tools toggle': async () => (await import('./commands/tools.ts')).toolsToggle,
+  vault: async () => (await import('./commands/vault.ts')).vault,
+  'hub sign': async () => (await import('./commands/hub.ts')).hubSign,
+  'hub validate': async () => (await import('./commands/hub.ts')).hubValidate,
+  'hub list': async () => (await import('./commands/hub.ts')).hubList,
+  'hub info': async () => (await import('./commands/hub.ts')).hubInfo,
+  'hub search': async () => (await import('./commands/hub.ts')).hubSearch,
+  'agent-skills install': async () => (await import('./commands/agent-skills.ts')).agentSkillsInstall,
+  'agent-skills sign': async () => (await import('./commands/agent-skills.ts')).agentSkillsSign,
+  'agent-skills list': async () => (await import('./commands/agent-skills.ts')).agentSkillsList,
+  'agent-skills remove': async () => (await import('./commands/agent-skills.ts')).agentSkillsRemove,
 };
 
-/** The version in package.json, the one place it is written. */
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 async function help(): Promise<string> {
   const width = Math.max(...Object.keys(subcommands).map((k) => k.length));
@@ -37,10 +48,11 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (name === '--version' || name === '-v' || name === 'version') {
-      console.log(`kazma ${version()}`);
+      console.log(`kazma ${kazmaVersion()}`);
       return EXIT.ok;
     }
     if (name === 'config') console.error('kazma: "config" needs a subcommand: kazma config check');
+    else if (name === 'hub' || name === 'agent-skills') console.error(`kazma: "${name}" needs a subcommand: ${Object.keys(subcommands).filter((k) => k.startsWith(`${name} `)).map((k) => `kazma ${k}`).join(', ')}`);
     else console.error(`kazma: unknown command "${name}"`);
     console.error(await help());
     return EXIT.usage;

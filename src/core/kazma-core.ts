@@ -6,6 +6,7 @@ import type { ApprovalDecider } from './approvals/decide.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import type { ApprovalReconciler } from './approvals/reconciler.ts';
 import type { Questions } from './decisions/questions.ts';
+import type { RunSupervisor } from './runs/supervisor.ts';
 import type { Schedules } from './schedules/service.ts';
 import type { Tasks } from './tasks/service.ts';
 import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline, Surface, SurfaceRegistry } from './chat/index.ts';
@@ -43,6 +44,8 @@ export interface KazmaParts extends KazmaCore {
   /** Reminders and cron jobs. */
   readonly schedules: Schedules;
   readonly reconciler: ApprovalReconciler;
+  /** Watches long work by its progress and opens incidents (a step of the sweep). */
+  readonly supervisor: RunSupervisor;
   readonly runner: TurnRunner;
   readonly threads: ThreadStore;
   /** Resolves when no turn is queued or running and every card or edit for an attached surface is delivered. */

@@ -6,6 +6,7 @@ import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq'
 import type { RedisOptions } from 'ioredis';
 import { JOB_LANES, type JobKind, type JobKinds, type JobLane, type JobOptions, type JobQueue } from '../core/jobs/port.ts';
 import type { Logger } from '../core/log/index.ts';
+import type { OutageLog } from '../core/log/outage.ts';
 
 /** Options for {@link BullJobDriver}. */
 export interface BullJobDriverOptions {
@@ -16,6 +17,8 @@ export interface BullJobDriverOptions {
   /** Jobs one process runs at once, per lane (`jobs.concurrency.<lane>`); default 4. */
   concurrency?: Partial<Record<JobLane, number>>;
   logger: Logger;
+  /** Says a Redis outage once (its workers would each log every reconnect attempt); default: every error is logged. */
+  outage?: OutageLog;
 }
 
 /**
@@ -46,7 +49,8 @@ export class BullJobDriver implements JobQueue {
         lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 1,
       });
       worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));
-      worker.on('error', (error) => logger.error({ lane, err: error.message }, 'job worker error'));
+      const outage = this.#o.outage;
+      worker.on('error', (error) => (outage && isConnectionError(error) ? outage.failed(error) : logger.error({ lane, err: error.message }, 'job worker error')));
       this.#workers.push(worker);
     }
   }
@@ -105,4 +109,10 @@ function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
     removeOnComplete: true,
     removeOnFail: 1000,
   };
+}
+
+/** A lost or refused connection (the outage log's business), as opposed to a worker's own failure. */
+function isConnectionError(error: Error & { code?: string }): boolean {
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT)$/.test(error.code ?? '') ||
+    /ECONNREFUSED|ECONNRESET|Connection is closed|Stream isn't writeable|connect ETIMEDOUT/.test(error.message);
 }

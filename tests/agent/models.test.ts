@@ -43,7 +43,7 @@ describe('a turn when the model fails', () => {
     await settle();
     expect(llm.attempts).toHaveLength(1);
     expect(t.surface.texts()).toEqual([
-      '⚠️ The model openai:fake-model failed (HTTP 400, 1 attempt), so this turn has no answer. Hint: the provider rejected the request: check model.name and model.base_url, or shorten the conversation (/new).',
+      `⚠️ The model openai:fake-model failed (HTTP 400, 1 attempt), so this turn has no answer. Hint: the provider at ${llm.baseURL} rejected the request: check model.name and model.base_url, or shorten the conversation (/new).`,
     ]);
   });
 
@@ -54,7 +54,7 @@ describe('a turn when the model fails', () => {
     await settle();
     expect(llm.attempts.map((a) => a.outcome)).toEqual(['failed', 'failed']);
     expect(t.surface.texts()).toHaveLength(1);
-    expect(t.surface.texts()[0]).toMatch(/^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider is unreachable or overloaded/);
+    expect(t.surface.texts()[0]).toMatch(/^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider at http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable or overloaded/);
     // The next message is a new turn that works. The warning was Kazma's, not the model's: it is not in
     // the history the model is sent (the person's message is).
     await t.say('again');

@@ -92,5 +92,15 @@ for (const backend of BACKENDS) {
       expect(expected).toMatch(/… 4\d\d more characters not shown$/);
       expect(tool.runs).toHaveLength(0);
     });
+
+    it('shows only the arguments the model sent, not defaults the schema fills in', async () => {
+      const core = t!;
+      llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'note.txt', content: 'hi' } }] });
+      await core.say('write a note');
+      await core.tap('deny');
+      const [sent] = surfaces.slack!.cards;
+      expect(JSON.parse(field(sent!.card, 'Arguments'))).toEqual({ path: 'note.txt', content: 'hi' });
+      expect(field(sent!.card, 'Arguments')).not.toContain('append');
+    });
   });
 }

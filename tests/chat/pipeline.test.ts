@@ -79,13 +79,13 @@ describe('commands', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('/status shows the model, thread, pending approvals, background tasks and uptime', async () => {
+  it('/status shows the model, thread, pending approvals, background tasks, incidents and uptime', async () => {
     t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, fallbacks: [{ name: 'spare', base_url: llm.baseURL }] } });
     llm.script({ toolCalls: [{ name: 'shell', args: { command: 'ls' } }] });
     await t.say('list files');
     await t.say('/status');
     expect(t.surface.texts().at(-1)).toMatch(
-      /^Kazma status\nmodel: openai:fake-model \(fallbacks: openai:spare\)\nthread: telegram:42#0\npending approvals: 1\ntasks: 0 queued, 0 running, 0 waiting approval\nnext reminder: none\nuptime: \d+s$/,
+      /^Kazma status\nmodel: openai:fake-model \(fallbacks: openai:spare\)\nthread: telegram:42#0\npending approvals: 1\ntasks: 0 queued, 0 running, 0 waiting approval\nnext reminder: none\nincidents: none open\nuptime: \d+s$/,
     );
     expect(t.surface.openCard()).toBeDefined(); // /status does not supersede the question
   });

@@ -2,7 +2,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runChat } from '../../src/cli/commands/chat.ts';
+import { parseConfig } from '../../src/core/config/index.ts';
+import { createLogger } from '../../src/core/log/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { contentText, defaultStep, type ChatRequestBody, type FakeStep } from '../fakes/llm-wire.ts';
 import { CLI, killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
@@ -65,4 +69,20 @@ describe('kazma chat over piped stdin', () => {
         '(or model.base_url for a local OpenAI-compatible server) and restart Kazma.\n',
     );
   });
+});
+
+describe('kazma chat at a terminal', () => {
+  it('prints a one-line banner with the version, the model and the thread, then the conversation', async () => {
+    const version = (JSON.parse(readFileSync(join(CLI, '../../../package.json'), 'utf8')) as { version: string }).version;
+    const loaded = parseConfig(JSON.stringify({ data_dir: join(dir, 'banner'), http: { port: 0 }, model: { name: 'fake-model', base_url: llm.baseURL } }), { env: { PATH: process.env.PATH }, baseDir: dir });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (chunk: Buffer) => (printed += chunk));
+    input.end('hello\n');
+    const code = await runChat({ loaded, logger: createLogger({ level: 'silent', pretty: false }), input, output, interactive: true });
+    expect(code).toBe(0);
+    expect(printed.split('\n')[0]).toBe(`Kazma ${version} · openai:fake-model · thread console:local#0 · /help lists commands, Ctrl-D leaves`);
+    expect(printed).toContain('kazma> echo: hello');
+  }, 60_000);
 });

@@ -25,15 +25,15 @@ const untiered = defineTool({
 });
 
 /** Feeds `lines` to a console session on the core and returns everything it printed. */
-async function converse(lines: string[]): Promise<string> {
+async function converse(lines: string[], interactive = false): Promise<string> {
   const core = t!.core;
   const input = new PassThrough();
   const output = new PassThrough();
   let printed = '';
   output.on('data', (chunk: Buffer) => (printed += chunk));
-  const surface = new ConsoleSurface({ output });
+  const surface = new ConsoleSurface({ output, interactive });
   const detach = core.attachSurface(surface);
-  const session = new ConsoleSession({ pipeline: core.pipeline, surface, actor: core.access.consoleActor(), input, output, idle: () => core.idle() });
+  const session = new ConsoleSession({ pipeline: core.pipeline, surface, actor: core.access.consoleActor(), input, output, interactive, idle: () => core.idle() });
   input.end(lines.map((l) => `${l}\n`).join(''));
   await session.run();
   detach();
@@ -41,6 +41,16 @@ async function converse(lines: string[]): Promise<string> {
 }
 
 describe('console session', () => {
+  it('shows "thinking…" on a terminal while a turn runs, replaced by the reply; never on a pipe', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    llm.hangNext(1, 600);
+    const onTerminal = await converse(['hello'], true);
+    expect(onTerminal).toContain('⋯ thinking…\r\x1b[2Kkazma> echo: hello\n');
+    const onPipe = await converse(['hello again']);
+    expect(onPipe).not.toContain('thinking');
+    expect(onPipe).toContain('kazma> echo: hello again\n');
+  });
+
   it('asks about a tool the registry does not know, and a deny reaches the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.script({ toolCalls: [{ name: 'teleport', args: { to: 'mars' } }] });

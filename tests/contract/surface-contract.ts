@@ -139,12 +139,14 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       expect((await messages()).filter((m) => m.text === 'echo: slow down')).toHaveLength(1);
     });
 
-    it('runs /help, /new, /status and /approvals', async () => {
+    it('runs /help, /new, /status, /incidents and /approvals', async () => {
       await d.userSays(d.operator, '/help');
       const help = await eventually(() => messages(), (ms) => ms.find((m) => m.text.startsWith('Commands:')), '/help');
-      for (const command of ['/help', '/new', '/status', '/approvals']) expect(help.text).toContain(command);
+      for (const command of ['/help', '/new', '/status', '/approvals', '/incidents']) expect(help.text).toContain(command);
       await d.userSays(d.operator, '/status');
-      await eventually(() => messages(), (ms) => ms.find((m) => /^Kazma status\n[\s\S]*pending approvals: 0/.test(m.text)), '/status');
+      await eventually(() => messages(), (ms) => ms.find((m) => /^Kazma status\n[\s\S]*pending approvals: 0[\s\S]*incidents: none open/.test(m.text)), '/status');
+      await d.userSays(d.operator, '/incidents');
+      await replyTo('No open incidents: all background work is moving.');
       await d.userSays(d.operator, '/new');
       await eventually(() => messages(), (ms) => ms.find((m) => m.text.startsWith('Started a new conversation')), '/new');
       await d.userSays(d.operator, '/approvals');

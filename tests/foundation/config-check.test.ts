@@ -22,7 +22,6 @@ describe('kazma config check', () => {
     ['Slack in http mode without a signing secret', 'slack:\n  enabled: true\n  token: xoxb-1\n', 'slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET'],
     ['Slack in socket mode without an app-level token', 'slack:\n  enabled: true\n  token: xoxb-1\n  mode: socket\n  app_token: xoxb-not-an-app-token\n', 'slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)'],
     ['broken YAML', 'http: [\n', '(yaml)'],
-    ['a vault:// operator API token (no vault yet)', 'access:\n  operators: [{ name: maya, api_token: "vault://maya-api" }]\n', 'access.operators[0].api_token: vault:// references are not supported yet'],
     ['a short operator API token', 'access:\n  operators: [{ name: maya, api_token: short }]\n', 'access.operators[0].api_token: too short'],
     ['two operators with one API token', 'access:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }, { name: ana, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'access.operators[1].api_token: the same token as access.operators[0].api_token'],
     ['the read-only token equal to an operator token', 'http: { api_token: aaaaaaaaaaaaaaaaaaaa }\naccess:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'http.api_token: the same token as access.operators[0].api_token'],
@@ -31,6 +30,13 @@ describe('kazma config check', () => {
     const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_UNSET_TOKEN: undefined } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(expected);
+  });
+
+  it('accepts a vault:// operator API token (resolved, and checked again, at start)', async () => {
+    const { path } = writeConfig('access:\n  operators: [{ name: maya, api_token: "vault://maya-api" }]\n');
+    const result = await runKazma(['config', 'check', '--config', path]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 
   it('substitutes ${VAR} and ${VAR:-default} from the environment', async () => {

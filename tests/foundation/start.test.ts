@@ -79,11 +79,22 @@ describe('kazma start on embedded defaults', () => {
       await new Promise((r) => redis.once('exit', r));
       const down = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(10_000) });
       expect(down.status).toBe(503);
-      const body = (await down.json()) as { down: string[] };
+      const body = (await down.json()) as { down: string[]; message: string };
       expect(body.down).toEqual(['redis']);
+      // In plain words, with the address.
+      expect(body.message).toBe(`redis unreachable at redis://127.0.0.1:${redisPort}`);
+      // The log says it once, with the address and what waits — not once per reconnect attempt and worker.
+      await new Promise((r) => setTimeout(r, 4_000));
+      const said = () => kazma.logs().filter((l) => /redis/i.test(JSON.stringify(l)) && l.msg !== 'redis ready');
+      expect(said().map((l) => l.msg)).toEqual([
+        `redis unreachable at redis://127.0.0.1:${redisPort}; card and reply deliveries, sweeps, background tasks and reminders wait (nothing is lost: they are in the database) until it is back`,
+      ]);
+      expect(kazma.logs().filter((l) => l.msg === 'job worker error')).toEqual([]);
 
       redis = startRedis();
       await eventually(() => readyStatus(port), (status) => status === 200, '/readyz answering 200 once Redis is back', { timeoutMs: 30_000, intervalMs: 100 });
+      await kazma.waitForLog((l) => l.msg === `redis is back at redis://127.0.0.1:${redisPort}`, 15_000);
+      expect(said()).toHaveLength(2);
       kazma.kill('SIGTERM');
       expect((await kazma.exited).code).toBe(0);
     } finally {

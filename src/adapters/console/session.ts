@@ -5,6 +5,9 @@ import type { Actor, ChatRef, InboundEvent, PipelineOutcome } from '../../core/c
 import { buttonFor, CARD_PREFIX } from './render.ts';
 import type { ConsoleSurface } from './surface.ts';
 
+/** The chat the terminal is. */
+export const CONSOLE_CHAT: ChatRef = 'console:local';
+
 /** Options for {@link ConsoleSession}. */
 export interface ConsoleSessionOptions {
   pipeline: { handle(event: InboundEvent): Promise<PipelineOutcome> };
@@ -48,6 +51,7 @@ export class ConsoleSession {
       if (text !== '' && (await this.#take(text)) === 'stopping') break;
       // Cards arrive through the outbox: wait until they are shown, so the next line can answer one.
       await this.#o.idle();
+      this.#o.surface.doneThinking();
       prompt();
     }
     await this.#o.idle();
@@ -55,7 +59,7 @@ export class ConsoleSession {
   }
 
   #take(text: string): Promise<PipelineOutcome> {
-    const chat = this.#o.chat ?? 'console:local';
+    const chat = this.#o.chat ?? CONSOLE_CHAT;
     const base = { eventId: randomUUID(), platform: 'console', chat, actor: this.#o.actor } as const;
     const open = this.#o.surface.openCard();
     const button = open && buttonFor(open.card, text);

@@ -2,6 +2,10 @@ import type { Writable } from 'node:stream';
 import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
 import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
 
+const THINKING = '⋯ thinking…';
+// Carriage return, then erase the line: the indicator leaves nothing behind.
+const CLEAR_LINE = '\r\x1b[2K';
+
 /**
  * The terminal as a Surface: replies and cards are printed; a card with buttons stays "open" until
  * it is edited (settled), and the console session takes the next line as its answer.
@@ -9,11 +13,15 @@ import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
 export class ConsoleSurface implements Surface {
   readonly platform = 'console';
   readonly #output: Writable;
+  readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
   #sent = 0;
+  #thinking = false;
 
-  constructor(options: { output: Writable }) {
+  /** `interactive`: a person at a terminal, who is shown "thinking…" while a turn runs (never on a pipe). */
+  constructor(options: { output: Writable; interactive?: boolean }) {
     this.#output = options.output;
+    this.#interactive = options.interactive ?? false;
   }
 
   async send(chat: ChatRef, message: Message): Promise<MessageRef> {
@@ -34,7 +42,19 @@ export class ConsoleSurface implements Surface {
     this.#write(`${CARD_PREFIX}${card.footer ?? `${card.title} (updated)`}`);
   }
 
-  async typing(): Promise<void> {}
+  /** Called while a turn runs: one "thinking…" line on a terminal, replaced by whatever is printed next. */
+  async typing(): Promise<void> {
+    if (!this.#interactive || this.#thinking) return;
+    this.#thinking = true;
+    this.#output.write(THINKING);
+  }
+
+  /** The turn ended without printing anything: take the "thinking…" line away. */
+  doneThinking(): void {
+    if (!this.#thinking) return;
+    this.#thinking = false;
+    this.#output.write(CLEAR_LINE);
+  }
 
   async replyPrivately(chat: ChatRef, _actor: Actor, text: string): Promise<void> {
     await this.send(chat, { text });
@@ -46,6 +66,8 @@ export class ConsoleSurface implements Surface {
   }
 
   #write(text: string): void {
-    this.#output.write(`${text}\n`);
+    const clear = this.#thinking ? CLEAR_LINE : '';
+    this.#thinking = false;
+    this.#output.write(`${clear}${text}\n`);
   }
 }

@@ -4,7 +4,7 @@ import { withTimeout } from '../../core/with-timeout.ts';
 /** How long /readyz waits for one dependency before calling it down. */
 const CHECK_TIMEOUT_MS = 2_000;
 
-/** A named dependency check: resolves when the dependency answers. */
+/** A named dependency check: resolves when the dependency answers; rejects with plain words ("unreachable at …"). */
 export type ReadinessCheck = () => Promise<void>;
 
 /**
@@ -26,8 +26,11 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
         }
       }),
     );
-    const down = results.filter(([, r]) => !r.ok).map(([name]) => name);
-    const body = { status: down.length === 0 ? 'ready' : 'unavailable', down, checks: Object.fromEntries(results) };
+    const failed = results.filter(([, r]) => !r.ok);
+    const down = failed.map(([name]) => name);
+    // One line a person reads: "redis unreachable at 127.0.0.1:6379".
+    const message = failed.map(([name, r]) => `${name} ${'error' in r ? r.error : 'down'}`).join('; ');
+    const body = { status: down.length === 0 ? 'ready' : 'unavailable', down, ...(message && { message }), checks: Object.fromEntries(results) };
     return c.json(body, down.length === 0 ? 200 : 503);
   });
   return app;

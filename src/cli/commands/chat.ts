@@ -1,10 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { ConsoleSession, ConsoleSurface } from '../../adapters/console/index.ts';
+import { CONSOLE_CHAT, ConsoleSession, ConsoleSurface } from '../../adapters/console/index.ts';
 import type { LoadedConfig } from '../../core/config/index.ts';
 import { createLogger, type Logger } from '../../core/log/index.ts';
 import type { ToolDefinition } from '../../core/tools/define.ts';
+import { isModelConfigured, modelLabel } from '../../core/agent/model-factory.ts';
 import { startKazma } from '../../main.ts';
+import { kazmaVersion } from '../version.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 export const chat: Subcommand = {
@@ -23,7 +25,7 @@ turn has finished. Logs go to stderr.`,
       const interactive = Boolean(process.stdin.isTTY);
       // Logs go to stderr so stdout stays the conversation; a person at a terminal sees warnings only.
       const level = interactive && loaded.config.log.level === 'info' ? 'warn' : loaded.config.log.level;
-      const logger = createLogger({ level, secrets: loaded.secrets, destination: process.stderr, pretty: false });
+      const logger = createLogger({ level, secrets: loaded.secrets, destination: process.stderr, pretty: Boolean(process.stderr.isTTY) });
       return await runChat({ loaded, logger, input: process.stdin, output: process.stdout, interactive });
     } catch (error) {
       return explain(error);
@@ -44,9 +46,10 @@ export interface RunChatOptions {
 
 /** Runs Kazma with a console session attached until the input ends; returns the exit code. */
 export async function runChat(options: RunChatOptions): Promise<number> {
-  const surface = new ConsoleSurface({ output: options.output });
+  const surface = new ConsoleSurface({ output: options.output, interactive: options.interactive });
   // Attached before start-up recovery, so a turn healed at start answers here.
   const kazma = await startKazma({ loaded: options.loaded, logger: options.logger, surfaces: [surface], ...(options.tools && { tools: options.tools }) });
+  if (options.interactive) options.output.write(`${await banner(kazma)}\n`);
   const session = new ConsoleSession({
     pipeline: kazma.core.pipeline,
     surface,
@@ -65,4 +68,12 @@ export async function runChat(options: RunChatOptions): Promise<number> {
     await kazma.stop();
   }
   return EXIT.ok;
+}
+
+/** One line on a terminal at start: what you are talking to, and on which thread. */
+async function banner(kazma: Awaited<ReturnType<typeof startKazma>>): Promise<string> {
+  const { model } = kazma.loaded.config;
+  const talking = isModelConfigured(model) ? modelLabel(model) : 'no model configured (see kazma doctor)';
+  const thread = await kazma.core.threads.current(CONSOLE_CHAT);
+  return `Kazma ${kazmaVersion()} · ${talking} · thread ${thread} · /help lists commands, Ctrl-D leaves`;
 }

@@ -5,6 +5,11 @@ import { telegramChecks } from '../../adapters/telegram/doctor.ts';
 import type { ChatPlatform } from '../../core/chat/platforms.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
+import { incidentLine } from '../../core/runs/commands.ts';
+import { openIncidents, type IncidentRow } from '../../core/runs/incident-store.ts';
+import { callSite } from '../../core/agent/model-chain.ts';
+import { isModelConfigured, modelEntries } from '../../core/agent/model-factory.ts';
+import { NO_MODEL_HELP, probeModel } from '../../core/agent/model-probe.ts';
 import { sandboxStatus } from '../../core/tools/shell/sandbox-status.ts';
 import { connectRedis } from '../../jobs/redis.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
@@ -22,10 +27,11 @@ const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => Check[
 };
 
 export const doctor: Subcommand = {
-  summary: 'check configuration, database, Redis, the shell sandbox and platform credentials',
+  summary: 'check configuration, database, Redis, the model, the shell sandbox and platform credentials',
   usage: `Usage: kazma doctor [--config FILE]
 
-Runs each check and prints ✓ or ✗ with the reason and the fix. Exits 1 when any check fails.
+Runs each check and prints ✓ or ✗ with the reason and the fix, then lists open incidents (work that
+stalled, got stuck or failed). Exits 1 when any check fails.
 Do not run it beside a running Kazma on the embedded database: PGlite allows one process per data dir.`,
   async run(args) {
     const { values } = parseArgs({ args, options: CONFIG_OPTION });
@@ -37,13 +43,18 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
       return explain(error);
     }
     const { config } = loaded;
+    let incidents: IncidentRow[] | undefined;
     const checks: Check[] = [
       {
         name: 'database',
         run: async () => {
           const database = await openDatabase({ url: config.database.url, dataDir: config.data_dir });
-          await database.ping();
-          await database.close();
+          try {
+            await database.ping();
+            incidents = await openIncidents(database.db).catch(() => undefined); // not migrated yet: nothing to list
+          } finally {
+            await database.close();
+          }
           return database.kind === 'pglite' ? 'embedded PGlite answers' : 'PostgreSQL answers';
         },
       },
@@ -57,6 +68,15 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         },
       },
     ];
+    checks.push({
+      name: 'model',
+      run: async () => {
+        const entry = modelEntries(config.model)[0]!;
+        // No model is a choice (Kazma runs and says how to set one), not a broken install.
+        if (!isModelConfigured(entry)) return `! ${NO_MODEL_HELP}`;
+        return probeModel(entry, callSite(entry, 'model', loaded.sources ?? {}), { timeoutMs: Math.min(config.model.timeout, 15_000) });
+      },
+    });
     checks.push({
       name: 'shell sandbox',
       run: async () => {
@@ -76,12 +96,15 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
     let failed = 0;
     for (const check of checks) {
       try {
-        console.log(`✓ ${check.name}: ${await check.run()}`);
+        const said = await check.run();
+        console.log(said.startsWith('! ') ? `! ${check.name}: ${said.slice(2)}` : `✓ ${check.name}: ${said}`);
       } catch (error) {
         failed++;
         console.log(`✗ ${check.name}: ${(error as Error).message}`);
       }
     }
+    // Open incidents are work in trouble, not a broken install: listed, without failing the doctor.
+    if (incidents) console.log(incidents.length === 0 ? '✓ incidents: none open' : [`! incidents: ${incidents.length} open`, ...incidents.map(incidentLine)].join('\n'));
     return failed ? EXIT.failure : EXIT.ok;
   },
 };

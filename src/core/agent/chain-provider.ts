@@ -19,6 +19,8 @@ export interface ModelChainsOptions {
   registry: ToolRegistry;
   /** Backoff tuning passed to the chain (tests shorten waits); default the chain's own. */
   retry?: ModelChainOptions['retry'];
+  /** LoadedConfig.sources: which environment variable gave each key its value. */
+  sources?: ModelChainOptions['sources'];
 }
 
 /**
@@ -54,7 +56,7 @@ export class ModelChains {
     }));
     const key = JSON.stringify(tools);
     if (this.#cached?.key !== key) {
-      this.#cached = { key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }) }) };
+      this.#cached = { key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }), ...(this.#options.sources && { sources: this.#options.sources }) }) };
     }
     return this.#cached.chain;
   }

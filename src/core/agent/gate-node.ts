@@ -11,7 +11,15 @@ export interface GateNodeDeps {
   /** An earlier "always" covers this call (ApprovalBroker.isGranted). */
   isGranted: (call: { chat: string; tool: string; args: unknown }) => Promise<boolean>;
   toolContext: (signal?: AbortSignal) => ToolContext;
+  /**
+   * Whether anyone can be asked about a call made in `chat` (a chatless run — `thread:<id>` — can be
+   * asked only in approvals.channels). Default: always.
+   */
+  canAsk?: (chat: string) => boolean;
 }
+
+/** The reason a call that needs approval is denied when no chat can show its question. */
+export const NOWHERE_TO_ASK = 'nobody could be asked: this work has no chat and approvals.channels is empty, so a call that needs approval is denied';
 
 /** The resume value the runner sends: the decision plus the call it answers. */
 export interface GateAnswer {
@@ -48,11 +56,15 @@ export function gateNode(deps: GateNodeDeps) {
       if (c.kind === 'run') verdicts[callId] = { action: 'run', via: 'tier' };
       else if (c.kind === 'refuse') verdicts[callId] = { action: 'refuse', reason: c.reason };
       else if (c.kind === 'invalid') verdicts[callId] = { action: 'invalid', error: c.error };
-      else if (state.turn && (await deps.isGranted({ chat: state.turn.chat, tool: call.name, args: c.args }))) {
+      // The card shows, and a grant matches, the arguments the model sent — not their parsed form with
+      // defaults filled in, which the person did not see the model ask for.
+      else if (state.turn && (await deps.isGranted({ chat: state.turn.chat, tool: call.name, args: call.args }))) {
         verdicts[callId] = { action: 'run', via: 'grant' };
+      } else if (state.turn && deps.canAsk && !deps.canAsk(state.turn.chat)) {
+        verdicts[callId] = { action: 'deny', reason: NOWHERE_TO_ASK };
       } else {
         const tier = c.tool ? (c.tool.tier ?? 'none') : 'unknown';
-        question ??= { kind: 'tool_approval', callId, tool: call.name, args: c.args, tier, reason: c.reason };
+        question ??= { kind: 'tool_approval', callId, tool: call.name, args: call.args, tier, reason: c.reason };
       }
     }
     if (question) {

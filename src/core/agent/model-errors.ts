@@ -10,6 +10,8 @@ export interface ModelErrorInfo {
   status?: number;
   /** From `retry-after-ms` or `retry-after` (seconds or HTTP date) on the response. */
   retryAfterMs?: number;
+  /** Nothing listens at the endpoint (the connection was refused at once): waiting will not help. */
+  refused?: boolean;
   message: string;
 }
 
@@ -89,7 +91,8 @@ export function classifyModelError(err: unknown): ModelErrorInfo {
   const message = messageOf(err, l);
   const headers = l.find((e) => isObj(e.headers))?.headers;
   const wait = retryAfterMs(headers);
-  const base = { ...(status !== undefined && { status }), ...(wait !== undefined && { retryAfterMs: wait }), message };
+  const refused = l.some((e) => e.code === 'ECONNREFUSED' || (typeof e.message === 'string' && e.message.includes('ECONNREFUSED')));
+  const base = { ...(status !== undefined && { status }), ...(wait !== undefined && { retryAfterMs: wait }), ...(refused && { refused }), message };
   if (status !== undefined) {
     return { kind: TRANSIENT_STATUS.has(status) || status >= 500 ? 'transient' : 'permanent', ...base };
   }
@@ -104,18 +107,32 @@ export function classifyModelError(err: unknown): ModelErrorInfo {
   return { kind: 'permanent', ...base };
 }
 
+/** Where a model was called and where its key came from, for hints that name them. */
+export interface ModelCallSite {
+  /** The endpoint, with any password in it masked. */
+  endpoint: string;
+  /** `OPENAI_API_KEY (model.api_key)`, `model.api_key in kazma.yaml`, or `no key (model.api_key is empty)`. */
+  keyFrom: string;
+  /** The config key of the model name (`model.name`, `model.fallbacks[0].name`). */
+  nameKey: string;
+}
+
 /** What the operator should do about a failure; shown under the ⚠️ message that ends the turn. */
-export function modelErrorHint(info: ModelErrorInfo): string {
-  if (info.status === 401) return 'the provider refused the key: check model.api_key';
-  if (info.status === 403) return 'the key may not use this model: check model.api_key and model.name';
-  if (info.status === 404) return 'the provider does not know this model or endpoint: check model.name and model.base_url';
-  if (info.status === 429) return 'the model provider is rate limiting us; try again later';
-  if (info.kind === 'transient') return 'the model provider is unreachable or overloaded; try again later';
-  return 'the provider rejected the request: check model.name and model.base_url, or shorten the conversation (/new)';
+export function modelErrorHint(info: ModelErrorInfo, site?: ModelCallSite): string {
+  const at = site ? ` at ${site.endpoint}` : '';
+  const key = site?.keyFrom ?? 'model.api_key';
+  const name = site?.nameKey ?? 'model.name';
+  if (info.status === 401) return `the provider${at} refused the key from ${key}: check that key`;
+  if (info.status === 403) return `the key from ${key} may not use this model: check it and ${name}`;
+  if (info.status === 404) return `the provider${at} does not know this model or endpoint: check ${name} and model.base_url`;
+  if (info.status === 429) return `the model provider${at} is rate limiting us; try again later`;
+  if (info.refused) return `nothing answers${at || ' at the model endpoint'} (connection refused): is the model server running, and is model.base_url right?`;
+  if (info.kind === 'transient') return `the model provider${at} is unreachable or overloaded; try again later`;
+  return `the provider${at} rejected the request: check ${name} and model.base_url, or shorten the conversation (/new)`;
 }
 
 /** How one model in the chain failed, for the message of a chain-wide failure. */
-export interface ModelFailure { model: string; attempts: number; info: ModelErrorInfo }
+export interface ModelFailure { model: string; attempts: number; info: ModelErrorInfo; site?: ModelCallSite }
 
 /**
  * The model (and every fallback) failed. Carries the primary's classification, how many attempts it got,
@@ -130,7 +147,7 @@ export class ModelUnavailableError extends KazmaError {
   readonly hint: string;
   readonly fallbacks: readonly ModelFailure[];
   constructor(primary: ModelFailure, fallbacks: readonly ModelFailure[] = [], options?: { cause?: unknown }) {
-    const hint = modelErrorHint(primary.info);
+    const hint = modelErrorHint(primary.info, primary.site);
     const describe = (f: ModelFailure): string =>
       `${f.model} failed after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}` +
       `${f.info.status !== undefined ? ` (HTTP ${f.info.status})` : ''}: ${f.info.message}`;

@@ -18,6 +18,11 @@ export function isModelConfigured(entry: Pick<ModelEntry, 'name' | 'api_key' | '
   return entry.name.trim() !== '' && (entry.api_key !== '' || entry.base_url !== '');
 }
 
+/** The URL a model entry is called at: its `base_url`, else its provider's own endpoint. */
+export function endpointOf(entry: Pick<ModelEntry, 'provider' | 'base_url'>): string {
+  return entry.base_url !== '' ? entry.base_url : DEFAULT_BASE_URL[entry.provider];
+}
+
 /** `openai:gpt-4o-mini` — how logs and error messages name a model. */
 export function modelLabel(entry: Pick<ModelEntry, 'provider' | 'name'>): string {
   return `${entry.provider}:${entry.name}`;
@@ -36,7 +41,7 @@ export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }):
     );
   }
   const apiKey = entry.api_key !== '' ? entry.api_key : NO_KEY_PLACEHOLDER;
-  const baseURL = entry.base_url !== '' ? entry.base_url : DEFAULT_BASE_URL[entry.provider];
+  const baseURL = endpointOf(entry);
   if (entry.provider === 'anthropic') {
     return new ChatAnthropic({
       model: entry.name,

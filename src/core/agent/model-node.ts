@@ -13,6 +13,8 @@ export interface ModelNodeDeps {
   chains: ModelChains;
   /** The system prompt, built per call (it may name the date). */
   systemPrompt: () => string;
+  /** Told as each model call begins and ends (the run supervisor's progress stamp). */
+  progress?: (threadId: string) => void;
 }
 
 /**
@@ -26,8 +28,11 @@ export function modelNode(deps: ModelNodeDeps) {
     const chain = deps.chains.current();
     // Kazma's own words (notices): shown to the person, never sent to the model as if it had said them.
     if (!chain) return { messages: [noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+    const threadId = String(config.configurable?.['thread_id'] ?? '');
     try {
+      deps.progress?.(threadId);
       const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages.filter((m) => !isNotice(m))], config);
+      deps.progress?.(threadId);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
       // history. Our own id keeps every reply; the provider's id stays in response_metadata. Tool calls
@@ -44,14 +49,19 @@ export function modelNode(deps: ModelNodeDeps) {
   };
 }
 
-/** The default system prompt: who Kazma is and how approvals work, plus today's date. */
-export function defaultSystemPrompt(zone: string, now: () => Date = () => new Date()): () => string {
+/**
+ * The default system prompt: who Kazma is and how approvals work, plus today's date. `extra` adds lines
+ * other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
+ */
+export function defaultSystemPrompt(zone: string, now: () => Date = () => new Date(), extra?: () => readonly string[]): () => string {
+  // Built once: a DateTimeFormat per turn cost ~2 % of a turn's CPU.
+  const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' });
   return () => {
-    const today = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' }).format(now());
-    return (
+    const today = format.format(now());
+    const base =
       `You are Kazma, a self-hosted assistant. Today is ${today} (${zone}). ` +
       'Some tools change things and wait for a person to approve them; when a call is denied or refused, ' +
-      'do not retry it unchanged: explain, or ask the user what to do instead.'
-    );
+      'do not retry it unchanged: explain, or ask the user what to do instead.';
+    return [base, ...(extra?.() ?? [])].join('\n');
   };
 }

@@ -30,6 +30,12 @@ export interface AgentDeps {
   replies: ReplyOutbox;
   clock: Clock;
   logger: Logger;
+  /** Told at each model and tool call of a run (the run supervisor's progress stamps). */
+  progress?: (threadId: string) => void;
+  /** What a lost checkpointer connection says (a database outage is said once); default a warning. */
+  onDbError?: (error: unknown) => void;
+  /** Lines added to the system prompt, read per model call (the Agent Skills list). */
+  promptLines?: () => readonly string[];
 }
 
 /** The agent module: the runner that drives turns, its threads, its commands and /status section. */
@@ -49,16 +55,17 @@ export interface AgentModule {
  * Builds the model chain (every configured model now, so a broken fallback fails at start), the durable
  * checkpointer (fails at start when its tables are missing), the graph and the turn runner.
  */
-export async function createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger }: AgentDeps): Promise<AgentModule> {
+export async function createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger, progress, onDbError, promptLines }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
-  const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry });
+  const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry, ...(loaded.sources && { sources: loaded.sources }) });
   chains.current();
   if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
-  const checkpointer = await createCheckpointer(database, { onPoolError: (err) => logger.warn({ err }, 'checkpointer connection lost') });
+  const checkpointer = await createCheckpointer(database, { onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')) });
   const graph = buildAgentGraph({
-    chains, systemPrompt: defaultSystemPrompt(config.time.zone, () => clock.now()), registry: tools.registry, toolContext: tools.toolContext,
+    chains, systemPrompt: defaultSystemPrompt(config.time.zone, () => clock.now(), promptLines), registry: tools.registry, toolContext: tools.toolContext,
+    canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
     isGranted: (call) => broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
-    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
+    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver, ...(progress && { progress }),
   });
   const threads = new ThreadStore(database.db);
   const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after });

@@ -14,6 +14,8 @@ export interface ToolsNodeDeps {
   registry: ToolRegistry;
   journal: EffectJournal;
   toolContext: (signal?: AbortSignal) => ToolContext;
+  /** Told as each tool call begins and ends (the run supervisor's progress stamp). */
+  progress?: (threadId: string) => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
       } else if (verdict.action === 'deny') {
         answer(`denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call did not run; do not retry it unchanged.`);
       } else {
+        deps.progress?.(threadId);
         const outcome = await runWithJournal({
           journal: deps.journal,
           key: { threadId, callId: journalCallId(pending.index, callId) },
@@ -63,6 +66,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
           // has no effect and leaves no receipt, and the model is told why.
           ...deps.registry.prepare(call.name, call.args, ctx),
         });
+        deps.progress?.(threadId);
         if (outcome.status === 'unknown') {
           unknown = { receipt: outcome.receipt, callId };
           answer('effect unknown: this call started earlier but never finished, and was not run again');

@@ -95,7 +95,7 @@ export class Inbox {
       : mine;
     const [row] = await this.#db
       .update(inbox)
-      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()` })
+      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` })
       .where(and(this.#where(key), takeable))
       .returning();
     return row;

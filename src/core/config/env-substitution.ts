@@ -4,17 +4,24 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /**
- * Replaces `${VAR}` and `${VAR:-default}` in every string of a parsed YAML tree. A `${VAR}` with no
+ * Replaces `${VAR}` and `${VAR:-default}` in every string of a parsed YAML tree, and says which
+ * variable gave each key its value (`sources['model.api_key'] = 'OPENAI_API_KEY'`), so an error about
+ * a value can name where it came from. A `${VAR}` with no
  * default whose variable is unset is reported with the key path, so the user learns which setting
  * needs it. `$${...}` is left as a literal `${...}`.
  */
 export function substituteEnv(
   tree: unknown,
   env: Environment,
-): { value: unknown; issues: string[] } {
+): { value: unknown; issues: string[]; sources: Record<string, string> } {
   const issues: string[] = [];
+  const sources: Record<string, string> = {};
   const walk = (node: unknown, path: string): unknown => {
-    if (typeof node === 'string') return substituteString(node, env, path, issues);
+    if (typeof node === 'string') {
+      const used = [...node.matchAll(PLACEHOLDER)].map((m) => m[1]!).find((name) => env[name] !== undefined && env[name] !== '');
+      if (used) sources[path] = used;
+      return substituteString(node, env, path, issues);
+    }
     if (Array.isArray(node)) return node.map((item, i) => walk(item, `${path}[${i}]`));
     if (node && typeof node === 'object') {
       return Object.fromEntries(
@@ -23,7 +30,7 @@ export function substituteEnv(
     }
     return node;
   };
-  return { value: walk(tree, ''), issues };
+  return { value: walk(tree, ''), issues, sources };
 }
 
 function substituteString(text: string, env: Environment, path: string, issues: string[]): string {

@@ -1,8 +1,12 @@
 import type { z } from 'zod';
 import { didYouMean } from './did-you-mean.ts';
+import { wordingFor } from './wording.ts';
 
-/** Turns zod issues into `key.path: reason` lines; unknown keys get a did-you-mean when one is close. */
-export function describeIssues(error: z.ZodError, schema: z.ZodType): string[] {
+/**
+ * Turns zod issues into `key.path: reason` lines in the project's words (`input` is what was parsed,
+ * so a reason can say what the file holds); unknown keys get a did-you-mean when one is close.
+ */
+export function describeIssues(error: z.ZodError, schema: z.ZodType, input?: unknown): string[] {
   return error.issues.flatMap((issue) => {
     const path = formatPath(issue.path);
     if (issue.code === 'unrecognized_keys') {
@@ -13,7 +17,7 @@ export function describeIssues(error: z.ZodError, schema: z.ZodType): string[] {
         return `${full}: unknown key${guess ? ` (did you mean "${guess}"?)` : ''}`;
       });
     }
-    return [`${path || '(root)'}: ${issue.message}`];
+    return [`${path || '(root)'}: ${wordingFor(issue, input)}`];
   });
 }
 

@@ -4,6 +4,8 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../chat/platforms.ts';
 import { ConfigError } from '../errors.ts';
 import { substituteEnv, type Environment } from './env-substitution.ts';
+import { trustIssues } from '../mcp/schema.ts';
+import { isSecretEnv } from '../vault/child-env.ts';
 import { describeIssues } from './issues.ts';
 import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
 
@@ -16,6 +18,8 @@ export interface LoadedConfig {
   env: Environment;
   /** Values that must never be printed (tokens, keys, passwords, URLs carrying passwords). */
   secrets: string[];
+  /** Which environment variable gave a key its value (`model.api_key` → `OPENAI_API_KEY`); absent: the file itself. */
+  sources?: Readonly<Record<string, string>>;
 }
 
 export interface LoadConfigOptions {
@@ -57,11 +61,11 @@ export function parseConfig(
   const substituted = substituteEnv(raw, options.env);
   const parsed = configSchema.safeParse(substituted.value);
   const issues = [...substituted.issues];
-  if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema));
-  else issues.push(...crossFieldIssues(parsed.data));
+  if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema, substituted.value));
+  else issues.push(...crossFieldIssues(parsed.data), ...trustIssues(parsed.data.mcp.servers, options.env));
   if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
   const config = resolvePaths(parsed.data, options.baseDir, options.env);
-  return { config, path: options.path, env: options.env, secrets: collectSecrets(config) };
+  return { config, path: options.path, env: options.env, secrets: collectSecrets(config), sources: substituted.sources };
 }
 
 function readConfigText(path: string, required: boolean): string | undefined {
@@ -92,6 +96,7 @@ function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): K
     database: { url: databaseUrl },
     redis: { url: redisUrl },
     tools: { ...config.tools, workspace },
+    skills: { ...config.skills, paths: config.skills.paths.map((p) => resolve(baseDir, p)), agent_paths: config.skills.agent_paths.map((p) => resolve(baseDir, p)) },
   };
 }
 
@@ -104,6 +109,8 @@ function collectSecrets(config: KazmaConfig): string[] {
     // Each platform's secret keys come from the platform list, so a new platform's tokens are masked too.
     ...CHAT_PLATFORM_IDS.flatMap((platform) => CHAT_PLATFORMS[platform].secretKeys.map((key) => (config[platform] as Record<string, unknown>)[key])),
     ...[config.database.url, config.redis.url].map((url) => urlPassword(url)),
+    // An MCP server's own variables and credentials (the vault:// pointers among them reveal nothing).
+    ...config.mcp.servers.flatMap((s) => (s.transport === 'stdio' ? Object.entries(s.env).filter(([k, v]) => isSecretEnv(k, v)).map(([, v]) => v) : s.auth ? ['bearer' in s.auth ? s.auth.bearer : s.auth.value] : [])),
   ];
   return unique(values.filter((v): v is string => typeof v === 'string' && v.length >= 4));
 }

@@ -3,6 +3,7 @@
 // the adapters and `kazma doctor` reuse them instead of keeping their own copies of the rule text.
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, type ChatPlatform } from '../chat/platforms.ts';
 import { ConfigError } from '../errors.ts';
+import { isVaultPointer } from '../vault/pointer.ts';
 import type { KazmaConfig } from './schema.ts';
 
 /** Rules beyond the bot token, per platform; each issue is `key.path: reason (fix)`. */
@@ -14,7 +15,8 @@ const SECTION_RULES: { [P in ChatPlatform]: (section: KazmaConfig[P]) => string[
       issues.push('slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET from Basic Information → App Credentials)');
     }
     // Socket Mode connects with an app-level token; a bot token (xoxb-…) there fails only at connect time.
-    if (slack.mode === 'socket' && !slack.app_token.startsWith('xapp-')) {
+    // A vault:// pointer is judged once resolved (core/vault runs these rules again on the secret).
+    if (slack.mode === 'socket' && !isVaultPointer(slack.app_token) && !slack.app_token.startsWith('xapp-')) {
       issues.push('slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)');
     }
     return issues;

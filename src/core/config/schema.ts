@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../chat/platforms.ts';
+import { mcpServersSchema } from '../mcp/schema.ts';
+import { isVaultPointer } from '../vault/pointer.ts';
 import { duration } from './duration.ts';
 import { platformIssues } from './platform-rules.ts';
+import { outboundConfigIssues } from '../commitment/config-rules.ts';
+import { webConfigIssues } from '../web/config-rules.ts';
 
 /**
  * The zod schema of kazma.yaml. Every section is optional and has defaults, so an empty file is a valid
@@ -110,7 +114,45 @@ export const configSchema = z.strictObject({
       cpu_seconds: z.number().int().min(1).default(60),
     }),
   }),
-  mcp: section({ servers: z.array(z.unknown()).default([]), safe_tools: z.array(z.string()).default([]) }),
+  mcp: section({
+    /** MCP servers to connect (see src/core/mcp/schema.ts); run-time settings add, change and remove them. */
+    servers: mcpServersSchema,
+    /** Tools (`mcp__<server>__<tool>`) that run without approval even from an untrusted server. */
+    safe_tools: z.array(z.string()).default([]),
+  }),
+  skills: section({
+    /** Folders holding skills (tool packages); `<data_dir>/skills` is always searched too. Relative to kazma.yaml. */
+    paths: z.array(z.string().min(1)).default(['./skills']),
+    /** Every sub-folder of a path that holds a skill.yaml is a skill; off: only paths that are skill folders themselves. */
+    auto_discover: z.boolean().default(true),
+    /** More folders of Agent Skills (SKILL.md), besides the bundled and well-known ones. Relative to kazma.yaml. */
+    agent_paths: z.array(z.string().min(1)).default([]),
+  }),
+  web: section({
+    /** `host:port` entries web tools may reach although internal (`[::1]:8080` for IPv6); everything else internal is refused. */
+    allow_private: z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'expected host:port, e.g. "searx.lan:8080" or "[::1]:8080"' })).default([]),
+    /** Bytes of a response read at most. */
+    max_bytes: z.number().int().min(1024).default(2_000_000),
+    /** Time for one web request, redirects included. */
+    timeout: duration('20s'),
+    /** Make web_fetch and web_search wait for approval like a write tool. */
+    require_approval: z.boolean().default(false),
+    search: section({
+      /** Empty: web_search is not offered. */
+      provider: z.enum(['', 'searxng', 'brave', 'tavily']).default(''),
+      /** SearXNG's base URL (required for searxng); for Brave and Tavily, empty means their public API. */
+      url: z.string().default(''),
+      /** Brave or Tavily key: write it as ${ENV} or a vault:// pointer. */
+      api_key: z.string().default(''),
+      max_results: z.number().int().min(1).max(20).default(5),
+    }),
+  }),
+  outbound: section({
+    /** Aliases send_message accepts: `{ ops: "slack:C0123" }`. */
+    targets: z.record(z.string().regex(/^[a-z0-9_-]{1,32}$/, { message: 'expected a short lower-case alias' }), chatRef).default({}),
+    /** When set, send_message posts only to these (aliases or chat refs); another target gets a clarify card. */
+    allow_targets: z.array(z.string()).default([]),
+  }),
   jobs: section({
     concurrency: section({
       /** Background tasks one process runs at once; 0 leaves them to `kazma worker` processes. */
@@ -126,7 +168,16 @@ export const configSchema = z.strictObject({
   }),
   /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
   inbox: section({ retention: duration('7d') }),
-  runs: section({ sweep_interval: duration('30s'), alert_channels: z.array(chatRef).default([]) }),
+  runs: section({
+    /** How often the run supervisor (and the other sweeps) look at every piece of long work. */
+    sweep_interval: duration('30s'),
+    /** Chats that get every incident card, besides the chat the work came from. */
+    alert_channels: z.array(chatRef).default([]),
+    /** No progress (or no move out of a waiting state) for this long opens an incident, per kind of work. */
+    stall_after: section({
+      task: duration('10m'), turn: duration('10m'), scheduled: duration('5m'), gate: duration('15m'), outbox: duration('10m'), mcp: duration('10m'),
+    }),
+  }),
   shutdown: section({ timeout: duration('10s') }),
   log: section({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }),
 });
@@ -137,19 +188,21 @@ export type Operator = z.output<typeof operatorSchema>;
 
 /** Cross-field rules zod's shape cannot express; each names the key and the fix. */
 export function crossFieldIssues(config: KazmaConfig): string[] {
-  const issues = platformIssues(config);
+  const issues = [...platformIssues(config), ...webConfigIssues(config), ...outboundConfigIssues(config)];
   const names = new Set(config.access.operators.map((o) => o.name));
   config.approvals.approvers.forEach((name, i) => {
     if (!names.has(name)) issues.push(`approvals.approvers[${i}]: "${name}" is not in access.operators`);
   });
   issues.push(...apiTokenIssues(config));
+  // The vault is stored in the database, so the database cannot be found through it.
+  if (isVaultPointer(config.database.url)) issues.push('database.url: cannot be a vault:// pointer (the vault is stored in that database); use "${DATABASE_URL}"');
   return issues;
 }
 
 /** The shortest operator API token accepted: a token names who decides, so it must not be guessable. */
 export const MIN_API_TOKEN_LENGTH = 16;
 
-/** access.operators[].api_token rules: no vault yet, long enough, and each token names one operator. */
+/** access.operators[].api_token rules: long enough, and each token names one operator. */
 function apiTokenIssues(config: KazmaConfig): string[] {
   const issues: string[] = [];
   const owners = new Map<string, number>();
@@ -157,9 +210,8 @@ function apiTokenIssues(config: KazmaConfig): string[] {
     const token = operator.api_token;
     const key = `access.operators[${i}].api_token`;
     if (!token) return;
-    // There is no vault yet: a vault:// pointer would otherwise be taken as the literal token.
-    if (token.startsWith('vault://')) issues.push(`${key}: vault:// references are not supported yet (there is no vault); use "\${ENV_VAR}" instead`);
-    else if (token.length < MIN_API_TOKEN_LENGTH) issues.push(`${key}: too short; use at least ${MIN_API_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 24)`);
+    // A vault:// pointer is resolved at start (core/vault), where these rules run again on the secret itself.
+    if (!isVaultPointer(token) && token.length < MIN_API_TOKEN_LENGTH) issues.push(`${key}: too short; use at least ${MIN_API_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 24)`);
     const first = owners.get(token);
     if (first !== undefined) issues.push(`${key}: the same token as access.operators[${first}].api_token; each operator needs their own`);
     else owners.set(token, i);

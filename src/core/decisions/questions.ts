@@ -81,16 +81,28 @@ export class Questions implements ActionHandler {
 
   /** Records the question and posts its cards (one per destination) through the outbox. */
   async ask(input: AskInput): Promise<Question> {
-    const id = `q${randomBytes(8).toString('base64url')}`;
-    const { question, ids } = await this.#o.db.transaction(async (tx) => {
-      const [row] = await tx.insert(decisionQuestions).values({
-        id, kind: input.kind, chat: input.chat ?? null, title: input.title, fields: input.fields ?? [], options: input.options, subject: input.subject ?? null,
-      }).returning();
-      const question = fromRow(row!);
-      return { question, ids: await this.#o.decisions.post(tx, this.kind, id, question, [...new Set(input.destinations)]) };
-    });
+    const { question, ids } = await this.#o.db.transaction((tx) => this.record(tx, input));
     await this.#o.decisions.dispatch(ids);
     return question;
+  }
+
+  /**
+   * {@link ask} without the sending, for an owner that records the question in a transaction of its
+   * own (with its own row pointing at it): writes the question and its card rows; the caller passes
+   * the returned ids to {@link dispatch} once the transaction has committed.
+   */
+  async record(tx: Db, input: AskInput): Promise<{ question: Question; ids: string[] }> {
+    const id = `q${randomBytes(8).toString('base64url')}`;
+    const [row] = await tx.insert(decisionQuestions).values({
+      id, kind: input.kind, chat: input.chat ?? null, title: input.title, fields: input.fields ?? [], options: input.options, subject: input.subject ?? null,
+    }).returning();
+    const question = fromRow(row!);
+    return { question, ids: await this.#o.decisions.post(tx, this.kind, id, question, [...new Set(input.destinations)]) };
+  }
+
+  /** Sends card rows written by {@link record}. */
+  dispatch(ids: string[]): Promise<void> {
+    return this.#o.decisions.dispatch(ids);
   }
 
   /** Settles a question once; the winner's answer goes to its kind's handler. */

@@ -31,8 +31,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
     },
   };
-  if (pretty && !options.destination) {
-    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  // Pretty output goes through pino-pretty's transport, which writes to a file descriptor: stdout, or
+  // stderr for `kazma chat` (whose stdout is the conversation).
+  const fd = !options.destination ? 1 : options.destination === process.stderr ? 2 : undefined;
+  if (pretty && fd !== undefined) {
+    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true, destination: fd } } });
   }
   return pino(settings, (options.destination ?? process.stdout) as pino.DestinationStream);
 }

@@ -6,7 +6,8 @@ import { storedActor } from '../decisions/wording.ts';
 import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { maskSecrets } from '../vault/mask.ts';
-import { configCommand } from './commands.ts';
+import { MCP_PREFIX } from '../mcp/names.ts';
+import { configCommand, type ServerLine } from './commands.ts';
 import { RuntimeSettings } from './store.ts';
 import { ToolsOverlay } from './tools-overlay.ts';
 
@@ -18,7 +19,32 @@ export interface SettingsDeps {
   commands: CommandRegistry;
   access: AccessPolicy;
   logger: Logger;
+  /** What a failed background read says (a database outage is said once); default a warning. */
+  onDbError?: (error: unknown) => void;
+  /** MCP servers for `/config tools list/toggle` and `/config show` (absent: built-in tools only). */
+  mcp?: McpConfigPort;
+  /** Skills for `/config tools list/toggle` (absent: none); a skill is switched whole, like an MCP server. */
+  skills?: SkillsConfigPort;
 }
+
+/** What `/config` uses of the skills module. */
+export interface SkillsConfigPort {
+  /** Every skill found, with its switch, whether its tools are loaded, and its line (verdict and why). */
+  list(): Array<{ name: string; on: boolean; loaded: boolean; line: string }>;
+  /** Whether a registered tool belongs to a skill (listed under its skill, not one by one). */
+  owns(tool: string): boolean;
+  setEnabled(name: string, on: boolean, by: string): Promise<void>;
+}
+
+/** What `/config` uses of the MCP module. */
+export interface McpConfigPort {
+  list(): Promise<ServerLine[]>;
+  setEnabled(name: string, on: boolean, by: string): Promise<void>;
+  /** Servers as configured, secrets masked, for `/config show`. */
+  masked(): Promise<unknown[]>;
+}
+
+const isMcpTool = (name: string) => name.startsWith(MCP_PREFIX);
 
 /** How often a process picks up switches another process saved. */
 const FOLLOW_MS = 5_000;
@@ -27,9 +53,9 @@ const FOLLOW_MS = 5_000;
  * The settings module: run-time settings over kazma.yaml, `/config`, and the audit of every attempt
  * (a refused `/config` by a non-operator included).
  */
-export async function createSettings({ loaded, db, registry, commands, access, logger }: SettingsDeps) {
+export async function createSettings({ loaded, db, registry, commands, access, logger, mcp, skills, onDbError }: SettingsDeps) {
   const settings = new RuntimeSettings(db);
-  const overlay = new ToolsOverlay({ settings, registry, logger });
+  const overlay = new ToolsOverlay({ settings, registry, logger, ...(onDbError && { onError: onDbError }) });
   await overlay.apply();
   overlay.follow(FOLLOW_MS);
   const audit: Parameters<typeof configCommand>[0]['audit'] = (entry, ctx) =>
@@ -38,10 +64,28 @@ export async function createSettings({ loaded, db, registry, commands, access, l
     if (refusal.command !== 'config') return;
     await settings.audit({ actor: storedActor(refusal.actor), chat: refusal.chat, command: `/config ${refusal.rest}`.trim(), outcome: 'refused', detail: 'not an operator' });
   });
+  // MCP tools are switched per server (their names change with the server), so /config lists servers instead.
   const command = configCommand({
-    tools: () => registry.list({ includeDisabled: true }).map((t) => ({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
+    tools: () => registry.list({ includeDisabled: true }).filter((t) => !isMcpTool(t.name) && !skills?.owns(t.name)).map((t) => ({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
     toggle: (name, by) => overlay.toggle(name, by),
-    effective: () => maskSecrets({ ...loaded.config, tools: { ...loaded.config.tools, disabled: [...registry.disabled].sort() } }, { secrets: loaded.secrets }),
+    ...(mcp && {
+      servers: () => mcp.list(),
+      maskedServers: () => mcp.masked(),
+      toggleServer: async (name: string, by: string) => {
+        const on = !(await mcp.list()).find((s) => s.name === name)?.on;
+        await mcp.setEnabled(name, on, by);
+        return on;
+      },
+    }),
+    ...(skills && {
+      skills: () => skills.list(),
+      toggleSkill: async (name: string, by: string) => {
+        const on = !skills.list().find((s) => s.name === name)?.on;
+        await skills.setEnabled(name, on, by);
+        return on;
+      },
+    }),
+    effective: () => maskSecrets({ ...loaded.config, tools: { ...loaded.config.tools, disabled: [...registry.disabled].filter((n) => !isMcpTool(n)).sort() } }, { secrets: loaded.secrets }),
     audit,
   });
   return { settings, overlay, command, stop: () => overlay.stop() };

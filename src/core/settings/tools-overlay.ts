@@ -15,7 +15,8 @@ export class ToolsOverlay {
   #seen = 0;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; logger?: Logger }) {}
+  /** `onError`: what a failed read says (a database outage is said once); default a warning. */
+  constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; logger?: Logger; onError?: (error: unknown) => void }) {}
 
   /** Applies the saved switches, if any changed since last time. */
   async apply(): Promise<void> {
@@ -34,7 +35,8 @@ export class ToolsOverlay {
   }
 
   follow(everyMs: number): void {
-    this.#timer = setInterval(() => void this.apply().catch((error: unknown) => this.o.logger?.warn({ err: error }, 'could not read the saved tool switches')), everyMs);
+    const failed = this.o.onError ?? ((error: unknown) => this.o.logger?.warn({ err: error }, 'could not read the saved tool switches'));
+    this.#timer = setInterval(() => void this.apply().catch(failed), everyMs);
     this.#timer.unref();
   }
 

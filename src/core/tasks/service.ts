@@ -83,7 +83,7 @@ export class Tasks {
     if (running !== parent) await this.#editCard(running);
     const results = children.map((child, i) => `${i + 1}. ${child.goal} — ${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`);
     const text = `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them into one answer.`;
-    await this.#after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: running.id }));
+    await this.#after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: taskTurnId(running) }));
   }
 
   /** The `task.run` job: runs the task, or continues it where a worker that died left it. */
@@ -95,7 +95,7 @@ export class Tasks {
     const running = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'running', patch: { attempts: task.attempts + 1 } });
     if (!running) return;
     if (task.state === 'queued') await this.#editCard(running);
-    const result = await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text: running.goal, turnId: running.id });
+    const result = await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text: running.goal, turnId: taskTurnId(running) });
     await this.#after(running.id, result);
   }
 
@@ -132,6 +132,25 @@ export class Tasks {
     return { ok: true, task: cancelled };
   }
 
+  /**
+   * Retry (a person's decision on the task's incident card): a failed task is queued again; a queued or
+   * running one that stalled gets a fresh job, which continues it from its checkpoint on any worker (a
+   * worker still holding its thread's lease keeps the new job waiting until that lease lapses).
+   */
+  async retry(taskId: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const task = await getTask(this.#o.db, taskId);
+    if (!task) return { ok: false, reason: `there is no task ${taskId}` };
+    if (task.state === 'failed') {
+      const queued = await transitionTask(this.#o.db, { id: task.id, from: 'failed', to: 'queued', patch: { error: null, finishedAt: null, retries: task.retries + 1 } });
+      if (!queued) return this.retry(taskId);
+      await this.#editCard(queued);
+    } else if (task.state !== 'queued' && task.state !== 'running') {
+      return { ok: false, reason: `task ${taskId} is ${task.state.replace('_', ' ')}` };
+    }
+    await this.#o.jobs.enqueue(this.runJob, { taskId }, { jobId: `${taskId}-retry-${task.attempts}-${Date.now()}` });
+    return { ok: true };
+  }
+
   get(taskId: string): Promise<TaskRow | undefined> {
     return getTask(this.#o.db, taskId);
   }
@@ -148,7 +167,7 @@ export class Tasks {
     else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
     else {
       // A model that failed still leaves a ⚠️ reply in the thread; the task says it failed, not "done".
-      const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, task.id);
+      const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, taskTurnId(task));
       const answer = replies.join('\n\n') || '(the model gave no answer)';
       moved = answered
         ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: new Date() } })
@@ -160,12 +179,12 @@ export class Tasks {
     if (moved.parentId && FINAL_TASK_STATES.includes(moved.state)) await this.#o.jobs.enqueue(this.collectJob, { taskId: moved.parentId });
   }
 
-  /** The answer (or the failure) in the origin chat, once: the reply row is keyed by the task. */
+  /** The answer (or the failure) in the origin chat, once per turn: the reply row is keyed by the task's turn. */
   async #announce(task: TaskRow): Promise<void> {
     // A subtask's answer goes into its parent's, not to the chat.
     if (!task.originChat || task.parentId || (task.state !== 'done' && task.state !== 'failed')) return;
     const text = task.state === 'done' ? `✅ Task ${task.id} is done:\n\n${task.result ?? ''}` : `⚠️ Task ${task.id} failed: ${task.error ?? 'unknown error'}`;
-    await this.#o.replies.deliver(task.originChat as ChatRef, [{ key: `task-${task.id}`, text }]);
+    await this.#o.replies.deliver(task.originChat as ChatRef, [{ key: `task-${taskTurnId(task)}`, text }]);
   }
 
   async #editCard(task: TaskRow): Promise<void> {
@@ -180,4 +199,12 @@ export class Tasks {
 /** A task's run: its own thread; questions asked in its origin chat; its words gathered into one answer. */
 function taskRun(task: TaskRow): RunRef {
   return { threadId: task.threadId, ...(task.originChat && { origin: task.originChat as ChatRef }), deliverTo: [] };
+}
+
+/**
+ * The turn a task's run is: the task itself, and after each Retry a new one (the failed turn is over;
+ * re-running its id would only continue it to the same end). A worker that died mid-turn continues it.
+ */
+function taskTurnId(task: TaskRow): string {
+  return task.retries === 0 ? task.id : `${task.id}-retry-${task.retries}`;
 }

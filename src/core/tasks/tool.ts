@@ -14,6 +14,7 @@ export function startTaskTool(tasks: Pick<Tasks, 'start'>) {
     description: 'Starts a background task: an agent works on `goal` on its own and posts the answer to this chat when it is done. Give `subtasks` to split the work into parts that run in parallel; the task then combines their results. Use it for long work the person need not wait for; say that you started it.',
     tier: 'write',
     effects: true,
+    outside: false,
     input: z.object({
       goal: z.string().trim().min(1).max(4000),
       /** Parts to run in parallel as tasks of their own; the goal's task then combines their results. */

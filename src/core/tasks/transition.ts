@@ -5,7 +5,7 @@ import { KazmaError } from '../errors.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;
 /** Columns a transition may set besides the state. */
-export type TaskPatch = Partial<Pick<typeof tasks.$inferInsert, 'result' | 'error' | 'attempts' | 'finishedAt'>>;
+export type TaskPatch = Partial<Pick<typeof tasks.$inferInsert, 'result' | 'error' | 'attempts' | 'retries' | 'finishedAt'>>;
 
 /** The only moves a task makes. `running → running` is a worker taking up a task whose worker died. */
 export const TASK_MOVES: Readonly<Record<TaskState, readonly TaskState[]>> = {
@@ -15,7 +15,8 @@ export const TASK_MOVES: Readonly<Record<TaskState, readonly TaskState[]>> = {
   // All its subtasks ended: the parent runs once more to combine their results.
   waiting_subtasks: ['running', 'failed', 'cancelled'],
   done: [],
-  failed: [],
+  // A person chose Retry on the task's incident card: it is queued again and runs from its checkpoint.
+  failed: ['queued'],
   cancelled: [],
 };
 

@@ -35,8 +35,25 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** Missing means "ask": an unclassified tool never runs silently. */
   tier?: Tier;
+  /** Why it asks, for the approval card, when the tier alone does not say it (an MCP server's trust). */
+  askReason?: string;
+  /**
+   * The JSON Schema told to the model, when `input` cannot express it (an MCP server's tool: its own
+   * schema is passed on as it is, `input` then accepts any object and the server validates).
+   */
+  parameters?: Record<string, unknown>;
   /** True when `run` changes something outside the process (files, processes, remote state). */
   effects: boolean;
+  /**
+   * True when the output is outside text (a web page, search results, a file or a server's answer that
+   * Kazma did not write): the registry fences it as data, not instructions. Every tool says true or
+   * false; tests/tools/fence.test.ts fails for a registered tool that says neither.
+   */
+  outside?: boolean;
+  /** The URLs a call will connect to, for the `egress` guard (web tools); checked before any card. */
+  egress?(args: z.output<S>): string[];
+  /** The setting keys a call would change (`access.users`, …); the commitment check refuses protected ones. */
+  settings?(args: z.output<S>): string[];
   /** Does the work. A string is passed to the model as is; anything else is JSON-encoded. */
   run(args: z.output<S>, ctx: ToolContext): Promise<unknown>;
   /**

@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
 import { builtinTools } from './builtin/index.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
+import type { AuthorizeEffect } from './guards/index.ts';
 import { ToolRegistry } from './registry.ts';
 import { logSandboxStatus, sandboxStatus } from './shell/sandbox-status.ts';
 
@@ -12,6 +13,8 @@ export interface ToolsDeps {
   logger: Logger;
   /** Tools registered after the built-ins (plugins; a test's own tools). */
   extra?: readonly ToolDefinition[];
+  /** The check before every effect (core/commitment's authorizeEffect). Default: the tools' own prechecks. */
+  authorize?: AuthorizeEffect;
 }
 
 /** The tools module: the registry every call goes through, and the context a call runs in. */
@@ -25,9 +28,9 @@ export interface ToolsModule {
  * Registers the built-in tools (configured from `tools.*`) and any extras, creates the workspace, and
  * says in the log whether shell commands will run contained.
  */
-export async function createTools({ loaded, logger, extra = [] }: ToolsDeps): Promise<ToolsModule> {
+export async function createTools({ loaded, logger, extra = [], authorize }: ToolsDeps): Promise<ToolsModule> {
   const { config } = loaded;
-  const registry = new ToolRegistry({ disabled: config.tools.disabled });
+  const registry = new ToolRegistry({ disabled: config.tools.disabled, ...(authorize && { authorize }) });
   const { shell: shellConfig, env_allow: envAllow } = config.tools;
   const shell = {
     timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,

@@ -3,7 +3,8 @@ import { KazmaError } from '../errors.ts';
 import { maskText } from '../vault/mask.ts';
 import { parseToolArgs } from './args.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
-import { createGuardList, firstRefusal, type Guard } from './guards/index.ts';
+import { fenceOutside } from './fence.ts';
+import { createGuardList, guardsOnly, type Authorization, type AuthorizeEffect, type Guard } from './guards/index.ts';
 import { toolSpecs, type ToolSpec } from './specs.ts';
 
 /**
@@ -38,6 +39,11 @@ export interface ToolRegistryOptions {
   disabled?: Iterable<string>;
   /** The checks before any effect, in order. Default {@link createGuardList}`()`: the tools' own prechecks. */
   guards?: readonly Guard[];
+  /**
+   * The one check before any effect (core/commitment's authorizeEffect, which runs `guards` first and
+   * may also rewrite a call or ask a clarifying question). Default: the guard list alone.
+   */
+  authorize?: AuthorizeEffect;
 }
 
 /** Two tools were registered under one name. */
@@ -58,11 +64,11 @@ export class DuplicateToolError extends KazmaError {
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #disabled: Set<string>;
-  readonly #guards: readonly Guard[];
+  readonly #authorize: AuthorizeEffect;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.#disabled = new Set(options.disabled ?? []);
-    this.#guards = options.guards ?? createGuardList();
+    this.#authorize = options.authorize ?? guardsOnly(options.guards ?? createGuardList());
   }
 
   /** Adds a tool; throws {@link DuplicateToolError} when the name is taken. */
@@ -70,6 +76,11 @@ export class ToolRegistry {
     if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
     this.#tools.set(tool.name, tool);
     return this;
+  }
+
+  /** Takes a tool away (an MCP server stopped); its on/off switch is kept for when it comes back. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
   }
 
   /** The enabled tool called `name`, or undefined when unknown or disabled. */
@@ -101,21 +112,23 @@ export class ToolRegistry {
 
   /**
    * Decides what happens to a call. Order matters: unknown → ask; bad arguments → invalid;
-   * a guard's refusal → refuse (before any approval card exists); then the tier: `safe` runs,
-   * `write`/`danger`/no tier asks.
+   * a refusal by authorize (the guards, the commitment check) → refuse, before any approval card
+   * exists; a clarifying question → run (its card is the gate, and it is what runs); then the tier:
+   * `safe` runs, `write`/`danger`/no tier asks, with rewritten arguments and their note on the card.
    */
   async classify(name: string, rawArgs: unknown, ctx: ToolContext): Promise<Classification> {
     const tool = this.get(name);
     if (!tool) return { kind: 'ask', args: rawArgs, reason: `"${name}" is not a known tool, so a person must decide` };
     const parsed = parseToolArgs(tool, rawArgs);
     if (!parsed.ok) return { kind: 'invalid', error: parsed.error };
-    const refusal = await firstRefusal(this.#guards, { tool, args: parsed.args }, ctx);
-    if (refusal) return { kind: 'refuse', reason: refusal };
-    if (tool.tier === 'safe') return { kind: 'run', tool, args: parsed.args };
-    const reason = tool.tier
+    const auth = await this.#authorize({ tool, args: parsed.args }, ctx);
+    if (auth.kind === 'refuse') return { kind: 'refuse', reason: auth.reason };
+    const args = auth.kind === 'rewrite' ? auth.args : parsed.args;
+    if (tool.tier === 'safe' || auth.kind === 'clarify') return { kind: 'run', tool, args };
+    const reason = tool.askReason ?? (tool.tier
       ? `"${name}" is a ${tool.tier} tool and needs approval`
-      : `"${name}" has no tier, so it needs approval`;
-    return { kind: 'ask', tool, args: parsed.args, reason };
+      : `"${name}" has no tier, so it needs approval`);
+    return { kind: 'ask', tool, args, reason: auth.kind === 'rewrite' ? `${reason}; ${auth.note}` : reason };
   }
 
   /**
@@ -138,7 +151,7 @@ export class ToolRegistry {
    */
   prepare(name: string, rawArgs: unknown, ctx: ToolContext): PreparedCall {
     const mask = (text: string): string => maskText(text, ctx.secrets);
-    let passed: { tool: ToolDefinition; args: Record<string, unknown> } | undefined;
+    let passed: { tool: ToolDefinition; args: Record<string, unknown>; auth: Authorization } | undefined;
     return {
       guard: async () => {
         passed = undefined;
@@ -146,9 +159,9 @@ export class ToolRegistry {
         if (!tool) return { ok: false, error: `unknown tool ${name}` };
         const parsed = parseToolArgs(tool, rawArgs);
         if (!parsed.ok) return { ok: false, error: parsed.error };
-        const refusal = await firstRefusal(this.#guards, { tool, args: parsed.args }, ctx);
-        if (refusal) return { ok: false, error: mask(`refused: ${refusal}`), refused: true };
-        passed = { tool, args: parsed.args };
+        const auth = await this.#authorize({ tool, args: parsed.args }, ctx);
+        if (auth.kind === 'refuse') return { ok: false, error: mask(`refused: ${auth.reason}`), refused: true };
+        passed = { tool, args: auth.kind === 'rewrite' ? auth.args : parsed.args, auth };
         return undefined;
       },
       run: async () => {
@@ -156,6 +169,11 @@ export class ToolRegistry {
         // Once per pass: a second run would act on a judgement made before the first one's effect.
         passed = undefined;
         if (!call) return { ok: false, error: `refused: the call to "${name}" did not pass its checks before running`, refused: true };
+        // A clarifying question runs instead of the tool: the person's answer carries the work on.
+        if (call.auth.kind === 'clarify') {
+          const asked = call.auth;
+          return asked.ask(ctx).then((output) => ({ ok: true as const, output: mask(output) }), (error: unknown) => ({ ok: false as const, error: mask(`could not ask which target was meant: ${error instanceof Error ? error.message : String(error)}`) }));
+        }
         return act(call.tool, call.args, ctx, mask);
       },
     };
@@ -165,8 +183,9 @@ export class ToolRegistry {
 /** Runs a tool that passed its guards; a tool's own late RefusedBeforeEffect is still a refusal. */
 async function act(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext, mask: (text: string) => string): Promise<ExecuteResult> {
   try {
-    const output = await tool.run(args, ctx);
-    return { ok: true, output: mask(stringify(output)) };
+    const output = mask(stringify(await tool.run(args, ctx)));
+    // The one place outside text is fenced: whichever tool fetched it, the model reads it as data.
+    return { ok: true, output: tool.outside ? fenceOutside(output, tool.name) : output };
   } catch (error) {
     if (error instanceof RefusedBeforeEffect) {
       return { ok: false, error: mask(`refused: ${error.reason}`), refused: true };

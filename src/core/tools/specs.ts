@@ -20,7 +20,7 @@ export function toolSpecs(tools: Iterable<ToolDefinition>): ToolSpec[] {
   const specs: ToolSpec[] = [];
   for (const tool of tools) {
     // io 'input': a field with a default is optional for the caller, so it must not be "required".
-    const { $schema: _drop, ...parameters } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _drop, ...parameters } = tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>);
     specs.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
   }
   return specs;

@@ -80,12 +80,31 @@ describe('model chain: retries', () => {
     expect(llm.requests).toHaveLength(1);
   });
 
-  it('says to check model.api_key on 401', async () => {
+  it('on 401 names the endpoint and where the key came from (the variable, or the file)', async () => {
     llm.failNext(1, { status: 401 });
-    const err = await failure(createModelChain(fakeSettings(llm.baseURL), quick).invoke(ask));
-    expect(err).toMatchObject({ kind: 'permanent', status: 401, attempts: 1 });
-    expect(err.hint).toContain('check model.api_key');
-    expect(err.message).not.toContain('Troubleshooting URL');
+    const fromEnv = await failure(createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), { ...quick, sources: { 'model.api_key': 'OPENAI_API_KEY' } }).invoke(ask));
+    expect(fromEnv).toMatchObject({ kind: 'permanent', status: 401, attempts: 1 });
+    expect(fromEnv.hint).toBe(`the provider at ${llm.baseURL} refused the key from OPENAI_API_KEY (model.api_key): check that key`);
+    expect(fromEnv.message).not.toContain('Troubleshooting URL');
+    expect(fromEnv.message).not.toContain('sk-wrong');
+
+    llm.failNext(1, { status: 401 });
+    const fromFile = await failure(createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), quick).invoke(ask));
+    expect(fromFile.hint).toContain('refused the key from model.api_key in kazma.yaml');
+  });
+
+  it('an endpoint that refuses the connection is named, and not called "try again later"', async () => {
+    const closed = await startFakeLlm();
+    await closed.close();
+    const err = await failure(createModelChain(fakeSettings(closed.baseURL, { max_retries: 0 }), quick).invoke(ask));
+    expect(err.hint).toBe(`nothing answers at ${closed.baseURL} (connection refused): is the model server running, and is model.base_url right?`);
+    expect(err.hint).not.toContain('try again later');
+  });
+
+  it('a password in the endpoint is masked where the endpoint is named', async () => {
+    const err = await failure(createModelChain(fakeSettings(llm.baseURL.replace('://', '://user:hunter22@'), { max_retries: 0 }), quick).invoke(ask));
+    expect(err.hint).toMatch(/ at http:\/\/user:•••@127\.0\.0\.1:\d+\/v1/);
+    expect(err.hint).not.toContain('hunter22');
   });
 
   it('gives up after max_retries + 1 attempts on a transient failure', async () => {

@@ -25,6 +25,12 @@ export const inbox = pgTable(
     /** The process instance working on it (state running); its heartbeat is updated_at. */
     owner: text('owner'),
     lastError: text('last_error'),
+    /**
+     * The turn's last sign of progress (a model call or a tool call began or ended): unlike the
+     * heartbeat in updated_at, it stops moving when the turn hangs inside a call, so the run supervisor
+     * can tell a stalled turn from a live process.
+     */
+    progressAt: timestamp('progress_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -8,3 +8,6 @@ export * from './questions.ts';
 export * from './leases.ts';
 export * from './tasks.ts';
 export * from './schedules.ts';
+export * from './vault.ts';
+export * from './incidents.ts';
+export * from './mcp.ts';

@@ -26,6 +26,8 @@ export const tasks = pgTable(
     error: text('error'),
     /** Times a worker began it (a worker that died mid-task leaves the next one to continue it). */
     attempts: integer('attempts').notNull().default(0),
+    /** Times a person chose Retry after it failed; each retry is a turn of its own on the task's thread. */
+    retries: integer('retries').notNull().default(0),
     progressAt: timestamp('progress_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

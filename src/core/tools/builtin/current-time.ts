@@ -35,6 +35,7 @@ export function currentTimeTool(options: CurrentTimeOptions = {}) {
     }),
     tier: 'safe',
     effects: false,
+    outside: false,
     async run({ zone }) {
       const at = now();
       const timeZone = zone ?? defaultZone;

@@ -20,6 +20,7 @@ export function listFilesTool(options: ListFilesOptions = {}) {
     input: z.object({ path: z.string().default('.').describe('Directory relative to the workspace; default "."') }),
     tier: 'safe',
     effects: false,
+    outside: false,
     precheck({ path }, ctx) {
       resolveInWorkspace(ctx.workspace, path);
     },

@@ -19,6 +19,8 @@ export function readFileTool(options: ReadFileOptions = {}) {
     input: z.object({ path: z.string().min(1).describe('File path relative to the workspace') }),
     tier: 'safe',
     effects: false,
+    // A workspace file may come from anywhere (a clone, a download): its words are data.
+    outside: true,
     precheck({ path }, ctx) {
       resolveInWorkspace(ctx.workspace, path);
     },

@@ -18,6 +18,7 @@ export function writeFileTool() {
     }),
     tier: 'danger',
     effects: true,
+    outside: false,
     precheck({ path: target }, ctx) {
       writableFile(ctx, target);
     },

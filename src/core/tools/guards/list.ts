@@ -9,8 +9,10 @@ import { policyGuard } from './policy.ts';
  * the place it must run, and a field in {@link GuardListOptions}; tests/tools/guards.test.ts pins this.
  *
  * - `policy`: the tool's own precheck ({@link policyGuard}); always present.
- * - `commitment`: authorizeEffect from core/commitment (targets, protected settings). Not built yet.
- * - `egress`: the web egress guard from core/web (which hosts a call may reach). Not built yet.
+ * - `commitment`: core/commitment's refusals no approval can lift (protected settings, catastrophic
+ *   shell). Its other decisions (an alias rewritten, a clarify card) need more than a guard can say, so
+ *   authorizeEffect (core/commitment/authorize.ts) makes them after this list has run.
+ * - `egress`: core/web's check of the URLs a tool declares (spelling, secrets, resolved addresses).
  */
 export const GUARD_ORDER = ['policy', 'commitment', 'egress'] as const;
 

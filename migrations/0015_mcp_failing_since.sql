@@ -1,0 +1,1 @@
+ALTER TABLE "mcp_servers" ADD COLUMN "failing_since" timestamp with time zone;

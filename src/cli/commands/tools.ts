@@ -1,0 +1,83 @@
+import { listServers } from '../../core/mcp/manager.ts';
+import { scheduleTools } from '../../core/schedules/tools.ts';
+import { serverLine, toolLine } from '../../core/settings/commands.ts';
+import { ToolsOverlay } from '../../core/settings/tools-overlay.ts';
+import { startTaskTool } from '../../core/tasks/tool.ts';
+import { builtinTools } from '../../core/tools/builtin/index.ts';
+import { ToolRegistry } from '../../core/tools/registry.ts';
+import { vaultTools } from '../../core/vault/tools.ts';
+import { didYouMean } from '../../core/config/did-you-mean.ts';
+import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
+import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
+
+/**
+ * Every tool a running Kazma registers, for their names and tiers only: the task and schedule tools get
+ * no working parts here, because nothing runs them (`kazma tools` only switches them).
+ */
+function toolRegistry(admin: Admin, loaded: ReturnType<typeof loadOrExplain>): ToolRegistry {
+  const registry = new ToolRegistry({ disabled: loaded.config.tools.disabled });
+  const tools = [...builtinTools({ time: { zone: loaded.config.time.zone } }), ...vaultTools(admin.vault), startTaskTool({} as never), ...scheduleTools({} as never)];
+  for (const tool of tools) registry.register(tool);
+  return registry;
+}
+
+async function withTools(args: readonly string[], body: (parts: { admin: Admin; registry: ToolRegistry; overlay: ToolsOverlay; secrets: readonly string[] }, rest: string[]) => Promise<number>): Promise<number> {
+  const i = args.findIndex((a) => a === '--config' || a === '-c');
+  const config = i < 0 ? undefined : args[i + 1];
+  const rest = i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
+  try {
+    const loaded = loadOrExplain(config);
+    const admin = await openAdmin(loaded);
+    try {
+      const registry = toolRegistry(admin, loaded);
+      // The same switches `/config tools toggle` reads and writes.
+      const overlay = new ToolsOverlay({ settings: admin.settings, registry });
+      await overlay.apply();
+      return await body({ admin, registry, overlay, secrets: loaded.secrets }, rest);
+    } finally {
+      await admin.close();
+    }
+  } catch (error) {
+    return explain(error);
+  }
+}
+
+export const toolsList: Subcommand = {
+  summary: 'list the tools and MCP servers, on or off, as /config tools list shows them',
+  usage: 'Usage: kazma tools list [--config FILE]',
+  run: (args) => withTools(args, async ({ admin, registry }) => {
+    console.log('Tools:');
+    for (const t of registry.list({ includeDisabled: true })) console.log(toolLine({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' }));
+    const servers = listServers(await admin.servers.servers(), await admin.store.all());
+    if (servers.length) console.log(['MCP servers:', ...servers.map(serverLine)].join('\n'));
+    return EXIT.ok;
+  }),
+};
+
+export const toolsToggle: Subcommand = {
+  summary: 'switch a tool or an MCP server on or off (saved in the database, as /config tools toggle)',
+  usage: `Usage: kazma tools toggle <name> [--config FILE]
+
+<name> is a tool or an MCP server (see kazma tools list). A running Kazma applies it within a few seconds.`,
+  run: (args) => withTools(args, async ({ admin, registry, overlay }, [wanted]) => {
+    if (!wanted) return console.error(toolsToggle.usage), EXIT.usage;
+    const name = wanted.toLowerCase();
+    const tool = registry.list({ includeDisabled: true }).find((t) => t.name.toLowerCase() === name);
+    if (tool) {
+      const on = await overlay.toggle(tool.name, CLI_ACTOR);
+      console.log(`${tool.name} is ${on ? 'on' : 'off'} (saved; a running Kazma applies it within a few seconds)`);
+      return EXIT.ok;
+    }
+    const servers = await admin.servers.servers();
+    const server = servers.find((s) => s.name.toLowerCase() === name);
+    if (server) {
+      await admin.servers.setEnabled(server.name, !server.enabled, CLI_ACTOR);
+      console.log(`MCP server ${server.name} is ${server.enabled ? 'off' : 'on'} (saved; a running Kazma ${server.enabled ? 'stops' : 'starts'} it within a few seconds)`);
+      return EXIT.ok;
+    }
+    const names = [...registry.list({ includeDisabled: true }).map((t) => t.name), ...servers.map((s) => s.name)];
+    const guess = didYouMean(name, names);
+    console.error(`kazma tools toggle: there is no tool or MCP server "${wanted}".${guess ? ` Did you mean ${guess}?` : ''} Names: ${names.join(', ')}.`);
+    return EXIT.failure;
+  }),
+};

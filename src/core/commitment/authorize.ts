@@ -1,0 +1,36 @@
+import { firstRefusal, type AuthorizeEffect, type Guard } from '../tools/guards/index.ts';
+import type { Clarifier } from './clarify.ts';
+import { SEND_MESSAGE } from './send-message.ts';
+import { decideTarget, type OutboundConfig } from './targets.ts';
+
+/** Options for {@link createAuthorizeEffect}. */
+export interface AuthorizeOptions {
+  /** The ordered guard list (policy → commitment → egress). */
+  guards: readonly Guard[];
+  outbound: OutboundConfig;
+  clarifier: Clarifier;
+}
+
+/**
+ * THE check before any effect, `authorizeEffect(call, context)`: the ordered guard list first (the
+ * tool's own policy, the commitment guard — protected settings, catastrophic shell — and the egress
+ * guard), then the commitment decisions a guard cannot make: a `send_message` alias is rewritten to
+ * its chat (the approval card says so), a target that is not allowed becomes a clarify card, and an
+ * unreadable one is refused. Runs before an approval card exists and again right before the effect;
+ * it changes nothing itself (a clarify card is posted only when the call runs).
+ */
+export function createAuthorizeEffect(options: AuthorizeOptions): AuthorizeEffect {
+  return async (call, ctx) => {
+    const reason = await firstRefusal(options.guards, call, ctx);
+    if (reason !== undefined) return { kind: 'refuse', reason };
+    if (call.tool.name !== SEND_MESSAGE) return { kind: 'allow' };
+    const { to, text } = call.args as { to: string; text: string };
+    const decision = decideTarget(to, options.outbound);
+    if (decision.kind === 'refuse') return decision;
+    if (decision.kind === 'clarify') {
+      return { kind: 'clarify', ask: (runCtx) => options.clarifier.ask({ to, text, known: decision.known }, runCtx) };
+    }
+    if (decision.chat === to) return { kind: 'allow' };
+    return { kind: 'rewrite', args: { ...call.args, to: decision.chat }, note: `"${to}" is ${decision.chat}` };
+  };
+}

@@ -1,0 +1,70 @@
+import type { ChatRef } from '../chat/ref.ts';
+import type { Question, Questions } from '../decisions/questions.ts';
+import type { ReplyOutbox } from '../outbox/replies.ts';
+import type { ToolContext } from '../tools/define.ts';
+import { maskText } from '../vault/mask.ts';
+import { postOnce } from './send-message.ts';
+import type { KnownTarget } from './targets.ts';
+
+/** The question kind of clarify cards (`decisions/questions.ts`). */
+export const CLARIFY_QUESTION = 'clarify';
+
+/** What a clarify card about a message carries, kept on the question row. */
+interface ClarifySubject {
+  text: string;
+  asked: string;
+  targets: Record<string, ChatRef>;
+}
+
+/** Options for {@link Clarifier}. */
+export interface ClarifierOptions {
+  questions: Questions;
+  replies: ReplyOutbox;
+  /** Chats that get the card besides the one the request came from (`approvals.channels`). */
+  channels: readonly ChatRef[];
+}
+
+/**
+ * Clarify cards for `send_message`: when the target is not one Kazma may post to, it asks which was
+ * meant — one button per known target, plus Cancel — as a question of its own kind, shared across
+ * platforms (first decision wins, every card edited). The winning answer posts the message once.
+ */
+export class Clarifier {
+  readonly #o: ClarifierOptions;
+
+  constructor(options: ClarifierOptions) {
+    this.#o = options;
+    options.questions.onDecided(CLARIFY_QUESTION, (question) => this.#decided(question));
+  }
+
+  /** Posts the card; returns what the model is told. Runs as the call's effect (once, under its receipt). */
+  async ask(input: { to: string; text: string; known: readonly KnownTarget[] }, ctx: ToolContext): Promise<string> {
+    const text = maskText(input.text, ctx.secrets);
+    const targets = Object.fromEntries(input.known.map((k, i) => [`t${i}`, k.chat]));
+    const origin = ctx.turn?.chat.startsWith('thread:') ? undefined : (ctx.turn?.chat as ChatRef | undefined);
+    const destinations = [...(origin ? [origin] : []), ...this.#o.channels];
+    if (destinations.length === 0) return `not sent: "${input.to}" is not an allowed target and there is nobody to ask which one was meant`;
+    const subject: ClarifySubject = { text, asked: input.to, targets };
+    await this.#o.questions.ask({
+      kind: CLARIFY_QUESTION,
+      title: `Where should this message go? "${input.to}" is not an allowed target.`,
+      fields: [{ label: 'Message', value: text.length > 300 ? `${text.slice(0, 300)}…` : text }],
+      options: [
+        ...input.known.map((k, i) => ({ id: `t${i}`, label: k.label, style: 'primary' as const })),
+        { id: 'cancel', label: 'Cancel', style: 'secondary' as const },
+      ],
+      ...(origin && { chat: origin }),
+      destinations,
+      subject,
+    });
+    return `not sent yet: "${input.to}" is not an allowed target, so Kazma asked which target was meant. ` +
+      'The message is posted once someone picks one; do not send it again.';
+  }
+
+  async #decided(question: Question): Promise<void> {
+    const subject = question.subject as ClarifySubject;
+    const chat = question.decision ? subject.targets[question.decision] : undefined;
+    // Keyed by the question: however often this runs, the chosen chat gets the message once.
+    if (chat) await postOnce(this.#o.replies, chat, subject.text, `clarify_${question.id}`);
+  }
+}

@@ -1,0 +1,21 @@
+// A database error that means "the server is not reachable right now" (an outage the outage log says
+// once), as opposed to a query that failed on its own merits (a bug, a constraint) that must be logged.
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  // postgres.js
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  // PostgreSQL itself: the server is shutting down or starting up
+  '57P01', '57P02', '57P03',
+]);
+const CONNECTION_TEXT = /ECONNREFUSED|ECONNRESET|Connection terminated|connection (is )?closed|write CONNECTION_CLOSED|the database system is (shutting down|starting up)/i;
+
+/** True when `error` (or what it wraps: drizzle puts the driver's error in `cause`) is a lost connection. */
+export function isConnectionError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    if (typeof message === 'string' && CONNECTION_TEXT.test(message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * `mcp.servers[]` in kazma.yaml (and the same shape in the settings table, for servers added at run
+ * time). `transport` may be left out: a `command` means stdio, a `url` means Streamable HTTP; `http` is
+ * an alias of `streamable_http`.
+ *
+ * @example
+ * mcp:
+ *   servers:
+ *     - { name: files, command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /srv/notes] }
+ *     - { name: issues, url: "https://mcp.example.com/mcp", auth: { bearer: "vault://issues-token" } }
+ */
+const common = {
+  /** Becomes part of every tool name (`mcp__<name>__<tool>`), so it is kept short and plain. */
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'use 1-32 letters, digits, "_" or "-"' }),
+  /** `trusted` lets its tools run without approval; refused in production unless KAZMA_MCP_TRUSTED_IN_PROD=1. */
+  trust: z.enum(['trusted', 'untrusted']).default('untrusted'),
+  enabled: z.boolean().default(true),
+  /** Let the server ask Kazma's model to write something (MCP sampling); each request needs approval. Default off. */
+  sampling: z.boolean().default(false),
+  /** Let the server ask the person a question (MCP elicitation); each request needs approval. Default off. */
+  elicitation: z.boolean().default(false),
+};
+
+export const mcpAuthSchema = z.union([
+  z.strictObject({ bearer: z.string().min(1) }),
+  z.strictObject({ header: z.string().regex(/^[A-Za-z0-9-]+$/), value: z.string().min(1) }),
+]);
+
+const stdioServer = z.strictObject({
+  ...common,
+  transport: z.literal('stdio'),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  /** The server's own variables, on top of the allowlisted basics (PATH, HOME, temp dirs, locale, TZ, proxies). */
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  cwd: z.string().optional(),
+});
+
+const httpServer = z.strictObject({
+  ...common,
+  transport: z.enum(['sse', 'streamable_http']),
+  url: z.string().regex(/^https?:\/\//, { message: 'expected an http:// or https:// URL' }),
+  auth: mcpAuthSchema.optional(),
+});
+
+/** Fills in `transport` from `command`/`url` and maps the `http` alias, so the union can discriminate. */
+function normalize(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const server = raw as Record<string, unknown>;
+  const transport = server.transport ?? ('command' in server ? 'stdio' : 'url' in server ? 'streamable_http' : undefined);
+  return { ...server, transport: transport === 'http' ? 'streamable_http' : transport };
+}
+
+export const mcpServerSchema = z.preprocess(normalize, z.discriminatedUnion('transport', [stdioServer, httpServer]));
+
+/** One MCP server's configuration after validation and defaults. */
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+/** `mcp.servers` with unique names. */
+export const mcpServersSchema = z.array(mcpServerSchema).default([]).superRefine((servers, ctx) => {
+  const seen = new Set<string>();
+  servers.forEach((server, i) => {
+    if (seen.has(server.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${server.name}" is used by another server; names must be unique` });
+    seen.add(server.name);
+  });
+});
+
+/**
+ * `trust: trusted` is refused in production (`KAZMA_PRODUCTION=1`) unless `KAZMA_MCP_TRUSTED_IN_PROD=1`:
+ * a trusted server's tools run without anyone approving them.
+ */
+export function trustIssues(servers: readonly McpServerConfig[], env: Readonly<Record<string, string | undefined>>, key = 'mcp.servers'): string[] {
+  if (env.KAZMA_PRODUCTION !== '1' || env.KAZMA_MCP_TRUSTED_IN_PROD === '1') return [];
+  return servers.flatMap((server, i) => server.trust === 'trusted'
+    ? [`${key}[${i}].trust: "trusted" is refused when KAZMA_PRODUCTION=1 (its tools would run without approval); remove it, or set KAZMA_MCP_TRUSTED_IN_PROD=1 to accept that`]
+    : []);
+}

@@ -1,0 +1,84 @@
+import { isSecretEnv } from '../vault/child-env.ts';
+import { MASK, maskText } from '../vault/mask.ts';
+import { isVaultPointer, pointerName } from '../vault/pointer.ts';
+import type { VaultPort } from '../vault/port.ts';
+import { McpSecretError } from './errors.ts';
+import type { McpServerConfig } from './schema.ts';
+
+// `--api-key=VALUE`, `--token=VALUE`, `--password=VALUE`: a credential passed as a flag.
+const SECRET_FLAG = /^(--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|auth)[A-Za-z0-9_-]*=)(.+)$/i;
+
+/** One place in a server's settings that can hold a secret: its label, and how to read and replace it. */
+interface Slot { field: string; value: string; secret: boolean; set(value: string): void }
+
+function slots(server: McpServerConfig): Slot[] {
+  if (server.transport === 'stdio') {
+    return [
+      ...Object.entries(server.env).map(([name, value]) => ({ field: `env.${name}`, value, secret: isSecretEnv(name, value), set: (v: string) => { server.env[name] = v; } })),
+      ...server.args.flatMap((arg, i) => {
+        const flag = SECRET_FLAG.exec(arg);
+        return flag ? [{ field: `args[${i}] (${flag[1]!.slice(0, -1)})`, value: flag[2]!, secret: true, set: (v: string) => { server.args[i] = `${flag[1]}${v}`; } }] : [];
+      }),
+    ];
+  }
+  const out: Slot[] = [];
+  const auth = server.auth;
+  if (auth && 'bearer' in auth) out.push({ field: 'auth.bearer', value: auth.bearer, secret: true, set: (v) => { auth.bearer = v; } });
+  if (auth && 'value' in auth) out.push({ field: `auth.value (${auth.header})`, value: auth.value, secret: true, set: (v) => { auth.value = v; } });
+  return out;
+}
+
+function copy(server: McpServerConfig): McpServerConfig {
+  return structuredClone(server);
+}
+
+/**
+ * The server with every `vault://` pointer replaced by its secret, for connecting; the secrets are
+ * returned too, so they can be masked out of errors. A pointer that does not resolve throws
+ * {@link McpSecretError} naming the field.
+ */
+export async function resolveSecrets(server: McpServerConfig, vault: VaultPort | undefined): Promise<{ server: McpServerConfig; secrets: string[] }> {
+  const out = copy(server);
+  const secrets: string[] = [];
+  for (const slot of slots(out)) {
+    if (slot.secret && !isVaultPointer(slot.value)) secrets.push(slot.value);
+    if (!isVaultPointer(slot.value)) continue;
+    if (!vault) throw new McpSecretError(server.name, slot.field, 'there is no vault in this process');
+    try {
+      const value = await vault.resolve(slot.value);
+      slot.set(value);
+      secrets.push(value);
+    } catch (error) {
+      throw new McpSecretError(server.name, slot.field, `"${pointerName(slot.value)}" could not be read (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return { server: out, secrets };
+}
+
+/** True when the server's settings hold a secret in plain text (one that should be in the vault). */
+export function plainSecrets(server: McpServerConfig): string[] {
+  return slots(copy(server)).filter((s) => s.secret && !isVaultPointer(s.value)).map((s) => s.field);
+}
+
+/**
+ * Moves every plain-text secret of a server into the vault as `mcp.<server>.<field>` and returns the
+ * server with pointers in their place (what is saved in the settings table).
+ */
+export async function stashSecrets(server: McpServerConfig, vault: VaultPort): Promise<McpServerConfig> {
+  const out = copy(server);
+  for (const slot of slots(out)) {
+    if (!slot.secret || isVaultPointer(slot.value)) continue;
+    const name = `mcp.${server.name}.${slot.field.replace(/ \(.*\)$/, '').replace(/[^A-Za-z0-9._-]/g, '_')}`.replace(/_+$/, '');
+    slot.set(await vault.stash(name, slot.value));
+  }
+  return out;
+}
+
+/** The server for display (`/config show`, `kazma mcp list`): secrets as {@link MASK}, pointers shown. */
+export function maskServer(server: McpServerConfig, secrets: readonly string[] = []): McpServerConfig {
+  const out = copy(server);
+  for (const slot of slots(out)) if (slot.secret && !isVaultPointer(slot.value)) slot.set(MASK);
+  if (out.transport !== 'stdio') out.url = maskText(out.url, secrets);
+  else out.args = out.args.map((a) => maskText(a, secrets));
+  return out;
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { RuntimeSettings } from '../settings/store.ts';
+import { mcpServerSchema, type McpServerConfig } from './schema.ts';
+
+/** Settings keys: servers added or changed at run time, names removed, and on/off switches. */
+export const MCP_SERVERS = 'mcp.servers';
+export const MCP_REMOVED = 'mcp.removed_servers';
+export const MCP_SWITCHES = 'mcp.server_switches';
+
+const added = z.array(mcpServerSchema);
+const names = z.array(z.string());
+const switches = z.record(z.string(), z.boolean());
+
+/**
+ * MCP servers as kazma.yaml starts them and the settings table changes them. kazma.yaml is never
+ * rewritten: a server added with `kazma mcp add` lives in `mcp.servers` (by name, replacing a yaml
+ * server of that name), a removed one is named in `mcp.removed_servers` until it is added again, and
+ * `/config tools toggle <server>` writes `mcp.server_switches`.
+ */
+export class McpServerSettings {
+  constructor(private readonly o: { settings: RuntimeSettings; yaml: readonly McpServerConfig[] }) {}
+
+  /** Every server that exists now (yaml, plus added, minus removed), each with its effective `enabled`. */
+  async servers(): Promise<McpServerConfig[]> {
+    const [extra, removed, switched] = await Promise.all([this.#added(), this.#removed(), this.#switches()]);
+    const byName = new Map(this.o.yaml.map((s) => [s.name, s]));
+    for (const server of extra) byName.set(server.name, server);
+    return [...byName.values()]
+      .filter((s) => !removed.includes(s.name))
+      .map((s) => ({ ...s, enabled: switched[s.name] ?? s.enabled }));
+  }
+
+  /** Saves a server (validated and with secrets already in the vault) and takes its name off the removed list. */
+  async add(server: McpServerConfig, by: string): Promise<void> {
+    const extra = (await this.#added()).filter((s) => s.name !== server.name);
+    await this.o.settings.set(MCP_SERVERS, [...extra, server], by);
+    const removed = await this.#removed();
+    if (removed.includes(server.name)) await this.o.settings.set(MCP_REMOVED, removed.filter((n) => n !== server.name), by);
+    await this.#switch(server.name, undefined, by);
+  }
+
+  /** Removes a server; it stays removed (even when kazma.yaml names it) until added again. False when unknown. */
+  async remove(name: string, by: string): Promise<boolean> {
+    if (!(await this.servers()).some((s) => s.name === name)) return false;
+    await this.o.settings.set(MCP_SERVERS, (await this.#added()).filter((s) => s.name !== name), by);
+    await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.#removed()), name])].sort(), by);
+    return true;
+  }
+
+  /** Switches a server on or off (persisted; kazma.yaml's `enabled` is only the starting point). */
+  async setEnabled(name: string, on: boolean, by: string): Promise<void> {
+    await this.#switch(name, on, by);
+  }
+
+  async #switch(name: string, on: boolean | undefined, by: string): Promise<void> {
+    const current = await this.#switches();
+    if (current[name] === on) return;
+    const { [name]: _old, ...rest } = current;
+    await this.o.settings.set(MCP_SWITCHES, on === undefined ? rest : { ...rest, [name]: on }, by);
+  }
+
+  async #added(): Promise<McpServerConfig[]> {
+    return (await this.o.settings.get(MCP_SERVERS, added))?.value ?? [];
+  }
+
+  async #removed(): Promise<string[]> {
+    return (await this.o.settings.get(MCP_REMOVED, names))?.value ?? [];
+  }
+
+  async #switches(): Promise<Record<string, boolean>> {
+    return (await this.o.settings.get(MCP_SWITCHES, switches))?.value ?? {};
+  }
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { runIncidents, type WorkKind } from '../db/schema/incidents.ts';
+import type { Finding } from './watch.ts';
+
+export type IncidentRow = typeof runIncidents.$inferSelect;
+
+/**
+ * Opens an incident for one episode of trouble, unless one is open for the item or this episode was
+ * already opened (and maybe dismissed). Both rules are unique indexes, so two supervisors sweeping at
+ * once open it once. Output: the new row, or undefined when nothing was opened.
+ */
+export async function openIncident(db: Db, kind: WorkKind, finding: Finding): Promise<IncidentRow | undefined> {
+  const [row] = await db.insert(runIncidents).values({
+    id: `inc_${randomBytes(6).toString('base64url')}`, workKind: kind, workId: finding.workId, problem: finding.problem,
+    since: finding.since, detail: finding.detail, chat: finding.chat ?? null,
+  }).onConflictDoNothing().returning();
+  return row;
+}
+
+/**
+ * Points an incident at its question, once: compare-and-set on `question_id IS NULL`, inside the
+ * transaction that writes the question and its card rows, so an incident gets one set of cards however
+ * many supervisors (or restarts) try.
+ */
+export async function attachQuestion(tx: Db, id: string, questionId: string): Promise<boolean> {
+  const rows = await tx.update(runIncidents).set({ questionId }).where(and(eq(runIncidents.id, id), isNull(runIncidents.questionId))).returning({ id: runIncidents.id });
+  return rows.length === 1;
+}
+
+/** Moves an open incident to `recovered` or `decided` (compare-and-set on `open`); undefined when it was not open. */
+export async function closeIncident(db: Db, id: string, to: { state: 'recovered' } | { state: 'decided'; decision: string }): Promise<IncidentRow | undefined> {
+  const [row] = await db.update(runIncidents)
+    .set({ ...to, closedAt: sql`now()` })
+    .where(and(eq(runIncidents.id, id), eq(runIncidents.state, 'open')))
+    .returning();
+  return row;
+}
+
+export async function openIncidents(db: Db, kind?: WorkKind): Promise<IncidentRow[]> {
+  const open = eq(runIncidents.state, 'open');
+  return db.select().from(runIncidents).where(kind ? and(open, eq(runIncidents.workKind, kind)) : open).orderBy(desc(runIncidents.openedAt));
+}
+
+/** Open incidents a crash left between their row and their cards. */
+export async function incidentsWithoutCards(db: Db): Promise<IncidentRow[]> {
+  return db.select().from(runIncidents).where(and(eq(runIncidents.state, 'open'), isNull(runIncidents.questionId)));
+}

@@ -1,0 +1,54 @@
+import { eq } from 'drizzle-orm';
+import type { ChatRef } from '../chat/ref.ts';
+import type { Clock } from '../clock.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import { outbox } from '../db/schema/outbox.ts';
+import type { Questions } from '../decisions/questions.ts';
+import type { SweepStep } from '../jobs/sweep.ts';
+import type { Logger } from '../log/index.ts';
+import { incidentsCommand, runsStatus, type RunsCommandsPort } from './commands.ts';
+import { INCIDENT_QUESTION } from './incident-card.ts';
+import { closeIncident, openIncidents } from './incident-store.ts';
+import { RunSupervisor, type SupervisorStage } from './supervisor.ts';
+import type { IncidentAction, WatchedKind } from './watch.ts';
+import type { IncidentRow } from './incident-store.ts';
+
+/** What {@link createRuns} needs: the database, the questions, and each watched kind (built by the caller). */
+export interface RunsDeps {
+  loaded: LoadedConfig;
+  db: Db;
+  questions: Questions;
+  kinds: readonly WatchedKind[];
+  clock: Clock;
+  logger: Logger;
+  onStage?: (stage: SupervisorStage, incident: IncidentRow) => void | Promise<void>;
+}
+
+/**
+ * The runs module: the supervisor (a step of the sweep job, every `runs.sweep_interval`), what a
+ * decision on an incident card does, `/incidents` and the /status lines.
+ */
+export function createRuns({ loaded, db, questions, kinds, clock, logger, onStage }: RunsDeps) {
+  const { runs } = loaded.config;
+  const supervisor = new RunSupervisor({
+    db, kinds, questions, clock, logger, stallAfter: runs.stall_after, alertChannels: runs.alert_channels as ChatRef[], ...(onStage && { onStage }),
+  });
+  // The first decision anywhere closes the incident; Retry and Cancel are carried out by the work's owner, once.
+  questions.onDecided(INCIDENT_QUESTION, async (question, actor) => {
+    const id = (question.subject as { incident?: string } | null)?.incident;
+    const incident = id && (await closeIncident(db, id, { state: 'decided', decision: question.decision ?? 'dismiss' }));
+    if (!incident || question.decision === 'dismiss') return;
+    const kind = kinds.find((k) => k.kind === incident.workKind);
+    const action = question.decision as IncidentAction;
+    if (!kind?.actions.includes(action)) return;
+    const outcome = await kind.act(action, incident.workId);
+    logger.info({ incident: incident.id, decision: action, by: actor.displayName ?? actor.id, outcome }, 'incident decided');
+  });
+  const port: RunsCommandsPort = {
+    openIncidents: () => openIncidents(db),
+    unknownDeliveries: () => db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(eq(outbox.state, 'unknown')),
+  };
+  const sweep: SweepStep = { name: 'runs', run: () => supervisor.sweep() };
+  return { supervisor, sweep, commands: [incidentsCommand(port)], status: runsStatus(port) };
+}

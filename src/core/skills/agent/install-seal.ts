@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { hmacHex, sameDigest } from '../signature.ts';
+import { SECRET_ENV } from '../verify.ts';
+
+/** Written beside an installed Agent Skill: what it was installed from, every file's SHA-256, and the HMAC over them. */
+export const INSTALL_FILE = '.kazma-install.json';
+
+/** Every file of the folder (but the seal itself and `.git`), relative, with its SHA-256; sorted. */
+export function folderDigests(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.name === '.git' || (at === dir && entry.name === INSTALL_FILE)) continue;
+      // A symlink could point anywhere and change without the folder changing: it is sealed as its own text.
+      if (entry.isSymbolicLink()) out[relative(dir, path).split(sep).join('/')] = `symlink:${lstatSync(path).size}`;
+      else if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) out[relative(dir, path).split(sep).join('/')] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  walk(dir);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const canonical = (files: Record<string, string>) => Object.entries(files).map(([path, digest]) => `${path}\0${digest}\n`).join('');
+
+/** Seals a folder with this install's key: writes {@link INSTALL_FILE}. */
+export function sealFolder(dir: string, secret: string, source: string): void {
+  const files = folderDigests(dir);
+  const seal = { version: 1, source, sealed_at: new Date().toISOString(), files, signature: hmacHex(secret, canonical(files)) };
+  writeFileSync(join(dir, INSTALL_FILE), `${JSON.stringify(seal, null, 2)}\n`);
+}
+
+/** Whether an Agent Skill's folder is as it was sealed: verified, unsigned (no seal) or refused, and why. */
+export type SealVerdict = { status: 'verified' } | { status: 'unsigned'; warning: string } | { status: 'refused'; reason: string };
+
+export function checkSeal(dir: string, secret: string | undefined): SealVerdict {
+  let seal: { files?: Record<string, string>; signature?: string };
+  try {
+    seal = JSON.parse(readFileSync(join(dir, INSTALL_FILE), 'utf8')) as typeof seal;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'unsigned', warning: 'not installed through kazma agent-skills, so nothing vouches for it' };
+    return { status: 'refused', reason: `${INSTALL_FILE} is unreadable: re-sign it with kazma agent-skills sign` };
+  }
+  if (typeof seal.signature !== 'string' || typeof seal.files !== 'object' || seal.files === null) return { status: 'refused', reason: `${INSTALL_FILE} is incomplete: re-sign it with kazma agent-skills sign` };
+  if (!secret) return { status: 'refused', reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked` };
+  if (!sameDigest(seal.signature, hmacHex(secret, canonical(seal.files)))) return { status: 'refused', reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered` };
+  const now = folderDigests(dir);
+  const changed = [...new Set([...Object.keys(now), ...Object.keys(seal.files)])].filter((f) => now[f] !== seal.files![f]).sort();
+  if (changed.length > 0) return { status: 'refused', reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ' …' : ''} changed since it was signed; re-sign it with kazma agent-skills sign if you trust it` };
+  return { status: 'verified' };
+}

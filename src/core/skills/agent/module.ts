@@ -1,0 +1,49 @@
+import type { LoadedConfig } from '../../config/index.ts';
+import type { Logger } from '../../log/index.ts';
+import type { ToolDefinition } from '../../tools/define.ts';
+import { agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from './catalog.ts';
+import { installAgentSkill } from './install.ts';
+import { agentSkillTools } from './tools.ts';
+
+/** How long a scan is reused for the system prompt: a model call must not re-hash every skill each time. */
+const PROMPT_SCAN_MS = 5_000;
+const MAX_DESCRIPTION = 200;
+
+/**
+ * The Agent Skills module: reads SKILL.md folders (a malformed one is logged and listed, never fatal),
+ * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
+ * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
+ */
+export function createAgentSkills({ loaded, logger }: { loaded: LoadedConfig; logger: Logger }): { tools: ToolDefinition[]; promptLines: () => string[] } {
+  const roots = agentSkillRoots(loaded);
+  const scan = () => scanAgentSkills(roots, secretOf(loaded));
+  for (const entry of scan()) {
+    const where = { agentSkill: entry.name, dir: entry.dir };
+    if (entry.status === 'invalid') logger.warn({ ...where, error: entry.note }, 'Agent Skill not usable: its SKILL.md is malformed');
+    else if (entry.status === 'refused') logger.error({ ...where, reason: entry.note }, 'Agent Skill refused: it is not offered to the model');
+    else if (entry.status === 'unsigned') logger.warn({ ...where, warning: entry.note }, 'Agent Skill loaded unsigned');
+  }
+  let cached: { at: number; entries: AgentSkillEntry[] } | undefined;
+  const promptLines = (): string[] => {
+    if (!cached || Date.now() - cached.at > PROMPT_SCAN_MS) cached = { at: Date.now(), entries: scan() };
+    const usable = cached.entries.filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
+    if (usable.length === 0) return [];
+    return [
+      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with load_agent_skill.',
+      ...usable.map((e) => `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`),
+    ];
+  };
+  const tools = agentSkillTools({
+    scan: () => {
+      cached = undefined;
+      return scan();
+    },
+    install: async (source) => {
+      const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env });
+      cached = undefined;
+      logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');
+      return done;
+    },
+  });
+  return { tools, promptLines };
+}

@@ -1,0 +1,99 @@
+// The real MCP servers the tests run against: server-everything (stdio, or Streamable HTTP as a child on
+// a free port) and server-filesystem, both from npm.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
+import { FakeClock } from '../helpers/fake-clock.ts';
+import { McpManager } from '../../src/core/mcp/manager.ts';
+import { mcpServersSchema } from '../../src/core/mcp/schema.ts';
+import { McpServerSettings } from '../../src/core/mcp/server-settings.ts';
+import { McpStateStore } from '../../src/core/mcp/state-store.ts';
+import { RuntimeSettings } from '../../src/core/settings/store.ts';
+import { ToolRegistry } from '../../src/core/tools/registry.ts';
+
+const resolve = createRequire(import.meta.url).resolve;
+export const EVERYTHING = resolve('@modelcontextprotocol/server-everything/dist/index.js');
+export const FILESYSTEM = resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/** server-everything over stdio, as kazma.yaml names it. */
+export const everythingStdio = (name = 'everything', extra: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [EVERYTHING, 'stdio'], ...extra });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+/**
+ * True when `url` answers an MCP initialize with a session: a Streamable HTTP MCP server listens there.
+ * Over a connection of its own (no pool): a pooled keep-alive socket the server closes a moment later
+ * would be handed to the client under test ("other side closed").
+ */
+function isMcp(url: string): Promise<boolean> {
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+  return new Promise((done) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      res.resume();
+      done(res.statusCode === 200 && typeof res.headers['mcp-session-id'] === 'string');
+      res.destroy();
+    });
+    req.on('error', () => done(false));
+    req.end(JSON.stringify(initialize));
+  });
+}
+
+/**
+ * server-everything in Streamable HTTP mode as a child; `stop()` sends SIGTERM. A port picked free can
+ * be taken by another test's server before this child binds it (the child then exits), so readiness is
+ * an MCP answer (a session id), never just any HTTP answer, and a child that dies is started again on
+ * another port.
+ */
+export async function everythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: 'ignore' });
+    const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const deadline = Date.now() + 60_000;
+    let up = false;
+    while (child.exitCode === null && Date.now() < deadline && !up) {
+      up = await isMcp(url);
+      if (!up) await new Promise((r) => setTimeout(r, 200));
+    }
+    if (up && child.exitCode === null) {
+      return {
+        url,
+        stop: async () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    }
+    child.kill('SIGTERM');
+    await exited;
+  }
+  throw new Error('server-everything did not listen on a free port in 5 attempts');
+}
+
+/** A manager on a fresh PGlite with a FakeClock, for servers given as kazma.yaml would give them. */
+export async function managerFor(servers: unknown[], options: { env?: Record<string, string | undefined>; safeTools?: string[] } = {}) {
+  const database: FreshDatabase = await freshDatabase('pglite');
+  const clock = new FakeClock();
+  const registry = new ToolRegistry();
+  const settings = new McpServerSettings({ settings: new RuntimeSettings(database.db), yaml: mcpServersSchema.parse(servers) });
+  const store = new McpStateStore(database.db);
+  const manager = new McpManager({
+    settings, store, registry, clock, env: options.env ?? { PATH: process.env.PATH }, safeTools: options.safeTools ?? [], secrets: ['sk-planted-secret-value'],
+  });
+  return {
+    manager, registry, store, settings, clock, database,
+    async close() {
+      await manager.close();
+      await database.dispose();
+    },
+  };
+}
