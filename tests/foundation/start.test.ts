@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const running: KazmaProcess[] = [];
 afterEach(() => {
@@ -18,13 +18,6 @@ function startKazma(configPath: string, env: Record<string, string | undefined> 
   return proc;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe('kazma start on embedded defaults', () => {
   it('reaches /readyz 200 on a fresh PGlite data dir and exits 0 within 5 s of SIGTERM', async () => {

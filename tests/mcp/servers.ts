@@ -3,7 +3,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { McpManager } from '../../src/core/mcp/manager.ts';
@@ -12,6 +11,7 @@ import { McpServerSettings } from '../../src/core/mcp/server-settings.ts';
 import { McpStateStore } from '../../src/core/mcp/state-store.ts';
 import { RuntimeSettings } from '../../src/core/settings/store.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const resolve = createRequire(import.meta.url).resolve;
 export const EVERYTHING = resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -20,13 +20,6 @@ export const FILESYSTEM = resolve('@modelcontextprotocol/server-filesystem/dist/
 /** server-everything over stdio, as kazma.yaml names it. */
 export const everythingStdio = (name = 'everything', extra: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [EVERYTHING, 'stdio'], ...extra });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as { port: number };
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
 
 /**
  * True when `url` answers an MCP initialize with a session: a Streamable HTTP MCP server listens there.

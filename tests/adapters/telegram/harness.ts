@@ -2,7 +2,6 @@
 // database (its cards delivered by the real BullMQ outbox worker), the adapter built by its factory
 // exactly as src/main.ts does, and — in webhook mode — Kazma's HTTP server for Telegram to post to.
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpServer } from '../../../src/adapters/http/index.ts';
@@ -14,6 +13,7 @@ import { createLogger } from '../../../src/core/log/index.ts';
 import { startFakeTelegram, type FakeTelegram, type TapInput, type TgUpdate, type UserMessageInput } from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
+import { freePort } from '../../helpers/free-port.ts';
 
 /** The people every Telegram test uses: two operators, a member on access.users, a stranger. */
 export const MAYA = { id: 42, first_name: 'Maya' };
@@ -116,10 +116,3 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
