@@ -2,7 +2,7 @@
 // that shows the endpoint answers, the key is accepted and the model exists — naming the URL and where
 // the key came from when something is wrong.
 import { endpointOf, isModelConfigured, modelLabel } from './model-factory.ts';
-import type { ModelCallSite } from './model-errors.ts';
+import { modelErrorHint, type ModelCallSite } from './model-errors.ts';
 import type { ModelEntry } from './model-settings.ts';
 
 /** What to set when no model is configured: the environment first (secrets never go in the file). */
@@ -23,7 +23,7 @@ export async function probeModel(entry: ModelEntry, site: ModelCallSite, options
     response = await fetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === 'ECONNREFUSED') throw new Error(`nothing answers at ${site.endpoint} (connection refused): is the model server running, and is model.base_url right?`);
+    if (code === 'ECONNREFUSED') throw new Error(modelErrorHint({ kind: 'transient', refused: true, message: '' }, site));
     throw new Error(`${site.endpoint} could not be reached: ${code ?? (error as Error).message}`);
   }
   if (response.status === 401 || response.status === 403) throw new Error(`${site.endpoint} refused the key from ${site.keyFrom} (HTTP ${response.status})`);

@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages
 import { createModelChain } from './model-chain.ts';
 import { isModelConfigured } from './model-factory.ts';
 import type { ModelSettings } from './model-settings.ts';
+import { textOf } from './transcript.ts';
 
 /**
  * One completion from the configured model (retries and fallbacks included), without tools and outside
@@ -16,8 +17,6 @@ export function createSampler(settings: ModelSettings) {
       ...(request.system ? [new SystemMessage(request.system)] : []),
       ...request.messages.map((m) => (m.role === 'assistant' ? new AIMessage(m.text) : new HumanMessage(m.text))),
     ]);
-    const { content } = reply.message;
-    const text = typeof content === 'string' ? content : content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
-    return { text, model: reply.model };
+    return { text: textOf(reply.message), model: reply.model };
   };
 }

@@ -9,10 +9,9 @@ import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentsCommand, runsStatus, type RunsCommandsPort } from './commands.ts';
 import { INCIDENT_QUESTION } from './incident-card.ts';
-import { closeIncident, openIncidents } from './incident-store.ts';
+import { closeIncident, openIncidents, type IncidentRow } from './incident-store.ts';
 import { RunSupervisor, type SupervisorStage } from './supervisor.ts';
 import type { IncidentAction, WatchedKind } from './watch.ts';
-import type { IncidentRow } from './incident-store.ts';
 
 /** What {@link createRuns} needs: the database, the questions, and each watched kind (built by the caller). */
 export interface RunsDeps {
