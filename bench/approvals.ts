@@ -1,9 +1,13 @@
 // Approval gate figures, on real PostgreSQL and on PGlite:
 //  (a) 1,000 concurrent decisions over 100 gates (10 per gate, four actors, once/deny mixed) straight
-//      through DurableApprovalBroker.decide: winners (must be 100) and wall time;
+//      through DurableApprovalBroker.decide, each with the gate its tap was routed by (`seen`, as the
+//      button route and ApprovalDecider pass it): winners (must be 100), wall time, and SQL statements
+//      per decision (counted by a drizzle logger on a second handle to the same database,
+//      tests/approvals/counting-db.ts; the route's own read of the gate is not in the count);
 //  (b) decision → every card edited: three in-process surfaces behind the real BullMQ outbox worker;
 //      per gate, decide() start → the last of its three edits delivered; p50/p99 over 100 gates against
-//      a baseline from the same run (three bare BullMQ jobs on the same Redis, added → all processed).
+//      a baseline from the same run (three bare BullMQ jobs on the same Redis, added → all processed),
+//      and the statements one uncontended winning decision issues (claim, audit, card edits).
 //
 //   node --import tsx bench/approvals.ts
 //
@@ -29,6 +33,7 @@ interface QueueConnection {
   prefix: string;
 }
 import { BACKENDS, freshDatabase, type Backend } from '../tests/helpers/databases.ts';
+import { countingDb } from '../tests/approvals/counting-db.ts';
 import { TEST_REDIS } from '../tests/helpers/outbox.ts';
 
 const GATES = 100;
@@ -64,24 +69,29 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** (a) 1,000 decisions at once over 100 gates. */
 async function decisions(kind: Backend): Promise<void> {
   const database = await freshDatabase(kind);
+  const counted = countingDb(database);
   try {
-    const b = broker(database.db, noOutbox, []);
+    const b = broker(counted.db, noOutbox, []);
     const gates = await openGates(b, 'a');
+    // As a tap arrives: the gate it was routed by (read to find its chat's queue) comes along as `seen`.
     const attempts = gates.flatMap((gate, g) => Array.from({ length: PER_GATE }, (_, k) => ({
-      gateId: gate.gateId, actor: ACTORS[(g + k) % ACTORS.length]!, decision: (k % 3 === 0 ? 'deny' : 'once') as Decision,
+      gateId: gate.gateId, seen: gate, actor: ACTORS[(g + k) % ACTORS.length]!, decision: (k % 3 === 0 ? 'deny' : 'once') as Decision,
     })));
     for (let i = attempts.length - 1; i > 0; i--) { // interleave the gates
       const j = Math.floor(Math.random() * (i + 1));
       [attempts[i], attempts[j]] = [attempts[j]!, attempts[i]!];
     }
+    counted.reset();
     const start = performance.now();
     const outcomes = await Promise.all(attempts.map((a) => b.decide(a)));
     const wall = performance.now() - start;
+    const statements = counted.statements.length;
     const winners = outcomes.filter((o) => o.ok).length;
     const audited = await Promise.all(gates.map(async (g) => (await auditOf(database.db, g.gateId)).filter((r) => r.outcome === 'won').length));
     const gatesWithOneWinner = audited.filter((n) => n === 1).length;
-    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)}, ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s`);
+    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)}, ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`);
   } finally {
+    await counted.close();
     await database.dispose();
   }
 }
@@ -105,8 +115,9 @@ function connection(): QueueConnection {
 }
 
 /** (b) decide() → the last of the gate's three card edits delivered, per gate. */
-async function edits(kind: Backend): Promise<number[]> {
+async function edits(kind: Backend): Promise<{ latencies: number[]; statementsPerWin: number }> {
   const database = await freshDatabase(kind);
+  const counted = countingDb(database);
   const queue = connection();
   const waiting = new Map<string, { left: number; done: (at: number) => void }>();
   const surfaces = new SurfaceRegistry();
@@ -121,19 +132,21 @@ async function edits(kind: Backend): Promise<number[]> {
   driver.startWorkers();
   const worker = new JobOutboxDispatcher({ queue: driver, kind: delivery, db: database.db, surfaces, logger });
   try {
-    const b = broker(database.db, worker, CHANNELS);
+    const b = broker(counted.db, worker, CHANNELS);
     const gates = await openGates(b, 'b');
     await allDelivered(database.db); // every card is out before timing, so no edit waits for its card
     const latencies: number[] = [];
+    counted.reset(); // only the broker uses the counting handle; the delivery worker has its own
     for (const [i, gate] of gates.entries()) {
       const delivered = new Promise<number>((resolve) => waiting.set(gate.gateId, { left: 3, done: resolve }));
       const start = performance.now();
-      await b.decide({ gateId: gate.gateId, decision: i % 2 ? 'once' : 'deny', actor: ACTORS[i % ACTORS.length]! });
+      await b.decide({ gateId: gate.gateId, seen: gate, decision: i % 2 ? 'once' : 'deny', actor: ACTORS[i % ACTORS.length]! });
       latencies.push((await delivered) - start);
     }
-    return latencies;
+    return { latencies, statementsPerWin: counted.statements.length / gates.length };
   } finally {
     await driver.close();
+    await counted.close();
     await obliterate(queue, 'outbox');
     await database.dispose();
   }
@@ -184,11 +197,12 @@ for (const kind of BACKENDS) await decisions(kind);
 const floor = await baseline(GATES);
 console.log(`(b) baseline: 3 bare BullMQ jobs added → all processed, ${GATES} samples: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`);
 for (const kind of BACKENDS) {
-  const lat = await edits(kind);
+  const { latencies: lat, statementsPerWin } = await edits(kind);
   const [p50, p99] = [percentile(lat, 0.5), percentile(lat, 0.99)];
   console.log(
     `(b) ${kind.padEnd(8)} decide() → last of 3 card edits delivered, ${lat.length} gates: p50 ${ms(p50)}, p99 ${ms(p99)}` +
-      ` (×${(p50 / percentile(floor, 0.5)).toFixed(1)} / ×${(p99 / percentile(floor, 0.99)).toFixed(1)} the baseline)`,
+      ` (×${(p50 / percentile(floor, 0.5)).toFixed(1)} / ×${(p99 / percentile(floor, 0.99)).toFixed(1)} the baseline);` +
+      ` ${statementsPerWin.toFixed(1)} statements per uncontended winning decision`,
   );
 }
 console.log(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);

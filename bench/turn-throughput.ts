@@ -1,10 +1,14 @@
-// Turn throughput on Telegram: (a) a bare grammY echo bot and (b) Kazma's full path (Telegram adapter →
-// agent with a zero-latency fake LLM → checkpoint → reply), each a child process polling the same fake
-// Bot API, driven by closed-loop users (each sends, waits for the reply, sends again). Prints messages/s,
-// p50/p99 latency (update queued → reply accepted by the fake), their ratio, and each process's RSS.
+// A chat turn's cost, in two parts, each on embedded PGlite and on PostgreSQL:
+// 1. CPU-ms and SQL statements per simple turn (fake model, no tools) of Kazma's core path (inbox, chat
+//    queue, agent graph, checkpoint, reply) beside the floor — a bare one-node LangGraph graph on the same
+//    checkpointer — measured in one child process per database, and the ratio Kazma / floor.
+// 2. Throughput on Telegram: (a) a bare grammY echo bot and (b) Kazma's full path (Telegram adapter →
+//    agent with a zero-latency fake LLM → checkpoint → reply), each a child process polling the same fake
+//    Bot API, driven by closed-loop users (each sends, waits for the reply, sends again). Prints
+//    messages/s, p50/p99 latency (update queued → reply accepted by the fake), their ratio, and RSS.
 //
-//   node --import tsx bench/turn-throughput.ts [--messages 5000] [--concurrency 32] [--chats 256] [--only kazma|echo]
-//                                             [--database-url postgres://…]   (default: embedded PGlite, as `kazma start`)
+//   node --import tsx bench/turn-throughput.ts [--turns 300] [--messages 1000] [--concurrency 32] [--chats 256]
+//                                             [--only cost|echo|kazma] [--database pglite|postgres]
 //
 // Not part of the test suite. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +18,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFakeLlm } from '../tests/fakes/llm-server.ts';
+import { createPgDatabase, type Backend } from '../tests/helpers/databases.ts';
+import { measureTurnCost, type TurnCost } from './lib/turn-cost.ts';
 import { startFakeTelegram, type CallRecord, type FakeTelegram } from '../tests/fakes/telegram/index.ts';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -31,17 +37,27 @@ if (process.argv[2] === '--echo-bot') {
   process.exit(0);
 }
 
+// Child mode: the turn-cost measurement on one database, printed as one JSON line.
+if (process.argv[2] === '--turn-cost') {
+  const [backend, llmUrl, turns, chats] = process.argv.slice(3);
+  const cost = await measureTurnCost({ backend: backend as Backend, llmUrl: llmUrl!, turns: Number(turns), chats: Number(chats) });
+  console.log(JSON.stringify(cost));
+  process.exit(0);
+}
+
 const { values } = parseArgs({
   options: {
-    messages: { type: 'string', default: '5000' },
+    turns: { type: 'string', default: '300' },
+    messages: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '32' },
     chats: { type: 'string', default: '256' },
     warmup: { type: 'string', default: '64' },
     only: { type: 'string' },
-    'database-url': { type: 'string', default: '' },
+    database: { type: 'string' },
   },
 });
-const opts = { messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
+const backends: Backend[] = values.database ? [values.database as Backend] : ['pglite', 'postgres'];
+const opts = { turns: Number(values.turns), messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
 for (const [key, value] of Object.entries(opts)) if (!Number.isInteger(value) || value < (key === 'warmup' ? 0 : 1)) throw new Error(`--${key} must be a positive integer`);
 if (opts.chats < opts.concurrency) throw new Error('--chats must be at least --concurrency: each user talks in chats of its own');
 
@@ -138,14 +154,28 @@ function exitEarly(child: ChildProcess, name: string): void {
   });
 }
 
+/** Part 1 in a child process per database: the fake model's CPU stays in this one. */
+async function turnCost(backend: Backend, llmUrl: string): Promise<TurnCost> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the turn-cost child on ${backend} exited with code ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as TurnCost;
+}
+
 const fake = await startFakeTelegram();
 const llm = await startFakeLlm();
+const costs: TurnCost[] = [];
 const results: Result[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'kazma-bench-'));
 try {
-  const database = values['database-url'] ? 'PostgreSQL' : 'embedded PGlite';
-  console.log(`turn throughput: ${opts.messages} messages, ${opts.concurrency} concurrent users over ${opts.chats} chats, warm-up ${opts.warmup}; Kazma on ${database}`);
-  if (values.only !== 'kazma') {
+  if (!values.only || values.only === 'cost') {
+    console.log(`turn cost: ${opts.turns} simple turns (after 50 warm-up), 32 chats in turn, on ${backends.join(' and ')}`);
+    for (const backend of backends) costs.push(await turnCost(backend, llm.baseURL));
+  }
+  if (!values.only || values.only === 'echo') {
+    console.log(`turn throughput: ${opts.messages} messages, ${opts.concurrency} concurrent users over ${opts.chats} chats, warm-up ${opts.warmup}`);
     const mark = fake.calls.all.length;
     const echo = spawn(process.execPath, ['--import', 'tsx', HERE, '--echo-bot', fake.apiRoot, fake.token], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     exitEarly(echo, 'echo bot');
@@ -155,30 +185,32 @@ try {
       await stop(echo);
     }
   }
-  if (values.only !== 'echo') {
+  for (const backend of !values.only || values.only === 'kazma' ? backends : []) {
     const users = Array.from({ length: opts.chats }, (_, i) => `"telegram:${200_000 + i}"`).join(', ');
-    const config = join(dir, 'kazma.yaml');
-    writeFileSync(config, `data_dir: ${JSON.stringify(join(dir, 'data'))}
+    const config = join(dir, `kazma-${backend}.yaml`);
+    writeFileSync(config, `data_dir: ${JSON.stringify(join(dir, `data-${backend}`))}
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 2 }
 access: { users: [${users}] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
 log: { level: warn }
 `);
+    const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
     const mark = fake.calls.all.length;
-    const log = openSync(join(dir, 'kazma.log'), 'w');
+    const log = openSync(join(dir, `kazma-${backend}.log`), 'w');
     const kazma = spawn(process.execPath, [join(ROOT, 'bin/kazma.js'), 'start', '--config', config], {
-      cwd: ROOT, env: { ...process.env, DATABASE_URL: values['database-url'], REDIS_URL: '' }, stdio: ['ignore', log, 'inherit'],
+      cwd: ROOT, env: { ...process.env, DATABASE_URL: pg?.url ?? '', REDIS_URL: '' }, stdio: ['ignore', log, 'inherit'],
     });
     exitEarly(kazma, 'kazma');
     try {
-      results.push(await measure('(b) Kazma full path', fake, kazma, 200_000, mark));
+      results.push(await measure(`(b) Kazma, ${backend}`, fake, kazma, backend === 'postgres' ? 400_000 : 200_000, mark));
     } catch (error) {
-      const lines = readFileSync(join(dir, 'kazma.log'), 'utf8').trim().split('\n').slice(-20);
+      const lines = readFileSync(join(dir, `kazma-${backend}.log`), 'utf8').trim().split('\n').slice(-20);
       console.error(`${(error as Error).message}\nKazma's last log lines (warn and above):\n${lines.join('\n')}`);
       throw error;
     } finally {
       await stop(kazma);
+      await pg?.drop();
     }
   }
 } finally {
@@ -187,12 +219,22 @@ log: { level: warn }
   rmSync(dir, { recursive: true, force: true });
 }
 
-const row = (r: Result) =>
-  `${r.name.padEnd(24)} ${r.perSecond.toFixed(1).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${`${r.rssStartMb} → ${r.rssEndMb}`.padStart(14)} ${r.seconds.toFixed(1).padStart(8)}`;
-console.log(`\n${'path'.padEnd(24)} ${'msgs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(14)} ${'seconds'.padStart(8)}`);
-for (const r of results) console.log(row(r));
-const [echo, kazma] = [results.find((r) => r.name.startsWith('(a)')), results.find((r) => r.name.startsWith('(b)'))];
-if (echo && kazma) {
-  console.log(`\nratio Kazma / bare echo: throughput ${(kazma.perSecond / echo.perSecond).toFixed(3)}×, p50 latency ${(kazma.p50 / Math.max(1, echo.p50)).toFixed(1)}×, p99 latency ${(kazma.p99 / Math.max(1, echo.p99)).toFixed(1)}×`);
+if (costs.length > 0) {
+  const ms = (n: number) => n.toFixed(2).padStart(8);
+  const st = (n: number) => n.toFixed(1).padStart(6);
+  console.log(`\n${'database'.padEnd(10)} ${'floor exit'.padStart(17)} ${'floor sync'.padStart(17)} ${'Kazma turn'.padStart(17)}   Kazma / floor (exit, sync)`);
+  console.log(`${''.padEnd(10)} ${'CPU ms   stmts'.padStart(17)} ${'CPU ms   stmts'.padStart(17)} ${'CPU ms   stmts'.padStart(17)}`);
+  for (const c of costs) {
+    console.log(`${c.backend.padEnd(10)} ${ms(c.floor.exit.cpuMs)} ${st(c.floor.exit.statements)}  ${ms(c.floor.sync.cpuMs)} ${st(c.floor.sync.statements)}  ${ms(c.kazma.cpuMs)} ${st(c.kazma.statements)}   ${(c.kazma.cpuMs / c.floor.exit.cpuMs).toFixed(2)}×, ${(c.kazma.cpuMs / c.floor.sync.cpuMs).toFixed(2)}×`);
+  }
 }
-if (kazma) console.log(`Kazma process RSS after ${opts.messages} messages (+${opts.warmup} warm-up): ${kazma.rssEndMb} MB`);
+if (results.length > 0) {
+  const row = (r: Result) =>
+    `${r.name.padEnd(24)} ${r.perSecond.toFixed(1).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${`${r.rssStartMb} → ${r.rssEndMb}`.padStart(14)} ${r.seconds.toFixed(1).padStart(8)}`;
+  console.log(`\n${'path'.padEnd(24)} ${'msgs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(14)} ${'seconds'.padStart(8)}`);
+  for (const r of results) console.log(row(r));
+  const echo = results.find((r) => r.name.startsWith('(a)'));
+  for (const kazma of results.filter((r) => r.name.startsWith('(b)'))) {
+    if (echo) console.log(`ratio ${kazma.name.slice(4)} / bare echo: throughput ${(kazma.perSecond / echo.perSecond).toFixed(3)}×, p50 latency ${(kazma.p50 / Math.max(1, echo.p50)).toFixed(1)}×, p99 latency ${(kazma.p99 / Math.max(1, echo.p99)).toFixed(1)}×`);
+  }
+}

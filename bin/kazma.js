@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so `npx kazma` and `npm link` work without a build step.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/, from `npm run build`) when it is current; otherwise the TypeScript source
+// through tsx, so a checkout that was never built (or was edited since) runs what is in src/, never old code.
+import { pathToFileURL } from 'node:url';
+import { distPaths, distState } from './dist-state.js';
 
-register();
-await import('../src/cli/index.ts');
+if (distState().state === 'fresh') {
+  await import(pathToFileURL(distPaths().cli).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/index.ts');
+}

@@ -73,7 +73,7 @@ describe('commands', () => {
   it('/help lists the commands; an unknown command says so and does not reach the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     await t.say('/help');
-    expect(t.surface.texts()[0]).toMatch(/^Commands:\n\/help — list the commands\n\/new — .*\n\/status — /);
+    expect(t.surface.texts()[0]).toMatch(/^Commands:\n\/help — list the commands\n\/new — .*\n\/compact — .*\n\/status — /);
     await t.say('/frobnicate now');
     expect(t.surface.texts()[1]).toBe('Unknown command /frobnicate. /help lists the commands.');
     expect(llm.requests).toHaveLength(0);

@@ -170,10 +170,10 @@ describe('a call the guards refuse after its approval', () => {
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual([first.callId, second.callId]);
     expect(contentText(toolMessages[0]?.content)).toMatch(/^refused: .*outside the workspace/);
     // Nothing ran, so nothing was written: a receipt would claim an effect that never began.
-    const messages = (await graph.getState(cfg)).values.messages as Array<{ tool_calls?: unknown[] }>;
+    const messages = (await graph.getState(cfg)).values.messages as Array<{ id?: string; tool_calls?: unknown[] }>;
     const index = messages.findIndex((m) => m.tool_calls?.length);
     expect(index).toBeGreaterThanOrEqual(0);
-    const key = (callId: string) => ({ threadId: 'guarded', callId: journalCallId(index, callId) });
+    const key = (callId: string) => ({ threadId: 'guarded', callId: journalCallId({ message: messages[index]!, index }, callId) });
     expect(await journal.lookup(key(first.callId))).toBeUndefined();
     expect(await journal.lookup(key(second.callId))).toMatchObject({ tool: 'shell', state: 'finished' });
   });

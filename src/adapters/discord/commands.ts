@@ -9,7 +9,7 @@ import type { Logger } from '../../core/log/index.ts';
 const ALWAYS: ReadonlyArray<{ name: string; summary: string }> = [{ name: 'config', summary: 'change settings (operators)' }];
 
 /** Commands that take nothing after their name. */
-const NO_ARGS = new Set(['help', 'new', 'status']);
+const NO_ARGS = new Set(['help', 'new', 'compact', 'status']);
 
 /** Discord's rules: names of 1–32 lower-case letters, digits, - and _; descriptions of 1–100 characters. */
 const NAME = /^[-_a-z0-9]{1,32}$/;

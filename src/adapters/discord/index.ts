@@ -4,7 +4,6 @@ import type { Logger } from '../../core/log/index.ts';
 import { DiscordPlatform, type DiscordPlatformOptions } from './platform.ts';
 
 export { DiscordPlatform, type DiscordPlatformOptions } from './platform.ts';
-export { discordChecks } from './doctor.ts';
 
 /** The adapter options that may be tuned from outside. */
 export type DiscordTuning = Partial<Pick<DiscordPlatformOptions, 'rest' | 'typingIntervalMs' | 'recordRetryDelaysMs'>>;

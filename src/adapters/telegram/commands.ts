@@ -7,6 +7,7 @@ import type { Logger } from '../../core/log/index.ts';
 export const ARABIC_DESCRIPTIONS: Readonly<Record<string, string>> = {
   help: 'عرض قائمة الأوامر',
   new: 'بدء محادثة جديدة في هذه الدردشة',
+  compact: 'تلخيص الأدوار الأقدم من هذه المحادثة في رسالة واحدة',
   status: 'عرض النموذج والمحادثة والموافقات المعلّقة ومدة التشغيل',
   approvals: 'عرض الموافقات المعلّقة في هذه الدردشة مع أزرارها',
   approve: 'الموافقة مرة واحدة على طلب أداة معلّق: /approve <رقم البوابة>',

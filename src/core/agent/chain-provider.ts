@@ -1,5 +1,6 @@
 import type { KazmaConfig } from '../config/schema.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolSpec } from '../tools/specs.ts';
 import { createModelChain, type ModelChain, type ModelChainOptions, type ModelToolSpec } from './model-chain.ts';
 import { isModelConfigured, modelEntries, modelLabel } from './model-factory.ts';
 import type { ModelSettings } from './model-settings.ts';
@@ -30,7 +31,7 @@ export interface ModelChainsOptions {
  */
 export class ModelChains {
   readonly #options: ModelChainsOptions;
-  #cached: { key: string; chain: ModelChain } | undefined;
+  #cached: { specs: ToolSpec[]; key: string; chain: ModelChain } | undefined;
 
   constructor(options: ModelChainsOptions) {
     this.#options = options;
@@ -49,14 +50,20 @@ export class ModelChains {
   /** The chain for the current tools, or undefined when no model is configured. */
   current(): ModelChain | undefined {
     if (!this.configured) return undefined;
-    const tools: ModelToolSpec[] = this.#options.registry.toolSpecs().map(({ function: f }) => ({
+    // A spec object stands for one tool definition for good (tools/specs.ts): the same objects in the
+    // same order are the same tools, so the chain is rebuilt only when the enabled tools change.
+    const specs = this.#options.registry.toolSpecs();
+    if (this.#cached?.specs.length === specs.length && this.#cached.specs.every((spec, i) => spec === specs[i])) return this.#cached.chain;
+    const tools: ModelToolSpec[] = specs.map(({ function: f }) => ({
       name: f.name,
       description: f.description,
       schema: { type: 'object', ...f.parameters },
     }));
     const key = JSON.stringify(tools);
     if (this.#cached?.key !== key) {
-      this.#cached = { key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }), ...(this.#options.sources && { sources: this.#options.sources }) }) };
+      this.#cached = { specs, key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }), ...(this.#options.sources && { sources: this.#options.sources }) }) };
+    } else {
+      this.#cached = { ...this.#cached, specs };
     }
     return this.#cached.chain;
   }

@@ -13,10 +13,11 @@
 // after `lockTimeoutMs` with CheckpointerBusyError.
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import type { Database, MigrationStep } from '../db/index.ts';
 import { KazmaError, StartupError } from '../errors.ts';
+import { BatchedPostgresSaver } from './batched-saver.ts';
 
 /** The PostgreSQL schema holding `checkpoints`, `checkpoint_blobs`, `checkpoint_writes`, `checkpoint_migrations`. */
 export const CHECKPOINTER_SCHEMA = 'langgraph';
@@ -91,7 +92,7 @@ interface OpenCheckpointer extends Checkpointer {
 
 function openCheckpointer(database: Database, options: CheckpointerOptions): OpenCheckpointer {
   const pool = database.pglite ? pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
-  const saver = new PostgresSaver(pool, undefined, { schema: CHECKPOINTER_SCHEMA });
+  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA);
   return { saver, pool, close: () => pool.end() };
 }
 

@@ -1,5 +1,6 @@
 import type { ChatRef } from '../chat/ref.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { CompactOutcome } from './compact.ts';
 
 /** What the agent's commands use of the agent module. */
 export interface AgentCommandsPort {
@@ -8,6 +9,8 @@ export interface AgentCommandsPort {
   currentThread(chat: ChatRef): Promise<string>;
   /** Model labels in the order tried; empty when none is configured. */
   models(): string[];
+  /** Summarises the chat's older turns into one message (Compactor). */
+  compact(chat: ChatRef): Promise<CompactOutcome>;
 }
 
 /** `/new`: a fresh conversation for this chat (the old thread stays stored, unused). */
@@ -20,6 +23,33 @@ export function newCommand(port: AgentCommandsPort): ChatCommand {
       await ctx.reply(`Started a new conversation (thread ${thread}). Earlier messages are forgotten here.`);
     },
   };
+}
+
+/** `/compact`: the older turns of this chat's conversation become one summary (the originals are archived). */
+export function compactCommand(port: AgentCommandsPort): ChatCommand {
+  return {
+    name: 'compact',
+    summary: 'summarise older turns of this conversation into one message',
+    async run(ctx) {
+      await ctx.reply(compactReply(await port.compact(ctx.chat)));
+    },
+  };
+}
+
+/** What /compact answers for each outcome. */
+function compactReply(outcome: CompactOutcome): string {
+  switch (outcome.status) {
+    case 'compacted':
+      return `Compacted ${outcome.messages} message${outcome.messages === 1 ? '' : 's'} into a summary; the latest turn is kept as it was.`;
+    case 'nothing':
+      return 'Nothing to compact yet: this conversation has only its latest turn.';
+    case 'busy':
+      return 'A turn is still running or waiting for an approval here; try /compact once it has ended.';
+    case 'no_model':
+      return 'No model is configured, so nothing can be summarised. Set model.name in kazma.yaml.';
+    case 'failed':
+      return `⚠️ Nothing was compacted: the summary failed (${outcome.reason}). The conversation is unchanged.`;
+  }
 }
 
 /** The model and thread lines of /status. */

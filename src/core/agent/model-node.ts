@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { SystemMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from './chain-provider.ts';
+import { prepareContext, type ContextDeps } from './context.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from './replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
-import { isNotice, noticeMessage } from './transcript.ts';
+import { noticeMessage } from './transcript.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -15,6 +15,8 @@ export interface ModelNodeDeps {
   systemPrompt: () => string;
   /** Told as each model call begins and ends (the run supervisor's progress stamp). */
   progress?: (threadId: string) => void;
+  /** The context window (agent.context.max_tokens) and its archive; absent: the whole thread is sent and kept. */
+  context?: ContextDeps;
 }
 
 /**
@@ -26,12 +28,13 @@ export interface ModelNodeDeps {
 export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
     const chain = deps.chains.current();
-    // Kazma's own words (notices): shown to the person, never sent to the model as if it had said them.
-    if (!chain) return { messages: [noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
     const threadId = String(config.configurable?.['thread_id'] ?? '');
+    // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
+    const { request, removals } = await prepareContext({ messages: state.messages, prompt: deps.systemPrompt(), threadId, context: deps.context });
+    if (!chain) return { messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
     try {
       deps.progress?.(threadId);
-      const reply = await chain.invoke([new SystemMessage(deps.systemPrompt()), ...state.messages.filter((m) => !isNotice(m))], config);
+      const reply = await chain.invoke(request, config);
       deps.progress?.(threadId);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
@@ -39,10 +42,10 @@ export function modelNode(deps: ModelNodeDeps) {
       // get ids of Kazma's own too: every decision about a call is keyed by its id.
       const message = withOwnCallIds(reply.message);
       message.id = `ai-${randomUUID()}`;
-      return { messages: [message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
+      return { messages: [...removals, message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
     } catch (error) {
       if (error instanceof ModelUnavailableError) {
-        return { messages: [noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+        return { messages: [...removals, noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
       }
       throw error;
     }

@@ -10,8 +10,10 @@ import type { Logger } from '../log/index.ts';
 import type { ReplyOutbox } from '../outbox/replies.ts';
 import type { ToolsModule } from '../tools/module.ts';
 import { ModelChains, modelSettingsFromConfig } from './chain-provider.ts';
+import { TranscriptArchive } from './archive.ts';
 import { createCheckpointer } from './checkpointer.ts';
-import { agentStatus, newCommand } from './commands.ts';
+import { agentStatus, compactCommand, newCommand } from './commands.ts';
+import { Compactor } from './compact.ts';
 import { buildAgentGraph } from './graph.ts';
 import { defaultSystemPrompt } from './model-node.ts';
 import { ThreadLeases } from './thread-lease.ts';
@@ -61,11 +63,13 @@ export async function createAgent({ loaded, processName, database, tools, broker
   chains.current();
   if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
   const checkpointer = await createCheckpointer(database, { onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')) });
+  const archive = new TranscriptArchive(database.db);
   const graph = buildAgentGraph({
     chains, systemPrompt: defaultSystemPrompt(config.time.zone, () => clock.now(), promptLines), registry: tools.registry, toolContext: tools.toolContext,
     canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
     isGranted: (call) => broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
     journal: new EffectJournal(database.db), checkpointer: checkpointer.saver, ...(progress && { progress }),
+    context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db);
   const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after });
@@ -78,14 +82,16 @@ export async function createAgent({ loaded, processName, database, tools, broker
     graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
   });
+  const compactor = new Compactor({ graph, chains, archive, leases });
   const port = {
     startNewThread: (chat: Parameters<TurnRunner['newThread']>[0]) => runner.newThread(chat),
     currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
     models: () => (chains.configured ? chains.labels : []),
+    compact: async (chat: Parameters<ThreadStore['current']>[0]) => compactor.compact(await threads.current(chat)),
   };
   return {
     runner, threads, chains,
-    commands: [newCommand(port)],
+    commands: [newCommand(port), compactCommand(port)],
     status: agentStatus(port),
     abort: () => aborter.abort(),
     close: () => checkpointer.close(),

@@ -59,10 +59,13 @@ export function callIdOf(call: ToolCall, position: number): string {
 }
 
 /**
- * The effect journal's call id: the model's id prefixed with the message's index in the thread.
- * Some OpenAI-compatible servers restart their id counter, and a reused id must not replay an old
- * receipt; the index is stable across re-runs of the same step, so a real re-run still finds it.
+ * The effect journal's call id: the model's call id prefixed with its AI message's id. Some
+ * OpenAI-compatible servers restart their id counter, and a reused id must not replay an old receipt.
+ * The message's id (Kazma's own, `ai-<uuid>`) names that message for good, also once older messages
+ * left the checkpoint for the archive and every position shifted: a re-run of the same step finds its
+ * receipt, and a later message never meets an earlier one's. A message stored without an id (none is
+ * today) falls back to its position.
  */
-export function journalCallId(messageIndex: number, callId: string): string {
-  return `${messageIndex}:${callId}`;
+export function journalCallId(pending: { message: { id?: string | undefined }; index: number }, callId: string): string {
+  return `${pending.message.id ?? `#${pending.index}`}:${callId}`;
 }

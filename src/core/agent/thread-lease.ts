@@ -26,7 +26,8 @@ export interface ThreadLeasesOptions {
  * Per-thread exclusion across processes, by an owned, expiring lease row (the gate lease pattern). The
  * expiry is the database's clock (`now()`), so processes with drifting clocks still agree.
  * Within one process the chat queues already serialise a thread's turns; this makes it true across
- * every process that shares the database.
+ * every process that shares the database. The chat's turn order (core/chat/chat-turns.ts) takes its
+ * per-chat lease through the same statements, under keys `inbox:<chat>` that no thread id can take.
  */
 export class ThreadLeases {
   readonly #o: Required<ThreadLeasesOptions>;

@@ -56,7 +56,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
         deps.progress?.(threadId);
         const outcome = await runWithJournal({
           journal: deps.journal,
-          key: { threadId, callId: journalCallId(pending.index, callId) },
+          key: { threadId, callId: journalCallId(pending, callId) },
           ...(state.turn && { turnId: state.turn.id }),
           tool: call.name,
           args: call.args,

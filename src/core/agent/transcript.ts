@@ -25,6 +25,32 @@ export function newReplies(messages: BaseMessage[], from: number): Array<{ key: 
 }
 
 /**
+ * Where a drive's new replies begin: after the message with id `after` (undefined: from the start).
+ * An id, not a position: older turns leave the checkpoint while a turn runs (the context window), which
+ * shifts every position, and only ever a prefix leaves — so a message that is gone was older than all
+ * that is left, and everything left is new.
+ */
+export interface RepliesAnchor {
+  after: string | undefined;
+}
+
+/** The anchor after the last of `messages` (what a drive starts from). */
+export function anchorAtEnd(messages: readonly BaseMessage[]): RepliesAnchor {
+  return { after: messages.at(-1)?.id };
+}
+
+/** The anchor just before the message that starts turn `turnId` (the whole thread when it is not found). */
+export function anchorAtTurn(messages: readonly BaseMessage[], turnId: string): RepliesAnchor {
+  const index = messages.findIndex((m) => m.id === turnMessageId(turnId));
+  return { after: index > 0 ? messages[index - 1]!.id : undefined };
+}
+
+/** The position of the first message after `anchor` in `messages`. */
+export function positionAfter(messages: readonly BaseMessage[], anchor: RepliesAnchor): number {
+  return anchor.after === undefined ? 0 : messages.findIndex((m) => m.id === anchor.after) + 1;
+}
+
+/**
  * Kazma's own words in the conversation (a turn ended after crashes, a failure): shown to the chat like a
  * reply, but marked so the model is never sent them as if it had said them.
  */

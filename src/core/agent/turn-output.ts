@@ -8,7 +8,7 @@ import type { Reply } from '../outbox/replies.ts';
 import type { RunRef } from '../runs/ref.ts';
 import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from './state.ts';
-import { newReplies } from './transcript.ts';
+import { newReplies, positionAfter, type RepliesAnchor } from './transcript.ts';
 
 /** Options for {@link TurnOutput}. */
 export interface TurnOutputOptions {
@@ -25,9 +25,9 @@ export class TurnOutput {
     this.#o = options;
   }
 
-  /** Sends the model's words after position `from` to every target, each once (keyed by message id and target). */
-  async replies(run: RunRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: number): Promise<void> {
-    const replies = newReplies(state.messages, from);
+  /** Sends the model's words after `from` to every target, each once (keyed by message id and target). */
+  async replies(run: RunRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: RepliesAnchor): Promise<void> {
+    const replies = newReplies(state.messages, positionAfter(state.messages, from));
     const last = replies.at(-1);
     if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️')) last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
     await this.deliver(run, replies);

@@ -8,10 +8,11 @@ import { KazmaError } from '../errors.ts';
 import { chatRun, runOf, type RunRef } from '../runs/ref.ts';
 import type { GateAnswer } from './gate-node.ts';
 import type { AgentGraph } from './graph.ts';
+import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import type { AgentStateValue } from './state.ts';
 import type { ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
-import { closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls } from './transcript.ts';
+import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
 import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
 
 /** Options for {@link TurnRunner}. */
@@ -29,7 +30,6 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   leases?: Pick<ThreadLeases, 'run'>;
 }
 
-type GraphInput = Parameters<AgentGraph['invoke']>[0];
 /** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
 export type DriveResult = { ok: true } | { ok: false; error: string };
 
@@ -94,7 +94,7 @@ export class TurnRunner {
       messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
       turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
-    }, input.actor);
+    }, input.actor, { repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []), phase: 'think' });
   }
 
   /**
@@ -125,7 +125,7 @@ export class TurnRunner {
   async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<DriveResult> {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
-    const from = Math.max(0, values.messages.findIndex((m) => m.id === turnMessageId(turnId)));
+    const from = anchorAtTurn(values.messages, turnId);
     if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from });
     await this.#out.replies(run, values, from);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
@@ -196,12 +196,14 @@ export class TurnRunner {
     await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
   }
 
-  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: number } = {}): Promise<DriveResult> {
+  /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
+  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase } = {}): Promise<DriveResult> {
     const { threadId } = run;
     const config = this.#config(threadId);
-    const before = options.repliesFrom ?? ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages?.length ?? 0;
+    // By id, not position: the model node may move older turns out of the checkpoint during this drive.
+    const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
     this.#out.typing(run);
-    let result: AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
+    let result: DriveOutput;
     // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
     // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
     const turn = new AbortController();
@@ -209,15 +211,7 @@ export class TurnRunner {
     if (this.#o.signal?.aborted) follow();
     else this.#o.signal?.addEventListener('abort', follow, { once: true });
     try {
-      // Strict resume: an id that is not pending throws instead of silently re-raising the question.
-      const strict = input instanceof Command ? { __pregel_strict_resume: true } : {};
-      result = await this.#o.graph.invoke(input, {
-        ...config,
-        configurable: { ...config.configurable, ...strict },
-        durability: 'sync',
-        recursionLimit: this.#o.recursionLimit ?? 100,
-        signal: turn.signal,
-      });
+      result = await invokePhased(this.#o.graph, input, { threadId, phase: options.phase ?? 'act', recursionLimit: this.#o.recursionLimit ?? 100, signal: turn.signal });
     } catch (error) {
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.

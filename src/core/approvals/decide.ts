@@ -27,6 +27,8 @@ export interface DecisionInput {
   /** The chat the decider is in; refusals and "already decided" answers go there, privately. */
   via?: ChatRef;
   reason?: string;
+  /** The gate as the caller just read it (to find its chat's queue): the decision need not read it again. */
+  seen?: Gate;
 }
 
 /**
@@ -46,7 +48,7 @@ export class ApprovalDecider {
   async decide(input: DecisionInput): Promise<DecideOutcome> {
     const gate = await this.#o.broker.get(input.gateId);
     if (!gate) return this.#o.broker.decide(input);
-    return this.#o.queues.run(runQueue(gate), () => this.decideNow(input));
+    return this.#o.queues.run(runQueue(gate), () => this.decideNow({ ...input, seen: gate }));
   }
 
   /** Decides right here (the caller already holds the gate's chat queue). */

@@ -39,7 +39,7 @@ export interface DurableBrokerOptions {
 export class DurableApprovalBroker implements ApprovalBroker {
   readonly #o: DurableBrokerOptions;
   readonly #now: () => Date;
-  readonly #kind: DecisionKind<GateRow, Decision>;
+  readonly #kind: DecisionKind<GateRow, Decision, Gate>;
 
   constructor(options: DurableBrokerOptions) {
     this.#o = options;
@@ -83,12 +83,17 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return ids.length > 0;
   }
 
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome> {
+  async decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string; seen?: Gate }): Promise<DecideOutcome> {
     const request = { id: input.gateId, decision: input.decision, actor: input.actor, ...(input.reason && { reason: input.reason }) };
-    const outcome = await this.#o.decisions.decide(this.#kind, request, (row) => this.#grantIfAlways(row));
-    if (!outcome.ok) return { ok: false, reason: outcome.reason, message: outcome.message, ...(outcome.question && { gate: gateFromRow(outcome.question) }) };
-    const gate = gateFromRow(outcome.question);
-    return { ok: true, gate, resume: { decision: input.decision, by: gate.decidedBy ?? input.actor.id, ...(input.reason && { reason: input.reason }) } };
+    const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
+    const outcome = await this.#o.decisions.decide(this.#kind, request, { ...(seen && { seen }), afterWin: (row) => this.#grantIfAlways(row) });
+    if (outcome.ok) {
+      const gate = gateFromRow(outcome.question);
+      return { ok: true, gate, resume: { decision: input.decision, by: gate.decidedBy ?? input.actor.id, ...(input.reason && { reason: input.reason }) } };
+    }
+    if (outcome.reason === 'unknown') return { ok: false, reason: 'unknown', message: outcome.message };
+    const gate = outcome.reason === 'refused' ? outcome.seen : gateFromRow(outcome.question);
+    return { ok: false, reason: outcome.reason, message: outcome.message, gate };
   }
 
   /** An "always" answer covers the same call in the same chat until the grant's time is up. */

@@ -1,5 +1,5 @@
 // Approval gates as one kind of first-decision-wins question: the gate table's compare-and-set
-// (pending → claimed), its audit trail, its card and the words a losing tap gets back.
+// (pending → claimed, with its audit row, in one statement), its card and the words a losing tap gets back.
 import type { Actor } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
 import type { DecisionKind } from '../decisions/first-wins.ts';
@@ -7,7 +7,7 @@ import { storedActor } from '../decisions/wording.ts';
 import { gateCard, outcomeLine } from './card.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
-import type { Decision } from './port.ts';
+import type { Decision, Gate } from './port.ts';
 import { transitionGate, type GateRow } from './transition.ts';
 
 /** What the gate kind reads from its broker. */
@@ -23,23 +23,28 @@ export interface GateKindOptions {
 /** Owner name of gate cards in the outbox. */
 export const GATE_OWNER = 'gate';
 
-export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision> {
+export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Gate> {
   const stored = (actor: Actor) => storedActor(actor, o.operatorName(actor));
   return {
     owner: GATE_OWNER,
     unknownMessage: 'This approval question is not known here.',
-    load: (id) => store.getGate(o.db, id),
-    isOpen: (row) => row.state === 'pending',
-    stateOf: (row) => row.state,
-    refusal: (row, actor) => o.mayDecide(actor, gateFromRow(row).requester),
-    async claim(row, request) {
-      const won = await transitionGate(o.db, {
-        id: row.id,
+    load: async (id) => {
+      const row = await store.getGate(o.db, id);
+      return row && gateFromRow(row);
+    },
+    isOpen: (gate) => gate.state === 'pending',
+    // The requester never changes after the gate is opened, so a gate read to route the tap will do.
+    refusal: (gate, actor) => o.mayDecide(actor, gate.requester),
+    async settle(request) {
+      const decidedBy = stored(request.actor);
+      const moved = await transitionGate(o.db, {
+        id: request.id,
         from: 'pending',
         to: 'claimed',
-        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy: stored(request.actor), decidedPlatform: request.actor.platform, claimedAt: o.now() },
+        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy, decidedPlatform: request.actor.platform, claimedAt: o.now() },
+        audit: { actor: decidedBy, decision: request.decision, ...(request.reason && { detail: request.reason }) },
       });
-      return { won: won.ok, question: won.gate };
+      return { won: moved.ok, question: moved.gate };
     },
     audit: (entry) => store.audit(o.db, {
       gateId: entry.id,

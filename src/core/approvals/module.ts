@@ -67,7 +67,7 @@ export function createApprovals({ loaded, broker, decisions, runner, queues, act
       const parsed = parseApprovalActionId(actionId);
       const gate = parsed && (await broker.get(parsed.gateId));
       if (!parsed || !gate) return undefined;
-      return { queue: runQueue(gate), run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via })) };
+      return { queue: runQueue(gate), run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via, seen: gate })) };
     },
   });
   const port = {

@@ -83,8 +83,11 @@ export interface ApprovalBroker {
    * no longer pending (then nothing is posted).
    */
   repost(gateId: string, destination: ChatRef): Promise<boolean>;
-  /** Settles a pending question once; checks who may decide. */
-  decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
+  /**
+   * Settles a pending question once; checks who may decide. `seen`: the gate as the caller just read it
+   * (to route the tap), which spares the decision a read — it then costs one statement.
+   */
+  decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string; seen?: Gate }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
   beginResume(gateId: string): Promise<boolean>;
   /** Keeps a live resume's lease: other processes' sweeps leave the gate alone while it beats. */

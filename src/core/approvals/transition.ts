@@ -1,7 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import type { Db } from '../db/index.ts';
-import { approvalGates, type GateState } from '../db/schema/approvals.ts';
+import { approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/schema/approvals.ts';
+import { compareAndSet } from '../decisions/compare-and-set.ts';
 
 export type GateRow = typeof approvalGates.$inferSelect;
 /** Columns a transition may set besides the state (never `state` itself, never the id). */
@@ -28,26 +29,40 @@ export class IllegalTransitionError extends KazmaError {
 /** The move happened (`gate` is the new row), or it did not and `gate` is the row as it really is. */
 export type TransitionResult = { ok: true; gate: GateRow } | { ok: false; gate: GateRow | undefined };
 
+/** The attempt a move records in approval_audit (a decision: won, or lost with the state it found). */
+export interface TransitionAudit {
+  actor?: StoredActor;
+  decision?: string;
+  /** The winner's detail (a deny reason); a loser's detail is the state it found. */
+  detail?: string;
+}
+
 /**
  * Moves one gate from `from` to `to` by compare-and-set; nothing else writes the state column.
  *
- * Inputs: gate id, the state the caller believes it is in, the next state, other columns to set.
+ * Inputs: gate id, the state the caller believes it is in, the next state, other columns to set, and
+ * optionally the attempt to audit (a decision).
  * Output: the updated row, or — when another decision won the race or the gate is gone — the row's
- * real state, so the loser can be told who decided and when.
- * Invariants: only LEGAL_MOVES; one `UPDATE … WHERE id = $1 AND state = $from RETURNING *`, so under
- * READ COMMITTED exactly one of any number of concurrent callers sees `ok: true`.
+ * real state as the winner left it, so the loser can be told who decided and when.
+ * Invariants: only LEGAL_MOVES; ONE statement (core/decisions/compare-and-set.ts): `UPDATE … WHERE id = $1
+ * AND state = $from RETURNING *`, so under READ COMMITTED exactly one of any number of concurrent callers
+ * sees `ok: true`; a loser's row is read in the same statement after the winner committed; with `audit`,
+ * the attempt's approval_audit row (won / lost / unknown_gate) is written by that same statement.
  */
 export async function transitionGate(
   db: Db,
-  move: { id: string; from: GateState; to: GateState; patch?: GatePatch },
+  move: { id: string; from: GateState; to: GateState; patch?: GatePatch; audit?: TransitionAudit },
 ): Promise<TransitionResult> {
   if (!LEGAL_MOVES[move.from].includes(move.to)) throw new IllegalTransitionError(move.from, move.to);
-  const [updated] = await db
-    .update(approvalGates)
-    .set({ ...move.patch, state: move.to, updatedAt: sql`now()` })
-    .where(and(eq(approvalGates.id, move.id), eq(approvalGates.state, move.from)))
-    .returning();
-  if (updated) return { ok: true, gate: updated };
-  const [current] = await db.select().from(approvalGates).where(eq(approvalGates.id, move.id));
-  return { ok: false, gate: current };
+  const { won, row } = await compareAndSet(db, {
+    table: approvalGates, idColumn: approvalGates.id, stateColumn: approvalGates.state, id: move.id, from: move.from, to: move.to,
+    set: { ...move.patch, updatedAt: sql`now()` },
+    ...(move.audit && {
+      audit: {
+        table: approvalAudit, subject: approvalAudit.gateId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown_gate' },
+        ...move.audit, ...(move.audit.actor && { platform: move.audit.actor.platform }),
+      },
+    }),
+  });
+  return won ? { ok: true, gate: row } : { ok: false, gate: row };
 }

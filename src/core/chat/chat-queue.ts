@@ -10,6 +10,8 @@
 export class ChatQueues {
   readonly #tails = new Map<string, Promise<void>>();
   readonly #pending = new Map<string, number>();
+  /** Work that runs outside the FIFOs but must be waited for like it (a chat's turn-order session). */
+  readonly #held = new Set<Promise<void>>();
 
   /** Runs `work` after everything already queued for `key`; resolves or rejects with its outcome. */
   run<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -43,9 +45,23 @@ export class ChatQueues {
     return sum;
   }
 
-  /** Resolves once every queue is empty, including work queued while waiting. */
+  /**
+   * Counts `work` as running until it settles, so {@link idle} and {@link drain} wait for it too. For
+   * work that orders itself (ChatTurns takes a chat's events in the inbox's order, across processes) and
+   * only puts each event's run through {@link run}: between two events no queue holds it.
+   */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#held.add(settled);
+    void settled.then(() => this.#held.delete(settled));
+  }
+
+  /** Resolves once every queue is empty and tracked work has settled, including work added while waiting. */
   async idle(): Promise<void> {
-    while (this.#tails.size > 0) await Promise.all([...this.#tails.values()]);
+    while (this.#tails.size > 0 || this.#held.size > 0) await Promise.all([...this.#tails.values(), ...this.#held]);
   }
 
   /**

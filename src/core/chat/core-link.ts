@@ -1,6 +1,6 @@
 // What a platform adapter needs of the core, as one type: the core passes itself, tests pass a stub,
 // and no adapter keeps its own copy of the shape.
-import type { Accepted } from './pipeline.ts';
+import type { Accepted } from './pipeline-types.ts';
 import type { InboundEvent, Surface } from './types.ts';
 
 /**

@@ -102,6 +102,36 @@ export class Inbox {
   }
 
   /**
+   * Takes a row as the holder of its chat's lease (see ChatTurns): a row any process recorded, or a
+   * running one whose owner stopped heart-beating before `staleBefore`, counting the attempt.
+   * Statement: UPDATE … SET state='running', owner=me, attempts=attempts+1 WHERE key AND (state='received'
+   * OR (state='running' AND updated_at <= staleBefore)) RETURNING *.
+   * Output: the row when this process won it, undefined otherwise. Invariant: one owner at a time; a
+   * live owner's running row is never taken.
+   */
+  async take(key: InboxKey, staleBefore: Date): Promise<InboxRow | undefined> {
+    const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), lte(inbox.updatedAt, staleBefore)));
+    const [row] = await this.#db
+      .update(inbox)
+      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` })
+      .where(and(this.#where(key), takeable))
+      .returning();
+    return row;
+  }
+
+  /**
+   * A chat's unfinished rows (received or running) in arrival order — the order its turns are taken in.
+   * Ties on the arrival instant (two processes recording in the same microsecond) go by event id.
+   */
+  async unfinishedOf(chat: string): Promise<InboxRow[]> {
+    return this.#db
+      .select()
+      .from(inbox)
+      .where(and(eq(inbox.chat, chat), inArray(inbox.state, ['received', 'running'])))
+      .orderBy(inbox.receivedAt, inbox.eventId);
+  }
+
+  /**
    * Renews this process's lease on every row it holds, queued or running, in one statement, so no other
    * process takes up an event that is merely waiting behind a long turn here.
    */

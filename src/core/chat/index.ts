@@ -7,6 +7,7 @@ export { Inbox, InboxUnavailableError } from './inbox.ts';
 export { InvalidInboundEventError } from './event-schema.ts';
 export { RefusalLimiter } from './refusals.ts';
 export { AccessPolicy, LOCAL_OPERATOR } from './access.ts';
-export { InboundPipeline, type Accepted, type PipelineOutcome } from './pipeline.ts';
+export { InboundPipeline } from './pipeline.ts';
+export type { Accepted, PipelineOutcome } from './pipeline-types.ts';
 export { InFlight } from './in-flight.ts';
 export type { PlatformCoreLink } from './core-link.ts';

@@ -1,3 +1,4 @@
+import { ThreadLeases } from '../agent/thread-lease.ts';
 import type { TurnRunner } from '../agent/turn-runner.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -42,7 +43,12 @@ export function createChat({ loaded, processName, db, access, commands, runner, 
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
   const inbox = new Inbox({ db, owner: processName });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
-  const pipeline = new InboundPipeline({ inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts });
+  // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
+  // statements, keyed `inbox:<chat>` (on PGlite, with one process, they simply always succeed).
+  const leases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after });
+  const pipeline = new InboundPipeline({
+    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.stale_after,
+  });
   return {
     pipeline, inbox,
     sweep: {

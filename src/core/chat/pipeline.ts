@@ -1,70 +1,39 @@
-import { TurnInterruptedError, type TurnRunner } from '../agent/turn-runner.ts';
+import { TurnInterruptedError } from '../agent/turn-runner.ts';
 import { parseCommand } from '../commands/parse.ts';
-import type { CommandRegistry } from '../commands/registry.ts';
-import type { ActionRouter } from '../decisions/actions.ts';
-import type { Logger } from '../log/index.ts';
-import type { AccessPolicy, Role } from './access.ts';
-import type { ChatQueues } from './chat-queue.ts';
+import type { Role } from './access.ts';
+import { ChatTurns, type OrderedWork } from './chat-turns.ts';
+import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
 import { parseInboundEvent } from './event-schema.ts';
-import { inboxKey, turnIdOf, type Inbox } from './inbox.ts';
+import { inboxKey, turnIdOf, type InboxRow } from './inbox.ts';
 import { chatOf, type ChatRef } from './ref.ts';
 import { RefusalLimiter } from './refusals.ts';
-import type { SurfaceRegistry } from './surfaces.ts';
 import type { Actor, InboundEvent } from './types.ts';
-
-/** What {@link InboundPipeline.handle} did with an event. */
-export type PipelineOutcome = 'handled' | 'own' | 'duplicate' | 'refused' | 'stopping';
-
-/**
- * What {@link InboundPipeline.accept} did at once. `stopping` means the event was NOT recorded: the
- * adapter must tell the platform to deliver it again (a 5xx, a poll offset kept). Every other status
- * means the event is safe to acknowledge; `done` resolves when its work has finished.
- */
-export interface Accepted {
-  status: 'accepted' | 'own' | 'duplicate' | 'refused' | 'stopping';
-  done: Promise<PipelineOutcome>;
-}
-
-/** The parts the pipeline routes between; all built by the composition root. */
-export interface PipelineOptions {
-  inbox: Inbox;
-  access: AccessPolicy;
-  commands: CommandRegistry;
-  runner: Pick<TurnRunner, 'message' | 'endTurn'>;
-  /** Reads a tapped button id (each card's module registered its prefix). */
-  actions: Pick<ActionRouter, 'route'>;
-  surfaces: SurfaceRegistry;
-  queues: ChatQueues;
-  /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
-  maxAttempts?: number;
-  /** When a refused sender is told so; default once per person per chat per day. */
-  refusals?: RefusalLimiter;
-  logger?: Logger;
-}
-
-interface Work {
-  /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
-  queue?: string;
-  run: () => Promise<void>;
-}
 
 /**
  * The one inbound path every adapter uses: drop own messages → check access → record in the inbox
  * (durable, unique by platform event id: the dedupe guard) → commands or the agent. Recording comes
  * before the platform is acknowledged, and an event stays in the inbox until its work ends, so a
- * crash loses nothing: {@link recover} takes up what was left at the next start. Turns of one chat run
- * one at a time in arrival order, and a decision runs in the queue of the chat its question came from.
+ * crash loses nothing: {@link recover} takes up what was left at the next start. A chat's messages run
+ * one at a time in the inbox's arrival order, across every process on the database, by whichever process
+ * holds the chat's lease (ChatTurns); a decision runs in the queue of the chat its question came from.
  */
 export class InboundPipeline {
   readonly #o: PipelineOptions;
   readonly #refusals: RefusalLimiter;
   /** Events this process accepted and has not finished: the rest of its own unfinished rows are orphans. */
   readonly #working = new Set<string>();
+  readonly #turns: ChatTurns;
   #closed = false;
 
   constructor(options: PipelineOptions) {
     this.#o = options;
     this.#refusals = options.refusals ?? new RefusalLimiter();
+    const staleAfterMs = options.staleAfterMs ?? 15_000;
+    this.#turns = new ChatTurns({
+      inbox: options.inbox, plan: (row) => this.#ordered(row), staleAfterMs, renewMs: Math.max(100, Math.floor(staleAfterMs / 3)),
+      track: (work) => options.queues.track(work),
+      ...(options.leases && { leases: options.leases }), ...(options.logger && { logger: options.logger }),
+    });
   }
 
   /**
@@ -122,9 +91,14 @@ export class InboundPipeline {
     return rows.length;
   }
 
-  /** Stops intake: later events get 'stopping'; work already queued still runs (see ChatQueues.idle). */
+  /**
+   * Stops intake: later events get 'stopping'. Work already queued still runs (see ChatQueues.idle), and
+   * so do the messages of chats this process holds the lease of; messages waiting for another process's
+   * lease are let go, their rows left for that process or the next start (see ChatTurns.close).
+   */
   close(): void {
     this.#closed = true;
+    this.#turns.close();
   }
 
   /** Routes the event and queues its work; claiming the inbox row happens when the work's turn comes. */
@@ -139,12 +113,38 @@ export class InboundPipeline {
   }
 
   async #route(event: InboundEvent, staleBefore: Date | undefined): Promise<PipelineOutcome> {
-    const verdict = this.#o.access.check(event.actor, event.chat);
-    if (!verdict.ok) return this.#claimed(event, staleBefore, { run: async () => {} }); // access was narrowed since
-    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
-    const work = await this.#work(event, actor, verdict.role);
+    const { work, ordered } = await this.#plan(event);
+    if (ordered) return this.#turns.submit(event.chat, inboxKey(event), staleBefore ? { staleBefore } : {});
     const run = () => this.#claimed(event, staleBefore, work);
     return work.queue ? this.#o.queues.run(work.queue, run) : run();
+  }
+
+  /**
+   * An event's work as things stand, and whether it waits its turn in its chat's order across processes:
+   * a message (a turn, or a command typed in the chat that runs in the chat's queue, like /new). Commands
+   * that need no order (/status), platform commands (answered through the receiving process's own
+   * interaction) and button taps (decided in the question's chat queue) run where they were received.
+   */
+  async #plan(event: InboundEvent): Promise<{ work: Work; ordered: boolean }> {
+    const verdict = this.#o.access.check(event.actor, event.chat);
+    if (!verdict.ok) return { work: { run: async () => {} }, ordered: false }; // access was narrowed since
+    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
+    const work = await this.#work(event, actor, verdict.role);
+    return { work, ordered: event.kind === 'message' && work.queue === event.chat };
+  }
+
+  /** A row as the chat's lease holder sees it: its work, when it is a message that waits its turn. */
+  async #ordered(row: InboxRow): Promise<OrderedWork | undefined> {
+    let event: InboundEvent;
+    try {
+      event = parseInboundEvent(row.event);
+    } catch {
+      return undefined; // unreadable: recover() logs it; it must not hold up the chat
+    }
+    if (event.kind !== 'message') return undefined;
+    const { work, ordered } = await this.#plan(event);
+    if (!ordered) return undefined;
+    return { run: (taken) => this.#o.queues.run(event.chat, () => this.#run(event, taken, work)) };
   }
 
   async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
@@ -161,15 +161,22 @@ export class InboundPipeline {
 
   /**
    * Runs work for a recorded event once: claims the inbox row (one process at a time; the inbox's
-   * heartbeat keeps the lease while it runs), and ends it done or failed. An event that already began `maxAttempts` times
-   * (each time the process stopped) is given up with a message instead of started again. A shutdown
-   * leaves the row running, for the next start.
+   * heartbeat keeps the lease while it runs), then {@link #run}.
    */
   async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
+    const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
+    if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
+    return this.#run(event, row, work);
+  }
+
+  /**
+   * Runs the work of a row this process holds and ends it done or failed. An event that already began
+   * `maxAttempts` times (each time the process stopped) is given up with a message instead of started
+   * again. A shutdown leaves the row running, for the next start.
+   */
+  async #run(event: InboundEvent, row: InboxRow, work: Work): Promise<PipelineOutcome> {
     const key = inboxKey(event);
     const { inbox, logger } = this.#o;
-    const row = await inbox.claim(key, staleBefore ? { staleBefore } : {});
-    if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
     const maxAttempts = this.#o.maxAttempts ?? 3;
     if (row.attempts > maxAttempts) {
       await this.#giveUp(event, row.attempts - 1).catch((error: unknown) => logger?.error({ err: error }, 'could not end an event that kept stopping Kazma'));

@@ -166,6 +166,16 @@ export const configSchema = z.strictObject({
     /** A running turn whose process stopped heart-beating this long ago is taken over by another process. */
     stale_after: duration('15s'),
   }),
+  agent: section({
+    context: section({
+      /**
+       * The most one model request's messages may cost, in approximate tokens (~4 characters each; the
+       * system prompt counts, tool definitions do not). Older whole turns leave the checkpoint for the
+       * archive (thread_transcript), so a turn costs the same on a long thread as on a short one.
+       */
+      max_tokens: z.number().int().min(1_000).default(32_000),
+    }),
+  }),
   /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
   inbox: section({ retention: duration('7d') }),
   runs: section({

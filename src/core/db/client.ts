@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { openPglite } from './pglite-open.ts';
 import * as schema from './schema/index.ts';
 
 /** The drizzle handle every repository takes; the same type on PGlite and on PostgreSQL. */
@@ -46,7 +47,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (!options.dataDir) throw new StartupError('database_unconfigured', 'Set data_dir or database.url.');
   const lock = lockDataDir(options.dataDir);
   try {
-    const client = await PGlite.create({ dataDir: join(options.dataDir, 'pglite') });
+    const client = await openPglite(join(options.dataDir, 'pglite'));
     return wrapPglite(client, lock);
   } catch (error) {
     lock.release();

@@ -22,24 +22,27 @@ export type AttemptOutcome = 'won' | 'lost' | 'refused' | 'unknown';
 
 /**
  * One kind of question: where its rows live and how they read. `owner` names the kind on the outbox
- * rows of its cards, so every card of a question is found (and edited) by `(owner, id)`.
+ * rows of its cards, so every card of a question is found (and edited) by `(owner, id)`. `S` is the
+ * question as a caller reads it to route a tap (its immutable parts say who may decide); `Q` is the
+ * row the decision statement returns.
  */
-export interface DecisionKind<Q, D extends string> {
+export interface DecisionKind<Q, D extends string, S = Q> {
   owner: string;
   /** What a tap on an id nobody knows is told (default: "This question is not known here."). */
   unknownMessage?: string;
-  load(id: string): Promise<Q | undefined>;
-  /** Still waiting for its first decision. */
-  isOpen(question: Q): boolean;
-  /** Its state in a word, for the audit trail of a losing attempt. */
-  stateOf(question: Q): string;
+  load(id: string): Promise<S | undefined>;
+  /** Still waiting for its first decision (as the caller saw it). */
+  isOpen(seen: S): boolean;
   /** Why `actor` may not decide (checked before the compare-and-set), or undefined when they may. */
-  refusal(question: Q, actor: Actor): string | undefined;
+  refusal(seen: S, actor: Actor): string | undefined;
   /**
-   * THE compare-and-set: open → decided, in one statement. Output: the question as the statement left
-   * it and whether this call moved it. Invariant: of racing calls exactly one gets `won: true`.
+   * THE decision, in one statement (core/decisions/compare-and-set.ts): open → decided by compare-and-set,
+   * the attempt's audit row (won, lost, or unknown) and — for a loser — the row as the winner left it.
+   * Output: whether this call moved it, and the question as it stands. Invariant: of racing calls exactly
+   * one gets `won: true`, and every attempt has exactly one audit row.
    */
-  claim(question: Q, request: DecisionRequest<D>): Promise<{ won: boolean; question: Q | undefined }>;
+  settle(request: DecisionRequest<D>): Promise<{ won: boolean; question: Q | undefined }>;
+  /** Records an attempt the statement never ran for (refused, unknown). */
   audit(entry: { id: string; actor?: Actor; decision?: D; outcome: AttemptOutcome; detail?: string }): Promise<void>;
   /** What a loser is told, from the question's real state ("Already decided: … by maya on Slack at 12:03"). */
   lostMessage(question: Q, request: DecisionRequest<D>): string;
@@ -48,9 +51,23 @@ export interface DecisionKind<Q, D extends string> {
 }
 
 /** The outcome of a decision: the winner gets the question as decided; everyone else why not. */
-export type FirstDecision<Q> =
+export type FirstDecision<Q, S = Q> =
   | { ok: true; question: Q }
-  | { ok: false; reason: 'unknown' | 'refused' | 'decided'; message: string; question?: Q };
+  | { ok: false; reason: 'unknown'; message: string }
+  | { ok: false; reason: 'refused'; message: string; seen: S }
+  | { ok: false; reason: 'decided'; message: string; question: Q };
+
+/** Options of one {@link FirstDecisionWins.decide} call. */
+export interface DecideOptions<Q, S> {
+  /**
+   * The question as the caller just read it (to find the chat queue the tap waits in): spares the
+   * decision its own read. Only `isOpen` and `refusal` look at it, and they read what never changes
+   * after the question is asked (who asked, which kind) or is only a shortcut (a closed one is lost).
+   */
+  seen?: S;
+  /** Runs after the claim and before the cards are edited (e.g. recording an "always" grant). */
+  afterWin?: (question: Q) => Promise<void>;
+}
 
 /** Options for {@link FirstDecisionWins}. */
 export interface FirstDecisionWinsOptions {
@@ -62,8 +79,8 @@ export interface FirstDecisionWinsOptions {
 }
 
 /**
- * The mechanism. `decide`: load → may this actor? → compare-and-set → audit → edit every card; a loser
- * is answered with the real state and nothing changes. `post` and `editCards` keep every card of a
+ * The mechanism. `decide`: may this actor? → one statement (compare-and-set, audit, the loser's real
+ * state) → edit every card; a loser is answered with the real state and nothing changes. `post` and `editCards` keep every card of a
  * question in the outbox under its owner, so a card posted anywhere, at any time, is edited with the rest.
  */
 export class FirstDecisionWins {
@@ -73,34 +90,38 @@ export class FirstDecisionWins {
     this.#o = options;
   }
 
-  /** `afterWin` runs after the claim and before the cards are edited (e.g. recording an "always" grant). */
-  async decide<Q, D extends string>(kind: DecisionKind<Q, D>, request: DecisionRequest<D>, afterWin?: (question: Q) => Promise<void>): Promise<FirstDecision<Q>> {
-    const question = await kind.load(request.id);
-    if (!question) {
+  /**
+   * Round trips: none or one read (none when the caller passes what it `seen`), then ONE statement
+   * (kind.settle) for the winner and every loser alike; the winner then queues the card edits.
+   */
+  async decide<Q, D extends string, S>(kind: DecisionKind<Q, D, S>, request: DecisionRequest<D>, options: DecideOptions<Q, S> = {}): Promise<FirstDecision<Q, S>> {
+    const seen = options.seen ?? (await kind.load(request.id));
+    if (!seen) {
       await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'unknown' });
-      return { ok: false, reason: 'unknown', message: kind.unknownMessage ?? 'This question is not known here.' };
+      return this.#unknown(kind);
     }
-    if (!kind.isOpen(question)) return this.#lost(kind, question, request);
-    const refusal = kind.refusal(question, request.actor);
+    // Who may decide is checked before the compare-and-set; a question already closed is answered as
+    // lost (by the statement, with its real state), whoever taps.
+    const refusal = kind.isOpen(seen) ? kind.refusal(seen, request.actor) : undefined;
     if (refusal) {
       await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'refused', detail: refusal });
-      return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, question };
+      return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, seen };
     }
-    const claimed = await kind.claim(question, request);
-    if (!claimed.won || !claimed.question) return this.#lost(kind, claimed.question ?? question, request);
-    await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'won', ...(request.reason && { detail: request.reason }) });
-    await afterWin?.(claimed.question);
-    await this.editCards(kind, request.id, claimed.question);
-    return { ok: true, question: claimed.question };
+    const settled = await kind.settle(request);
+    if (!settled.question) return this.#unknown(kind); // gone since it was read; the statement audited it
+    if (!settled.won) return { ok: false, reason: 'decided', message: kind.lostMessage(settled.question, request), question: settled.question };
+    await options.afterWin?.(settled.question);
+    await this.editCards(kind, request.id, settled.question);
+    return { ok: true, question: settled.question };
   }
 
   /** Writes one card row per destination, owned by the question; pass a transaction as `db`. Returns the row ids to dispatch. */
-  async post<Q>(db: Db, kind: DecisionKind<Q, string>, id: string, question: Q, destinations: readonly string[]): Promise<string[]> {
+  async post<Q>(db: Db, kind: Pick<DecisionKind<Q, string>, 'owner' | 'card'>, id: string, question: Q, destinations: readonly string[]): Promise<string[]> {
     return postOwnedCards(db, { kind: kind.owner, id }, kind.card(question), destinations);
   }
 
   /** Queues an edit of every card of the question to its current state, and dispatches them. */
-  async editCards<Q>(kind: DecisionKind<Q, string>, id: string, question: Q): Promise<void> {
+  async editCards<Q>(kind: Pick<DecisionKind<Q, string>, 'owner' | 'card'>, id: string, question: Q): Promise<void> {
     await this.dispatch(await editOwnedCards(this.#o.db, { kind: kind.owner, id }, kind.card(question)));
   }
 
@@ -114,8 +135,7 @@ export class FirstDecisionWins {
     await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
   }
 
-  async #lost<Q, D extends string>(kind: DecisionKind<Q, D>, question: Q, request: DecisionRequest<D>): Promise<FirstDecision<Q>> {
-    await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'lost', detail: kind.stateOf(question) });
-    return { ok: false, reason: 'decided', message: kind.lostMessage(question, request), question };
+  #unknown(kind: { unknownMessage?: string }): { ok: false; reason: 'unknown'; message: string } {
+    return { ok: false, reason: 'unknown', message: kind.unknownMessage ?? 'This question is not known here.' };
   }
 }

@@ -7,6 +7,7 @@ import type { Db } from '../db/index.ts';
 import { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/schema/questions.ts';
 import type { ActionHandler } from './actions.ts';
 import { decidedBy, storedActor } from './wording.ts';
+import { compareAndSet } from './compare-and-set.ts';
 import type { DecisionKind, FirstDecision, FirstDecisionWins } from './first-wins.ts';
 
 type QuestionRow = typeof decisionQuestions.$inferSelect;
@@ -106,8 +107,9 @@ export class Questions implements ActionHandler {
   }
 
   /** Settles a question once; the winner's answer goes to its kind's handler. */
-  async decide(input: { id: string; decision: string; actor: Actor; reason?: string }): Promise<FirstDecision<Question>> {
-    const outcome = await this.#o.decisions.decide(this.kind, input);
+  async decide(input: { id: string; decision: string; actor: Actor; reason?: string; seen?: Question }): Promise<FirstDecision<Question>> {
+    const { seen, ...request } = input;
+    const outcome = await this.#o.decisions.decide(this.kind, request, seen?.id === input.id ? { seen } : {});
     if (outcome.ok) await this.#handlers.get(outcome.question.kind)?.(outcome.question, input.actor);
     return outcome;
   }
@@ -135,7 +137,7 @@ export class Questions implements ActionHandler {
     return {
       ...(question.chat && { queue: question.chat }),
       run: async ({ actor, via }: { actor: Actor; via: ChatRef }) => {
-        const outcome = await this.decide({ id: question.id, decision: match[2]!, actor });
+        const outcome = await this.decide({ id: question.id, decision: match[2]!, actor, seen: question });
         if (!outcome.ok) await this.#o.decisions.tell(via, actor, outcome.message);
       },
     };
@@ -155,19 +157,23 @@ function questionKind({ db, mayDecide, operatorName }: QuestionsOptions): Decisi
       return row && fromRow(row);
     },
     isOpen: (q) => q.state === 'open',
-    stateOf: (q) => q.state,
+    // The kind never changes after the question is asked, so a question read to route the tap will do.
     refusal(q, actor) {
       return mayDecide(q.kind, actor);
     },
-    async claim(q, request) {
-      if (!q.options.some((o) => o.id === request.decision)) return { won: false, question: q };
+    async settle(request) {
       const actor = storedActor(request.actor, operatorName(request.actor));
-      const [row] = await db.update(decisionQuestions)
-        .set({ state: 'decided', decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()` })
-        .where(and(eq(decisionQuestions.id, q.id), eq(decisionQuestions.state, 'open')))
-        .returning();
-      if (row) return { won: true, question: fromRow(row) };
-      return { won: false, question: await this.load(q.id) };
+      const { won, row } = await compareAndSet(db, {
+        table: decisionQuestions, idColumn: decisionQuestions.id, stateColumn: decisionQuestions.state, id: request.id, from: 'open', to: 'decided',
+        set: { decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()` },
+        // Only one of its answers decides it; any other leaves it open (the loser is told "not an answer").
+        guard: sql`${decisionQuestions.options} @> ${JSON.stringify([{ id: request.decision }])}::jsonb`,
+        audit: {
+          table: questionAudit, subject: questionAudit.questionId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown' },
+          actor, platform: request.actor.platform, decision: request.decision, ...(request.reason && { detail: request.reason }),
+        },
+      });
+      return { won, question: row && fromRow(row) };
     },
     async audit(entry) {
       const actor = entry.actor && storedActor(entry.actor, operatorName(entry.actor));

@@ -3,12 +3,12 @@ import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import { KazmaError } from '../errors.ts';
 import type { Db } from '../db/index.ts';
-import { getOutbox, moveOutbox, type OutboxRow } from './store.ts';
+import { editsOf, getOutbox, moveOutbox, type OutboxRow } from './store.ts';
 
-/** The card an edit targets has not been delivered yet; the job retries later. */
+/** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
-  constructor(readonly id: string) {
-    super('outbox_edit_not_ready', `the card for edit ${id} is not delivered yet`);
+  constructor(readonly id: string, why = 'is not delivered yet') {
+    super('outbox_edit_not_ready', `the card for edit ${id} ${why}`);
   }
 }
 
@@ -20,6 +20,11 @@ export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready';
  * platform's message reference with `sending → sent`. A send that throws means the platform did not
  * take it: the row goes back to `pending` and the error is rethrown for the job's retry. A crash
  * between claim and record leaves `sending`, which recoverOutbox() turns into `unknown`.
+ *
+ * Edits of one card go out in the order they were written, whatever order their jobs run in (a retried
+ * edit can run after a newer one): an edit with a newer edit of the same card is `superseded`, never
+ * sent — checked again after the claim, so a newer edit written meanwhile still wins — and an edit
+ * waits while an older edit of its card is being sent.
  */
 export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: string): Promise<DeliveryOutcome> {
   const row = await getOutbox(db, id);
@@ -34,9 +39,19 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
       return 'skipped';
     }
     editTarget = target.messageRef as MessageRef;
+    const order = await editOrder(db, row);
+    if (order === 'superseded') {
+      await moveOutbox(db, id, 'pending', 'superseded', { lastError: SUPERSEDED });
+      return 'skipped';
+    }
+    if (order === 'behind-a-send') throw new EditTargetNotReadyError(id, 'has an older edit being sent');
   }
   const claimed = await moveOutbox(db, id, 'pending', 'sending');
   if (!claimed) return 'skipped';
+  if (row.kind === 'edit' && (await editOrder(db, row)) === 'superseded') {
+    await moveOutbox(db, id, 'sending', 'superseded', { lastError: SUPERSEDED });
+    return 'skipped';
+  }
   let ref: MessageRef | undefined;
   try {
     ref = await send(surfaces, claimed, editTarget);
@@ -46,6 +61,16 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
   }
   await moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: new Date() });
   return 'sent';
+}
+
+const SUPERSEDED = 'a newer edit of the same card was written; this one is not sent';
+
+/** Where an edit stands among its card's edits: a newer one exists, an older one is being sent, or it may go. */
+async function editOrder(db: Db, edit: OutboxRow): Promise<'superseded' | 'behind-a-send' | 'next'> {
+  const edits = await editsOf(db, edit.targetId!);
+  const at = edits.findIndex((e) => e.id === edit.id);
+  if (at < edits.length - 1) return 'superseded';
+  return edits.some((e) => e.id !== edit.id && e.state === 'sending') ? 'behind-a-send' : 'next';
 }
 
 async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: MessageRef | undefined): Promise<MessageRef | undefined> {

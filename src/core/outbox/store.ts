@@ -63,6 +63,11 @@ export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefin
   return row;
 }
 
+/** Every edit of one card (the outbox id of the card), oldest first. */
+export async function editsOf(db: Db, targetId: string): Promise<OutboxRow[]> {
+  return db.select().from(outbox).where(and(eq(outbox.kind, 'edit'), eq(outbox.targetId, targetId))).orderBy(outbox.createdAt, outbox.id);
+}
+
 /** Every row of one owner (the cards of one question and their edits), oldest first. */
 export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxRow[]> {
   return db.select().from(outbox).where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id))).orderBy(outbox.createdAt);

@@ -17,11 +17,23 @@ export interface ToolSpec {
  * const model = chat.bindTools(registry.toolSpecs());
  */
 export function toolSpecs(tools: Iterable<ToolDefinition>): ToolSpec[] {
-  const specs: ToolSpec[] = [];
-  for (const tool of tools) {
+  return [...tools].map(specOf);
+}
+
+/**
+ * A definition never changes once made (a changed tool is a new definition), so its spec is built once:
+ * converting a zod schema to JSON Schema on every model call was a measurable part of a turn's CPU. The
+ * same definition always gives the same spec object, which lets callers compare tool lists by identity.
+ */
+const specs = new WeakMap<ToolDefinition, ToolSpec>();
+
+function specOf(tool: ToolDefinition): ToolSpec {
+  let spec = specs.get(tool);
+  if (!spec) {
     // io 'input': a field with a default is optional for the caller, so it must not be "required".
     const { $schema: _drop, ...parameters } = tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>);
-    specs.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters } });
+    spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+    specs.set(tool, spec);
   }
-  return specs;
+  return spec;
 }

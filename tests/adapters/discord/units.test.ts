@@ -16,7 +16,7 @@ import { newCommand } from '../../../src/core/agent/commands.ts';
 import { approvalCommands, type ApprovalCommandsPort } from '../../../src/core/approvals/commands.ts';
 import { builtinCommands } from '../../../src/core/commands/index.ts';
 
-const newCommandList = () => [newCommand({ startNewThread: async () => '', currentThread: async () => '', models: () => [] })];
+const newCommandList = () => [newCommand({ startNewThread: async () => '', currentThread: async () => '', models: () => [], compact: async () => ({ status: 'nothing' }) })];
 import { visible } from './visible.ts';
 
 const BOT = '1000000000000000001';

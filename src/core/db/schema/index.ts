@@ -11,3 +11,4 @@ export * from './schedules.ts';
 export * from './vault.ts';
 export * from './incidents.ts';
 export * from './mcp.ts';
+export * from './transcript.ts';

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** pending → sending → sent; a row found in `sending` after a crash becomes `unknown` (never re-sent blindly). */
-export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'unknown', 'failed'] as const;
+/**
+ * pending → sending → sent; a row found in `sending` after a crash becomes `unknown` (never re-sent blindly).
+ * An edit overtaken by a newer edit of the same card is `superseded`: it is never sent, so a card cannot
+ * go back to an older state when edits are delivered out of order (a retried edit behind a newer one).
+ */
+export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'unknown', 'failed', 'superseded'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 export const OUTBOX_KINDS = ['card', 'edit', 'message'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
@@ -33,8 +37,9 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    check('outbox_state_valid', sql`${t.state} in ('pending','sending','sent','unknown','failed')`),
+    check('outbox_state_valid', sql`${t.state} in ('pending','sending','sent','unknown','failed','superseded')`),
     index('outbox_state_idx').on(t.state),
     index('outbox_owner_idx').on(t.ownerKind, t.ownerId),
+    index('outbox_target_idx').on(t.targetId),
   ],
 );

@@ -1,0 +1,241 @@
+import type { Logger } from '../log/index.ts';
+import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
+import type { PipelineOutcome } from './pipeline-types.ts';
+
+/**
+ * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
+ * `acquire` takes or renews it for `holder`; false while someone else holds it.
+ */
+export interface ChatLeases {
+  acquire(key: string, holder: string): Promise<boolean>;
+  release(key: string, holder: string): Promise<void>;
+}
+
+/** A row's work, when it takes its turn in its chat's order. */
+export interface OrderedWork {
+  /** Runs the work of the row this process has just taken, and ends the row; 'stopping' when shutdown cut it short. */
+  run(taken: InboxRow): Promise<PipelineOutcome>;
+}
+
+/** Options for {@link ChatTurns}. */
+export interface ChatTurnsOptions {
+  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf'>;
+  /** The work of a row, or undefined when it does not wait its turn (e.g. /status): whoever recorded it runs it. */
+  plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
+  /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
+  leases?: ChatLeases;
+  /** How often a held lease is renewed; default 5 s (a third of `turns.stale_after`, the lease's life). */
+  renewMs?: number;
+  /** A running row untouched this long was left by a stopped process; default 15 s (`turns.stale_after`). */
+  staleAfterMs?: number;
+  /** Pauses between tries for a lease another process holds, doubling; default 10 ms up to 250 ms. */
+  poll?: { minMs: number; maxMs: number };
+  /** Keeps shutdown waiting for a chat's session (ChatQueues.track). */
+  track?: (work: Promise<unknown>) => void;
+  logger?: Logger;
+}
+
+interface Waiter {
+  resolve: (outcome: PipelineOutcome) => void;
+  promise: Promise<PipelineOutcome>;
+  /** Recovery: a running row of this event untouched since then was left by a stopped process. */
+  staleBefore?: Date;
+}
+
+/** A process-local lease: the embedded database has one process, and this class runs one session per chat. */
+const LOCAL_LEASES: ChatLeases = { acquire: async () => true, release: async () => {} };
+
+/**
+ * A chat's events run one at a time, strictly in the inbox's arrival order, by whichever process holds the
+ * chat's lease — across every process on the database. A process that records an event calls
+ * {@link submit} and waits: it takes the lease when it is free and works through the chat's unfinished
+ * events in order (those other processes recorded too), or, while another process holds it, polls until
+ * that holder has run the event (it sees every recorded row) or has gone (its lease lapses after
+ * `turns.stale_after`, and this process carries on from the first unfinished event).
+ *
+ * @example
+ * const turns = new ChatTurns({ inbox, leases: threadLeases, plan: (row) => workOf(row) });
+ * await turns.submit('telegram:42', { platform: 'telegram', eventId: '1001' });
+ */
+export class ChatTurns {
+  readonly #o: Required<Omit<ChatTurnsOptions, 'logger' | 'track'>> & Pick<ChatTurnsOptions, 'logger' | 'track'>;
+  /** Per chat, the events this process recorded (or took up) and waits on, by inbox key. */
+  readonly #waiting = new Map<string, Map<string, Waiter>>();
+  /** Chats with a session running in this process: at most one each. */
+  readonly #sessions = new Set<string>();
+  /** Chats whose lease this process holds right now. */
+  readonly #holding = new Set<string>();
+  /** Ends a polling session's pause early: a new event of this process should try for the lease at once. */
+  readonly #wake = new Map<string, () => void>();
+  #closed = false;
+
+  constructor(options: ChatTurnsOptions) {
+    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, poll: { minMs: 10, maxMs: 250 }, ...options };
+  }
+
+  /**
+   * Waits until the event has been run, here in its turn or by another process. Resolves with what became
+   * of it ('duplicate' when another process ran it; 'stopping' when this process stopped first — the row
+   * stays in the inbox for another process or the next start).
+   */
+  submit(chat: string, key: InboxKey, options: { staleBefore?: Date } = {}): Promise<PipelineOutcome> {
+    if (this.#closed) return Promise.resolve('stopping');
+    const waiters = this.#waiting.get(chat) ?? new Map<string, Waiter>();
+    this.#waiting.set(chat, waiters);
+    const id = idOf(key);
+    let waiter = waiters.get(id);
+    if (!waiter) {
+      let resolve!: (outcome: PipelineOutcome) => void;
+      const promise = new Promise<PipelineOutcome>((r) => (resolve = r));
+      waiter = { resolve, promise, ...(options.staleBefore && { staleBefore: options.staleBefore }) };
+      waiters.set(id, waiter);
+    }
+    this.#wake.get(chat)?.();
+    this.#start(chat);
+    return waiter.promise;
+  }
+
+  /**
+   * Stops taking events. A chat whose lease this process holds goes on with the events this process
+   * accepted (in their turn) until they end or shutdown stops their turns; every other waiter gets
+   * 'stopping' at once, its row left in the inbox for another process or the next start.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const chat of [...this.#waiting.keys()]) if (!this.#holding.has(chat)) this.#letGo(chat);
+  }
+
+  #start(chat: string): void {
+    if (this.#sessions.has(chat)) return;
+    this.#sessions.add(chat);
+    const session = this.#session(chat).finally(() => {
+      this.#sessions.delete(chat);
+      if (this.#closed) this.#letGo(chat);
+      // A waiter added as the session ended would otherwise wait for nobody.
+      else if ((this.#waiting.get(chat)?.size ?? 0) > 0) this.#start(chat);
+    });
+    this.#o.track?.(session);
+  }
+
+  /** Until this process waits on nothing in the chat: hold the lease and work, or poll while another holds it. */
+  async #session(chat: string): Promise<void> {
+    const { leases, inbox, poll } = this.#o;
+    const lease = leaseKeyOf(chat);
+    let pause = poll.minMs;
+    while (!this.#closed && (this.#waiting.get(chat)?.size ?? 0) > 0) {
+      try {
+        if (await leases.acquire(lease, inbox.owner)) {
+          this.#holding.add(chat);
+          try {
+            await this.#hold(chat, lease);
+          } finally {
+            this.#holding.delete(chat);
+            await leases.release(lease, inbox.owner).catch(() => undefined);
+          }
+          pause = poll.minMs;
+          continue;
+        }
+        // Another process holds the chat: it runs our events too, in their turn; see which it finished.
+        this.#settleFinished(chat, await inbox.unfinishedOf(chat));
+      } catch (error) {
+        this.#o.logger?.warn({ err: error, chat }, 'working through a chat’s events failed; trying again');
+        pause = poll.maxMs;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pause);
+        this.#wake.set(chat, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.#wake.delete(chat);
+      pause = Math.min(pause * 2, poll.maxMs);
+    }
+  }
+
+  /** Holding the lease: runs the chat's unfinished events in arrival order until none is left. */
+  async #hold(chat: string, lease: string): Promise<void> {
+    const { leases, inbox, renewMs } = this.#o;
+    let renewed = Date.now();
+    let lost = false;
+    const renew = async () => {
+      if (await leases.acquire(lease, inbox.owner)) renewed = Date.now();
+      else lost = true;
+    };
+    const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
+    try {
+      while (!this.#closed || (this.#waiting.get(chat)?.size ?? 0) > 0) {
+        const rows = await inbox.unfinishedOf(chat);
+        this.#settleFinished(chat, rows);
+        const next = await this.#next(rows);
+        if (!next) return this.#settleUnplanned(chat, rows);
+        // Still the holder? A lease that lapsed (renewals failing or hung) now belongs to another
+        // process, which takes the chat's next event; two processes must not both go on.
+        if (!lost && Date.now() - renewed > renewMs) await renew();
+        if (lost) return;
+        const id = idOf(next.row);
+        const waiter = this.#waiting.get(chat)?.get(id);
+        const taken = await inbox.take(next.row, waiter?.staleBefore ?? new Date(Date.now() - this.#o.staleAfterMs));
+        if (!taken) {
+          // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
+          await sleep(this.#o.poll.maxMs);
+          continue;
+        }
+        const outcome = await next.work.run(taken);
+        if (waiter) this.#settle(chat, id, waiter, outcome);
+        if (outcome === 'stopping') return;
+      }
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  /** The first unfinished row that waits its turn, with its work. */
+  async #next(rows: InboxRow[]): Promise<{ row: InboxRow; work: OrderedWork } | undefined> {
+    for (const row of rows) {
+      const work = await this.#o.plan(row);
+      if (work) return { row, work };
+    }
+    return undefined;
+  }
+
+  /** Resolves the waiters whose events are no longer unfinished: another process ran them. */
+  #settleFinished(chat: string, unfinished: InboxRow[]): void {
+    const left = new Set(unfinished.map(idOf));
+    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (!left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
+  }
+
+  /**
+   * Waiters whose rows no longer wait their turn (access or the command list changed since they were
+   * recorded) are let go: the row stays unfinished, and the next inbox sweep runs it as it is now.
+   */
+  #settleUnplanned(chat: string, unfinished: InboxRow[]): void {
+    const left = new Set(unfinished.map(idOf));
+    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
+  }
+
+  /** Lets every waiter of the chat go with 'stopping' (this process stops; the rows stay in the inbox). */
+  #letGo(chat: string): void {
+    for (const [id, waiter] of this.#waiting.get(chat) ?? []) this.#settle(chat, id, waiter, 'stopping');
+  }
+
+  #settle(chat: string, id: string, waiter: Waiter, outcome: PipelineOutcome): void {
+    const waiters = this.#waiting.get(chat);
+    waiters?.delete(id);
+    if (waiters?.size === 0) this.#waiting.delete(chat);
+    waiter.resolve(outcome);
+  }
+}
+
+/** The lease key of a chat's inbox, in the thread_leases table (thread ids never start with `inbox:`). */
+function leaseKeyOf(chat: string): string {
+  return `inbox:${chat}`;
+}
+
+function idOf(key: InboxKey): string {
+  return `${key.platform}\u0000${key.eventId}`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

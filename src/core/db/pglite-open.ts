@@ -1,0 +1,50 @@
+// How Kazma opens its embedded PGlite: with lean memory settings, and a new data directory initialised
+// (initdb) in a short-lived child process, so the memory initdb leaves behind dies with that process.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * PostgreSQL settings the embedded database starts with, on top of PGlite's own start parameters.
+ * Measured on Kazma's own workload (bench/footprint.ts; README "Footprint and start time"):
+ * - `shared_buffers`: PGlite starts PostgreSQL with 128 MB of buffer cache, and its WASM memory never
+ *   shrinks, so the cache becomes resident as it fills: ~310 MB RSS for PGlite alone, against ~155 MB at
+ *   16 MB (8 MB and 1 MB saved little more). A page not in the cache is one read() from the operating
+ *   system's page cache away; wal_buffers follows it (1/32). work_mem, temp_buffers and
+ *   maintenance_work_mem are limits, not allocations: lowering them changed nothing measurable.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+};
+
+/** PGlite's default start parameters followed by {@link PGLITE_SETTINGS} as `-c name=value`. */
+export function pgliteStartParams(settings: Readonly<Record<string, string>> = PGLITE_SETTINGS): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
+/**
+ * Opens the PGlite database in `dir`, creating it first when it does not exist yet. initdb runs in a
+ * child process: in this process it would leave several hundred MB (a second PGlite and the initdb WASM
+ * instance) that a GC frees only in part, for as long as Kazma runs; the child costs a node start.
+ */
+export async function openPglite(dir: string): Promise<PGlite> {
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir);
+  return PGlite.create({ dataDir: dir, startParams: pgliteStartParams() });
+}
+
+// CommonJS: the child resolves nothing itself (it may start in any working directory), it requires the
+// very PGlite build this process resolved.
+const INITDB = `const [pglite, dir] = process.argv.slice(1);
+require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => { console.error(error.message); process.exit(1); });`;
+
+function initdbInChild(dir: string): Promise<void> {
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', INITDB, pglite, dir], { timeout: 300_000 }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`initdb failed: ${stderr.trim() || error.message}`, { cause: error }));
+      else resolve();
+    });
+  });
+}

@@ -1,0 +1,124 @@
+// The one compare-and-set statement behind every decision (approval gates, incident and clarify
+// questions) and every gate state change: the move, its audit row and — for whoever did not move it —
+// the row as the winner left it, in a single round trip.
+import { and, eq, getTableColumns, is, SQL, sql, type Column } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/index.ts';
+import { KazmaError } from '../errors.ts';
+
+/** An audit table of attempts: one row per attempt, whatever came of it (approval_audit, question_audit). */
+export type AuditTable = PgTable & { actor: PgColumn; platform: PgColumn; decision: PgColumn; outcome: PgColumn; detail: PgColumn };
+
+/** The attempt the statement records in the same round trip. */
+export interface CasAudit {
+  table: AuditTable;
+  /** The audit column naming the row (approval_audit.gate_id, question_audit.question_id). */
+  subject: PgColumn;
+  actor?: unknown;
+  platform?: string;
+  decision?: string;
+  /** The winner's detail (e.g. a deny reason); a loser's detail is the state it found. */
+  detail?: string;
+  /** Outcome words: won (this call moved the row), lost (it exists, another state), unknown (no such row). */
+  outcomes: { won: string; lost: string; unknown: string };
+}
+
+/** What {@link compareAndSet} moves. `set` is keyed by the table's column names in TypeScript (camelCase). */
+export interface CasMove<T extends PgTable> {
+  table: T;
+  idColumn: PgColumn;
+  stateColumn: PgColumn;
+  id: string;
+  from: string;
+  to: string;
+  /** Other columns to set; a value may be SQL (e.g. sql`now()`). Never the state or the id. */
+  set?: Record<string, unknown>;
+  /** A further condition the row must meet to move (e.g. "the answer is one of its options"). */
+  guard?: SQL;
+  /** Records the attempt (won, lost or unknown) in the same statement. */
+  audit?: CasAudit;
+}
+
+/** `won`: this call moved the row and `row` is it after the move; else `row` is the row as it stands (undefined: none). */
+export type CasResult<R> = { won: true; row: R } | { won: false; row: R | undefined };
+
+/** A `set` key the table does not have (a bug in the caller). */
+export class UnknownColumnError extends KazmaError {
+  constructor(readonly column: string) {
+    super('cas_unknown_column', `compareAndSet was asked to set "${column}", which the table does not have; use the column's TypeScript name.`);
+  }
+}
+
+/**
+ * Moves one row from `from` to `to` by compare-and-set, in ONE statement.
+ *
+ * Inputs: the table, its id and state columns, the row id, the expected and the next state, other
+ * columns to set, an optional guard and an optional audit entry.
+ * Output: `{ won: true, row }` with the row after the move, or `{ won: false, row }` with the row as the
+ * winner left it (undefined when there is no such row) — so a loser can be told who decided, and when.
+ * Invariants:
+ *  - `UPDATE … WHERE id = $id AND state = $from [AND guard] RETURNING *`: under READ COMMITTED exactly
+ *    one of any number of concurrent callers moves the row.
+ *  - The loser's row is read only when the UPDATE moved nothing (the read depends on the UPDATE's
+ *    result, so it runs after it). A plain read sees the statement's snapshot; when that still shows
+ *    `from`, the snapshot was taken before a winner that committed while this UPDATE waited for the row
+ *    lock ("pending, decided by nobody"), so the row is read again `FOR SHARE`, which waits for any
+ *    writer and returns the newest committed version. Only those racing losers lock the row; a late
+ *    loser (the usual one) reads it without a lock.
+ *  - The audit row is written by the same statement (INSERT … SELECT from the UPDATE's result): exactly
+ *    one row per attempt, `won` exactly once per move, never a move without its audit row or the reverse.
+ */
+export async function compareAndSet<T extends PgTable>(db: Db, move: CasMove<T>): Promise<CasResult<T['$inferSelect']>> {
+  const columns = getTableColumns(move.table) as Record<string, Column>;
+  const assignments = Object.entries(move.set ?? {}).map(([key, value]) => {
+    const column = columns[key];
+    if (!column || column.name === move.idColumn.name || column.name === move.stateColumn.name) throw new UnknownColumnError(key);
+    return sql`${sql.identifier(column.name)} = ${is(value, SQL) ? value : sql.param(value, column)}`;
+  });
+  assignments.unshift(sql`${sql.identifier(move.stateColumn.name)} = ${sql.param(move.to, move.stateColumn)}`);
+  const condition = and(eq(move.idColumn, move.id), eq(move.stateColumn, move.from), move.guard);
+  const statement = sql`
+    with moved as (
+      update ${move.table} set ${sql.join(assignments, sql`, `)} where ${condition} returning *
+    ), seen as (
+      select * from ${move.table} where ${eq(move.idColumn, move.id)} and not exists (select 1 from moved)
+    ), fresh as (
+      select * from ${move.table} where ${eq(move.idColumn, move.id)}
+        and exists (select 1 from seen where seen.${sql.identifier(move.stateColumn.name)} = ${sql.param(move.from, move.stateColumn)}) for share
+    ), standing as (
+      select * from fresh union all select * from seen where not exists (select 1 from fresh)
+    )${move.audit ? sql`, audited as (${auditInsert(move.audit, move.id, move.stateColumn)})` : sql``}
+    select true as cas_won, moved.* from moved
+    union all
+    select false as cas_won, standing.* from standing`;
+  const [raw] = rowsOf(await db.execute(statement));
+  if (!raw) return { won: false, row: undefined };
+  const row = fromDriver(columns, raw) as T['$inferSelect'];
+  return raw.cas_won === true ? { won: true, row } : { won: false, row };
+}
+
+/** INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. */
+function auditInsert(audit: CasAudit, id: string, state: PgColumn): SQL {
+  const t = audit.table;
+  const value = (column: PgColumn, v: unknown) => sql`${v === undefined ? null : sql.param(v, column)}::${sql.raw(column.getSQLType())}`;
+  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) => sql.identifier(c.name));
+  return sql`insert into ${t} (${sql.join(names, sql`, `)})
+    select ${value(audit.subject, id)}, ${value(t.actor, audit.actor)}, ${value(t.platform, audit.platform)}, ${value(t.decision, audit.decision)},
+      case when exists (select 1 from moved) then ${audit.outcomes.won} when exists (select 1 from standing) then ${audit.outcomes.lost} else ${audit.outcomes.unknown} end,
+      case when exists (select 1 from moved) then ${value(t.detail, audit.detail)} else (select standing.${sql.identifier(state.name)}::text from standing) end`;
+}
+
+// postgres.js returns the rows as the result; PGlite returns `{ rows }`.
+function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(result) ? result : ((result as { rows?: Array<Record<string, unknown>> }).rows ?? []);
+}
+
+/** A raw row (SQL column names, driver values) as drizzle's select would return it. */
+function fromDriver(columns: Record<string, Column>, raw: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(columns)) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row;
+}

@@ -1,0 +1,46 @@
+// The window's rules on their own: whole turns leave oldest first, a tool call never without its
+// result, the current turn and pinned summaries always stay, and only a prefix is ever archived.
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { describe, expect, it } from 'vitest';
+import { approxTokensOf, fitRequest, planWindow } from '../../src/core/agent/context-window.ts';
+import { isSummary, summaryMessage } from '../../src/core/agent/summary.ts';
+
+const words = (n: number) => 'word '.repeat(n);
+let next = 0;
+const human = (text: string) => new HumanMessage({ content: text, id: `h${next++}` });
+const ai = (text: string) => new AIMessage({ content: text, id: `a${next++}` });
+const callAndResult = (id: string, output: string): BaseMessage[] => [
+  new AIMessage({ content: '', id: `a${next++}`, tool_calls: [{ id, name: 'note', args: { text: id } }] }),
+  new ToolMessage({ content: output, tool_call_id: id, id: `t${next++}` }),
+];
+const ids = (messages: BaseMessage[]) => messages.map((m) => m.id);
+
+describe('planWindow', () => {
+  it('archives the oldest whole turns, keeping tool calls with their results', () => {
+    const turns = Array.from({ length: 6 }, (_, i) => [human(`q${i} ${words(20)}`), ...callAndResult(`c${i}`, words(40)), ai(`a${i}`)]);
+    const messages = turns.flat();
+    const { archive, keep } = planWindow(messages, { budget: 200 });
+    expect(approxTokensOf(keep)).toBeLessThanOrEqual(200);
+    expect([...archive, ...keep]).toEqual(messages);
+    // Cut on a turn boundary: what is kept starts with a person's message, and every result has its call.
+    expect(HumanMessage.isInstance(keep[0]!)).toBe(true);
+    expect(archive.length % 4).toBe(0);
+  });
+
+  it('keeps the current turn even when it alone is over budget, and pins summaries', () => {
+    const summary = summaryMessage('what came before', 'x');
+    const messages = [summary, human('old'), ai('old answer'), human(`now ${words(400)}`), ...callAndResult('c', words(400))];
+    const { archive, keep } = planWindow(messages, { budget: 100, pinned: isSummary });
+    expect(ids(archive)).toEqual(ids(messages.slice(1, 3)));
+    expect(ids(keep)).toEqual(ids([summary, ...messages.slice(3)]));
+  });
+});
+
+describe('fitRequest', () => {
+  it('drops the oldest tool steps of an oversized turn from the request, never a call without its result', () => {
+    const messages = [human('do three things'), ...callAndResult('c1', words(300)), ...callAndResult('c2', words(300)), ...callAndResult('c3', words(20))];
+    const sent = fitRequest(messages, 200);
+    expect(ids(sent)).toEqual(ids([messages[0]!, ...messages.slice(5)]));
+    expect(fitRequest(messages, 10_000)).toEqual(messages);
+  });
+});

@@ -1,0 +1,113 @@
+// The compiled build: `npm run build` emits dist/ and the compiled CLI runs from it, reading what it reads
+// relative to its own files (package.json, migrations/) from dist/ as it does from src/. A broken build,
+// an import left with a .ts extension, or an asset path that only works from src/ fails here.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import postgres from 'postgres';
+import { describe, expect, it } from 'vitest';
+import { distState } from '../../bin/dist-state.js';
+import { createPgDatabase } from '../helpers/databases.ts';
+import { REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
+
+const run = promisify(execFile);
+const DIST_CLI = join(REPO_ROOT, 'dist/cli/index.js');
+
+/** Runs the compiled CLI itself (not bin/kazma.js, which falls back to tsx when dist/ is stale). */
+async function compiled(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [DIST_CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+}
+
+describe('npm run build', () => {
+  it('compiles src/ to dist/, and the compiled CLI prints its version, checks a config and migrates PostgreSQL', { timeout: 300_000 }, async () => {
+    const build = await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    expect(build.stderr).toBe('');
+
+    // Every relative import was rewritten to .js: Node cannot load a .ts file without tsx.
+    const leftovers = jsFiles(join(REPO_ROOT, 'dist')).filter((file) => /(?:from |import\()\s*["']\.{1,2}\/[^"']*\.ts["']/.test(readFileSync(file, 'utf8')));
+    expect(leftovers).toEqual([]);
+
+    const version = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version as string;
+    expect(await compiled(['--version'])).toMatchObject({ code: 0, stdout: `kazma ${version}\n` });
+
+    const { path } = writeConfig('http: { port: 0 }\n');
+    expect(await compiled(['config', 'check', '--config', path])).toMatchObject({ code: 0, stderr: '' });
+
+    // migrations/ is found from dist/: every migration in the journal is applied.
+    const pg = await createPgDatabase();
+    try {
+      const { path: pgConfig } = writeConfig(`database: { url: "${pg.url}" }\n`);
+      const migrated = await compiled(['migrate', '--config', pgConfig]);
+      expect(migrated.stderr).toBe('');
+      expect(migrated.code).toBe(0);
+      const journal = JSON.parse(readFileSync(join(REPO_ROOT, 'migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+      const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+      try {
+        const [row] = await sql<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
+        expect(row!.n).toBe(journal.entries.length);
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await pg.drop();
+    }
+  });
+});
+
+describe('whether dist/ is current (bin/kazma.js runs it only then; `npm start` rebuilds otherwise)', () => {
+  /** A tree with one source file and a build stamped at `builtAt`. */
+  function tree(builtAt: Date): string {
+    const root = mkdtempSync(join(tmpdir(), 'kazma-dist-'));
+    mkdirSync(join(root, 'src/core'), { recursive: true });
+    mkdirSync(join(root, 'dist/cli'), { recursive: true });
+    writeFileSync(join(root, 'src/core/a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'tsconfig.json'), '{}\n');
+    writeFileSync(join(root, 'dist/cli/index.js'), '');
+    const old = new Date(builtAt.getTime() - 60_000);
+    for (const path of ['src/core/a.ts', 'src/core', 'src', 'tsconfig.json']) utimesSync(join(root, path), old, old);
+    writeFileSync(join(root, 'dist/.build-stamp'), '');
+    utimesSync(join(root, 'dist/.build-stamp'), builtAt, builtAt);
+    return root;
+  }
+  const builtAt = new Date(Date.now() - 3_600_000);
+  const later = new Date(builtAt.getTime() + 1_000);
+
+  it('is fresh when nothing changed since the build', () => {
+    expect(distState(tree(builtAt))).toEqual({ state: 'fresh' });
+  });
+
+  it('is stale when a source file was saved after the build, naming it', () => {
+    const root = tree(builtAt);
+    utimesSync(join(root, 'src/core/a.ts'), later, later);
+    expect(distState(root)).toEqual({ state: 'stale', newer: 'src/core/a.ts' });
+  });
+
+  it('is stale when a source file was added or removed (its folder changed), or a tsconfig changed', () => {
+    const added = tree(builtAt);
+    utimesSync(join(added, 'src/core'), later, later);
+    expect(distState(added)).toEqual({ state: 'stale', newer: 'src/core' });
+    const configured = tree(builtAt);
+    utimesSync(join(configured, 'tsconfig.json'), later, later);
+    expect(distState(configured)).toMatchObject({ state: 'stale' });
+  });
+
+  it('is missing when never built or the build did not finish (no stamp)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'kazma-dist-'));
+    expect(distState(root)).toEqual({ state: 'missing' });
+    const unstamped = tree(builtAt);
+    rmSync(join(unstamped, 'dist/.build-stamp'));
+    expect(distState(unstamped)).toEqual({ state: 'missing' });
+  });
+});
