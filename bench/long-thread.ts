@@ -13,14 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Actor, ChatRef, Message, MessageRef } from '../src/core/chat/index.ts';
-import { migrateDatabase, openDatabase } from '../src/core/db/index.ts';
+import type { Actor, ChatRef } from '../src/core/chat/index.ts';
 import { startFakeLlm } from '../tests/fakes/llm-server.ts';
 import { startAssembled } from '../tests/helpers/assembled.ts';
-import { createPgDatabase, freshDatabase, type Backend, type FreshDatabase } from '../tests/helpers/databases.ts';
-import { STANDARD_STEPS } from '../tests/helpers/pglite-template.ts';
-import { RecordingSurface } from '../tests/helpers/recording-surface.ts';
-import { countPgliteStatements, startCountingProxy, type StatementCounter } from './lib/statements.ts';
+import type { Backend } from '../tests/helpers/databases.ts';
+import { AwaitedSurface, countedDatabase } from './lib/turn-cost.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 const ROOT = join(HERE, '../..');
@@ -28,32 +25,6 @@ const MARKS = [1, 100, 400];
 const SPAN = 9;
 
 interface TurnFigure { turn: number; cpuMs: number; statements: number }
-
-/** A fresh migrated database whose statements are counted (PostgreSQL through a counting proxy). */
-async function countedDatabase(backend: Backend): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
-  if (backend === 'pglite') {
-    const database = await freshDatabase('pglite');
-    return { database, counter: countPgliteStatements(database.pglite!) };
-  }
-  const created = await createPgDatabase();
-  const proxy = await startCountingProxy({ host: '127.0.0.1', port: Number(new URL(created.url).port || 5432) });
-  const database = await openDatabase({ url: proxy.through(created.url), poolSize: 20 });
-  await migrateDatabase(database, STANDARD_STEPS);
-  return { counter: proxy, database: { ...database, dispose: async () => { await database.close(); await proxy.close(); await created.drop(); } } };
-}
-
-/** A recording surface whose sends can be awaited. */
-class AwaitedSurface extends RecordingSurface {
-  #waiters: Array<() => void> = [];
-  override async send(chat: ChatRef, message: Message): Promise<MessageRef> {
-    const ref = await super.send(chat, message);
-    this.#waiters.shift()?.();
-    return ref;
-  }
-  nextSend(): Promise<void> {
-    return new Promise((resolve) => this.#waiters.push(resolve));
-  }
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -22,7 +22,7 @@ export interface TurnCost {
 }
 
 /** A fresh migrated database whose statements are counted (PostgreSQL through a counting proxy). */
-async function countedDatabase(backend: Backend): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
+export async function countedDatabase(backend: Backend): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
   if (backend === 'pglite') {
     const database = await freshDatabase('pglite');
     return { database, counter: countPgliteStatements(database.pglite!) };
@@ -61,7 +61,7 @@ async function floor(database: FreshDatabase, counter: StatementCounter, durabil
 }
 
 /** A recording surface whose sends can be awaited. */
-class AwaitedSurface extends RecordingSurface {
+export class AwaitedSurface extends RecordingSurface {
   #waiters: Array<() => void> = [];
   override async send(chat: ChatRef, message: Message): Promise<MessageRef> {
     const ref = await super.send(chat, message);

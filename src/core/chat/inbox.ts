@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
@@ -93,12 +93,7 @@ export class Inbox {
     const takeable = options.staleBefore
       ? or(mine, and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, options.staleBefore)))
       : mine;
-    const [row] = await this.#db
-      .update(inbox)
-      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` })
-      .where(and(this.#where(key), takeable))
-      .returning();
-    return row;
+    return this.#run(key, takeable);
   }
 
   /**
@@ -111,6 +106,11 @@ export class Inbox {
    */
   async take(key: InboxKey, staleBefore: Date): Promise<InboxRow | undefined> {
     const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), lte(inbox.updatedAt, staleBefore)));
+    return this.#run(key, takeable);
+  }
+
+  /** Moves the row to `running`, owned by this process, counting the attempt, when `takeable` holds. */
+  async #run(key: InboxKey, takeable: SQL | undefined): Promise<InboxRow | undefined> {
     const [row] = await this.#db
       .update(inbox)
       .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` })
