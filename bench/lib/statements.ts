@@ -2,8 +2,8 @@
 // test: on PGlite by reading the wire-protocol messages handed to its engine, on PostgreSQL by a TCP
 // proxy that reads the client → server stream. A statement is a simple-query message ('Q') or an
 // extended-protocol Execute ('E'); a transaction's BEGIN and COMMIT count as statements too.
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
+import { startTcpProxy } from '../../tests/helpers/tcp-proxy.ts';
 
 export interface StatementCounter {
   /** Statements seen so far. */
@@ -46,41 +46,30 @@ export interface CountingProxy extends StatementCounter {
   close(): Promise<void>;
 }
 
-/** A TCP proxy in front of PostgreSQL that counts the statements every connection through it sends. */
+/** A TCP proxy in front of PostgreSQL (tests/helpers/tcp-proxy.ts) that counts the statements every connection through it sends. */
 export async function startCountingProxy(target: { host: string; port: number }): Promise<CountingProxy> {
   let count = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    let pending = Buffer.alloc(0);
-    // The startup message (and an SSLRequest before it) carries no type byte.
-    let untyped = true;
-    client.on('data', (chunk: Buffer) => {
-      pending = Buffer.concat([pending, chunk]);
-      while (untyped && pending.length >= 8) {
-        const length = pending.readInt32BE(0);
-        if (pending.length < length) break;
-        const code = pending.readInt32BE(4);
-        pending = pending.subarray(length);
-        if (code !== 80877103) untyped = false; // 80877103: SSLRequest; the startup message follows it
-      }
-      if (untyped) return;
-      const { statements, rest } = countTyped(pending);
-      count += statements;
-      pending = pending.subarray(rest);
-    });
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+  const proxy = await startTcpProxy(target, {
+    tap: () => {
+      let pending = Buffer.alloc(0);
+      // The startup message (and an SSLRequest before it) carries no type byte.
+      let untyped = true;
+      return (chunk) => {
+        pending = Buffer.concat([pending, chunk]);
+        while (untyped && pending.length >= 8) {
+          const length = pending.readInt32BE(0);
+          if (pending.length < length) break;
+          const code = pending.readInt32BE(4);
+          pending = pending.subarray(length);
+          if (code !== 80877103) untyped = false; // 80877103: SSLRequest; the startup message follows it
+        }
+        if (untyped) return;
+        const { statements, rest } = countTyped(pending);
+        count += statements;
+        pending = pending.subarray(rest);
+      };
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
     get count() {
       return count;
@@ -88,12 +77,9 @@ export async function startCountingProxy(target: { host: string; port: number })
     through(url: string) {
       const parsed = new URL(url);
       parsed.hostname = '127.0.0.1';
-      parsed.port = String(port);
+      parsed.port = String(proxy.port);
       return parsed.toString();
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => proxy.close(),
   };
 }

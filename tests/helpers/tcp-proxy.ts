@@ -14,10 +14,12 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+/** `tap`: called once per client connection; what it returns sees every chunk that client sends (e.g. to count statements). */
+export async function startTcpProxy(target: { host: string; port: number }, options: { tap?: () => (chunk: Buffer) => void } = {}): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
+    if (options.tap) client.on('data', options.tap());
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
