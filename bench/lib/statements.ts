@@ -3,6 +3,7 @@
 // proxy that reads the client → server stream. A statement is a simple-query message ('Q') or an
 // extended-protocol Execute ('E'); a transaction's BEGIN and COMMIT count as statements too.
 import type { PGlite } from '@electric-sql/pglite';
+import { readFrontendMessages, watchPgliteStatements } from '../../tests/helpers/pglite-statements.ts';
 import { startTcpProxy } from '../../tests/helpers/tcp-proxy.ts';
 
 export interface StatementCounter {
@@ -10,34 +11,9 @@ export interface StatementCounter {
   readonly count: number;
 }
 
-const SIMPLE_QUERY = 0x51; // 'Q'
-const EXECUTE = 0x45; // 'E'
-
-/** Counts statements in a buffer of typed frontend messages (type byte, int32 length including itself). */
-function countTyped(buffer: Uint8Array, from = 0): { statements: number; rest: number } {
-  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  let statements = 0;
-  let at = from;
-  while (at + 5 <= buffer.length) {
-    const length = view.getInt32(at + 1);
-    if (at + 1 + length > buffer.length) break;
-    if (buffer[at] === SIMPLE_QUERY || buffer[at] === EXECUTE) statements++;
-    at += 1 + length;
-  }
-  return { statements, rest: at };
-}
-
 /** Counts every statement the in-process PGlite runs from now on (drizzle's and the checkpointer's alike). */
 export function countPgliteStatements(pglite: PGlite): StatementCounter {
-  const counter = { count: 0 };
-  // Every query path (query, exec, execProtocol*, the node-postgres bridge) ends in execProtocolRawSync.
-  const engine = pglite as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
-  const original = engine.execProtocolRawSync.bind(pglite);
-  engine.execProtocolRawSync = (message: Uint8Array) => {
-    counter.count += countTyped(message).statements;
-    return original(message);
-  };
-  return counter;
+  return watchPgliteStatements(pglite);
 }
 
 export interface CountingProxy extends StatementCounter {
@@ -64,7 +40,7 @@ export async function startCountingProxy(target: { host: string; port: number })
           if (code !== 80877103) untyped = false; // 80877103: SSLRequest; the startup message follows it
         }
         if (untyped) return;
-        const { statements, rest } = countTyped(pending);
+        const { statements, rest } = readFrontendMessages(pending);
         count += statements;
         pending = pending.subarray(rest);
       };

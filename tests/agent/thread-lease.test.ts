@@ -10,14 +10,17 @@ import { startAssembled, type Assembled } from '../helpers/assembled.ts';
 import { BACKENDS, freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 
-for (const backend of BACKENDS) {
-  describe(`thread leases [${backend}]`, () => {
+// Solo (PGlite: one process per data dir) the same rules hold in memory, without a statement.
+const KINDS = [...BACKENDS.map((backend) => ({ backend, solo: false })), { backend: 'pglite' as const, solo: true }];
+
+for (const { backend, solo } of KINDS) {
+  describe(`thread leases [${backend}${solo ? ', solo' : ''}]`, () => {
     let database: FreshDatabase;
     beforeAll(async () => { database = await freshDatabase(backend); });
     afterAll(async () => { await database.dispose(); });
 
     it('one holder at a time; the holder renews and releases; a lease left by a dead holder is taken once it expires', async () => {
-      const leases = new ThreadLeases({ db: database.db, owner: 'p1', ttlMs: 300 });
+      const leases = new ThreadLeases({ db: database.db, owner: 'p1', ttlMs: 1_000, solo });
       expect(await leases.acquire('t1', 'a')).toBe(true);
       expect(await leases.acquire('t1', 'b')).toBe(false);
       expect(await leases.acquire('t1', 'a')).toBe(true); // renewal
@@ -26,13 +29,13 @@ for (const backend of BACKENDS) {
       await leases.release('t1', 'a');
       expect(await leases.acquire('t1', 'b')).toBe(true);
       // b stops renewing (its process died): after the ttl another holder may take the thread.
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect(await leases.acquire('t1', 'c')).toBe(true);
       expect(await leases.acquire('t1', 'b')).toBe(false);
     });
 
     it('run() excludes runs of the same process too, and hands over in turn', async () => {
-      const leases = new ThreadLeases({ db: database.db, owner: 'p2', ttlMs: 5_000 });
+      const leases = new ThreadLeases({ db: database.db, owner: 'p2', ttlMs: 5_000, solo });
       const log: string[] = [];
       const work = (name: string) => async () => {
         log.push(`${name} in`);
@@ -44,6 +47,23 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('solo thread leases', () => {
+  let database: FreshDatabase;
+  let other: FreshDatabase;
+  beforeAll(async () => { [database, other] = await Promise.all([freshDatabase('pglite'), freshDatabase('pglite')]); });
+  afterAll(async () => { await Promise.all([database.dispose(), other.dispose()]); });
+
+  it('live in memory: every ThreadLeases on one database shares them, another database has its own, and none is a row', async () => {
+    const [a, b] = [new ThreadLeases({ db: database.db, owner: 'p1', solo: true }), new ThreadLeases({ db: database.db, owner: 'p2', solo: true })];
+    expect(await a.acquire('t1', 'p1/x')).toBe(true);
+    expect(await b.acquire('t1', 'p2/y')).toBe(false);
+    expect(await new ThreadLeases({ db: other.db, owner: 'p3', solo: true }).acquire('t1', 'p3/z')).toBe(true);
+    expect(await database.pglite!.query('select count(*)::int as n from thread_leases')).toMatchObject({ rows: [{ n: 0 }] });
+    await b.forgetAll(); // a start after a crash
+    expect(await b.acquire('t1', 'p2/y')).toBe(true);
+  });
+});
 
 describe('two processes on one PostgreSQL', () => {
   let llm: FakeLlm;

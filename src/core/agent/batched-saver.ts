@@ -5,12 +5,14 @@
 // round trip (on PGlite, one turn of the session mutex) instead of up to ten.
 //
 // Inputs and outputs are exactly PostgresSaver's (the same rows, the same serialisation: it reuses the
-// saver's own `_dump*`); reads are untouched. tests/agent/checkpointer/batched-saver.test.ts reads rows
+// saver's own `_dump*`); a read of a thread's latest checkpoint may be shared with the next one while the
+// caller holds the thread (shared-reads.ts). tests/agent/checkpointer/batched-saver.test.ts reads rows
 // written here back through the stock saver and compares them with the stock saver's own.
 import type { RunnableConfig } from '@langchain/core/runnables';
-import type { ChannelVersions, Checkpoint, CheckpointMetadata, PendingWrite } from '@langchain/langgraph-checkpoint';
+import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import { SharedLatestReads } from './shared-reads.ts';
 
 /** Special write channels LangGraph stores at fixed negative indexes (an upsert: the latest wins). */
 const SPECIAL_WRITE_INDEX: Record<string, number> = { __error__: -1, __scheduled__: -2, __interrupt__: -3, __resume__: -4 };
@@ -22,6 +24,8 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #putSql: string;
   readonly #insertWritesSql: string;
   readonly #upsertWritesSql: string;
+  /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
+  readonly reads = new SharedLatestReads();
 
   constructor(pool: pg.Pool, schema: string) {
     super(pool, undefined, { schema });
@@ -42,9 +46,21 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#upsertWritesSql = `${writes} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`;
   }
 
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { thread_id, checkpoint_ns = '', checkpoint_id } = (config.configurable ?? {}) as { thread_id?: string; checkpoint_ns?: string; checkpoint_id?: string };
+    if (thread_id === undefined || checkpoint_ns !== '' || checkpoint_id !== undefined) return super.getTuple(config);
+    return this.reads.latest(thread_id, () => super.getTuple(config));
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    this.reads.written(threadId);
+    await super.deleteThread(threadId);
+  }
+
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new Error('Missing "configurable" field in "config" param');
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
+    this.reads.written(thread_id);
     const [blobs, dumpedMetadata] = await Promise.all([this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
     await this.#pool.query(this.#putSql, [
       thread_id, checkpoint_ns,
@@ -57,6 +73,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     if (writes.length === 0) return;
     const { thread_id, checkpoint_ns = '', checkpoint_id } = (config.configurable ?? {}) as { thread_id: string; checkpoint_ns?: string; checkpoint_id: string };
+    this.reads.written(thread_id);
     const upsert = writes.every(([channel]) => channel in SPECIAL_WRITE_INDEX);
     const dumped = await this._dumpWrites(thread_id, checkpoint_ns, checkpoint_id, taskId, writes);
     // One statement may not touch a row twice: of writes sharing an index, the stock saver's row-by-row

@@ -13,7 +13,6 @@
 // after `lockTimeoutMs` with CheckpointerBusyError.
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
-import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import type { Database, MigrationStep } from '../db/index.ts';
 import { KazmaError, StartupError } from '../errors.ts';
@@ -32,7 +31,7 @@ export interface CheckpointerOptions {
 }
 
 export interface Checkpointer {
-  readonly saver: PostgresSaver;
+  readonly saver: BatchedPostgresSaver;
   /** Closes the checkpointer's own pool; the Database (and its PGlite) stays open. */
   close(): Promise<void>;
 }

@@ -71,15 +71,16 @@ export async function createAgent({ loaded, processName, database, tools, broker
     journal: new EffectJournal(database.db), checkpointer: checkpointer.saver, ...(progress && { progress }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
-  const threads = new ThreadStore(database.db);
-  const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after });
-  // The embedded database has one process (the data-dir lock): any lease in it was left by a crash.
-  if (database.kind === 'pglite') await leases.forgetAll();
+  const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });
+  // The embedded database has one process (the data-dir lock): its leases live in memory, and any
+  // lease found at start was left by a crash (or by a process in the same memory that stopped).
+  const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after, solo: database.kind === 'pglite' });
+  if (leases.solo) await leases.forgetAll();
   const aborter = new AbortController();
   // Each running turn follows this signal with one listener, removed when it ends; many run at once on a worker.
   setMaxListeners(1_000, aborter.signal);
   const runner = new TurnRunner({
-    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases,
+    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases, reads: checkpointer.saver.reads,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });

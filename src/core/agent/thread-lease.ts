@@ -20,7 +20,20 @@ export interface ThreadLeasesOptions {
   ttlMs?: number;
   /** How long {@link run} waits for a lease another run holds; default 10 minutes (a long turn). */
   waitMs?: number;
+  /**
+   * Only this process can open the database (PGlite's data-dir lock): the leases live in this process's
+   * memory — the same rules, no statements — shared by every ThreadLeases on the same `db`.
+   */
+  solo?: boolean;
 }
+
+interface HeldLease {
+  holder: string;
+  expiresAt: number;
+}
+
+/** The in-memory lease table of each solo database (see ThreadLeasesOptions.solo). */
+const SOLO_TABLES = new WeakMap<Db, Map<string, HeldLease>>();
 
 /**
  * Per-thread exclusion across processes, by an owned, expiring lease row (the gate lease pattern). The
@@ -33,7 +46,18 @@ export class ThreadLeases {
   readonly #o: Required<ThreadLeasesOptions>;
 
   constructor(options: ThreadLeasesOptions) {
-    this.#o = { ttlMs: 15_000, waitMs: 600_000, ...options };
+    this.#o = { ttlMs: 15_000, waitMs: 600_000, solo: false, ...options };
+  }
+
+  /** True when every lease is held by this process (a solo database): nobody else records or runs its work. */
+  get solo(): boolean {
+    return this.#o.solo;
+  }
+
+  #soloTable(): Map<string, HeldLease> {
+    let table = SOLO_TABLES.get(this.#o.db);
+    if (!table) SOLO_TABLES.set(this.#o.db, (table = new Map()));
+    return table;
   }
 
   /**
@@ -44,6 +68,13 @@ export class ThreadLeases {
    * Invariant: at any instant at most one holder has an unexpired lease on a thread.
    */
   async acquire(threadId: string, holder: string): Promise<boolean> {
+    if (this.#o.solo) {
+      const table = this.#soloTable();
+      const held = table.get(threadId);
+      if (held && held.holder !== holder && held.expiresAt >= Date.now()) return false;
+      table.set(threadId, { holder, expiresAt: Date.now() + this.#o.ttlMs });
+      return true;
+    }
     const expiresAt = sql`now() + ${`${this.#o.ttlMs} milliseconds`}::interval`;
     const rows = await this.#o.db
       .insert(threadLeases)
@@ -59,11 +90,17 @@ export class ThreadLeases {
 
   /** Gives the lease up (only if `holder` still has it). */
   async release(threadId: string, holder: string): Promise<void> {
+    if (this.#o.solo) {
+      const table = this.#soloTable();
+      if (table.get(threadId)?.holder === holder) table.delete(threadId);
+      return;
+    }
     await this.#o.db.delete(threadLeases).where(and(eq(threadLeases.threadId, threadId), eq(threadLeases.owner, holder)));
   }
 
   /** Drops every lease: only for a database this process alone may use (PGlite), at start, after a crash. */
   async forgetAll(): Promise<void> {
+    if (this.#o.solo) return this.#soloTable().clear();
     await this.#o.db.delete(threadLeases);
   }
 

@@ -14,15 +14,30 @@ export function threadIdOf(chat: ChatRef, generation: number): string {
  */
 export class ThreadStore {
   readonly #db: Db;
+  /**
+   * Solo (only this process opens the database, and this store is its only writer of chat_threads): the
+   * generations read or written so far, so a turn need not read its chat's thread again. Most recently
+   * used last; the oldest are dropped beyond {@link REMEMBERED_CHATS}.
+   */
+  readonly #known: Map<ChatRef, number> | undefined;
+  /** Calls of {@link next} so far, and those still under way. */
+  #moves = 0;
+  #pending = 0;
 
-  constructor(db: Db) {
+  constructor(db: Db, options: { solo?: boolean } = {}) {
     this.#db = db;
+    this.#known = options.solo ? new Map() : undefined;
   }
 
   /** The chat's current thread id (generation 0 when the chat never ran /new). */
   async current(chat: ChatRef): Promise<string> {
+    const known = this.#known?.get(chat);
+    if (known !== undefined) return threadIdOf(chat, this.#remember(chat, known));
+    const moves = this.#pending === 0 ? this.#moves : -1;
     const rows = await this.#db.select({ generation: chatThreads.generation }).from(chatThreads).where(eq(chatThreads.chat, chat)).limit(1);
-    return threadIdOf(chat, rows[0]?.generation ?? 0);
+    const generation = rows[0]?.generation ?? 0;
+    // A /new under way when this read began, or begun since, may be newer than what it read: keep nothing.
+    return threadIdOf(chat, moves === this.#moves ? this.#remember(chat, generation) : generation);
   }
 
   /**
@@ -31,11 +46,29 @@ export class ThreadStore {
    * Invariant: concurrent calls get distinct generations.
    */
   async next(chat: ChatRef): Promise<string> {
-    const rows = await this.#db
-      .insert(chatThreads)
-      .values({ chat, generation: 1 })
-      .onConflictDoUpdate({ target: chatThreads.chat, set: { generation: sql`${chatThreads.generation} + 1`, updatedAt: sql`now()` } })
-      .returning({ generation: chatThreads.generation });
-    return threadIdOf(chat, rows[0]!.generation);
+    this.#moves++;
+    this.#pending++;
+    let rows: Array<{ generation: number }>;
+    try {
+      rows = await this.#db
+        .insert(chatThreads)
+        .values({ chat, generation: 1 })
+        .onConflictDoUpdate({ target: chatThreads.chat, set: { generation: sql`${chatThreads.generation} + 1`, updatedAt: sql`now()` } })
+        .returning({ generation: chatThreads.generation });
+    } finally {
+      this.#pending--;
+    }
+    return threadIdOf(chat, this.#remember(chat, rows[0]!.generation));
+  }
+
+  #remember(chat: ChatRef, generation: number): number {
+    if (!this.#known) return generation;
+    this.#known.delete(chat);
+    this.#known.set(chat, generation);
+    if (this.#known.size > REMEMBERED_CHATS) this.#known.delete(this.#known.keys().next().value!);
+    return generation;
   }
 }
+
+/** How many chats' generations a solo store keeps in memory (a few hundred kB at most). */
+const REMEMBERED_CHATS = 10_000;

@@ -10,6 +10,7 @@ import type { GateAnswer } from './gate-node.ts';
 import type { AgentGraph } from './graph.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import type { AgentStateValue } from './state.ts';
+import type { SharedLatestReads } from './shared-reads.ts';
 import type { ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
 import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
@@ -28,6 +29,8 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   recursionLimit?: number;
   /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
   leases?: Pick<ThreadLeases, 'run'>;
+  /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
+  reads?: Pick<SharedLatestReads, 'share'>;
 }
 
 /** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
@@ -187,9 +190,14 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  /** Runs `work` holding the thread's lease (when leases are configured). */
+  /**
+   * Runs `work` holding the thread's lease (when leases are configured). Holding it, nobody else writes
+   * the thread, so its checkpoint, read here, need not be read again by the graph.
+   */
   #leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
-    return this.#o.leases ? this.#o.leases.run(run.threadId, work) : work();
+    const { leases, reads } = this.#o;
+    const shared = reads ? () => reads.share(run.threadId, work) : work;
+    return leases ? leases.run(run.threadId, shared) : shared();
   }
 
   async #ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {

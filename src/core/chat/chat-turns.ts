@@ -7,6 +7,8 @@ import type { PipelineOutcome } from './pipeline-types.ts';
  * `acquire` takes or renews it for `holder`; false while someone else holds it.
  */
 export interface ChatLeases {
+  /** Only this process works on the database: every unfinished row of a chat is one this process waits on. */
+  readonly solo?: boolean;
   acquire(key: string, holder: string): Promise<boolean>;
   release(key: string, holder: string): Promise<void>;
 }
@@ -164,7 +166,9 @@ export class ChatTurns {
     };
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
     try {
-      while (!this.#closed || (this.#waiting.get(chat)?.size ?? 0) > 0) {
+      // Solo, the rows this process waits on are all there is: no need to look again once none is left.
+      const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
+      while (more() || (this.#waiting.get(chat)?.size ?? 0) > 0) {
         const rows = await inbox.unfinishedOf(chat);
         this.#settleFinished(chat, rows);
         const next = await this.#next(rows);

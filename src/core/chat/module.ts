@@ -19,6 +19,8 @@ export interface ChatDeps {
   /** This process's name in lease columns (inbox rows, thread leases). */
   processName: string;
   db: Db;
+  /** Only this process can open the database (PGlite): chat leases live in memory (ThreadLeasesOptions.solo). */
+  solo?: boolean;
   access: AccessPolicy;
   commands: CommandRegistry;
   runner: Pick<TurnRunner, 'message' | 'endTurn'>;
@@ -38,14 +40,14 @@ export interface ChatModule {
 }
 
 /** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
-export function createChat({ loaded, processName, db, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
+export function createChat({ loaded, processName, db, solo = false, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
   const inbox = new Inbox({ db, owner: processName });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
-  // statements, keyed `inbox:<chat>` (on PGlite, with one process, they simply always succeed).
-  const leases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after });
+  // statements, keyed `inbox:<chat>` (on PGlite, with one process, held in memory).
+  const leases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after, solo });
   const pipeline = new InboundPipeline({
     inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.stale_after,
   });

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { openPglite } from './pglite-open.ts';
+import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
 
 /** The drizzle handle every repository takes; the same type on PGlite and on PostgreSQL. */
@@ -74,12 +75,12 @@ function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Database {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const client = postgres(url, {
+  const client = preparedByDefault(postgres(url, {
     max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,
     // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
     // could wait half a minute for a database that is back. Cap the pause at 1 s: Kazma notices at once.
     backoff: (failures: number) => Math.min(0.05 * failures, 1),
-  });
+  }));
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   try {
     await db.execute(sql`select 1`);

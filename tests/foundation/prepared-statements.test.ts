@@ -1,0 +1,40 @@
+// On PostgreSQL every statement drizzle builds runs prepared (src/core/db/prepared-by-default.ts): parsed
+// once per connection, then one round trip per run, instead of describe-then-execute on every call. The
+// server lists a connection's prepared statements in pg_prepared_statements; an unprepared statement never
+// appears there.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/core/db/index.ts';
+import { inbox } from '../../src/core/db/schema/chat.ts';
+import { createPgDatabase } from '../helpers/databases.ts';
+
+let created: Awaited<ReturnType<typeof createPgDatabase>>;
+let database: Database;
+beforeAll(async () => {
+  created = await createPgDatabase();
+  database = await openDatabase({ url: created.url, poolSize: 2 });
+  await database.db.execute(sql`create table inbox (platform text, event_id text, chat text)`);
+});
+afterAll(async () => {
+  await database.close();
+  await created.drop();
+});
+
+const prepared = async (run: (db: Database['db']) => Promise<unknown>) => {
+  const rows = (await run(database.db)) as Array<{ statement: string }>;
+  return rows.map((row) => row.statement);
+};
+
+it('a statement with parameters is prepared on its connection, inside a transaction too', async () => {
+  const seen = await database.db.transaction(async (tx) => {
+    await tx.select({ eventId: inbox.eventId }).from(inbox).where(eq(inbox.chat, 'telegram:1'));
+    return (await tx.execute(sql`select statement from pg_prepared_statements`)) as unknown as Array<{ statement: string }>;
+  });
+  expect(seen.map((row) => row.statement).some((text) => text.includes(`from "inbox" where "inbox"."chat" = $1`))).toBe(true);
+});
+
+it('outside a transaction too: the pooled connections keep what they ran prepared', async () => {
+  for (let i = 0; i < 10; i++) await database.db.update(inbox).set({ chat: 'x' }).where(eq(inbox.eventId, String(i)));
+  const lists = await Promise.all(Array.from({ length: 10 }, () => prepared((db) => db.execute(sql`select statement from pg_prepared_statements`))));
+  expect(lists.flat().some((text) => text.startsWith('update "inbox" set "chat" = $1'))).toBe(true);
+});
