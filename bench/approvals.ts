@@ -9,12 +9,16 @@
 //      a baseline from the same run (three bare BullMQ jobs on the same Redis, added → all processed),
 //      and the statements one uncontended winning decision issues (claim, audit, card edits).
 //
-//   node --import tsx bench/approvals.ts
+//   node --import tsx bench/approvals.ts [--only decisions|edits] [--database pglite|postgres] [--runs 1]
 //
+// `--only` runs one part, `--database` one database; `--runs N` repeats (a) N times on each database
+// (a fresh database each time), to see past the noise of a shared machine. (a) also prints the CPU time
+// this process spent during the wall time; the rest is waiting (on the database, or for a core).
 // Not part of the test suite; prints figures, asserts nothing. Needs PostgreSQL (KAZMA_TEST_PG_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres) and Redis on 127.0.0.1:6379, like the tests.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
 import { auditOf } from '../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../src/core/approvals/port.ts';
@@ -82,14 +86,16 @@ async function decisions(kind: Backend): Promise<void> {
       [attempts[i], attempts[j]] = [attempts[j]!, attempts[i]!];
     }
     counted.reset();
+    const cpu = process.cpuUsage();
     const start = performance.now();
     const outcomes = await Promise.all(attempts.map((a) => b.decide(a)));
     const wall = performance.now() - start;
+    const { user, system } = process.cpuUsage(cpu);
     const statements = counted.statements.length;
     const winners = outcomes.filter((o) => o.ok).length;
     const audited = await Promise.all(gates.map(async (g) => (await auditOf(database.db, g.gateId)).filter((r) => r.outcome === 'won').length));
     const gatesWithOneWinner = audited.filter((n) => n === 1).length;
-    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)}, ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`);
+    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)} (node CPU ${ms((user + system) / 1000)}), ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`);
   } finally {
     await counted.close();
     await database.dispose();
@@ -192,11 +198,22 @@ async function obliterate(queue: QueueConnection, name: string): Promise<void> {
   await q.close();
 }
 
+const { values } = parseArgs({ options: { only: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string', default: '1' } } });
+if (values.only && !['decisions', 'edits'].includes(values.only)) throw new Error('--only is decisions or edits');
+if (values.database && !(BACKENDS as readonly string[]).includes(values.database)) throw new Error(`--database is one of ${BACKENDS.join(', ')}`);
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
+const backends = values.database ? [values.database as Backend] : BACKENDS;
+
 const began = performance.now();
-for (const kind of BACKENDS) await decisions(kind);
+if (values.only !== 'edits') for (const kind of backends) for (let run = 0; run < runs; run++) await decisions(kind);
+if (values.only === 'decisions') {
+  console.log(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 const floor = await baseline(GATES);
 console.log(`(b) baseline: 3 bare BullMQ jobs added → all processed, ${GATES} samples: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`);
-for (const kind of BACKENDS) {
+for (const kind of backends) {
   const { latencies: lat, statementsPerWin } = await edits(kind);
   const [p50, p99] = [percentile(lat, 0.5), percentile(lat, 0.99)];
   console.log(

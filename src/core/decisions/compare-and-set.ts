@@ -1,9 +1,10 @@
 // The one compare-and-set statement behind every decision (approval gates, incident and clarify
 // questions) and every gate state change: the move, its audit row and — for whoever did not move it —
 // the row as the winner left it, in a single round trip.
-import { and, eq, getTableColumns, is, SQL, sql, type Column } from 'drizzle-orm';
+import { getTableColumns, getTableName, is, Placeholder, SQL, sql, type Column, type Query } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/index.ts';
+import { dialect, queryPrepared } from '../db/prepared.ts';
 import { KazmaError } from '../errors.ts';
 
 /** An audit table of attempts: one row per attempt, whatever came of it (approval_audit, question_audit). */
@@ -67,50 +68,91 @@ export class UnknownColumnError extends KazmaError {
  *    loser (the usual one) reads it without a lock.
  *  - The audit row is written by the same statement (INSERT … SELECT from the UPDATE's result): exactly
  *    one row per attempt, `won` exactly once per move, never a move without its audit row or the reverse.
+ *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
+ *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
 export async function compareAndSet<T extends PgTable>(db: Db, move: CasMove<T>): Promise<CasResult<T['$inferSelect']>> {
   const columns = getTableColumns(move.table) as Record<string, Column>;
-  const assignments = Object.entries(move.set ?? {}).map(([key, value]) => {
+  const set = Object.entries(move.set ?? {}).map(([key, value]) => {
     const column = columns[key];
     if (!column || column.name === move.idColumn.name || column.name === move.stateColumn.name) throw new UnknownColumnError(key);
-    return sql`${sql.identifier(column.name)} = ${is(value, SQL) ? value : sql.param(value, column)}`;
+    return { key, column, value };
   });
-  assignments.unshift(sql`${sql.identifier(move.stateColumn.name)} = ${sql.param(move.to, move.stateColumn)}`);
-  const condition = and(eq(move.idColumn, move.id), eq(move.stateColumn, move.from), move.guard);
-  const statement = sql`
-    with moved as (
-      update ${move.table} set ${sql.join(assignments, sql`, `)} where ${condition} returning *
-    ), seen as (
-      select * from ${move.table} where ${eq(move.idColumn, move.id)} and not exists (select 1 from moved)
-    ), fresh as (
-      select * from ${move.table} where ${eq(move.idColumn, move.id)}
-        and exists (select 1 from seen where seen.${sql.identifier(move.stateColumn.name)} = ${sql.param(move.from, move.stateColumn)}) for share
-    ), standing as (
-      select * from fresh union all select * from seen where not exists (select 1 from fresh)
-    )${move.audit ? sql`, audited as (${auditInsert(move.audit, move.id, move.stateColumn)})` : sql``}
-    select true as cas_won, moved.* from moved
-    union all
-    select false as cas_won, standing.* from standing`;
-  const [raw] = rowsOf(await db.execute(statement));
+  // SQL pieces (a set value such as now(), the guard) go into the text as they are; their own params, if
+  // any, are taken from this call's pieces, in the order the text has them (set values, then the guard).
+  const pieces = [...set.flatMap((s) => (is(s.value, SQL) ? [s.value] : [])), ...(move.guard ? [move.guard] : [])].map((piece) => dialect.sqlToQuery(piece));
+  const audit = move.audit;
+  const shape = [
+    move.idColumn.name, move.stateColumn.name, ...set.map((s) => (is(s.value, SQL) ? `${s.key}=` : s.key)), ...pieces.map((p) => p.sql),
+    audit ? `${getTableName(audit.table)}.${audit.subject.name}` : '',
+  ].join('\u0000');
+  const query = statementOf(move, set, shape);
+  const values: Record<string, unknown> = { id: encode(move.idColumn, move.id), from: encode(move.stateColumn, move.from), to: encode(move.stateColumn, move.to) };
+  for (const s of set) if (!is(s.value, SQL)) values[`set:${s.key}`] = encode(s.column, s.value);
+  if (audit) {
+    const t = audit.table;
+    Object.assign(values, {
+      'audit:subject': encode(audit.subject, move.id), 'audit:actor': encode(t.actor, audit.actor), 'audit:platform': encode(t.platform, audit.platform),
+      'audit:decision': encode(t.decision, audit.decision), 'audit:detail': encode(t.detail, audit.detail),
+      'audit:won': audit.outcomes.won, 'audit:lost': audit.outcomes.lost, 'audit:unknown': audit.outcomes.unknown,
+    });
+  }
+  const pieceParams = pieces.flatMap((p) => p.params);
+  const params = query.params.map((p) => (is(p, Placeholder) ? values[p.name] : pieceParams.shift()));
+  const [raw] = await queryPrepared(db, { sql: query.sql, params });
   if (!raw) return { won: false, row: undefined };
   const row = fromDriver(columns, raw) as T['$inferSelect'];
   return raw.cas_won === true ? { won: true, row } : { won: false, row };
 }
 
-/** INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. */
-function auditInsert(audit: CasAudit, id: string, state: PgColumn): SQL {
-  const t = audit.table;
-  const value = (column: PgColumn, v: unknown) => sql`${v === undefined ? null : sql.param(v, column)}::${sql.raw(column.getSQLType())}`;
-  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) => sql.identifier(c.name));
-  return sql`insert into ${t} (${sql.join(names, sql`, `)})
-    select ${value(audit.subject, id)}, ${value(t.actor, audit.actor)}, ${value(t.platform, audit.platform)}, ${value(t.decision, audit.decision)},
-      case when exists (select 1 from moved) then ${audit.outcomes.won} when exists (select 1 from standing) then ${audit.outcomes.lost} else ${audit.outcomes.unknown} end,
-      case when exists (select 1 from moved) then ${value(t.detail, audit.detail)} else (select standing.${sql.identifier(state.name)}::text from standing) end`;
+/** The statement of each shape of move, per table: built by drizzle once, its values placeholders. */
+const statements = new WeakMap<PgTable, Map<string, Query>>();
+
+function statementOf(move: CasMove<PgTable>, set: Array<{ column: Column; value: unknown; key: string }>, shape: string): Query {
+  let byShape = statements.get(move.table);
+  if (!byShape) statements.set(move.table, (byShape = new Map()));
+  let query = byShape.get(shape);
+  if (!query) byShape.set(shape, (query = dialect.sqlToQuery(statement(move, set))));
+  return query;
 }
 
-// postgres.js returns the rows as the result; PGlite returns `{ rows }`.
-function rowsOf(result: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(result) ? result : ((result as { rows?: Array<Record<string, unknown>> }).rows ?? []);
+const value = (name: string) => sql.placeholder(name);
+
+function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: unknown; key: string }>): SQL {
+  const assignments = set.map((s) => sql`${sql.identifier(s.column.name)} = ${is(s.value, SQL) ? s.value : value(`set:${s.key}`)}`);
+  assignments.unshift(sql`${sql.identifier(move.stateColumn.name)} = ${value('to')}`);
+  const id = sql`${move.idColumn} = ${value('id')}`;
+  const condition = sql`${id} and ${move.stateColumn} = ${value('from')}${move.guard ? sql` and (${move.guard})` : sql``}`;
+  return sql`
+    with moved as (
+      update ${move.table} set ${sql.join(assignments, sql`, `)} where ${condition} returning *
+    ), seen as (
+      select * from ${move.table} where ${id} and not exists (select 1 from moved)
+    ), fresh as (
+      select * from ${move.table} where ${id}
+        and exists (select 1 from seen where seen.${sql.identifier(move.stateColumn.name)} = ${value('from')}) for share
+    ), standing as (
+      select * from fresh union all select * from seen where not exists (select 1 from fresh)
+    )${move.audit ? sql`, audited as (${auditInsert(move.audit, move.stateColumn)})` : sql``}
+    select true as cas_won, moved.* from moved
+    union all
+    select false as cas_won, standing.* from standing`;
+}
+
+/** INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. */
+function auditInsert(audit: CasAudit, state: PgColumn): SQL {
+  const t = audit.table;
+  const typed = (name: string, column: PgColumn) => sql`${value(`audit:${name}`)}::${sql.raw(column.getSQLType())}`;
+  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) => sql.identifier(c.name));
+  return sql`insert into ${t} (${sql.join(names, sql`, `)})
+    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)}, ${typed('decision', t.decision)},
+      case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then ${value('audit:lost')} else ${value('audit:unknown')} end,
+      case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select standing.${sql.identifier(state.name)}::text from standing) end`;
+}
+
+/** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */
+function encode(column: Column, v: unknown): unknown {
+  return v === undefined || v === null ? null : column.mapToDriverValue(v);
 }
 
 /** A raw row (SQL column names, driver values) as drizzle's select would return it. */

@@ -1,9 +1,20 @@
 // Cards that belong to something (a gate, a question, a task's status): every card of one owner is an
 // outbox row under `(owner_kind, owner_id)`, so an edit reaches every card of it, wherever and whenever
 // it was posted.
+import { sql } from 'drizzle-orm';
 import type { Card } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
-import { enqueueOutbox, outboxOfOwner, type OutboxOwner } from './store.ts';
+import { dialect, queryPrepared } from '../db/prepared.ts';
+import { outbox } from '../db/schema/outbox.ts';
+import { enqueueOutbox, type OutboxOwner } from './store.ts';
+
+// One statement finds the cards and writes their edits (a winning decision's only other round trip). The
+// ids are made by the database, as unguessable as outboxId's: an edit's id is never a button.
+const EDIT_CARDS = dialect.sqlToQuery(sql`
+  insert into ${outbox} (id, kind, destination, owner_kind, owner_id, target_id, payload, state)
+  select 'edit_' || replace(gen_random_uuid()::text, '-', ''), 'edit', destination, owner_kind, owner_id, id, ${sql.placeholder('payload')}::jsonb, 'pending'
+  from ${outbox} where owner_kind = ${sql.placeholder('kind')} and owner_id = ${sql.placeholder('id')} and kind = 'card'
+  returning id`);
 
 /** Writes one card row per destination, owned by `owner`; pass a transaction as `db`. Returns the row ids to dispatch. */
 export function postOwnedCards(db: Db, owner: OutboxOwner, card: Card, destinations: readonly string[]): Promise<string[]> {
@@ -12,6 +23,6 @@ export function postOwnedCards(db: Db, owner: OutboxOwner, card: Card, destinati
 
 /** Writes an edit of every card of `owner` to `card`. Returns the row ids to dispatch. */
 export async function editOwnedCards(db: Db, owner: OutboxOwner, card: Card): Promise<string[]> {
-  const cards = (await outboxOfOwner(db, owner)).filter((row) => row.kind === 'card');
-  return enqueueOutbox(db, cards.map((row) => ({ kind: 'edit' as const, destination: row.destination, targetId: row.id, owner, payload: card })));
+  const rows = await queryPrepared(db, EDIT_CARDS, { kind: owner.kind, id: owner.id, payload: JSON.stringify(card) });
+  return rows.map((row) => row.id as string);
 }
