@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { leanReply } from './lean-reply.ts';
 import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from './chain-provider.ts';
 import { prepareContext, type ContextDeps } from './context.ts';
@@ -40,7 +41,7 @@ export function modelNode(deps: ModelNodeDeps) {
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
       // history. Our own id keeps every reply; the provider's id stays in response_metadata. Tool calls
       // get ids of Kazma's own too: every decision about a call is keyed by its id.
-      const message = withOwnCallIds(reply.message);
+      const message = leanReply(withOwnCallIds(reply.message));
       message.id = `ai-${randomUUID()}`;
       return { messages: [...removals, message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
     } catch (error) {
