@@ -12,6 +12,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import { checkpointReadSql, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
 import { SharedLatestReads } from './shared-reads.ts';
 
 /** Special write channels LangGraph stores at fixed negative indexes (an upsert: the latest wins). */
@@ -24,6 +25,7 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #putSql: string;
   readonly #insertWritesSql: string;
   readonly #upsertWritesSql: string;
+  readonly #readSql: string;
   /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
   readonly reads = new SharedLatestReads();
 
@@ -44,12 +46,31 @@ SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob FROM unnest($5::int[], $
 ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#insertWritesSql = `${writes} DO NOTHING`;
     this.#upsertWritesSql = `${writes} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`;
+    this.#readSql = checkpointReadSql(schema);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = '', checkpoint_id } = (config.configurable ?? {}) as { thread_id?: string; checkpoint_ns?: string; checkpoint_id?: string };
-    if (thread_id === undefined || checkpoint_ns !== '' || checkpoint_id !== undefined) return super.getTuple(config);
-    return this.reads.latest(thread_id, () => super.getTuple(config));
+    if (thread_id === undefined) return super.getTuple(config);
+    if (checkpoint_ns !== '' || checkpoint_id !== undefined) return this.#read(config, thread_id, checkpoint_ns, checkpoint_id);
+    return this.reads.latest(thread_id, () => this.#read(config, thread_id, checkpoint_ns, undefined));
+  }
+
+  /** One checkpoint, its values and its pending writes as rows of plain bytea (checkpoint-read.ts). */
+  async #read(config: RunnableConfig, thread_id: string, checkpoint_ns: string, checkpoint_id: string | undefined): Promise<CheckpointTuple | undefined> {
+    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null]);
+    const head = rows[0];
+    if (!head || head.part !== 0 || !head.checkpoint) return undefined;
+    // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
+    if (head.checkpoint.v < 4 && head.parent_checkpoint_id != null) return super.getTuple(config);
+    const { channelValues, pendingWrites } = loaderInputs(rows);
+    return {
+      config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.checkpoint_id } },
+      checkpoint: await this._loadCheckpoint(head.checkpoint as never, channelValues as never),
+      metadata: await this._loadMetadata(head.metadata as never),
+      parentConfig: head.parent_checkpoint_id ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.parent_checkpoint_id } } : undefined,
+      pendingWrites: await this._loadWrites(pendingWrites as never),
+    };
   }
 
   override async deleteThread(threadId: string): Promise<void> {

@@ -71,6 +71,21 @@ describeEachBackend('the batched checkpoint saver', (db) => {
     expect(await history(stock, ours)).toEqual(b);
   });
 
+  it('reads each checkpoint — the latest and by id, values and pending writes — exactly as the stock saver does', async () => {
+    const thread_id = randomUUID();
+    await exercise(batched.saver, thread_id);
+    const paused = randomUUID();
+    await approvalGraph(batched.saver).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id: paused } });
+    for (const id of [thread_id, paused]) {
+      const configs = [{ configurable: { thread_id: id } }];
+      for await (const tuple of stock.list({ configurable: { thread_id: id } })) configs.push(tuple.config as never);
+      expect(configs.length).toBeGreaterThan(1);
+      for (const config of configs) expect(await batched.saver.getTuple(config)).toEqual(await stock.getTuple(config));
+    }
+    expect((await batched.saver.getTuple({ configurable: { thread_id: paused } }))!.pendingWrites!.length).toBeGreaterThan(0);
+    expect(await batched.saver.getTuple({ configurable: { thread_id: randomUUID() } })).toBeUndefined();
+  });
+
   it('a thread paused by the batched saver is resumed by the stock one, and the other way round', async () => {
     for (const [first, second] of [[batched.saver, stock], [stock, batched.saver]] as const) {
       const thread_id = randomUUID();

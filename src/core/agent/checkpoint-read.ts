@@ -1,0 +1,52 @@
+// The read of one checkpoint with its channel values and pending writes, in one statement whose blobs
+// come back as rows of plain bytea. PostgresSaver's own read aggregates them into a two-dimensional
+// bytea[] that node-postgres parses character by character (postgres-array): at a full context window
+// that parse was the largest single cost of a turn, and it grew with the thread. A plain bytea column is
+// parsed from hex in one native call.
+
+/** One row of {@link checkpointReadSql}: part 0 is the checkpoint, 1 a channel value, 2 a pending write. */
+export interface CheckpointReadRow {
+  part: number;
+  checkpoint_id: string | null;
+  parent_checkpoint_id: string | null;
+  checkpoint: { v: number; channel_versions?: Record<string, unknown> } & Record<string, unknown> | null;
+  metadata: unknown;
+  task_id: string | null;
+  channel: string | null;
+  type: string | null;
+  blob: Buffer | null;
+}
+
+/**
+ * The statement: $1 thread, $2 namespace, $3 checkpoint id or null for the latest. Rows: the checkpoint
+ * (part 0), its channel values (part 1), its pending writes in (task, idx) order (part 2), nothing when
+ * there is no such checkpoint — the same rows PostgresSaver's SELECT_SQL aggregates.
+ */
+export function checkpointReadSql(schema: string): string {
+  const table = (name: string) => `"${schema}".${name}`;
+  return `with cp as (
+  select thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata from ${table('checkpoints')}
+  where thread_id = $1 and checkpoint_ns = $2 and ($3::text is null or checkpoint_id = $3::text)
+  order by checkpoint_id desc limit 1
+)
+select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.metadata, null::text as task_id, null::text as channel, null::text as type, null::bytea as blob, 0 as idx from cp
+union all
+select 1, null, null, null, null, null, bl.channel, bl.type, bl.blob, 0
+from cp cross join jsonb_each_text(cp.checkpoint -> 'channel_versions') v
+join ${table('checkpoint_blobs')} bl on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns and bl.channel = v.key and bl.version = v.value
+union all
+select 2, null, null, null, null, cw.task_id, cw.channel, cw.type, cw.blob, cw.idx
+from cp join ${table('checkpoint_writes')} cw on cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns and cw.checkpoint_id = cp.checkpoint_id
+order by part, task_id, idx`;
+}
+
+const utf8 = (text: string | null) => Buffer.from(text ?? '', 'utf8');
+
+/** The rows as PostgresSaver's loaders take them: [channel, type, blob] and [task, channel, type, blob], as bytes. */
+export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][] } {
+  const blob = (row: CheckpointReadRow) => row.blob ?? Buffer.alloc(0);
+  return {
+    channelValues: rows.filter((row) => row.part === 1).map((row) => [utf8(row.channel), utf8(row.type), blob(row)]),
+    pendingWrites: rows.filter((row) => row.part === 2).map((row) => [utf8(row.task_id), utf8(row.channel), utf8(row.type), blob(row)]),
+  };
+}
