@@ -48,7 +48,7 @@ import { connectRedis, type RedisHandle } from './jobs/redis.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { withTimeout } from './core/with-timeout.ts';
 import { watchDependencies } from './dependencies.ts';
-import { createPlatforms, type PlatformTuning, type RunningPlatform } from './platforms.ts';
+import { createPlatforms, type PlatformFactory, type PlatformTuning, type RunningPlatform } from './platforms.ts';
 import { openMigratedDatabase } from './storage.ts';
 
 /** Options for {@link assembleKazma}; everything but `loaded` and `logger` has a default. */
@@ -61,6 +61,8 @@ export interface AssembleOptions {
   surfaces?: readonly Surface[];
   /** A database already open and migrated (tests); it is not closed at stop. Default: the configured one. */
   database?: Database;
+  /** Begun by src/main.ts while this module loads: the configured database opening (closed at stop), the platform adapters loading. */
+  early?: { database?: Promise<Database>; platforms?: Promise<PlatformFactory[]> };
   /** A Redis already answering (tests); it is not closed at stop. Default: `redis.url`, else local, else private. */
   redis?: RedisHandle;
   /** BullMQ key prefix. Default: from the database's identity, so processes sharing a database share queues. */
@@ -99,7 +101,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
   try {
-    const database = options.database ?? (await openMigratedDatabase(loaded));
+    const database = options.database ?? (await (options.early?.database ?? openMigratedDatabase(loaded)));
     if (!options.database) lifecycle.onStop('database', () => database.close());
     logger.info({ kind: database.kind }, 'database ready');
     // Right after the database: vault:// pointers in the configuration become their secrets before any
@@ -203,7 +205,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
 
     const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: deps.readiness });
     if (!worker) http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
-    const platforms = worker ? [] : await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) });
+    const platforms = worker ? [] : await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) }, options.early?.platforms);
     await http.listen();
     lifecycle.onStop('http', () => http.close());
     for (const platform of platforms) {

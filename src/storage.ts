@@ -1,12 +1,8 @@
 // The database Kazma runs on: the configured PostgreSQL, or the embedded PGlite under data_dir; the same
 // migrations (plus the checkpointer's setup) applied to either at start.
 import { mkdirSync } from 'node:fs';
-import { checkpointerSetupStep } from './core/agent/checkpointer.ts';
 import type { LoadedConfig } from './core/config/index.ts';
-import { migrateDatabase, openDatabase, type Database, type MigrationStep } from './core/db/index.ts';
-
-/** Extra steps run at migrate time, after the SQL migrations (e.g. the checkpointer's setup()). */
-export const migrationSteps: MigrationStep[] = [checkpointerSetupStep];
+import { migrateDatabase, openDatabase, type Database } from './core/db/index.ts';
 
 /** Opens the configured database (creating data_dir first) without migrating it. */
 export function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> {
@@ -14,11 +10,15 @@ export function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> 
   return openDatabase({ url: loaded.config.database.url, dataDir: loaded.config.data_dir });
 }
 
-/** Opens and migrates the configured database; close it when done. */
+/** Opens and migrates the configured database (the SQL migrations, then the checkpointer's setup()); close it when done. */
 export async function openMigratedDatabase(loaded: LoadedConfig): Promise<Database> {
+  // The checkpointer's module (LangGraph's saver, node-postgres: ~0.5 s to load) loads while the database
+  // connects and checks its migrations, instead of before; its setup() is the last migration step.
+  const checkpointer = import('./core/agent/checkpointer.ts');
+  checkpointer.catch(() => {}); // a failed import is reported where it is awaited, not as an unhandled rejection
   const database = await openConfiguredDatabase(loaded);
   try {
-    await migrateDatabase(database, migrationSteps);
+    await migrateDatabase(database, [async (db) => (await checkpointer).checkpointerSetupStep(db)]);
     return database;
   } catch (error) {
     await database.close();

@@ -1,4 +1,5 @@
 import { EXIT, type Subcommand } from './common.ts';
+import { keepYoungGenerationSmall } from './heap.ts';
 import { kazmaVersion } from './version.ts';
 
 /**
@@ -57,6 +58,8 @@ async function main(argv: string[]): Promise<number> {
     console.error(await help());
     return EXIT.usage;
   }
+  // Before the command's modules load: the commands that keep running keep a small young generation.
+  if (name === 'start' || name === 'worker' || name === 'chat') keepYoungGenerationSmall();
   const command = await load();
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(command.usage);

@@ -90,7 +90,16 @@ function handle(options: RedisOptions, where: string, child?: ChildProcess): Red
   };
 }
 
+/**
+ * Whether Redis answers PING; asked twice. On a loaded machine a start can hold the event loop for over
+ * a second (modules loading, PGlite starting) and the first probe's 1 s timers fire before its answer is
+ * read. A Redis that is down refuses the connection at once, so saying so takes no longer.
+ */
 async function answers(options: RedisOptions): Promise<boolean> {
+  return (await answerOnce(options)) || answerOnce(options);
+}
+
+async function answerOnce(options: RedisOptions): Promise<boolean> {
   const client = new Redis({ ...options, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
   client.on('error', () => {});
   try {

@@ -3,7 +3,7 @@ import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import { maskText } from '../vault/mask.ts';
 import type { VaultPort } from '../vault/port.ts';
-import { connectServer, type McpConnection, type McpServerRequestHandler } from './connection.ts';
+import type { McpConnection, McpServerRequestHandler } from './connection.ts';
 import { McpStartError, McpUnknownServerError } from './errors.ts';
 import type { McpServerConfig } from './schema.ts';
 import { maskServer, resolveSecrets } from './secrets.ts';
@@ -90,6 +90,8 @@ export class McpManager {
     try {
       const resolved = await resolveSecrets(server, this.o.vault);
       secrets = [...secrets, ...resolved.secrets];
+      // The MCP SDK (~90 ms and ~4 MB to load) comes with the first server: an install with none never loads it.
+      const { connectServer } = await import('./connection.ts');
       const connection = await connectServer(resolved.server, {
         env: this.o.env, timeoutMs: this.o.connectTimeoutMs ?? 30_000, ...(this.o.onServerRequest && { onServerRequest: this.o.onServerRequest }),
       });

@@ -2,7 +2,6 @@
 // Kazma for something: a person decides first, on a card in every approvals.channels chat (first
 // decision wins, like any question); only then is the model called for it. Nobody to ask, a denial,
 // or no answer in time: the server is refused, and told why.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Questions } from '../decisions/questions.ts';
 import type { McpServerRequestHandler } from './connection.ts';
@@ -29,6 +28,9 @@ type ElicitParams = { message?: string; requestedSchema?: { properties?: Record<
 
 export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestHandler {
   return async ({ server, kind, params }) => {
+    // Imported here, with the first request: a connected server has loaded the SDK already, and a start
+    // without MCP servers never needs it.
+    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
     const refuse = (why: string): never => {
       throw new McpError(ErrorCode.InvalidRequest, `Kazma refused the ${kind} request: ${why}`);
     };

@@ -54,7 +54,7 @@ export class Schedules {
 
   /** `/remind <when> <text>`: reads the time in `time.zone`, records the reminder, and schedules it. */
   async remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
-    const when = parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
+    const when = await parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
     if (!when.rest) throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
     const row = await insertSchedule(this.#o.db, {
       id: newScheduleId(), kind: 'reminder', chat: input.chat, requester: this.#stored(input.requester),

@@ -39,9 +39,11 @@ export async function createTools({ loaded, logger, extra = [], authorize }: Too
   for (const tool of [...builtinTools({ time: { zone: config.time.zone }, shell }), ...extra]) registry.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
   if (registry.get('shell')) {
-    logSandboxStatus(logger, await sandboxStatus({
+    // Not awaited: the probe runs bwrap (~100 ms of waiting on a child) only to say it in the log, and the
+    // start need not wait for that line. The shell tool's own precheck awaits the same (cached) probe.
+    void sandboxStatus({
       mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
-    }));
+    }).then((status) => logSandboxStatus(logger, status), (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'));
   }
   return {
     registry,

@@ -1,7 +1,5 @@
-import { request } from 'undici';
 import type { EgressGuard } from './egress.ts';
 import { EgressRefused, WebFetchError } from './errors.ts';
-import { pinnedAgent } from './pinned.ts';
 import { parseWebUrl, type SecretSources } from './url.ts';
 
 /** Options for {@link egressRequest}; every connection goes through `guard`. */
@@ -42,6 +40,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export async function egressRequest(raw: string, options: EgressRequestOptions): Promise<EgressResponse> {
   const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  // undici 7 (~150 ms to load; discord.js brings its own undici 6, so it is not shared) comes with the
+  // first web request, not at start.
+  const [{ request }, { pinnedAgent }] = await Promise.all([import('undici'), import('./pinned.ts')]);
   let current = raw;
   for (let hop = 0; ; hop++) {
     const target = parseWebUrl(current, options.secrets);

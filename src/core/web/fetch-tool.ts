@@ -40,7 +40,7 @@ export function webFetchTool(options: WebFetchOptions) {
         guard: options.guard, maxBytes: options.maxBytes, timeoutMs: options.timeoutMs, accept: READABLE_TYPES,
         secrets: { secrets: ctx.secrets ?? [], env: ctx.env }, ...(ctx.signal && { signal: ctx.signal }),
       });
-      const page = readablePage(res.body.toString('utf8'), res.contentType);
+      const page = await readablePage(res.body.toString('utf8'), res.contentType);
       const notes = [
         ...(res.truncated ? [`[the page is over ${options.maxBytes} bytes; only the first ${options.maxBytes} were read]`] : []),
         ...(page.text.length > MAX_TEXT_CHARS ? [`[text cut at ${MAX_TEXT_CHARS} characters]`] : []),
