@@ -1,12 +1,15 @@
 // On PostgreSQL every statement drizzle builds runs prepared (src/core/db/prepared-by-default.ts): parsed
 // once per connection, then one round trip per run, instead of describe-then-execute on every call. The
 // server lists a connection's prepared statements in pg_prepared_statements; an unprepared statement never
-// appears there.
+// appears there. The checkpointer (node-postgres) names its four statements for the same reason.
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createCheckpointer } from '../../src/core/agent/checkpointer.ts';
 import { openDatabase, type Database } from '../../src/core/db/index.ts';
 import { inbox } from '../../src/core/db/schema/chat.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
+import { createPgDatabase, freshDatabase } from '../helpers/databases.ts';
+import { appendGraph } from '../agent/checkpointer/graphs.ts';
 
 let created: Awaited<ReturnType<typeof createPgDatabase>>;
 let database: Database;
@@ -37,4 +40,21 @@ it('outside a transaction too: the pooled connections keep what they ran prepare
   for (let i = 0; i < 10; i++) await database.db.update(inbox).set({ chat: 'x' }).where(eq(inbox.eventId, String(i)));
   const lists = await Promise.all(Array.from({ length: 10 }, () => prepared((db) => db.execute(sql`select statement from pg_prepared_statements`))));
   expect(lists.flat().some((text) => text.startsWith('update "inbox" set "chat" = $1'))).toBe(true);
+});
+
+it('the checkpointer reads and writes checkpoints through named statements, prepared once per connection', async () => {
+  const fresh = await freshDatabase('postgres');
+  const checkpointer = await createCheckpointer(fresh, { poolSize: 1 });
+  try {
+    const thread_id = randomUUID();
+    await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
+    await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'two' }] }, { configurable: { thread_id } });
+    // The pool's one connection: what it has prepared.
+    const pool = (checkpointer.saver as unknown as { pool: { query(text: string): Promise<{ rows: Array<{ name: string }> }> } }).pool;
+    const names = (await pool.query('select name from pg_prepared_statements')).rows.map((row) => row.name);
+    expect(names).toEqual(expect.arrayContaining(['kazma_langgraph_read', 'kazma_langgraph_put']));
+  } finally {
+    await checkpointer.close();
+    await fresh.dispose();
+  }
 });

@@ -26,10 +26,13 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #insertWritesSql: string;
   readonly #upsertWritesSql: string;
   readonly #readSql: string;
+  readonly #schema: string;
+  readonly #prepared: boolean;
   /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
   readonly reads = new SharedLatestReads();
 
-  constructor(pool: pg.Pool, schema: string) {
+  /** `prepared`: name the statements (each connection of `pool` is a session of its own: PostgreSQL). */
+  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean } = {}) {
     super(pool, undefined, { schema });
     this.#pool = pool;
     const table = (name: string) => `"${schema}".${name}`;
@@ -47,6 +50,8 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#insertWritesSql = `${writes} DO NOTHING`;
     this.#upsertWritesSql = `${writes} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`;
     this.#readSql = checkpointReadSql(schema);
+    this.#schema = schema;
+    this.#prepared = options.prepared ?? false;
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -56,9 +61,18 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     return this.reads.latest(thread_id, () => this.#read(config, thread_id, checkpoint_ns, undefined));
   }
 
+  /**
+   * A named statement: node-postgres prepares it once per connection, so the server parses and plans
+   * these four texts once instead of on every read and write. Not on PGlite: its one session is shared by
+   * every client of every pool, and a client that did not prepare a name would prepare it again (an error).
+   */
+  #named(name: string, text: string, values: unknown[]): pg.QueryConfig {
+    return this.#prepared ? { name: `kazma_${this.#schema}_${name}`, text, values } : { text, values };
+  }
+
   /** One checkpoint, its values and its pending writes as rows of plain bytea (checkpoint-read.ts). */
   async #read(config: RunnableConfig, thread_id: string, checkpoint_ns: string, checkpoint_id: string | undefined): Promise<CheckpointTuple | undefined> {
-    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null]);
+    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null]));
     const head = rows[0];
     if (!head || head.part !== 0 || !head.checkpoint) return undefined;
     // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
@@ -83,11 +97,11 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
     this.reads.written(thread_id);
     const [blobs, dumpedMetadata] = await Promise.all([this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
-    await this.#pool.query(this.#putSql, [
+    await this.#pool.query(this.#named('put', this.#putSql, [
       thread_id, checkpoint_ns,
       blobs.map((b) => b[2]), blobs.map((b) => b[3]), blobs.map((b) => b[4]), blobs.map((b) => bytes(b[5])),
       checkpoint.id, checkpoint_id ?? null, this._dumpCheckpoint(checkpoint), dumpedMetadata,
-    ]);
+    ]));
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -102,9 +116,9 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const byIndex = new Map<number, (typeof dumped)[number]>();
     for (const write of upsert ? dumped : [...dumped].reverse()) byIndex.set(write[4], write);
     const rows = [...byIndex.values()];
-    await this.#pool.query(upsert ? this.#upsertWritesSql : this.#insertWritesSql, [
+    await this.#pool.query(this.#named(upsert ? 'upsert_writes' : 'insert_writes', upsert ? this.#upsertWritesSql : this.#insertWritesSql, [
       thread_id, checkpoint_ns, checkpoint_id, taskId,
       rows.map((w) => w[4]), rows.map((w) => w[5]), rows.map((w) => w[6]), rows.map((w) => bytes(w[7])),
-    ]);
+    ]));
   }
 }

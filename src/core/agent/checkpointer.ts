@@ -91,7 +91,7 @@ interface OpenCheckpointer extends Checkpointer {
 
 function openCheckpointer(database: Database, options: CheckpointerOptions): OpenCheckpointer {
   const pool = database.pglite ? pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
-  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA);
+  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: !database.pglite });
   return { saver, pool, close: () => pool.end() };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { KazmaError } from '../errors.ts';
 
@@ -75,16 +76,21 @@ export class ThreadLeases {
       table.set(threadId, { holder, expiresAt: Date.now() + this.#o.ttlMs });
       return true;
     }
-    const expiresAt = sql`now() + ${`${this.#o.ttlMs} milliseconds`}::interval`;
-    const rows = await this.#o.db
-      .insert(threadLeases)
-      .values({ threadId, owner: holder, expiresAt })
-      .onConflictDoUpdate({
-        target: threadLeases.threadId,
-        set: { owner: holder, expiresAt },
-        setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holder)),
-      })
-      .returning({ owner: threadLeases.owner });
+    const statement = builtOnce(this.#o.db, 'leases.acquire', (db) => {
+      const holderValue = sql.placeholder('holder') as unknown as string;
+      const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
+      return db
+        .insert(threadLeases)
+        .values({ threadId: sql.placeholder('thread') as unknown as string, owner: holderValue, expiresAt })
+        .onConflictDoUpdate({
+          target: threadLeases.threadId,
+          set: { owner: holderValue, expiresAt },
+          setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)),
+        })
+        .returning({ owner: threadLeases.owner })
+        .prepare('leases_acquire');
+    });
+    const rows = await statement.execute({ thread: threadId, holder, ttl: `${this.#o.ttlMs} milliseconds` });
     return rows.length > 0;
   }
 
@@ -95,7 +101,10 @@ export class ThreadLeases {
       if (table.get(threadId)?.holder === holder) table.delete(threadId);
       return;
     }
-    await this.#o.db.delete(threadLeases).where(and(eq(threadLeases.threadId, threadId), eq(threadLeases.owner, holder)));
+    const statement = builtOnce(this.#o.db, 'leases.release', (db) =>
+      db.delete(threadLeases).where(and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder')))).prepare('leases_release'),
+    );
+    await statement.execute({ thread: threadId, holder });
   }
 
   /** Drops every lease: only for a database this process alone may use (PGlite), at start, after a crash. */

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Db } from '../db/client.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { chatThreads } from '../db/schema/chat.ts';
 
 /** The agent thread id of a chat at a generation: `<ChatRef>#<generation>`. */
@@ -34,7 +35,10 @@ export class ThreadStore {
     const known = this.#known?.get(chat);
     if (known !== undefined) return threadIdOf(chat, this.#remember(chat, known));
     const moves = this.#pending === 0 ? this.#moves : -1;
-    const rows = await this.#db.select({ generation: chatThreads.generation }).from(chatThreads).where(eq(chatThreads.chat, chat)).limit(1);
+    const statement = builtOnce(this.#db, 'threads.current', (db) =>
+      db.select({ generation: chatThreads.generation }).from(chatThreads).where(eq(chatThreads.chat, sql.placeholder('chat'))).limit(1).prepare('threads_current'),
+    );
+    const rows = await statement.execute({ chat });
     const generation = rows[0]?.generation ?? 0;
     // A /new under way when this read began, or begun since, may be newer than what it read: keep nothing.
     return threadIdOf(chat, moves === this.#moves ? this.#remember(chat, generation) : generation);

@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
 import { withTimeout } from '../with-timeout.ts';
@@ -93,7 +94,8 @@ export class Inbox {
     const takeable = options.staleBefore
       ? or(mine, and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, options.staleBefore)))
       : mine;
-    return this.#run(key, takeable);
+    const [row] = await this.#db.update(inbox).set(runningBy(this.#owner)).where(and(this.#where(key), takeable)).returning();
+    return row;
   }
 
   /**
@@ -105,30 +107,24 @@ export class Inbox {
    * live owner's running row is never taken.
    */
   async take(key: InboxKey, staleBefore: Date): Promise<InboxRow | undefined> {
-    const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), lte(inbox.updatedAt, staleBefore)));
-    return this.#run(key, takeable);
-  }
-
-  /** Moves the row to `running`, owned by this process, counting the attempt, when `takeable` holds. */
-  async #run(key: InboxKey, takeable: SQL | undefined): Promise<InboxRow | undefined> {
-    const [row] = await this.#db
-      .update(inbox)
-      .set({ state: 'running', owner: this.#owner, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` })
-      .where(and(this.#where(key), takeable))
-      .returning();
+    const statement = builtOnce(this.#db, 'inbox.take', (db) => {
+      const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), lte(inbox.updatedAt, sql.placeholder('staleBefore'))));
+      return db.update(inbox).set(runningBy(sql.placeholder('owner'))).where(and(this.#where(PLACED_KEY), takeable)).returning().prepare('inbox_take');
+    });
+    const [row] = await statement.execute({ ...key, owner: this.#owner, staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore) });
     return row;
   }
+
 
   /**
    * A chat's unfinished rows (received or running) in arrival order — the order its turns are taken in.
    * Ties on the arrival instant (two processes recording in the same microsecond) go by event id.
    */
   async unfinishedOf(chat: string): Promise<InboxRow[]> {
-    return this.#db
-      .select()
-      .from(inbox)
-      .where(and(eq(inbox.chat, chat), inArray(inbox.state, ['received', 'running'])))
-      .orderBy(inbox.receivedAt, inbox.eventId);
+    const statement = builtOnce(this.#db, 'inbox.unfinishedOf', (db) =>
+      db.select().from(inbox).where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running']))).orderBy(inbox.receivedAt, inbox.eventId).prepare('inbox_unfinished_of'),
+    );
+    return statement.execute({ chat });
   }
 
   /**
@@ -155,11 +151,15 @@ export class Inbox {
    * Output: true when the row moved. Invariant: only the owner ends a row, and only once.
    */
   async finish(key: InboxKey, state: Extract<InboxState, 'done' | 'failed'>, error?: string): Promise<boolean> {
-    const rows = await this.#db
-      .update(inbox)
-      .set({ state, finishedAt: sql`now()`, updatedAt: sql`now()`, ...(error !== undefined && { lastError: error.slice(0, 2000) }) })
-      .where(and(this.#where(key), eq(inbox.state, 'running'), eq(inbox.owner, this.#owner)))
-      .returning({ eventId: inbox.eventId });
+    const statement = builtOnce(this.#db, 'inbox.finish', (db) =>
+      db.update(inbox)
+        // Without an error the row keeps the one it has (a failed attempt's, for the record).
+        .set({ state: sql`${sql.placeholder('state')}`, finishedAt: sql`now()`, updatedAt: sql`now()`, lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})` })
+        .where(and(this.#where(PLACED_KEY), eq(inbox.state, 'running'), eq(inbox.owner, sql.placeholder('owner'))))
+        .returning({ eventId: inbox.eventId })
+        .prepare('inbox_finish'),
+    );
+    const rows = await statement.execute({ ...key, state, owner: this.#owner, error: error === undefined ? null : error.slice(0, 2000) });
     return rows.length > 0;
   }
 
@@ -191,10 +191,18 @@ export class Inbox {
     return rows.length;
   }
 
-  #where(key: InboxKey) {
+  #where(key: InboxKey | typeof PLACED_KEY) {
     return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
   }
 }
+
+/** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */
+function runningBy(owner: string | ReturnType<typeof sql.placeholder>) {
+  return { state: 'running' as const, owner: owner as string, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` };
+}
+
+/** An inbox key of placeholders, for the statements built once (filled from the key's own fields). */
+const PLACED_KEY = { platform: sql.placeholder('platform'), eventId: sql.placeholder('eventId') } as unknown as InboxKey;
 
 /** The inbox key of an event. */
 export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): InboxKey {

@@ -19,3 +19,18 @@ export async function queryPrepared(db: Db, query: Query, values: Record<string,
   // postgres.js returns the rows as the result; PGlite returns `{ rows }`.
   return Array.isArray(result) ? result : ((result as { rows?: Array<Record<string, unknown>> }).rows ?? []);
 }
+
+/** Per handle, the queries {@link builtOnce} built. */
+const BUILT = new WeakMap<Db, Map<string, unknown>>();
+
+/**
+ * A drizzle query built once per handle and reused: `build` returns it `.prepare()`d with sql.placeholder
+ * for its values, so a statement on every turn's path skips drizzle's query building (about a tenth of a
+ * turn's CPU when each was built anew). `key` names the query; it must not depend on the values.
+ */
+export function builtOnce<T>(db: Db, key: string, build: (db: Db) => T): T {
+  let built = BUILT.get(db);
+  if (!built) BUILT.set(db, (built = new Map()));
+  if (!built.has(key)) built.set(key, build(db));
+  return built.get(key) as T;
+}

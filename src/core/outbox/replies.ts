@@ -1,11 +1,27 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Db } from '../db/index.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { outbox } from '../db/schema/outbox.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { getOutbox, moveOutbox } from './store.ts';
+
+// A turn's every reply runs these two: built once (values as placeholders, each encoded by its column).
+const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
+  handle.insert(outbox).values({
+    id: placeholder('id'), kind: 'message', destination: placeholder('destination'), payload: placeholder('payload'), state: placeholder('state'), attempts: placeholder('attempts'),
+  }).onConflictDoNothing({ target: outbox.id }).returning().prepare('outbox_insert_reply'));
+
+/** sending → sent, as moveOutbox(db, id, 'sending', 'sent', { messageRef, sentAt }) does. */
+const markSent = (db: Db) => builtOnce(db, 'outbox.markSent', (handle) =>
+  handle.update(outbox).set({ messageRef: placeholder('ref'), sentAt: placeholder('sentAt'), state: 'sent', updatedAt: sql`now()` })
+    .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'sending'))).prepare('outbox_mark_sent'));
+
+/** A placeholder where drizzle's types want the column's value type. */
+const placeholder = (name: string) => sql.placeholder(name) as never;
 
 /** One reply of a turn: `key` is the id of the message it comes from, stable across restarts. */
 export interface Reply {
@@ -42,11 +58,7 @@ export class ReplyOutbox {
     let queued = false; // once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries)
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
-      const [row] = await this.#o.db
-        .insert(outbox)
-        .values({ id, kind: 'message', destination: chat, payload: { text: reply.text }, state: queued ? 'pending' : 'sending', attempts: queued ? 0 : 1 })
-        .onConflictDoNothing({ target: outbox.id })
-        .returning();
+      const [row] = await insertReply(this.#o.db).execute({ id, destination: chat, payload: { text: reply.text }, state: queued ? 'pending' : 'sending', attempts: queued ? 0 : 1 });
       if (!row) {
         // Written by an earlier attempt at this turn: send it only if it never went out.
         if ((await getOutbox(this.#o.db, id))?.state === 'pending') queued = (await this.#sendPending(id)) || queued;
@@ -58,7 +70,7 @@ export class ReplyOutbox {
       }
       try {
         const ref = await this.#o.surfaces.send(chat, { text: reply.text });
-        await moveOutbox(this.#o.db, id, 'sending', 'sent', { messageRef: ref, sentAt: new Date() });
+        await markSent(this.#o.db).execute({ id, ref, sentAt: new Date() });
       } catch (error) {
         this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
         await moveOutbox(this.#o.db, id, 'sending', 'pending', { lastError: error instanceof Error ? error.message : String(error) });

@@ -19,12 +19,12 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
   beforeAll(() => {
     pool = new pg.Pool(db().pglite ? { ...createPgConfig(db().pglite!), max: 1 } : { connectionString: db().url!, max: 2 });
     // Counts the checkpoint reads that reach the database (the saver reads through pool.query).
-    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<unknown>;
+    const query = pool.query.bind(pool) as (text: string | pg.QueryConfig, values?: unknown[]) => Promise<unknown>;
     (pool as unknown as { query: typeof query }).query = (text, values) => {
-      if (/^\s*with cp as \(/i.test(text)) reads++;
+      if (/^\s*with cp as \(/i.test(typeof text === 'string' ? text : text.text)) reads++;
       return query(text, values);
     };
-    saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA);
+    saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: !db().pglite });
   });
   afterAll(() => pool.end());
   beforeEach(() => {
