@@ -11,7 +11,6 @@
 // and drizzle transactions take turns, each atomic. The cost is a rule: never await the agent or the
 // checkpointer inside a drizzle transaction — that waits on itself. Instead of hanging, such a call fails
 // after `lockTimeoutMs` with CheckpointerBusyError.
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database, MigrationStep } from '../db/index.ts';
@@ -57,7 +56,7 @@ export class CheckpointerBusyError extends KazmaError {
  * const graph = builder.compile({ checkpointer: saver });
  */
 export async function createCheckpointer(database: Database, options: CheckpointerOptions = {}): Promise<Checkpointer> {
-  const checkpointer = openCheckpointer(database, options);
+  const checkpointer = await openCheckpointer(database, options);
   try {
     const { rows } = await checkpointer.pool.query<{ found: string | null }>('select to_regclass($1) as found', [
       `${CHECKPOINTER_SCHEMA}.checkpoint_migrations`,
@@ -77,7 +76,7 @@ export async function createCheckpointer(database: Database, options: Checkpoint
 
 /** Creates or upgrades the checkpoint tables; for `migrateDatabase`, whose lock serialises it on PostgreSQL. */
 export const checkpointerSetupStep: MigrationStep = async (database) => {
-  const checkpointer = openCheckpointer(database, {});
+  const checkpointer = await openCheckpointer(database, {});
   try {
     await checkpointer.saver.setup();
   } finally {
@@ -89,8 +88,8 @@ interface OpenCheckpointer extends Checkpointer {
   readonly pool: pg.Pool;
 }
 
-function openCheckpointer(database: Database, options: CheckpointerOptions): OpenCheckpointer {
-  const pool = database.pglite ? pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
+async function openCheckpointer(database: Database, options: CheckpointerOptions): Promise<OpenCheckpointer> {
+  const pool = database.pglite ? await pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
   const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: !database.pglite });
   return { saver, pool, close: () => pool.end() };
 }
@@ -107,7 +106,9 @@ function postgresPool(database: Database, options: CheckpointerOptions): pg.Pool
  * A pg.Pool look-alike over the in-process PGlite, with the part of the pg.Pool API PostgresSaver uses
  * (connect/release, query, end). Each checkout and each query holds PGlite's transaction mutex; see the top.
  */
-function pglitePool(pglite: PGlite, lockTimeoutMs: number): pg.Pool {
+async function pglitePool(pglite: PGlite, lockTimeoutMs: number): Promise<pg.Pool> {
+  // PGlite's node-postgres bridge, loaded only for the embedded database.
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   // One session, so one client; idleTimeoutMillis 0 keeps it, since createPgConfig hands every client the same connection.
   const inner = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
   inner.on('error', () => {}); // an in-process "connection" has no network to fail

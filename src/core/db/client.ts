@@ -2,12 +2,8 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
-import { openPglite } from './pglite-open.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
 
@@ -48,15 +44,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (!options.dataDir) throw new StartupError('database_unconfigured', 'Set data_dir or database.url.');
   const lock = lockDataDir(options.dataDir);
   try {
+    // Each database's driver is loaded only when it is the one configured (PGlite's is several MB of code).
+    const { openPglite } = await import('./pglite-open.ts');
     const client = await openPglite(join(options.dataDir, 'pglite'));
-    return wrapPglite(client, lock);
+    return await wrapPglite(client, lock);
   } catch (error) {
     lock.release();
     throw new StartupError('database_open_failed', `Could not open the embedded database in ${options.dataDir}: ${(error as Error).message}`, { cause: error });
   }
 }
 
-function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Database {
+async function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -75,6 +74,7 @@ function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Database {
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
+  const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
   const client = preparedByDefault(postgres(url, {
     max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,
     // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
