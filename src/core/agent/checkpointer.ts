@@ -112,34 +112,48 @@ async function pglitePool(pglite: PGlite, lockTimeoutMs: number): Promise<pg.Poo
   // One session, so one client; idleTimeoutMillis 0 keeps it, since createPgConfig hands every client the same connection.
   const inner = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
   inner.on('error', () => {}); // an in-process "connection" has no network to fail
-  const pool = {
-    async connect() {
-      const unlock = await lockSession(pglite, lockTimeoutMs);
-      try {
-        const client = await inner.connect();
-        let released = false;
-        const release = (error?: Error | boolean) => {
-          if (released) return;
-          released = true;
-          client.release(error);
-          unlock();
-        };
-        return { query: client.query.bind(client), release };
-      } catch (error) {
-        unlock();
-        throw error;
-      }
-    },
-    async query(text: string, values?: unknown[]) {
-      const unlock = await lockSession(pglite, lockTimeoutMs);
-      try {
-        return await inner.query(text, values);
-      } finally {
-        unlock();
-      }
-    },
-    end: () => inner.end(),
+  // Calls under way when the pool is ended (LangGraph can still be writing an aborted run's checkpoint while
+  // Kazma stops) finish first: ended under them, pg-pool never settles a waiting call, and the call would
+  // hold PGlite's mutex for good — every later query of the process, on any handle, would wait forever.
+  const running = new Set<Promise<unknown>>();
+  const tracked = <T>(call: Promise<T>): Promise<T> => {
+    running.add(call);
+    void call.then(() => running.delete(call), () => running.delete(call));
+    return call;
   };
+  const pool = {
+    connect: () => tracked(connect()),
+    query: (text: string, values?: unknown[]) => tracked(query(text, values)),
+    end: async () => {
+      await Promise.allSettled([...running]);
+      await inner.end();
+    },
+  };
+  async function connect() {
+    const unlock = await lockSession(pglite, lockTimeoutMs);
+    try {
+      const client = await inner.connect();
+      let released = false;
+      const release = (error?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        client.release(error);
+        unlock();
+      };
+      return { query: client.query.bind(client), release };
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+  async function query(text: string, values?: unknown[]) {
+    const unlock = await lockSession(pglite, lockTimeoutMs);
+    try {
+      return await inner.query(text, values);
+    } finally {
+      unlock();
+    }
+  }
   return pool as unknown as pg.Pool;
 }
 
