@@ -1,7 +1,6 @@
-// Raw statements sent as prepared statements. drizzle sends `db.execute` unnamed, and postgres.js then
-// spends two round trips on every call (describe the parameters, then execute) while the server parses
-// and plans the text each time; a named query is prepared once per connection and then costs one round
-// trip. PGlite runs the same text either way.
+// Statements whose text is built once. On PostgreSQL every statement already runs prepared
+// (prepared-by-default.ts); what these add is skipping drizzle's query building on hot paths, on both
+// databases, and (queryPrepared) running a raw text through a handle that did not come from openDatabase.
 import type { Query } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client.ts';
