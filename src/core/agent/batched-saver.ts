@@ -6,19 +6,41 @@
 //
 // Inputs and outputs are exactly PostgresSaver's (the same rows, the same serialisation: it reuses the
 // saver's own `_dump*`); a read of a thread's latest checkpoint may be shared with the next one while the
-// caller holds the thread (shared-reads.ts). tests/agent/checkpointer/batched-saver.test.ts reads rows
+// caller holds the thread (shared-reads.ts), and a conversation this process wrote or read is neither
+// fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts). tests/agent/checkpointer/batched-saver.test.ts reads rows
 // written here back through the stock saver and compares them with the stock saver's own.
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { checkpointReadSql, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
+import { ChannelValues, isMessageList } from './channel-values.ts';
+import { checkpointReadSql, knownKey, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
+import { MessageMemoSerializer } from './message-serde.ts';
 import { SharedLatestReads } from './shared-reads.ts';
 
 /** Special write channels LangGraph stores at fixed negative indexes (an upsert: the latest wins). */
 const SPECIAL_WRITE_INDEX: Record<string, number> = { __error__: -1, __scheduled__: -2, __interrupt__: -3, __resume__: -4 };
 
-const bytes = (value: Uint8Array | undefined): Buffer | null => (value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : null);
+/**
+ * Blobs travel as ONE bytea parameter, sent as binary, with each blob's offset and length beside it
+ * (length -1: no blob). A bytea[] parameter went as text — every byte spelled as two hex digits inside an
+ * array literal, built by the driver and parsed back by the server (on PGlite, in this process) — which at
+ * a full context window cost more than the rest of the write.
+ */
+function packed(blobs: (Uint8Array | undefined)[]): { bytes: Buffer; at: number[]; length: number[] } {
+  const at: number[] = [];
+  const length: number[] = [];
+  let offset = 0;
+  for (const blob of blobs) {
+    at.push(offset);
+    length.push(blob ? blob.byteLength : -1);
+    offset += blob?.byteLength ?? 0;
+  }
+  return { bytes: Buffer.concat(blobs.filter((blob): blob is Uint8Array => blob !== undefined)), at, length };
+}
+
+/** SQL for one blob of a {@link packed} parameter, in a row with `at` and `length`. */
+const sliceOf = (parameter: string, row: string) => `case when ${row}.length < 0 then null else substring(${parameter}::bytea from ${row}.at + 1 for ${row}.length) end`;
 
 export class BatchedPostgresSaver extends PostgresSaver {
   readonly #pool: pg.Pool;
@@ -30,22 +52,28 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #prepared: boolean;
   /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
   readonly reads = new SharedLatestReads();
+  /** The conversations this process wrote or read, by version (channel-values.ts). */
+  readonly #values: ChannelValues;
 
-  /** `prepared`: name the statements (each connection of `pool` is a session of its own: PostgreSQL). */
-  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean } = {}) {
-    super(pool, undefined, { schema });
+  /**
+   * `prepared`: name the statements (each connection of `pool` is a session of its own: PostgreSQL).
+   * `valuesBudgetBytes`: how much of the conversations it wrote or read the saver keeps (default 8 MB of JSON).
+   */
+  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean; valuesBudgetBytes?: number } = {}) {
+    super(pool, new MessageMemoSerializer(), { schema });
+    this.#values = new ChannelValues({ budgetBytes: options.valuesBudgetBytes });
     this.#pool = pool;
     const table = (name: string) => `"${schema}".${name}`;
     this.#putSql = `WITH blobs AS (
   INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
-  SELECT $1, $2, b.channel, b.version, b.type, b.blob FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[]) AS b(channel, version, type, blob)
+  SELECT $1, $2, b.channel, b.version, b.type, ${sliceOf('$6', 'b')} FROM unnest($3::text[], $4::text[], $5::text[], $11::int[], $12::int[]) AS b(channel, version, type, at, length)
   ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
 )
 INSERT INTO ${table('checkpoints')} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
 VALUES ($1, $2, $7, $8, $9, $10)
 ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
     const writes = `INSERT INTO ${table('checkpoint_writes')} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
+SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, ${sliceOf('$8', 'w')} FROM unnest($5::int[], $6::text[], $7::text[], $9::int[], $10::int[]) AS w(idx, channel, type, at, length)
 ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#insertWritesSql = `${writes} DO NOTHING`;
     this.#upsertWritesSql = `${writes} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`;
@@ -72,23 +100,38 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
 
   /** One checkpoint, its values and its pending writes as rows of plain bytea (checkpoint-read.ts). */
   async #read(config: RunnableConfig, thread_id: string, checkpoint_ns: string, checkpoint_id: string | undefined): Promise<CheckpointTuple | undefined> {
-    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null]));
+    const known = this.#values.known(thread_id, checkpoint_ns);
+    const knownKeys = [...known].map(([channel, { version }]) => knownKey(channel, version));
+    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]));
     const head = rows[0];
     if (!head || head.part !== 0 || !head.checkpoint) return undefined;
     // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
     if (head.checkpoint.v < 4 && head.parent_checkpoint_id != null) return super.getTuple(config);
-    const { channelValues, pendingWrites } = loaderInputs(rows);
+    const { channelValues, pendingWrites, held } = loaderInputs(rows);
+    const checkpoint = await this._loadCheckpoint(head.checkpoint as never, channelValues as never);
+    for (const { channel, version } of held) checkpoint.channel_values[channel] = [...known.get(channel)!.value];
+    this.#rememberRead(thread_id, checkpoint_ns, checkpoint.channel_values, rows);
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.checkpoint_id } },
-      checkpoint: await this._loadCheckpoint(head.checkpoint as never, channelValues as never),
+      checkpoint,
       metadata: await this._loadMetadata(head.metadata as never),
       parentConfig: head.parent_checkpoint_id ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.parent_checkpoint_id } } : undefined,
       pendingWrites: await this._loadWrites(pendingWrites as never),
     };
   }
 
+  /** Keeps the message lists a read revived, with their versions, for the next read and write. */
+  #rememberRead(threadId: string, namespace: string, values: Record<string, unknown>, rows: CheckpointReadRow[]): void {
+    for (const row of rows) {
+      if (row.part !== 1 || row.known || !row.blob || row.version === null) continue;
+      const value = values[row.channel!];
+      if (isMessageList(value)) this.#values.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes: row.blob.length });
+    }
+  }
+
   override async deleteThread(threadId: string): Promise<void> {
     this.reads.written(threadId);
+    this.#values.forgetThread(threadId);
     await super.deleteThread(threadId);
   }
 
@@ -97,11 +140,17 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
     this.reads.written(thread_id);
     const [blobs, dumpedMetadata] = await Promise.all([this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
+    const blobBytes = packed(blobs.map((b) => b[5]));
     await this.#pool.query(this.#named('put', this.#putSql, [
       thread_id, checkpoint_ns,
-      blobs.map((b) => b[2]), blobs.map((b) => b[3]), blobs.map((b) => b[4]), blobs.map((b) => bytes(b[5])),
+      blobs.map((b) => b[2]), blobs.map((b) => b[3]), blobs.map((b) => b[4]), blobBytes.bytes,
       checkpoint.id, checkpoint_id ?? null, this._dumpCheckpoint(checkpoint), dumpedMetadata,
+      blobBytes.at, blobBytes.length,
     ]));
+    for (const [, , channel, version, , blob] of blobs) {
+      const value = checkpoint.channel_values[channel];
+      if (blob && isMessageList(value)) this.#values.remember(thread_id, checkpoint_ns, channel, { version, value, bytes: blob.length });
+    }
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -116,9 +165,10 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const byIndex = new Map<number, (typeof dumped)[number]>();
     for (const write of upsert ? dumped : [...dumped].reverse()) byIndex.set(write[4], write);
     const rows = [...byIndex.values()];
+    const blobBytes = packed(rows.map((w) => w[7]));
     await this.#pool.query(this.#named(upsert ? 'upsert_writes' : 'insert_writes', upsert ? this.#upsertWritesSql : this.#insertWritesSql, [
       thread_id, checkpoint_ns, checkpoint_id, taskId,
-      rows.map((w) => w[4]), rows.map((w) => w[5]), rows.map((w) => w[6]), rows.map((w) => bytes(w[7])),
+      rows.map((w) => w[4]), rows.map((w) => w[5]), rows.map((w) => w[6]), blobBytes.bytes, blobBytes.at, blobBytes.length,
     ]));
   }
 }

@@ -3,6 +3,9 @@
 // bytea[] that node-postgres parses character by character (postgres-array): at a full context window
 // that parse was the largest single cost of a turn, and it grew with the thread. A plain bytea column is
 // parsed from hex in one native call.
+//
+// A channel value whose version the reader already holds (channel-values.ts) comes back without its blob:
+// the database does not detoast it, nothing is sent, and nothing is revived.
 
 /** One row of {@link checkpointReadSql}: part 0 is the checkpoint, 1 a channel value, 2 a pending write. */
 export interface CheckpointReadRow {
@@ -14,11 +17,19 @@ export interface CheckpointReadRow {
   task_id: string | null;
   channel: string | null;
   type: string | null;
+  /** A channel value's version (part 1). */
+  version: string | null;
+  /** Part 1: the reader named this channel and version as already held, so `blob` is null. */
+  known: boolean;
   blob: Buffer | null;
 }
 
+/** How a reader names a channel value it already holds, in the statement's $4. */
+export const knownKey = (channel: string, version: string) => `${channel}\t${version}`;
+
 /**
- * The statement: $1 thread, $2 namespace, $3 checkpoint id or null for the latest. Rows: the checkpoint
+ * The statement: $1 thread, $2 namespace, $3 checkpoint id or null for the latest, $4 the channel values
+ * the reader holds ({@link knownKey}; their blobs are left out). Rows: the checkpoint
  * (part 0), its channel values (part 1), its pending writes in (task, idx) order (part 2), nothing when
  * there is no such checkpoint — the same rows PostgresSaver's SELECT_SQL aggregates.
  */
@@ -29,24 +40,30 @@ export function checkpointReadSql(schema: string): string {
   where thread_id = $1 and checkpoint_ns = $2 and ($3::text is null or checkpoint_id = $3::text)
   order by checkpoint_id desc limit 1
 )
-select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.metadata, null::text as task_id, null::text as channel, null::text as type, null::bytea as blob, 0 as idx from cp
+select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.metadata, null::text as task_id, null::text as channel, null::text as type, null::text as version, false as known, null::bytea as blob, 0 as idx from cp
 union all
-select 1, null, null, null, null, null, bl.channel, bl.type, bl.blob, 0
+select 1, null, null, null, null, null, bl.channel, bl.type, bl.version, k.known, case when k.known then null else bl.blob end, 0
 from cp cross join jsonb_each_text(cp.checkpoint -> 'channel_versions') v
 join ${table('checkpoint_blobs')} bl on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns and bl.channel = v.key and bl.version = v.value
+cross join lateral (select coalesce(bl.channel || chr(9) || bl.version = any($4::text[]), false) as known) k
 union all
-select 2, null, null, null, null, cw.task_id, cw.channel, cw.type, cw.blob, cw.idx
+select 2, null, null, null, null, cw.task_id, cw.channel, cw.type, null, false, cw.blob, cw.idx
 from cp join ${table('checkpoint_writes')} cw on cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns and cw.checkpoint_id = cp.checkpoint_id
 order by part, task_id, idx`;
 }
 
 const utf8 = (text: string | null) => Buffer.from(text ?? '', 'utf8');
 
-/** The rows as PostgresSaver's loaders take them: [channel, type, blob] and [task, channel, type, blob], as bytes. */
-export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][] } {
+/**
+ * The rows as PostgresSaver's loaders take them: [channel, type, blob] and [task, channel, type, blob], as
+ * bytes. Channel values the reader holds are left out: `held` lists them with their versions.
+ */
+export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][]; held: { channel: string; version: string }[] } {
   const blob = (row: CheckpointReadRow) => row.blob ?? Buffer.alloc(0);
+  const values = rows.filter((row) => row.part === 1);
   return {
-    channelValues: rows.filter((row) => row.part === 1).map((row) => [utf8(row.channel), utf8(row.type), blob(row)]),
+    held: values.filter((row) => row.known).map((row) => ({ channel: row.channel!, version: row.version! })),
+    channelValues: values.filter((row) => !row.known).map((row) => [utf8(row.channel), utf8(row.type), blob(row)]),
     pendingWrites: rows.filter((row) => row.part === 2).map((row) => [utf8(row.task_id), utf8(row.channel), utf8(row.type), blob(row)]),
   };
 }
