@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// `npm run build`: compiles src/ to dist/ with tsconfig.build.json, then stamps dist/ so bin/kazma.js and
-// `npm start` can tell it is current. It only transpiles (--noCheck), as tsx does when it runs the source:
-// types are checked by `npm run typecheck` (the first step of `npm test`), so a start is neither slowed
-// nor blocked by a type error, and the compiled code is the code tsx would run.
-//   node bin/build.js             build (tsc is incremental: files that did not change are not rewritten)
+// `npm run build`: bundles src/ into dist/ with esbuild, then stamps dist/ so bin/kazma.js and `npm start`
+// can tell it is current. It only transpiles, as tsx (esbuild too) does when it runs the source: types are
+// checked by `npm run typecheck` (the first step of `npm test`), so a start is neither slowed nor blocked
+// by a type error, and the compiled code is the code tsx would run.
+//
+// Why a bundle: a start loaded ~3,400 files from node_modules one by one, and resolving, reading and
+// linking them was over half of a start (see the README's "Footprint and start time"). The bundle is
+// split at every dynamic import(), so what Kazma loads on first use (a platform's SDK, the MCP SDK, an
+// HTML parser) still loads only then. A few packages stay outside, loaded from node_modules as before:
+// PGlite finds its WebAssembly and data files next to its own modules, pino's pretty output runs in a
+// worker loaded by file name, msgpackr loads an optional native addon, and optional native modules
+// (pg-native, zlib-sync, bufferutil, utf-8-validate) may be absent.
+//   node bin/build.js             build
 //   node bin/build.js --if-stale  build only when the source changed since the last build (`npm start`)
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ROOT, distPaths, distState } from './dist-state.js';
 
 const paths = distPaths();
@@ -17,23 +24,67 @@ if (process.argv.includes('--if-stale')) {
   console.error(before.state === 'missing' ? 'kazma: building dist/ (the first start builds; later ones skip this)…' : `kazma: rebuilding dist/ (${before.newer} changed since the last build)…`);
 }
 
-/** @type {string} */
-let tsc;
+/** @type {typeof import('esbuild')} */
+let esbuild;
 try {
-  tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  esbuild = await import('esbuild');
 } catch {
-  console.error('kazma: cannot build: TypeScript is not installed (it is a devDependency). Run `npm ci` without --omit=dev, or run `node bin/kazma.js`, which runs the source through tsx.');
+  console.error('kazma: cannot build: esbuild is not installed (it is a devDependency). Run `npm ci` without --omit=dev, or run `node bin/kazma.js`, which runs the source through tsx.');
   process.exit(1);
 }
-// The stamp is dated when the build starts: a file saved while tsc runs is newer, so the next start rebuilds.
+
+/** Builds kept in dist/builds/: the current one and the two before it, for processes started from those. */
+const KEPT_BUILDS = 3;
+
+/** Packages loaded from node_modules at run time instead of bundled (see the top). */
+const EXTERNAL = ['@electric-sql/pglite', 'pino', 'pino-pretty', 'thread-stream', 'msgpackr', 'msgpackr-extract', 'pg-native', 'zlib-sync', 'bufferutil', 'utf-8-validate'];
+
+// CommonJS modules inside an ES module bundle still call require() and read __dirname/__filename: each
+// chunk defines them for itself (__dirname is the chunk's folder; the bundled packages use it only to
+// shorten stack traces and to find worker files Kazma does not use).
+const BANNER = [
+  "import { createRequire as __kazmaCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __kazmaFileURLToPath } from 'node:url';",
+  'const require = __kazmaCreateRequire(import.meta.url);',
+  'const __kazma_filename = __kazmaFileURLToPath(import.meta.url);',
+  "const __kazma_dirname = __kazma_filename.slice(0, __kazma_filename.lastIndexOf('/'));",
+].join('\n');
+
+// The stamp is dated when the build starts: a file saved while esbuild runs is newer, so the next start rebuilds.
 const startedAt = new Date();
-// Not current while tsc rewrites it: a `kazma` started meanwhile runs the source instead of half-written files.
+// Not current while it is rewritten (no stamp): a `kazma` started meanwhile runs the source instead.
 rmSync(paths.stamp, { force: true });
-const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], { cwd: ROOT, stdio: 'inherit' });
-if (result.status !== 0) {
+// Each build in a folder of its own, and dist/cli/index.js names the current one. A process started from an
+// earlier build loads that build's chunks on first use, maybe long after it started: a rebuild meanwhile
+// (say, `git pull && npm run build` before a restart) must not take them away. The newest few are kept.
+const buildId = startedAt.toISOString().replace(/[:.]/g, '-');
+const builds = join(paths.dist, 'builds');
+try {
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src/cli/index.ts'],
+    outdir: join(builds, buildId),
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    tsconfig: 'tsconfig.json',
+    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+    banner: { js: BANNER },
+    define: { __dirname: '__kazma_dirname', __filename: '__kazma_filename' },
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+} catch {
   console.error('kazma: the build failed (see above); dist/ is not marked current.');
-  process.exit(result.status ?? 1);
+  process.exit(1);
 }
-mkdirSync(paths.dist, { recursive: true });
+mkdirSync(dirname(paths.cli), { recursive: true });
+writeFileSync(paths.cli, `// The current build of bin/build.js (${startedAt.toISOString()}).\nimport '../builds/${buildId}/index.js';\n`);
+for (const old of readdirSync(builds).sort().slice(0, -KEPT_BUILDS)) rmSync(join(builds, old), { recursive: true, force: true });
 writeFileSync(paths.stamp, `built from the source as of ${startedAt.toISOString()}\n`);
 utimesSync(paths.stamp, startedAt, startedAt);

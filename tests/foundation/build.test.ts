@@ -1,5 +1,5 @@
-// The compiled build: `npm run build` emits dist/ and the compiled CLI runs from it, reading what it reads
-// relative to its own files (package.json, migrations/) from dist/ as it does from src/. A broken build,
+// The compiled build: `npm run build` bundles src/ into dist/ and the compiled CLI runs from it, finding
+// Kazma’s folder (package.json, migrations/) from the bundle’s chunks as it does from src/. A broken build,
 // an import left with a .ts extension, or an asset path that only works from src/ fails here.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { distState } from '../../bin/dist-state.js';
+import { findPackageRoot } from '../../src/core/package-root.ts';
 import { createPgDatabase } from '../helpers/databases.ts';
 import { REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
 
@@ -63,6 +64,32 @@ describe('npm run build', () => {
     } finally {
       await pg.drop();
     }
+  });
+});
+
+describe('the bundle’s builds', () => {
+  it('a rebuild keeps the two builds before it, so a process started from one still finds its chunks', { timeout: 300_000 }, async () => {
+    const current = () => /builds\/([^/]+)\/index\.js/.exec(readFileSync(DIST_CLI, 'utf8'))![1]!;
+    const builds = () => readdirSync(join(REPO_ROOT, 'dist/builds')).sort();
+    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    const first = current();
+    const firstChunks = readdirSync(join(REPO_ROOT, 'dist/builds', first, 'chunks'));
+    expect(firstChunks.length).toBeGreaterThan(1);
+    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    expect(current()).not.toBe(first);
+    expect(readdirSync(join(REPO_ROOT, 'dist/builds', first, 'chunks'))).toEqual(firstChunks);
+    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    expect(builds()).toHaveLength(3);
+    expect(builds()).not.toContain(first);
+    expect(builds().at(-1)).toBe(current());
+    expect(await compiled(['--version'])).toMatchObject({ code: 0 });
+  });
+
+  it('finds Kazma’s own folder from any depth below it, and says so when there is none', () => {
+    expect(findPackageRoot(join(REPO_ROOT, 'dist/builds/x/chunks'))).toBe(REPO_ROOT);
+    expect(findPackageRoot(join(REPO_ROOT, 'src/core/db'))).toBe(REPO_ROOT);
+    expect(() => findPackageRoot(mkdtempSync(join(tmpdir(), 'kazma-root-')))).toThrow(/package\.json was not found/);
   });
 });
 

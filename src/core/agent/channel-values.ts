@@ -37,8 +37,8 @@ export function isMessageList(value: unknown): value is readonly BaseMessage[] {
  * The latest value of each (thread, namespace, channel) this process wrote or read, by version.
  *
  * Inputs: `remember` after a blob is written or read; `known` before a read.
- * Output: the values a read may reuse. A reader gets its own array (it may change the array, never the
- * messages in it).
+ * Output: the values a read may reuse; the saver hands each reader its own copy of a list (a reader may
+ * change its list, never the messages in it).
  * Invariants:
  *  - One entry per (thread, namespace, channel): the latest version remembered replaces the one before.
  *  - The JSON size of all entries stays within the budget; the least recently used threads go first.

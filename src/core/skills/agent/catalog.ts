@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { LoadedConfig } from '../../config/index.ts';
+import { PACKAGE_ROOT } from '../../package-root.ts';
 import { SECRET_ENV } from '../verify.ts';
 import { parseSkillMd, type AgentSkillDoc } from './format.ts';
 import { checkSeal } from './install-seal.ts';
@@ -23,7 +23,7 @@ export interface AgentSkillEntry {
 }
 
 /** Agent Skills shipped with Kazma. */
-export const BUNDLED_AGENT_SKILLS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../agent-skills');
+export const BUNDLED_AGENT_SKILLS = join(PACKAGE_ROOT, 'agent-skills');
 
 /** Where installs go: `<data_dir>/agent-skills`. */
 export const installRoot = (loaded: LoadedConfig): string => join(loaded.config.data_dir, 'agent-skills');
