@@ -156,7 +156,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const settings = await createSettings({ loaded, db: database.db, registry: tools.registry, commands, access, logger, mcp: mcp.manager, skills: skills.config, onDbError: dbFailed });
     lifecycle.onStop('settings', () => settings.stop());
     const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
-    const chat = createChat({ loaded, processName, db: database.db, solo: database.kind === 'pglite', access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger });
+    const chat = createChat({ loaded, processName, db: database.db, solo: database.kind === 'pglite', access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger, progress });
     const runs = createRuns({
       loaded, db: database.db, questions, clock, logger, ...(options.onIncidentStage && { onStage: options.onIncidentStage }),
       kinds: [

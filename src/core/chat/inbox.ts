@@ -36,12 +36,17 @@ export class Inbox {
   #timer: NodeJS.Timeout | undefined;
 
   readonly #writeTimeoutMs: number;
+  readonly #onTaken: ((chat: string) => void) | undefined;
 
-  /** `writeTimeoutMs`: how long recording may take before the platform is told to redeliver; default 2.5 s (Slack's deadline is 3 s). */
-  constructor(options: { db: Db; owner: string; writeTimeoutMs?: number }) {
+  /**
+   * `writeTimeoutMs`: how long recording may take before the platform is told to redeliver; default 2.5 s (Slack's deadline is 3 s).
+   * `onTaken`: told each time this process takes a chat's row (taking it stamps `progress_at`).
+   */
+  constructor(options: { db: Db; owner: string; writeTimeoutMs?: number; onTaken?: (chat: string) => void }) {
     this.#db = options.db;
     this.#owner = options.owner;
     this.#writeTimeoutMs = options.writeTimeoutMs ?? 2500;
+    this.#onTaken = options.onTaken;
   }
 
   /** This process's name in the `owner` column. */
@@ -112,6 +117,7 @@ export class Inbox {
       return db.update(inbox).set(runningBy(sql.placeholder('owner'))).where(and(this.#where(PLACED_KEY), takeable)).returning().prepare('inbox_take');
     });
     const [row] = await statement.execute({ ...key, owner: this.#owner, staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore) });
+    if (row) this.#onTaken?.(row.chat);
     return row;
   }
 

@@ -29,6 +29,8 @@ export interface ChatDeps {
   queues: ChatQueues;
   clock: Clock;
   logger: Logger;
+  /** The run supervisor's progress stamps, told when a row is taken (taking it stamps `progress_at`). */
+  progress?: { taken(chat: string): void };
 }
 
 /** The chat module: the one inbound path and its durable inbox. */
@@ -40,10 +42,10 @@ export interface ChatModule {
 }
 
 /** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
-export function createChat({ loaded, processName, db, solo = false, access, commands, runner, actions, surfaces, queues, clock, logger }: ChatDeps): ChatModule {
+export function createChat({ loaded, processName, db, solo = false, access, commands, runner, actions, surfaces, queues, clock, logger, progress }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
-  const inbox = new Inbox({ db, owner: processName });
+  const inbox = new Inbox({ db, owner: processName, ...(progress && { onTaken: (chat: string) => progress.taken(chat) }) });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
   // statements, keyed `inbox:<chat>` (on PGlite, with one process, held in memory).
