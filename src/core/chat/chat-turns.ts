@@ -1,17 +1,7 @@
 import type { Logger } from '../log/index.ts';
+import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
 import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
-
-/**
- * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
- * `acquire` takes or renews it for `holder`; false while someone else holds it.
- */
-export interface ChatLeases {
-  /** Only this process works on the database: every unfinished row of a chat is one this process waits on. */
-  readonly solo?: boolean;
-  acquire(key: string, holder: string): Promise<boolean>;
-  release(key: string, holder: string): Promise<void>;
-}
 
 /** A row's work, when it takes its turn in its chat's order. */
 export interface OrderedWork {
@@ -43,9 +33,6 @@ interface Waiter {
   /** Recovery: a running row of this event untouched since then was left by a stopped process. */
   staleBefore?: Date;
 }
-
-/** A process-local lease: the embedded database has one process, and this class runs one session per chat. */
-const LOCAL_LEASES: ChatLeases = { acquire: async () => true, release: async () => {} };
 
 /**
  * A chat's events run one at a time, strictly in the inbox's arrival order, by whichever process holds the
@@ -126,19 +113,23 @@ export class ChatTurns {
     let pause = poll.minMs;
     while (!this.#closed && (this.#waiting.get(chat)?.size ?? 0) > 0) {
       try {
-        if (await leases.acquire(lease, inbox.owner)) {
+        // With the chat's rows when the leases list them in the same statement (PostgreSQL).
+        const got: { held: boolean | undefined; rows?: InboxRow[] } = leases.acquireListing ? await leases.acquireListing(lease, inbox.owner, chat) : { held: await leases.acquire(lease, inbox.owner) };
+        // `held` is unknown only with no row listed: #hold then ends at once, and the lease is let go.
+        if (got.held !== false) {
           this.#holding.add(chat);
+          let released = false;
           try {
-            await this.#hold(chat, lease);
+            released = await this.#hold(chat, lease, got.rows);
           } finally {
             this.#holding.delete(chat);
-            await leases.release(lease, inbox.owner).catch(() => undefined);
+            if (!released) await leases.release(lease, inbox.owner).catch(() => undefined);
           }
           pause = poll.minMs;
           continue;
         }
         // Another process holds the chat: it runs our events too, in their turn; see which it finished.
-        this.#settleFinished(chat, await inbox.unfinishedOf(chat));
+        this.#settleFinished(chat, got.rows ?? (await inbox.unfinishedOf(chat)));
       } catch (error) {
         this.#o.logger?.warn({ err: error, chat }, 'working through a chat’s events failed; trying again');
         pause = poll.maxMs;
@@ -155,13 +146,16 @@ export class ChatTurns {
     }
   }
 
-  /** Holding the lease: runs the chat's unfinished events in arrival order until none is left. */
-  async #hold(chat: string, lease: string): Promise<void> {
+  /**
+   * Holding the lease: runs the chat's unfinished events in arrival order until none is left, starting
+   * from `listed` when the lease came with the rows. True when its last listing also let the lease go.
+   */
+  async #hold(chat: string, lease: string, listed?: InboxRow[]): Promise<boolean> {
     const { leases, inbox, renewMs } = this.#o;
     let renewed = Date.now();
     let lost = false;
     const renew = async () => {
-      if (await leases.acquire(lease, inbox.owner)) renewed = Date.now();
+      if (await (leases.renew ? leases.renew(lease, inbox.owner) : leases.acquire(lease, inbox.owner))) renewed = Date.now();
       else lost = true;
     };
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
@@ -169,14 +163,19 @@ export class ChatTurns {
       // Solo, the rows this process waits on are all there is: no need to look again once none is left.
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
       while (more() || (this.#waiting.get(chat)?.size ?? 0) > 0) {
-        const rows = await inbox.unfinishedOf(chat);
+        const { rows, released } = listed ? { rows: listed, released: false } : leases.listReleasing ? await leases.listReleasing(lease, inbox.owner, chat) : { rows: await inbox.unfinishedOf(chat), released: false };
+        listed = undefined;
         this.#settleFinished(chat, rows);
+        if (released) return true;
         const next = await this.#next(rows);
-        if (!next) return this.#settleUnplanned(chat, rows);
+        if (!next) {
+          this.#settleUnplanned(chat, rows);
+          return false;
+        }
         // Still the holder? A lease that lapsed (renewals failing or hung) now belongs to another
         // process, which takes the chat's next event; two processes must not both go on.
         if (!lost && Date.now() - renewed > renewMs) await renew();
-        if (lost) return;
+        if (lost) return false;
         const id = idOf(next.row);
         const waiter = this.#waiting.get(chat)?.get(id);
         const taken = await inbox.take(next.row, waiter?.staleBefore ?? new Date(Date.now() - this.#o.staleAfterMs));
@@ -187,8 +186,9 @@ export class ChatTurns {
         }
         const outcome = await next.work.run(taken);
         if (waiter) this.#settle(chat, id, waiter, outcome);
-        if (outcome === 'stopping') return;
+        if (outcome === 'stopping') return false;
       }
+      return false;
     } finally {
       clearInterval(timer);
     }

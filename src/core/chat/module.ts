@@ -7,6 +7,7 @@ import type { ActionRouter } from '../decisions/actions.ts';
 import type { Clock } from '../clock.ts';
 import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
+import { ChatLeaseStatements } from './chat-lease-statements.ts';
 import type { ChatQueues } from './chat-queue.ts';
 import type { AccessPolicy } from './access.ts';
 import { Inbox } from './inbox.ts';
@@ -48,8 +49,10 @@ export function createChat({ loaded, processName, db, solo = false, access, comm
   const inbox = new Inbox({ db, owner: processName, ...(progress && { onTaken: (chat: string) => progress.taken(chat) }) });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
-  // statements, keyed `inbox:<chat>` (on PGlite, with one process, held in memory).
-  const leases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after, solo });
+  // statements, keyed `inbox:<chat>`, with the chat's listing folded in (on PGlite, with one process,
+  // held in memory).
+  const threadLeases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after, solo });
+  const leases = solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.stale_after });
   const pipeline = new InboundPipeline({
     inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.stale_after,
   });

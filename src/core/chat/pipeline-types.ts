@@ -5,7 +5,7 @@ import type { ActionRouter } from '../decisions/actions.ts';
 import type { Logger } from '../log/index.ts';
 import type { AccessPolicy } from './access.ts';
 import type { ChatQueues } from './chat-queue.ts';
-import type { ChatLeases } from './chat-turns.ts';
+import type { ChatLeases } from './chat-leases.ts';
 import type { Inbox } from './inbox.ts';
 import type { RefusalLimiter } from './refusals.ts';
 import type { SurfaceRegistry } from './surfaces.ts';

@@ -1,0 +1,98 @@
+// A chat's lease and its inbox listing, each pair in one statement, for PostgreSQL (several processes).
+// A turn took the chat's lease, listed the chat's unfinished rows, ran, listed them again (another
+// process may have recorded one meanwhile), and let the lease go: four statements around every turn.
+// Taking the lease and listing go together, and so do the last listing and letting go (only when
+// nothing is left); two statements instead of four. Renewals only ever extend a lease still held, so a
+// renewal under way when the last listing let the lease go cannot take it back for the lease's lifetime.
+import { and, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { builtOnce } from '../db/prepared.ts';
+import { inbox } from '../db/schema/chat.ts';
+import { threadLeases } from '../db/schema/leases.ts';
+import type { ThreadLeases } from '../agent/thread-lease.ts';
+import type { ChatLeases } from './chat-leases.ts';
+import type { InboxRow } from './inbox.ts';
+
+const UNFINISHED = ['received', 'running'] as const;
+
+/**
+ * {@link ChatLeases} on PostgreSQL: ThreadLeases' rows (keys `inbox:<chat>`), with the listing folded in.
+ *
+ * Inputs: the lease key, this process's holder name, the chat.
+ * Outputs: the chat's unfinished rows in arrival order (the inbox's order), with what became of the lease.
+ * Invariants: the lease rules are ThreadLeases' (one unexpired holder); the rows are read in the same
+ * statement's snapshot as the lease change; a lease is let go only when that snapshot has no unfinished
+ * row of the chat; a renewal never inserts.
+ */
+export class ChatLeaseStatements implements ChatLeases {
+  readonly #db: Db;
+  readonly #leases: ThreadLeases;
+  readonly #ttl: string;
+
+  constructor(options: { db: Db; leases: ThreadLeases; ttlMs: number }) {
+    this.#db = options.db;
+    this.#leases = options.leases;
+    this.#ttl = `${options.ttlMs} milliseconds`;
+  }
+
+  acquire(key: string, holder: string): Promise<boolean> {
+    return this.#leases.acquire(key, holder);
+  }
+
+  release(key: string, holder: string): Promise<void> {
+    return this.#leases.release(key, holder);
+  }
+
+  /**
+   * Takes or renews the lease, and lists the chat's unfinished rows. `held` is undefined when there is
+   * no row to carry it (the caller then treats the lease as possibly held, and lets it go).
+   */
+  async acquireListing(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }> {
+    const statement = builtOnce(this.#db, 'chatLeases.acquireListing', (db) => {
+      const holderValue = sql.placeholder('holder') as unknown as string;
+      const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
+      const lease = db.$with('lease').as(
+        db.insert(threadLeases)
+          .values({ threadId: sql.placeholder('key') as unknown as string, owner: holderValue, expiresAt })
+          .onConflictDoUpdate({ target: threadLeases.threadId, set: { owner: holderValue, expiresAt }, setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)) })
+          .returning({ owner: threadLeases.owner }),
+      );
+      return db.with(lease)
+        .select({ ...getTableColumns(inbox), held: sql<boolean>`exists (select 1 from ${lease})`.as('held') })
+        .from(inbox)
+        .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED])))
+        .orderBy(inbox.receivedAt, inbox.eventId)
+        .prepare('chat_lease_acquire_listing');
+    });
+    const listed = await statement.execute({ key, holder, chat, ttl: this.#ttl });
+    return { held: listed[0]?.held, rows: listed.map(({ held: _held, ...row }) => row) };
+  }
+
+  /** Lists the chat's unfinished rows and, when there is none, lets `holder`'s lease go. */
+  async listReleasing(key: string, holder: string, chat: string): Promise<{ rows: InboxRow[]; released: boolean }> {
+    const statement = builtOnce(this.#db, 'chatLeases.listReleasing', (db) => {
+      const unfinished = and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED]));
+      const gone = db.$with('gone').as(
+        db.delete(threadLeases)
+          .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`))
+          .returning({ owner: threadLeases.owner }),
+      );
+      return db.with(gone).select().from(inbox).where(unfinished).orderBy(inbox.receivedAt, inbox.eventId).prepare('chat_lease_list_releasing');
+    });
+    const rows = await statement.execute({ key, holder, chat });
+    // With no row left the statement deleted the lease if `holder` held it; either way it is not held now.
+    return { rows, released: rows.length === 0 };
+  }
+
+  /** Extends `holder`'s lease; false when it holds it no more (expired and taken, or let go). */
+  async renew(key: string, holder: string): Promise<boolean> {
+    const statement = builtOnce(this.#db, 'chatLeases.renew', (db) =>
+      db.update(threadLeases)
+        .set({ expiresAt: sql`now() + ${sql.placeholder('ttl')}::interval` })
+        .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder'))))
+        .returning({ owner: threadLeases.owner })
+        .prepare('chat_lease_renew'),
+    );
+    return (await statement.execute({ key, holder, ttl: this.#ttl })).length > 0;
+  }
+}

@@ -1,0 +1,23 @@
+// The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
+import type { InboxRow } from './inbox.ts';
+
+/**
+ * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
+ * `acquire` takes or renews it for `holder`; false while someone else holds it. The optional three fold
+ * the chat's inbox listing into the lease's statements (chat-lease-statements.ts, PostgreSQL).
+ */
+export interface ChatLeases {
+  /** Only this process works on the database: every unfinished row of a chat is one this process waits on. */
+  readonly solo?: boolean;
+  acquire(key: string, holder: string): Promise<boolean>;
+  release(key: string, holder: string): Promise<void>;
+  /** Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed. */
+  acquireListing?(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }>;
+  /** Lists the chat's unfinished rows, and lets the lease go when there is none (`released`). */
+  listReleasing?(key: string, holder: string, chat: string): Promise<{ rows: InboxRow[]; released: boolean }>;
+  /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
+  renew?(key: string, holder: string): Promise<boolean>;
+}
+
+/** A process-local lease: the embedded database has one process, and ChatTurns runs one session per chat. */
+export const LOCAL_LEASES: ChatLeases = { acquire: async () => true, release: async () => {} };

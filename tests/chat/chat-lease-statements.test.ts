@@ -1,0 +1,77 @@
+// A chat's lease with its inbox listing folded in (chat-lease-statements.ts): taking the lease lists the
+// chat's unfinished rows in the same statement, whoever holds it; the last listing lets the lease go
+// only when no row is left, and only the holder's; a renewal extends a held lease and never takes back
+// one that was let go — the old renewal (an upsert) did, keeping other processes off the chat until it
+// expired.
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
+import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
+import { Inbox } from '../../src/core/chat/inbox.ts';
+import { describeEachBackend } from '../helpers/databases.ts';
+
+describeEachBackend('a chat’s lease and listing in one statement', (db) => {
+  const TTL = 60_000;
+  const setup = () => {
+    const chat = `telegram:${randomUUID()}`;
+    const key = `inbox:${chat}`;
+    const statements = new ChatLeaseStatements({ db: db().db, leases: new ThreadLeases({ db: db().db, owner: 'p', ttlMs: TTL }), ttlMs: TTL });
+    const inbox = new Inbox({ db: db().db, owner: 'p1' });
+    const record = async () => {
+      const eventId = randomUUID();
+      await inbox.record({ kind: 'message', eventId, platform: 'telegram', chat: chat as never, actor: { platform: 'telegram', id: '1' }, text: eventId }, 'received');
+      return eventId;
+    };
+    return { chat, key, statements, inbox, record };
+  };
+
+  it('taking the lease lists the chat’s unfinished rows in arrival order, and so does failing to', async () => {
+    const { chat, key, statements, record } = setup();
+    const first = await record();
+    const second = await record();
+    const mine = await statements.acquireListing(key, 'p1/a', chat);
+    expect(mine.held).toBe(true);
+    expect(mine.rows.map((row) => row.eventId)).toEqual([first, second]);
+    const theirs = await statements.acquireListing(key, 'p2/b', chat);
+    expect(theirs.held).toBe(false);
+    expect(theirs.rows.map((row) => row.eventId)).toEqual([first, second]);
+    expect((await statements.acquireListing(key, 'p1/a', chat)).held).toBe(true); // renews its own
+  });
+
+  it('with nothing unfinished the lease is taken all the same, and held is unknown', async () => {
+    const { chat, key, statements } = setup();
+    expect(await statements.acquireListing(key, 'p1/a', chat)).toEqual({ held: undefined, rows: [] });
+    expect(await statements.acquire(key, 'p2/b')).toBe(false);
+  });
+
+  it('the last listing lets the lease go only when no row is left', async () => {
+    const { chat, key, statements, inbox, record } = setup();
+    const eventId = await record();
+    await statements.acquireListing(key, 'p1/a', chat);
+    const left = await statements.listReleasing(key, 'p1/a', chat);
+    expect(left.released).toBe(false);
+    expect(left.rows.map((row) => row.eventId)).toEqual([eventId]);
+    expect(await statements.acquire(key, 'p2/b')).toBe(false);
+    await inbox.take({ platform: 'telegram', eventId }, new Date());
+    await inbox.finish({ platform: 'telegram', eventId }, 'done');
+    expect(await statements.listReleasing(key, 'p1/a', chat)).toEqual({ rows: [], released: true });
+    expect(await statements.acquire(key, 'p2/b')).toBe(true);
+  });
+
+  it('never lets another holder’s lease go', async () => {
+    const { chat, key, statements } = setup();
+    expect(await statements.acquire(key, 'p2/b')).toBe(true);
+    await statements.listReleasing(key, 'p1/a', chat);
+    expect(await statements.acquire(key, 'p3/c')).toBe(false);
+  });
+
+  it('a renewal extends a held lease, and does not take back one that was let go', async () => {
+    const { chat, key, statements } = setup();
+    await statements.acquireListing(key, 'p1/a', chat);
+    expect(await statements.renew(key, 'p1/a')).toBe(true);
+    expect(await statements.renew(key, 'p2/b')).toBe(false);
+    await statements.listReleasing(key, 'p1/a', chat);
+    expect(await statements.renew(key, 'p1/a')).toBe(false);
+    expect(await statements.acquire(key, 'p2/b')).toBe(true);
+  });
+});
