@@ -34,6 +34,21 @@ for (const { backend, solo } of KINDS) {
       expect(await leases.acquire('t1', 'b')).toBe(false);
     });
 
+    it('a renewal extends the holder’s lease, and never takes back one that was let go or taken', async () => {
+      const leases = new ThreadLeases({ db: database.db, owner: 'p3', ttlMs: 1_000, solo });
+      expect(await leases.acquire('t3', 'a')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await leases.renew('t3', 'a')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await leases.acquire('t3', 'b')).toBe(false); // renewed: still a's after its first ttl
+      expect(await leases.renew('t3', 'b')).toBe(false);
+      await leases.release('t3', 'a');
+      // A renewal that lands after the release (it was under way) must not bring the lease back.
+      expect(await leases.renew('t3', 'a')).toBe(false);
+      expect(await leases.acquire('t3', 'b')).toBe(true);
+      expect(await leases.renew('t3', 'a')).toBe(false);
+    });
+
     it('run() excludes runs of the same process too, and hands over in turn', async () => {
       const leases = new ThreadLeases({ db: database.db, owner: 'p2', ttlMs: 5_000, solo });
       const log: string[] = [];

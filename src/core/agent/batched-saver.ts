@@ -7,8 +7,9 @@
 // Inputs and outputs are exactly PostgresSaver's (the same rows, the same serialisation: it reuses the
 // saver's own `_dump*`); a read of a thread's latest checkpoint may be shared with the next one while the
 // caller holds the thread (shared-reads.ts), and a conversation this process wrote or read is neither
-// fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts). tests/agent/checkpointer/batched-saver.test.ts reads rows
-// written here back through the stock saver and compares them with the stock saver's own.
+// fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts).
+// tests/agent/checkpointer/batched-saver.test.ts reads rows written here back through the stock saver and
+// compares them with the stock saver's own.
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
@@ -109,7 +110,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     if (head.checkpoint.v < 4 && head.parent_checkpoint_id != null) return super.getTuple(config);
     const { channelValues, pendingWrites, held } = loaderInputs(rows);
     const checkpoint = await this._loadCheckpoint(head.checkpoint as never, channelValues as never);
-    for (const { channel, version } of held) checkpoint.channel_values[channel] = [...known.get(channel)!.value];
+    for (const channel of held) checkpoint.channel_values[channel] = [...known.get(channel)!.value];
     this.#rememberRead(thread_id, checkpoint_ns, checkpoint.channel_values, rows);
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.checkpoint_id } },

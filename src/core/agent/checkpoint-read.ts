@@ -56,13 +56,13 @@ const utf8 = (text: string | null) => Buffer.from(text ?? '', 'utf8');
 
 /**
  * The rows as PostgresSaver's loaders take them: [channel, type, blob] and [task, channel, type, blob], as
- * bytes. Channel values the reader holds are left out: `held` lists them with their versions.
+ * bytes. Channel values the reader holds are left out: `held` names their channels.
  */
-export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][]; held: { channel: string; version: string }[] } {
+export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][]; held: string[] } {
   const blob = (row: CheckpointReadRow) => row.blob ?? Buffer.alloc(0);
   const values = rows.filter((row) => row.part === 1);
   return {
-    held: values.filter((row) => row.known).map((row) => ({ channel: row.channel!, version: row.version! })),
+    held: values.filter((row) => row.known).map((row) => row.channel!),
     channelValues: values.filter((row) => !row.known).map((row) => [utf8(row.channel), utf8(row.type), blob(row)]),
     pendingWrites: rows.filter((row) => row.part === 2).map((row) => [utf8(row.task_id), utf8(row.channel), utf8(row.type), blob(row)]),
   };

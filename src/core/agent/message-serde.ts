@@ -2,8 +2,9 @@
 // whole context window, but only the turn's own messages are new: the rest were serialised, byte for byte
 // the same, at the turn before. See channel-values.ts for the rule that makes remembering safe (a message
 // in a thread's state is never changed in place).
-import { BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
+import { isMessageList } from './channel-values.ts';
 
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -24,8 +25,8 @@ export class MessageMemoSerializer extends JsonPlusSerializer {
   readonly #json = new WeakMap<BaseMessage, { id: string | undefined; json: Uint8Array }>();
 
   override async dumpsTyped(obj: unknown): Promise<[string, Uint8Array]> {
-    if (!Array.isArray(obj) || obj.length === 0 || !obj.every((item) => BaseMessage.isInstance(item))) return super.dumpsTyped(obj);
-    const parts = (obj as BaseMessage[]).map((message) => this.#jsonOf(message));
+    if (!isMessageList(obj)) return super.dumpsTyped(obj);
+    const parts = obj.map((message) => this.#jsonOf(message));
     const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0) + parts.length + 1);
     let at = 0;
     parts.forEach((part, index) => {

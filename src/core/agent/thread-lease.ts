@@ -33,6 +33,25 @@ interface HeldLease {
   expiresAt: number;
 }
 
+/**
+ * The statement that takes or renews a lease (placeholders `thread`, `holder`, `ttl`), returning its owner
+ * when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease expired or is
+ * the holder's. Shared with the chat's lease-and-listing statement (core/chat/chat-lease-statements.ts).
+ */
+export function leaseUpsert(db: Db) {
+  const holderValue = sql.placeholder('holder') as unknown as string;
+  const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
+  return db
+    .insert(threadLeases)
+    .values({ threadId: sql.placeholder('thread') as unknown as string, owner: holderValue, expiresAt })
+    .onConflictDoUpdate({
+      target: threadLeases.threadId,
+      set: { owner: holderValue, expiresAt },
+      setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)),
+    })
+    .returning({ owner: threadLeases.owner });
+}
+
 /** The in-memory lease table of each solo database (see ThreadLeasesOptions.solo). */
 const SOLO_TABLES = new WeakMap<Db, Map<string, HeldLease>>();
 
@@ -76,22 +95,32 @@ export class ThreadLeases {
       table.set(threadId, { holder, expiresAt: Date.now() + this.#o.ttlMs });
       return true;
     }
-    const statement = builtOnce(this.#o.db, 'leases.acquire', (db) => {
-      const holderValue = sql.placeholder('holder') as unknown as string;
-      const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
-      return db
-        .insert(threadLeases)
-        .values({ threadId: sql.placeholder('thread') as unknown as string, owner: holderValue, expiresAt })
-        .onConflictDoUpdate({
-          target: threadLeases.threadId,
-          set: { owner: holderValue, expiresAt },
-          setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)),
-        })
-        .returning({ owner: threadLeases.owner })
-        .prepare('leases_acquire');
-    });
+    const statement = builtOnce(this.#o.db, 'leases.acquire', (db) => leaseUpsert(db).prepare('leases_acquire'));
     const rows = await statement.execute({ thread: threadId, holder, ttl: `${this.#o.ttlMs} milliseconds` });
     return rows.length > 0;
+  }
+
+  /**
+   * Extends the lease `holder` holds; false when it holds it no more (taken after it expired, or let go).
+   * Statement: UPDATE … SET expires_at=now+ttl WHERE thread AND owner=holder RETURNING.
+   * Invariant: never takes a lease — a renewal still under way when its holder lets the lease go cannot
+   * bring it back and keep everyone else off the thread until it expires (a renewal by `acquire` could).
+   */
+  async renew(threadId: string, holder: string): Promise<boolean> {
+    if (this.#o.solo) {
+      const held = this.#soloTable().get(threadId);
+      if (held?.holder !== holder) return false;
+      held.expiresAt = Date.now() + this.#o.ttlMs;
+      return true;
+    }
+    const statement = builtOnce(this.#o.db, 'leases.renew', (db) =>
+      db.update(threadLeases)
+        .set({ expiresAt: sql`now() + ${sql.placeholder('ttl')}::interval` })
+        .where(and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder'))))
+        .returning({ owner: threadLeases.owner })
+        .prepare('leases_renew'),
+    );
+    return (await statement.execute({ thread: threadId, holder, ttl: `${this.#o.ttlMs} milliseconds` })).length > 0;
   }
 
   /** Gives the lease up (only if `holder` still has it). */
@@ -125,7 +154,7 @@ export class ThreadLeases {
       if (Date.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
-    const renew = setInterval(() => void this.acquire(threadId, holder).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
+    const renew = setInterval(() => void this.renew(threadId, holder).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
     try {
       return await work();
     } finally {

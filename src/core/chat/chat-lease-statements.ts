@@ -2,14 +2,15 @@
 // A turn took the chat's lease, listed the chat's unfinished rows, ran, listed them again (another
 // process may have recorded one meanwhile), and let the lease go: four statements around every turn.
 // Taking the lease and listing go together, and so do the last listing and letting go (only when
-// nothing is left); two statements instead of four. Renewals only ever extend a lease still held, so a
-// renewal under way when the last listing let the lease go cannot take it back for the lease's lifetime.
-import { and, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
+// nothing is left); two statements instead of four. The lease's own statements are ThreadLeases' (its
+// renewal only ever extends a lease still held, so one under way when the last listing let the lease go
+// cannot take it back).
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { threadLeases } from '../db/schema/leases.ts';
-import type { ThreadLeases } from '../agent/thread-lease.ts';
+import { leaseUpsert, type ThreadLeases } from '../agent/thread-lease.ts';
 import type { ChatLeases } from './chat-leases.ts';
 import type { InboxRow } from './inbox.ts';
 
@@ -49,14 +50,7 @@ export class ChatLeaseStatements implements ChatLeases {
    */
   async acquireListing(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }> {
     const statement = builtOnce(this.#db, 'chatLeases.acquireListing', (db) => {
-      const holderValue = sql.placeholder('holder') as unknown as string;
-      const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
-      const lease = db.$with('lease').as(
-        db.insert(threadLeases)
-          .values({ threadId: sql.placeholder('key') as unknown as string, owner: holderValue, expiresAt })
-          .onConflictDoUpdate({ target: threadLeases.threadId, set: { owner: holderValue, expiresAt }, setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)) })
-          .returning({ owner: threadLeases.owner }),
-      );
+      const lease = db.$with('lease').as(leaseUpsert(db));
       return db.with(lease)
         .select({ ...getTableColumns(inbox), held: sql<boolean>`exists (select 1 from ${lease})`.as('held') })
         .from(inbox)
@@ -64,7 +58,7 @@ export class ChatLeaseStatements implements ChatLeases {
         .orderBy(inbox.receivedAt, inbox.eventId)
         .prepare('chat_lease_acquire_listing');
     });
-    const listed = await statement.execute({ key, holder, chat, ttl: this.#ttl });
+    const listed = await statement.execute({ thread: key, holder, chat, ttl: this.#ttl });
     return { held: listed[0]?.held, rows: listed.map(({ held: _held, ...row }) => row) };
   }
 
@@ -84,15 +78,7 @@ export class ChatLeaseStatements implements ChatLeases {
     return { rows, released: rows.length === 0 };
   }
 
-  /** Extends `holder`'s lease; false when it holds it no more (expired and taken, or let go). */
-  async renew(key: string, holder: string): Promise<boolean> {
-    const statement = builtOnce(this.#db, 'chatLeases.renew', (db) =>
-      db.update(threadLeases)
-        .set({ expiresAt: sql`now() + ${sql.placeholder('ttl')}::interval` })
-        .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder'))))
-        .returning({ owner: threadLeases.owner })
-        .prepare('chat_lease_renew'),
-    );
-    return (await statement.execute({ key, holder, ttl: this.#ttl })).length > 0;
+  renew(key: string, holder: string): Promise<boolean> {
+    return this.#leases.renew(key, holder);
   }
 }

@@ -3,7 +3,7 @@ import type { InboxRow } from './inbox.ts';
 
 /**
  * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
- * `acquire` takes or renews it for `holder`; false while someone else holds it. The optional three fold
+ * `acquire` takes or renews it for `holder`; false while someone else holds it. The optional two fold
  * the chat's inbox listing into the lease's statements (chat-lease-statements.ts, PostgreSQL).
  */
 export interface ChatLeases {
@@ -16,8 +16,8 @@ export interface ChatLeases {
   /** Lists the chat's unfinished rows, and lets the lease go when there is none (`released`). */
   listReleasing?(key: string, holder: string, chat: string): Promise<{ rows: InboxRow[]; released: boolean }>;
   /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
-  renew?(key: string, holder: string): Promise<boolean>;
+  renew(key: string, holder: string): Promise<boolean>;
 }
 
 /** A process-local lease: the embedded database has one process, and ChatTurns runs one session per chat. */
-export const LOCAL_LEASES: ChatLeases = { acquire: async () => true, release: async () => {} };
+export const LOCAL_LEASES: ChatLeases = { acquire: async () => true, release: async () => {}, renew: async () => true };

@@ -155,7 +155,7 @@ export class ChatTurns {
     let renewed = Date.now();
     let lost = false;
     const renew = async () => {
-      if (await (leases.renew ? leases.renew(lease, inbox.owner) : leases.acquire(lease, inbox.owner))) renewed = Date.now();
+      if (await leases.renew(lease, inbox.owner)) renewed = Date.now();
       else lost = true;
     };
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
