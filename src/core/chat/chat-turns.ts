@@ -1,5 +1,6 @@
 import type { Logger } from '../log/index.ts';
 import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
+import { ChatWaiters, type Listing } from './chat-waiters.ts';
 import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
 
@@ -27,13 +28,6 @@ export interface ChatTurnsOptions {
   logger?: Logger;
 }
 
-interface Waiter {
-  resolve: (outcome: PipelineOutcome) => void;
-  promise: Promise<PipelineOutcome>;
-  /** Recovery: a running row of this event untouched since then was left by a stopped process. */
-  staleBefore?: Date;
-}
-
 /**
  * A chat's events run one at a time, strictly in the inbox's arrival order, by whichever process holds the
  * chat's lease — across every process on the database. A process that records an event calls
@@ -48,8 +42,8 @@ interface Waiter {
  */
 export class ChatTurns {
   readonly #o: Required<Omit<ChatTurnsOptions, 'logger' | 'track'>> & Pick<ChatTurnsOptions, 'logger' | 'track'>;
-  /** Per chat, the events this process recorded (or took up) and waits on, by inbox key. */
-  readonly #waiting = new Map<string, Map<string, Waiter>>();
+  /** Per chat, the events this process recorded (or took up) and waits on. */
+  readonly #waiting = new ChatWaiters();
   /** Chats with a session running in this process: at most one each. */
   readonly #sessions = new Set<string>();
   /** Chats whose lease this process holds right now. */
@@ -69,16 +63,7 @@ export class ChatTurns {
    */
   submit(chat: string, key: InboxKey, options: { staleBefore?: Date } = {}): Promise<PipelineOutcome> {
     if (this.#closed) return Promise.resolve('stopping');
-    const waiters = this.#waiting.get(chat) ?? new Map<string, Waiter>();
-    this.#waiting.set(chat, waiters);
-    const id = idOf(key);
-    let waiter = waiters.get(id);
-    if (!waiter) {
-      let resolve!: (outcome: PipelineOutcome) => void;
-      const promise = new Promise<PipelineOutcome>((r) => (resolve = r));
-      waiter = { resolve, promise, ...(options.staleBefore && { staleBefore: options.staleBefore }) };
-      waiters.set(id, waiter);
-    }
+    const waiter = this.#waiting.add(chat, key, options);
     this.#wake.get(chat)?.();
     this.#start(chat);
     return waiter.promise;
@@ -91,7 +76,7 @@ export class ChatTurns {
    */
   close(): void {
     this.#closed = true;
-    for (const chat of [...this.#waiting.keys()]) if (!this.#holding.has(chat)) this.#letGo(chat);
+    for (const chat of this.#waiting.chats()) if (!this.#holding.has(chat)) this.#waiting.letGo(chat);
   }
 
   #start(chat: string): void {
@@ -99,9 +84,9 @@ export class ChatTurns {
     this.#sessions.add(chat);
     const session = this.#session(chat).finally(() => {
       this.#sessions.delete(chat);
-      if (this.#closed) this.#letGo(chat);
+      if (this.#closed) this.#waiting.letGo(chat);
       // A waiter added as the session ended would otherwise wait for nobody.
-      else if ((this.#waiting.get(chat)?.size ?? 0) > 0) this.#start(chat);
+      else if (this.#waiting.count(chat) > 0) this.#start(chat);
     });
     this.#o.track?.(session);
   }
@@ -111,16 +96,18 @@ export class ChatTurns {
     const { leases, inbox, poll } = this.#o;
     const lease = leaseKeyOf(chat);
     let pause = poll.minMs;
-    while (!this.#closed && (this.#waiting.get(chat)?.size ?? 0) > 0) {
+    while (!this.#closed && this.#waiting.count(chat) > 0) {
       try {
         // With the chat's rows when the leases list them in the same statement (PostgreSQL).
+        const asOf = this.#waiting.now();
         const got: { held: boolean | undefined; rows?: InboxRow[] } = leases.acquireListing ? await leases.acquireListing(lease, inbox.owner, chat) : { held: await leases.acquire(lease, inbox.owner) };
+        const listed = got.rows && { rows: got.rows, asOf };
         // `held` is unknown only with no row listed: #hold then ends at once, and the lease is let go.
         if (got.held !== false) {
           this.#holding.add(chat);
           let released = false;
           try {
-            released = await this.#hold(chat, lease, got.rows);
+            released = await this.#hold(chat, lease, listed);
           } finally {
             this.#holding.delete(chat);
             if (!released) await leases.release(lease, inbox.owner).catch(() => undefined);
@@ -129,7 +116,7 @@ export class ChatTurns {
           continue;
         }
         // Another process holds the chat: it runs our events too, in their turn; see which it finished.
-        this.#settleFinished(chat, got.rows ?? (await inbox.unfinishedOf(chat)));
+        this.#waiting.settleFinished(chat, listed ?? (await this.#waiting.listing(() => inbox.unfinishedOf(chat))));
       } catch (error) {
         this.#o.logger?.warn({ err: error, chat }, 'working through a chat’s events failed; trying again');
         pause = poll.maxMs;
@@ -150,7 +137,7 @@ export class ChatTurns {
    * Holding the lease: runs the chat's unfinished events in arrival order until none is left, starting
    * from `listed` when the lease came with the rows. True when its last listing also let the lease go.
    */
-  async #hold(chat: string, lease: string, listed?: InboxRow[]): Promise<boolean> {
+  async #hold(chat: string, lease: string, listed?: Listing): Promise<boolean> {
     const { leases, inbox, renewMs } = this.#o;
     let renewed = Date.now();
     let lost = false;
@@ -162,22 +149,23 @@ export class ChatTurns {
     try {
       // Solo, the rows this process waits on are all there is: no need to look again once none is left.
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
-      while (more() || (this.#waiting.get(chat)?.size ?? 0) > 0) {
-        const { rows, released } = listed ? { rows: listed, released: false } : leases.listReleasing ? await leases.listReleasing(lease, inbox.owner, chat) : { rows: await inbox.unfinishedOf(chat), released: false };
+      while (more() || this.#waiting.count(chat) > 0) {
+        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat) : inbox.unfinishedOf(chat))));
         listed = undefined;
-        this.#settleFinished(chat, rows);
-        if (released) return true;
+        const { rows } = listing;
+        this.#waiting.settleFinished(chat, listing);
+        // Let go with nothing listed; a waiter added meanwhile keeps the session going (#session's loop).
+        if (listing.released) return true;
         const next = await this.#next(rows);
         if (!next) {
-          this.#settleUnplanned(chat, rows);
+          this.#waiting.settleUnplanned(chat, rows);
           return false;
         }
         // Still the holder? A lease that lapsed (renewals failing or hung) now belongs to another
         // process, which takes the chat's next event; two processes must not both go on.
         if (!lost && Date.now() - renewed > renewMs) await renew();
         if (lost) return false;
-        const id = idOf(next.row);
-        const waiter = this.#waiting.get(chat)?.get(id);
+        const waiter = this.#waiting.get(chat, next.row);
         const taken = await inbox.take(next.row, waiter?.staleBefore ?? new Date(Date.now() - this.#o.staleAfterMs));
         if (!taken) {
           // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
@@ -185,7 +173,7 @@ export class ChatTurns {
           continue;
         }
         const outcome = await next.work.run(taken);
-        if (waiter) this.#settle(chat, id, waiter, outcome);
+        this.#waiting.settle(chat, next.row, outcome);
         if (outcome === 'stopping') return false;
       }
       return false;
@@ -203,41 +191,11 @@ export class ChatTurns {
     return undefined;
   }
 
-  /** Resolves the waiters whose events are no longer unfinished: another process ran them. */
-  #settleFinished(chat: string, unfinished: InboxRow[]): void {
-    const left = new Set(unfinished.map(idOf));
-    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (!left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
-  }
-
-  /**
-   * Waiters whose rows no longer wait their turn (access or the command list changed since they were
-   * recorded) are let go: the row stays unfinished, and the next inbox sweep runs it as it is now.
-   */
-  #settleUnplanned(chat: string, unfinished: InboxRow[]): void {
-    const left = new Set(unfinished.map(idOf));
-    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
-  }
-
-  /** Lets every waiter of the chat go with 'stopping' (this process stops; the rows stay in the inbox). */
-  #letGo(chat: string): void {
-    for (const [id, waiter] of this.#waiting.get(chat) ?? []) this.#settle(chat, id, waiter, 'stopping');
-  }
-
-  #settle(chat: string, id: string, waiter: Waiter, outcome: PipelineOutcome): void {
-    const waiters = this.#waiting.get(chat);
-    waiters?.delete(id);
-    if (waiters?.size === 0) this.#waiting.delete(chat);
-    waiter.resolve(outcome);
-  }
 }
 
 /** The lease key of a chat's inbox, in the thread_leases table (thread ids never start with `inbox:`). */
 function leaseKeyOf(chat: string): string {
   return `inbox:${chat}`;
-}
-
-function idOf(key: InboxKey): string {
-  return `${key.platform}\u0000${key.eventId}`;
 }
 
 function sleep(ms: number): Promise<void> {
