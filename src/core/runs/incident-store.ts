@@ -20,12 +20,14 @@ export async function openIncident(db: Db, kind: WorkKind, finding: Finding): Pr
 }
 
 /**
- * Points an incident at its question, once: compare-and-set on `question_id IS NULL`, inside the
- * transaction that writes the question and its card rows, so an incident gets one set of cards however
- * many supervisors (or restarts) try.
+ * Points an open incident at its question, once: compare-and-set on `question_id IS NULL` and `open`,
+ * inside the transaction that writes the question and its card rows, so an incident gets one set of
+ * cards however many supervisors (or restarts) try, and none once it was closed (its buttons would do nothing).
  */
 export async function attachQuestion(tx: Db, id: string, questionId: string): Promise<boolean> {
-  const rows = await tx.update(runIncidents).set({ questionId }).where(and(eq(runIncidents.id, id), isNull(runIncidents.questionId))).returning({ id: runIncidents.id });
+  const rows = await tx.update(runIncidents).set({ questionId })
+    .where(and(eq(runIncidents.id, id), isNull(runIncidents.questionId), eq(runIncidents.state, 'open')))
+    .returning({ id: runIncidents.id });
   return rows.length === 1;
 }
 

@@ -50,13 +50,15 @@ export class RunSupervisor {
 
   /** One look at everything; returns how many incidents it opened and closed as recovered. */
   async sweep(): Promise<{ opened: number; recovered: number }> {
-    const now = this.#o.clock.now();
     let opened = 0;
     let recovered = 0;
     for (const kind of this.#o.kinds) {
-      const findings = await kind.scan({ now, stallAfterMs: this.#o.stallAfter[kind.kind] });
+      // Open incidents are listed before the scan: one another sweep opens after this scan began is
+      // not this sweep's to judge (its scan could not have seen that trouble, and would call it recovered).
+      const open = await openIncidents(this.#o.db, kind.kind);
+      const findings = await kind.scan({ now: this.#o.clock.now(), stallAfterMs: this.#o.stallAfter[kind.kind] });
       const trouble = new Map(findings.map((f) => [f.workId, f]));
-      for (const incident of await openIncidents(this.#o.db, kind.kind)) {
+      for (const incident of open) {
         const finding = trouble.get(incident.workId);
         if (finding && finding.since.getTime() === incident.since.getTime()) continue;
         if (await this.#recover(incident)) recovered += 1;
