@@ -97,6 +97,8 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
   const { loaded, logger } = options;
   const { config } = loaded;
   const clock = options.clock ?? systemClock;
+  // Before anything of this process can touch a row: what the embedded database holds from before then was left by the last run.
+  const bootedAt = new Date();
   const worker = options.role === 'worker';
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
@@ -167,7 +169,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     });
     for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, ...runs.commands, settings.command]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(runs.status).addStatus(skills.status).addStatus(uptimeSection(clock));
-    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover(SENDING_STALE_MS) }, chat.sweep, runs.sweep, mcp.sweep];
+    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) }, chat.sweep, runs.sweep, mcp.sweep];
     kinds.register(sweepJob(() => sweeps, logger, (step, error) => dbFailed(error, () => logger.warn({ step, err: error instanceof Error ? error.message : String(error) }, 'a sweep step failed; the next sweep tries again'))));
 
     const core: KazmaParts = {
@@ -216,9 +218,10 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Surfaces are attached now: what a previous run left undelivered, undecided or unanswered goes first.
     jobs.startWorkers(worker ? ['swarm'] : undefined);
     if (worker) return { loaded, database, redis, http, core, platforms, stop };
-    // On the embedded database this process is the only one: a row left `sending` died with the last
-    // run and is marked "delivery unknown" now, not after the staleness wait other processes need.
-    await outbox.recover(database.kind === 'pglite' ? 0 : SENDING_STALE_MS);
+    // On the embedded database this process is the only one: a row left `sending` before it started died
+    // with the last run and is marked "delivery unknown" now, not after the staleness wait other processes
+    // need. Not one moved since: the platforms and workers above may be sending already.
+    await outbox.recover({ sendingBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - SENDING_STALE_MS) });
     await approvals.reconciler.sweep();
     await schedules.schedules.recover();
     // The embedded database has one owner (the data-dir lock), so every unfinished inbound event is ours;

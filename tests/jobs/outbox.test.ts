@@ -43,7 +43,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
     return {
       dispatch: (ids: string[]) => dispatcher.dispatch(ids),
-      recover: (staleMs?: number) => dispatcher.recover(staleMs),
+      recover: (sendingBefore = new Date()) => dispatcher.recover({ sendingBefore }),
       close: () => driver.close(),
     };
   };
@@ -108,5 +108,26 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     expect(slack.cards.filter((s) => s.card.title === 'D2')).toHaveLength(1);
     expect(discord.cards.filter((s) => s.card.title === 'D3')).toHaveLength(0);
     expect((await getOutbox(database().db, midSend!))?.state).toBe('unknown');
+  });
+
+  it('a start’s recovery marks unknown only what was sending before the process started, not a send of its own already under way', async () => {
+    // The embedded database's start recovered with "now" as the cut-off, after the platforms and the
+    // delivery workers had started: a card this process was sending right then (a delivery job left in
+    // Redis, a reply to a message received at once) became "delivery unknown" mid-send, its "sent" was
+    // refused, and the incident's Retry would send it again.
+    await worker.close();
+    const [leftOver, ownSend] = await enqueueOutbox(database().db, [
+      { kind: 'card', destination: 'telegram:-100123', payload: card('E1') },
+      { kind: 'card', destination: 'slack:C0123', payload: card('E2') },
+    ]);
+    await moveOutbox(database().db, leftOver!, 'pending', 'sending'); // the last run died inside send()
+    await new Promise((r) => setTimeout(r, 20));
+    const startedAt = new Date();
+    await new Promise((r) => setTimeout(r, 20));
+    await moveOutbox(database().db, ownSend!, 'pending', 'sending'); // this run's worker is sending it
+    worker = newWorker();
+    await worker.recover(startedAt);
+    expect((await getOutbox(database().db, leftOver!))?.state).toBe('unknown');
+    expect((await getOutbox(database().db, ownSend!))?.state).toBe('sending');
   });
 });

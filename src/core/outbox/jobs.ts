@@ -35,11 +35,11 @@ export class JobOutboxDispatcher implements OutboxDispatcher {
   }
 
   /**
-   * At start and on every sweep: rows stuck mid-send longer than `sendingStaleMs` become `unknown`
-   * (never re-sent blindly); rows still pending are dispatched again.
+   * At start and on every sweep: rows stuck mid-send since before `sendingBefore` become `unknown`
+   * (never re-sent blindly; see recoverOutbox); rows still pending are dispatched again.
    */
-  async recover(sendingStaleMs = 0): Promise<void> {
-    const { pending, unknown } = await recoverOutbox(this.deps.db, { sendingStaleMs });
+  async recover(options: { sendingBefore: Date }): Promise<void> {
+    const { pending, unknown } = await recoverOutbox(this.deps.db, options);
     if (unknown.length) this.deps.logger?.warn({ ids: unknown }, 'outbox deliveries interrupted by a stop are marked unknown, not re-sent');
     await this.dispatch(pending);
   }

@@ -76,11 +76,14 @@ export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxR
 /**
  * At start: a row left in `sending` died mid-send, and platforms have no idempotency keys, so it is
  * marked `unknown` rather than re-sent. Returns the ids still `pending`, to be delivered now.
+ *
+ * `sendingBefore`: a row last moved before then is presumed dead. Another live process may be sending
+ * right now, so on a shared database that is "longer ago than any send takes"; the embedded database's
+ * single process passes the moment it started — not "now": its platforms and workers start before this
+ * runs, and a send of its own already under way must not be marked unknown.
  */
-export async function recoverOutbox(db: Db, options: { sendingStaleMs?: number } = {}): Promise<{ pending: string[]; unknown: string[] }> {
-  // Another live process may be sending right now: only a row stuck in `sending` longer than any send
-  // takes is presumed dead. A single process restarting passes 0.
-  const staleBefore = new Date(Date.now() - (options.sendingStaleMs ?? 0));
+export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): Promise<{ pending: string[]; unknown: string[] }> {
+  const staleBefore = options.sendingBefore;
   const unknown = await db
     .update(outbox)
     .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
