@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import { LocalChanges } from './local-changes.ts';
 import type { RuntimeSettings } from './store.ts';
 
 /** The settings key of the tools switched off at run time (overrides `tools.disabled`). */
@@ -13,6 +14,7 @@ const names = z.array(z.string());
  */
 export class ToolsOverlay {
   #seen = 0;
+  readonly #local = new LocalChanges();
   #timer: NodeJS.Timeout | undefined;
 
   /** `onError`: what a failed read says (a database outage is said once); default a warning. */
@@ -20,7 +22,9 @@ export class ToolsOverlay {
 
   /** Applies the saved switches, if any changed since last time. */
   async apply(): Promise<void> {
-    const saved = await this.o.settings.get(TOOLS_DISABLED, names);
+    const read = await this.#local.read(() => this.o.settings.get(TOOLS_DISABLED, names));
+    if (read.stale) return; // a toggle here overlapped it; the next read has it
+    const saved = read.value;
     if (!saved || saved.updatedAt.getTime() === this.#seen) return;
     this.#seen = saved.updatedAt.getTime();
     for (const tool of this.o.registry.list({ includeDisabled: true })) this.o.registry.setDisabled(tool.name, saved.value.includes(tool.name));
@@ -28,10 +32,12 @@ export class ToolsOverlay {
 
   /** Switches one tool and saves every switch; returns whether it is now on. */
   async toggle(name: string, by: string): Promise<boolean> {
-    const on = this.o.registry.disabled.has(name);
-    this.o.registry.setDisabled(name, !on);
-    await this.o.settings.set(TOOLS_DISABLED, [...this.o.registry.disabled].sort(), by);
-    return on;
+    return this.#local.change(async () => {
+      const on = this.o.registry.disabled.has(name);
+      this.o.registry.setDisabled(name, !on);
+      await this.o.settings.set(TOOLS_DISABLED, [...this.o.registry.disabled].sort(), by);
+      return on;
+    });
   }
 
   follow(everyMs: number): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../log/index.ts';
+import { LocalChanges } from '../settings/local-changes.ts';
 import type { RuntimeSettings } from '../settings/store.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -18,6 +19,7 @@ export interface SkillTools { name: string; tools: readonly ToolDefinition[] }
  */
 export class SkillSwitches {
   readonly #off = new Set<string>();
+  readonly #local = new LocalChanges();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; skills: readonly SkillTools[]; logger: Logger; onError?: (error: unknown) => void }) {}
@@ -28,7 +30,9 @@ export class SkillSwitches {
 
   /** Reads the saved switches and brings the registry in line with them. */
   async apply(): Promise<void> {
-    const saved = (await this.o.settings.get(SKILL_SWITCHES, switches))?.value ?? {};
+    const read = await this.#local.read(() => this.o.settings.get(SKILL_SWITCHES, switches));
+    if (read.stale) return; // a switch here overlapped it; the next read has it
+    const saved = read.value?.value ?? {};
     for (const skill of this.o.skills) this.#set(skill, saved[skill.name] ?? true);
   }
 
@@ -36,9 +40,11 @@ export class SkillSwitches {
   async setEnabled(name: string, on: boolean, by: string): Promise<void> {
     const skill = this.o.skills.find((s) => s.name === name);
     if (!skill) return;
-    this.#set(skill, on);
-    const saved = (await this.o.settings.get(SKILL_SWITCHES, switches))?.value ?? {};
-    await this.o.settings.set(SKILL_SWITCHES, { ...saved, [name]: on }, by);
+    await this.#local.change(async () => {
+      this.#set(skill, on);
+      const saved = (await this.o.settings.get(SKILL_SWITCHES, switches))?.value ?? {};
+      await this.o.settings.set(SKILL_SWITCHES, { ...saved, [name]: on }, by);
+    });
   }
 
   follow(everyMs: number): void {
