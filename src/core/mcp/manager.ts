@@ -54,14 +54,28 @@ interface Live { config: McpServerConfig; connection: McpConnection; tools: stri
 export class McpManager {
   readonly #live = new Map<string, Live>();
   #reconciling: Promise<void> | undefined;
+  /** The pass after the one under way, shared by every caller that arrived during it. */
+  #again: Promise<void> | undefined;
+  #closed = false;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: McpManagerOptions) {}
 
-  /** Starts, stops and retries servers until the running set matches the settings; one pass at a time. */
+  /**
+   * Starts, stops and retries servers until the running set matches the settings; one pass at a time.
+   * Resolves after a pass that began after this call: one under way may have read the settings before the
+   * caller's change (a switch), so a caller arriving during it waits for the next (one, shared).
+   */
   reconcile(): Promise<void> {
-    this.#reconciling ??= this.#reconcile().finally(() => { this.#reconciling = undefined; });
-    return this.#reconciling;
+    if (!this.#reconciling) {
+      this.#reconciling = this.#reconcile().finally(() => { this.#reconciling = undefined; });
+      return this.#reconciling;
+    }
+    this.#again ??= this.#reconciling.catch(() => undefined).then(() => {
+      this.#again = undefined;
+      return this.#closed ? undefined : this.reconcile();
+    });
+    return this.#again;
   }
 
   async #reconcile(): Promise<void> {
@@ -189,7 +203,9 @@ export class McpManager {
   /** Stops every server (at shutdown); their rows say `stopped`. */
   async close(): Promise<void> {
     clearInterval(this.#timer);
+    this.#closed = true;
     await this.#reconciling?.catch(() => undefined);
+    await this.#again?.catch(() => undefined);
     await Promise.all([...this.#live.keys()].map((name) => this.#stop(name, 'stopped').catch(() => undefined)));
   }
 }
