@@ -224,9 +224,9 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     await outbox.recover({ sendingBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - SENDING_STALE_MS) });
     await approvals.reconciler.sweep();
     await schedules.schedules.recover();
-    // The embedded database has one owner (the data-dir lock), so every unfinished inbound event is ours;
+    // The embedded database has one owner (the data-dir lock): an unfinished event untouched since this process started is the last run's;
     // on PostgreSQL another live process may hold some, so only those whose lease has lapsed.
-    const found = await chat.pipeline.recover(database.kind === 'pglite' ? 0 : config.turns.stale_after);
+    const found = await chat.pipeline.recover({ staleBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - config.turns.stale_after) });
     if (found > 0) logger.info({ events: found }, 'taking up events a previous run left unfinished');
     await jobs.enqueue(kinds.get('sweep'), {}, { jobId: SWEEP_SCHEDULE, repeat: { everyMs: config.runs.sweep_interval } });
     return { loaded, database, redis, http, core, platforms, stop };

@@ -61,7 +61,7 @@ export function createChat({ loaded, processName, db, solo = false, access, comm
     sweep: {
       name: 'inbox',
       run: async () => {
-        await pipeline.recover(turns.stale_after);
+        await pipeline.recover({ staleBefore: new Date(Date.now() - turns.stale_after) });
         await inbox.prune(new Date(clock.now().getTime() - inboxConfig.retention));
       },
     },

@@ -71,11 +71,13 @@ export class InboundPipeline {
 
   /**
    * Takes up events a stopped process left unfinished (recorded, or begun and never ended) and untouched
-   * for `staleAfterMs` — 0 when no other process can be working on them (the embedded database). Each
-   * goes back into its chat's queue in arrival order; returns how many were found.
+   * since `staleBefore`: longer ago than a live process's heartbeat on a shared database; on the embedded
+   * one, the moment this process started (every row touched before then was left by the last run; one
+   * touched since is this process's own, received since its platforms started). Each goes back into its
+   * chat's queue in arrival order; returns how many were found.
    */
-  async recover(staleAfterMs: number): Promise<number> {
-    const staleBefore = new Date(Date.now() - staleAfterMs);
+  async recover(options: { staleBefore: Date }): Promise<number> {
+    const { staleBefore } = options;
     const rows = (await this.#o.inbox.unfinished(staleBefore)).filter((row) => !this.#working.has(keyOf(row)));
     for (const row of rows) {
       let event: InboundEvent;
