@@ -72,12 +72,10 @@ export class InboundPipeline {
   /**
    * Takes up events a stopped process left unfinished (recorded, or begun and never ended) and untouched
    * since `staleBefore`: longer ago than a live process's heartbeat on a shared database; on the embedded
-   * one, the moment this process started (every row touched before then was left by the last run; one
-   * touched since is this process's own, received since its platforms started). Each goes back into its
-   * chat's queue in arrival order; returns how many were found.
+   * one, the moment this process started (a row touched since is its own, received since its platforms
+   * started). Each goes back into its chat's queue in arrival order; returns how many were found.
    */
-  async recover(options: { staleBefore: Date }): Promise<number> {
-    const { staleBefore } = options;
+  async recover({ staleBefore }: { staleBefore: Date }): Promise<number> {
     const rows = (await this.#o.inbox.unfinished(staleBefore)).filter((row) => !this.#working.has(keyOf(row)));
     for (const row of rows) {
       let event: InboundEvent;
