@@ -3,7 +3,8 @@
 // proxy that reads the client → server stream. A statement is a simple-query message ('Q') or an
 // extended-protocol Execute ('E'); a transaction's BEGIN and COMMIT count as statements too.
 import type { PGlite } from '@electric-sql/pglite';
-import { readFrontendMessages, watchPgliteStatements } from '../../tests/helpers/pglite-statements.ts';
+import { statementTap } from '../../tests/helpers/pg-wire-tap.ts';
+import { watchPgliteStatements } from '../../tests/helpers/pglite-statements.ts';
 import { startTcpProxy } from '../../tests/helpers/tcp-proxy.ts';
 
 export interface StatementCounter {
@@ -25,27 +26,7 @@ export interface CountingProxy extends StatementCounter {
 /** A TCP proxy in front of PostgreSQL (tests/helpers/tcp-proxy.ts) that counts the statements every connection through it sends. */
 export async function startCountingProxy(target: { host: string; port: number }): Promise<CountingProxy> {
   let count = 0;
-  const proxy = await startTcpProxy(target, {
-    tap: () => {
-      let pending = Buffer.alloc(0);
-      // The startup message (and an SSLRequest before it) carries no type byte.
-      let untyped = true;
-      return (chunk) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (untyped && pending.length >= 8) {
-          const length = pending.readInt32BE(0);
-          if (pending.length < length) break;
-          const code = pending.readInt32BE(4);
-          pending = pending.subarray(length);
-          if (code !== 80877103) untyped = false; // 80877103: SSLRequest; the startup message follows it
-        }
-        if (untyped) return;
-        const { statements, rest } = readFrontendMessages(pending);
-        count += statements;
-        pending = pending.subarray(rest);
-      };
-    },
-  });
+  const proxy = await startTcpProxy(target, { tap: statementTap(() => void count++) });
   return {
     get count() {
       return count;

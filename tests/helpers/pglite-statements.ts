@@ -48,7 +48,7 @@ export interface ProtocolState {
   bound: string;
 }
 
-function newProtocolState(): ProtocolState {
+export function newProtocolState(): ProtocolState {
   return { statements: new Map(), bound: '' };
 }
 

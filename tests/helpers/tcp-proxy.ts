@@ -14,12 +14,33 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/**
+ * What a tap may do to its connection, as a network would: `break` resets it before the chunk reaches the
+ * server; `lose-answer` lets the chunk through (the server acts on it) and resets the connection when the
+ * server's answer comes back, so the client never sees it.
+ */
+export type TapVerdict = 'break' | 'lose-answer';
+
 /** `tap`: called once per client connection; what it returns sees every chunk that client sends (e.g. to count statements). */
-export async function startTcpProxy(target: { host: string; port: number }, options: { tap?: () => (chunk: Buffer) => void } = {}): Promise<TcpProxy> {
+export async function startTcpProxy(target: { host: string; port: number }, options: { tap?: () => (chunk: Buffer) => TapVerdict | void } = {}): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
-    if (options.tap) client.on('data', options.tap());
+    const reset = () => {
+      client.resetAndDestroy();
+      upstream.destroy();
+    };
+    if (options.tap) {
+      const tap = options.tap();
+      let answerLost = false;
+      // Registered before the pipes below, so a verdict acts before the chunk (or the answer) is passed on.
+      client.on('data', (chunk: Buffer) => {
+        const verdict = tap(chunk);
+        if (verdict === 'break') reset();
+        if (verdict === 'lose-answer') answerLost = true;
+      });
+      upstream.on('data', () => answerLost && reset());
+    }
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
@@ -56,12 +77,12 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
 
 /**
  * A fresh, migrated PostgreSQL database that Kazma reaches only through a {@link TcpProxy}, so a test can
- * cut the database off mid-run. `dispose()` closes the handle, the proxy and drops the database.
+ * cut the database off mid-run (or, with a `tap`, break chosen statements). `dispose()` closes the handle, the proxy and drops the database.
  */
-export async function proxiedPostgres(): Promise<{ database: FreshDatabase; proxy: TcpProxy }> {
+export async function proxiedPostgres(options: Parameters<typeof startTcpProxy>[1] = {}): Promise<{ database: FreshDatabase; proxy: TcpProxy }> {
   const created = await createPgDatabase();
   const direct = new URL(created.url);
-  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, options);
   const through = new URL(created.url);
   through.port = String(proxy.port);
   const opened = await openDatabase({ url: through.toString(), poolSize: 10 });

@@ -60,14 +60,33 @@ export class Inbox {
    * one event exactly one gets true. Throws {@link InboxUnavailableError} when nothing was written.
    */
   async record(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
-    // A pooled connection broken by an outage fails once when next used, then is replaced: after the
-    // database comes back, the first writes would each fail on a stale connection. A quick retry or two
-    // finds a fresh one; a database that is really down fails them all, and the caller is told. A write
-    // that hangs (a partitioned network) counts as failed after writeTimeoutMs; should it still land
-    // later, the row is ours and unstarted, and the pipeline takes it up (see InboundPipeline.recover).
+    return this.#answered(() => this.#insert(event, state));
+  }
+
+  /**
+   * The row a {@link record} that returned false ran into, read back to tell a redelivery from a first
+   * delivery whose earlier write landed after its answer was lost. Throws {@link InboxUnavailableError}
+   * when it cannot be read, or is not there (an answer that cannot be true): the caller must then not
+   * acknowledge the event, so the platform delivers it again.
+   */
+  async recorded(key: InboxKey): Promise<InboxRow> {
+    const row = await this.#answered(() => this.get(key));
+    if (!row) throw new InboxUnavailableError(new Error(`the database said ${key.platform} event ${key.eventId} was recorded, then had no such row`));
+    return row;
+  }
+
+  /**
+   * A write or read at intake, answered within writeTimeoutMs or failed. A pooled connection broken by an
+   * outage fails once when next used, then is replaced: after the database comes back, the first
+   * statements would each fail on a stale connection. A quick retry or two finds a fresh one; a database
+   * that is really down fails them all, and the caller is told. A write that hangs (a partitioned
+   * network) counts as failed; should it still land later, the row is ours and unstarted, and the
+   * pipeline takes it up (see InboundPipeline.recover and its redelivery path).
+   */
+  async #answered<T>(statement: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await withTimeout(this.#insert(event, state), this.#writeTimeoutMs);
+        return await withTimeout(statement(), this.#writeTimeoutMs);
       } catch (error) {
         if (attempt >= 3 || !isConnectionLost(error)) throw new InboxUnavailableError(error);
       }

@@ -55,12 +55,13 @@ export class InboundPipeline {
   }
 
   /**
-   * A redelivery. Usually the event is in hand already (or done); but when an earlier attempt to record
-   * it timed out and the write landed anyway, the row is ours and nobody is working on it: start it now.
+   * A redelivery. Usually the event is in hand already (or done); but when an earlier write landed after
+   * its attempt failed (timed out, answer lost), the row is ours and unstarted: start it now. A row that
+   * cannot be read back rejects (InboxUnavailableError), so the platform delivers the event again.
    */
   async #redelivered(event: InboundEvent): Promise<Accepted> {
-    const row = await this.#o.inbox.get(inboxKey(event)).catch(() => undefined);
-    if (row?.state !== 'received' || row.owner !== this.#o.inbox.owner || this.#working.has(keyOf(event))) return settled('duplicate');
+    const row = await this.#o.inbox.recorded(inboxKey(event));
+    if (row.state !== 'received' || row.owner !== this.#o.inbox.owner || this.#working.has(keyOf(event))) return settled('duplicate');
     return { status: 'accepted', done: this.#start(event) };
   }
 

@@ -1,0 +1,75 @@
+// Recording an event when the database's answers go missing (PostgreSQL through a proxy that breaks chosen
+// statements' connections, as a failing network would). An event is acknowledged to its platform only once
+// Kazma has seen it recorded and knows who works on it; anything less is "not recorded", so the platform
+// delivers it again, and the redelivery is answered once.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { InboxUnavailableError, type InboundEvent } from '../../src/core/chat/index.ts';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { CHAT, OPERATOR, startTestCore, type TestCore } from '../agent/helpers/core.ts';
+import type { FreshDatabase } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { statementTap } from '../helpers/pg-wire-tap.ts';
+import { proxiedPostgres, type TapVerdict } from '../helpers/tcp-proxy.ts';
+
+let llm: FakeLlm;
+let t: TestCore | undefined;
+let database: FreshDatabase | undefined;
+beforeAll(async () => { llm = await startFakeLlm(); });
+afterAll(async () => { await llm.close(); });
+afterEach(async () => {
+  await t?.close();
+  await database?.dispose();
+  t = database = undefined;
+  llm.requests.length = 0;
+});
+
+/** Faults to come, each used once, on the first statement its pattern matches. */
+const faults: Array<{ statement: RegExp; verdict: TapVerdict }> = [];
+
+async function start(): Promise<TestCore> {
+  faults.length = 0;
+  ({ database } = await proxiedPostgres({
+    tap: statementTap((text) => {
+      const at = faults.findIndex((f) => f.statement.test(text));
+      return at < 0 ? undefined : faults.splice(at, 1)[0]!.verdict;
+    }),
+  }));
+  return (t = await startTestCore({ baseURL: llm.baseURL, database }));
+}
+
+const RECORD = /^insert into "inbox"/;
+const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
+const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
+
+describe('recording an event whose answers are lost', () => {
+  it('the write landed but its answer was lost, and it cannot be read back: not acknowledged; answered once', async () => {
+    const core = await start();
+    const readBackBreaks = Array.from({ length: 3 }, () => ({ statement: READ_BACK, verdict: 'break' as const }));
+    faults.push({ statement: RECORD, verdict: 'lose-answer' }, ...readBackBreaks);
+    const event = message('update-7', 'hello');
+    // The retried write finds the row (a redelivery, as far as it can tell); whose it is could not be read.
+    await expect(core.core.pipeline.accept(event)).rejects.toBeInstanceOf(InboxUnavailableError);
+    expect(faults).toEqual([]);
+    // The platform delivers it again: handled now, or already taken up by this process's sweep of its own rows.
+    expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
+    expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual(['echo: hello']);
+    await core.close();
+    t = undefined;
+    expect(core.surface.texts()).toEqual(['echo: hello']);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('the write landed but its answer was lost: the retried write finds it ours and it is answered once', async () => {
+    const core = await start();
+    faults.push({ statement: RECORD, verdict: 'lose-answer' });
+    const event = message('update-8', 'hi there');
+    // 'duplicate' when a sweep of this process's own unstarted rows took it up first; answered either way.
+    expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
+    expect(faults).toEqual([]);
+    expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual(['echo: hi there']);
+    await core.close();
+    t = undefined;
+    expect(core.surface.texts()).toEqual(['echo: hi there']);
+    expect(llm.requests).toHaveLength(1);
+  });
+});
