@@ -26,7 +26,7 @@ afterEach(async () => {
 /** Faults to come, each used once, on the first statement its pattern matches. */
 const faults: Array<{ statement: RegExp; verdict: TapVerdict }> = [];
 
-async function start(): Promise<TestCore> {
+async function start(config: Record<string, unknown> = {}): Promise<TestCore> {
   faults.length = 0;
   ({ database } = await proxiedPostgres({
     tap: statementTap((text) => {
@@ -34,10 +34,11 @@ async function start(): Promise<TestCore> {
       return at < 0 ? undefined : faults.splice(at, 1)[0]!.verdict;
     }),
   }));
-  return (t = await startTestCore({ baseURL: llm.baseURL, database }));
+  return (t = await startTestCore({ baseURL: llm.baseURL, database, config }));
 }
 
 const RECORD = /^insert into "inbox"/;
+const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
 const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
 
@@ -70,6 +71,16 @@ describe('recording an event whose answers are lost', () => {
     await core.close();
     t = undefined;
     expect(core.surface.texts()).toEqual(['echo: hi there']);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('the chat’s turn took the event but lost the answer: it takes it again at once, not after turns.stale_after', async () => {
+    // A stale_after longer than the test: only a take that knows the row is its own answers in time.
+    const core = await start({ turns: { stale_after: '10m' } });
+    faults.push({ statement: TAKE, verdict: 'lose-answer' });
+    expect(await core.core.pipeline.handle(message('update-9', 'are you there?'))).toBe('handled');
+    expect(faults).toEqual([]);
+    expect(core.surface.texts()).toEqual(['echo: are you there?']);
     expect(llm.requests).toHaveLength(1);
   });
 });

@@ -64,10 +64,9 @@ export class Inbox {
   }
 
   /**
-   * The row a {@link record} that returned false ran into, read back to tell a redelivery from a first
-   * delivery whose earlier write landed after its answer was lost. Throws {@link InboxUnavailableError}
-   * when it cannot be read, or is not there (an answer that cannot be true): the caller must then not
-   * acknowledge the event, so the platform delivers it again.
+   * The row a {@link record} that returned false ran into: a redelivery, or a first delivery whose earlier
+   * write landed after its answer was lost. Throws {@link InboxUnavailableError} when it cannot be read or
+   * is not there (an answer that cannot be true), so the event is not acknowledged and comes again.
    */
   async recorded(key: InboxKey): Promise<InboxRow> {
     const row = await this.#answered(() => this.get(key));
@@ -80,8 +79,7 @@ export class Inbox {
    * outage fails once when next used, then is replaced: after the database comes back, the first
    * statements would each fail on a stale connection. A quick retry or two finds a fresh one; a database
    * that is really down fails them all, and the caller is told. A write that hangs (a partitioned
-   * network) counts as failed; should it still land later, the row is ours and unstarted, and the
-   * pipeline takes it up (see InboundPipeline.recover and its redelivery path).
+   * network) counts as failed; should it land later, the pipeline takes it up (recover, redelivery).
    */
   async #answered<T>(statement: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -123,16 +121,19 @@ export class Inbox {
   }
 
   /**
-   * Takes a row as the holder of its chat's lease (see ChatTurns): a row any process recorded, or a
-   * running one whose owner stopped heart-beating before `staleBefore`, counting the attempt.
+   * Takes a row as the holder of its chat's lease (see ChatTurns): a row any process recorded, a running
+   * one whose owner stopped heart-beating before `staleBefore`, or a running one of this process's — a
+   * take whose answer was lost (the chat's lease holder runs its rows one at a time, so no run of it is
+   * under way here) — counting the attempt.
    * Statement: UPDATE … SET state='running', owner=me, attempts=attempts+1 WHERE key AND (state='received'
-   * OR (state='running' AND updated_at <= staleBefore)) RETURNING *.
-   * Output: the row when this process won it, undefined otherwise. Invariant: one owner at a time; a
+   * OR (state='running' AND (updated_at <= staleBefore OR owner=me))) RETURNING *.
+   * Output: the row when this process won it, undefined otherwise. Invariant: one owner at a time; another
    * live owner's running row is never taken.
    */
   async take(key: InboxKey, staleBefore: Date): Promise<InboxRow | undefined> {
     const statement = builtOnce(this.#db, 'inbox.take', (db) => {
-      const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), lte(inbox.updatedAt, sql.placeholder('staleBefore'))));
+      const runningTakeable = or(lte(inbox.updatedAt, sql.placeholder('staleBefore')), eq(inbox.owner, sql.placeholder('owner')));
+      const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), runningTakeable));
       return db.update(inbox).set(runningBy(sql.placeholder('owner'))).where(and(this.#where(PLACED_KEY), takeable)).returning().prepare('inbox_take');
     });
     const [row] = await statement.execute({ ...key, owner: this.#owner, staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore) });
