@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { onLiveConnection } from '../db/connection-errors.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
-import { withTimeout } from '../with-timeout.ts';
 import type { InboundEvent } from './types.ts';
 
 export type InboxRow = typeof inbox.$inferSelect;
@@ -74,21 +74,13 @@ export class Inbox {
     return row;
   }
 
-  /**
-   * A write or read at intake, answered within writeTimeoutMs or failed. A pooled connection broken by an
-   * outage fails once when next used, then is replaced: after the database comes back, the first
-   * statements would each fail on a stale connection. A quick retry or two finds a fresh one; a database
-   * that is really down fails them all, and the caller is told. A write that hangs (a partitioned
-   * network) counts as failed; should it land later, the pipeline takes it up (recover, redelivery).
-   */
+  /** A statement at intake, on a live connection and answered within writeTimeoutMs, or InboxUnavailableError. */
   async #answered<T>(statement: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await withTimeout(statement(), this.#writeTimeoutMs);
-      } catch (error) {
-        if (attempt >= 3 || !isConnectionLost(error)) throw new InboxUnavailableError(error);
-      }
-    }
+    // A write that hangs (a partitioned network) counts as failed; should it land later, the pipeline
+    // takes it up (recover, or the redelivery's read-back).
+    return onLiveConnection(statement, { timeoutMs: this.#writeTimeoutMs }).catch((error: unknown) => {
+      throw new InboxUnavailableError(error);
+    });
   }
 
   async #insert(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
@@ -238,13 +230,4 @@ export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): Inb
 /** The turn id of a message event: stable across restarts, so a resumed turn is recognised as the same. */
 export function turnIdOf(key: InboxKey): string {
   return `${key.platform}:${key.eventId}`;
-}
-
-/** True for an error that says the connection (not the statement) failed: worth one more try. */
-function isConnectionLost(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(ECONNRESET|EPIPE|ECONNREFUSED|CONNECTION_CLOSED|CONNECTION_DESTROYED|CONNECTION_ENDED|CONNECT_TIMEOUT)$/.test(code)) return true;
-  }
-  return false;
 }

@@ -1,5 +1,6 @@
 // A database error that means "the server is not reachable right now" (an outage the outage log says
 // once), as opposed to a query that failed on its own merits (a bug, a constraint) that must be logged.
+import { withTimeout } from '../with-timeout.ts';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
@@ -18,4 +19,23 @@ export function isConnectionError(error: unknown): boolean {
     if (typeof message === 'string' && CONNECTION_TEXT.test(message)) return true;
   }
   return false;
+}
+
+/**
+ * Runs a statement, trying it again (up to `attempts` in all, default 3) when the connection failed rather
+ * than the statement: a pooled connection broken by an outage fails once when next used, then is replaced,
+ * so after the database comes back the first statements would each fail on a stale one. A database that is
+ * really down fails every attempt, and the last error is thrown. With `timeoutMs`, an attempt that hangs
+ * fails at once (not retried; it may still land later).
+ */
+export async function onLiveConnection<T>(statement: () => Promise<T>, options: { attempts?: number; timeoutMs?: number } = {}): Promise<T> {
+  const attempts = options.attempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = statement();
+      return await (options.timeoutMs === undefined ? answer : withTimeout(answer, options.timeoutMs));
+    } catch (error) {
+      if (attempt >= attempts || !isConnectionError(error)) throw error;
+    }
+  }
 }

@@ -2,6 +2,7 @@ import type { Card, Message, MessageRef } from '../chat/types.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import { KazmaError } from '../errors.ts';
+import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, type OutboxRow } from './store.ts';
 
@@ -59,7 +60,8 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
     await moveOutbox(db, id, 'sending', 'pending', { lastError: (error as Error).message });
     throw error;
   }
-  await moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: new Date() });
+  // It went out: a stale pooled connection must not leave it `sending` (later "delivery unknown").
+  await onLiveConnection(() => moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: new Date() }));
   return 'sent';
 }
 

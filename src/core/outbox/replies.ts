@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ChatRef } from '../chat/ref.ts';
+import type { MessageRef } from '../chat/types.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { outbox } from '../db/schema/outbox.ts';
@@ -18,7 +20,7 @@ const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
 /** sending → sent, as moveOutbox(db, id, 'sending', 'sent', { messageRef, sentAt }) does. */
 const markSent = (db: Db) => builtOnce(db, 'outbox.markSent', (handle) =>
   handle.update(outbox).set({ messageRef: placeholder('ref'), sentAt: placeholder('sentAt'), state: 'sent', updatedAt: sql`now()` })
-    .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'sending'))).prepare('outbox_mark_sent'));
+    .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'sending'))).returning({ id: outbox.id }).prepare('outbox_mark_sent'));
 
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
@@ -68,15 +70,31 @@ export class ReplyOutbox {
         await this.#o.dispatcher.dispatch([id]);
         continue;
       }
+      let ref: MessageRef | undefined;
       try {
-        const ref = await this.#o.surfaces.send(chat, { text: reply.text });
-        await markSent(this.#o.db).execute({ id, ref, sentAt: new Date() });
+        ref = await this.#o.surfaces.send(chat, { text: reply.text });
       } catch (error) {
         this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
         await moveOutbox(this.#o.db, id, 'sending', 'pending', { lastError: error instanceof Error ? error.message : String(error) });
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
+        continue;
       }
+      await this.#recordSent(chat, id, ref);
+    }
+  }
+
+  /**
+   * sending → sent, after the platform took the reply. Never undone into a retry: a reply that went out
+   * must not go out again. A row that cannot be marked stays `sending`, which the outbox recovery calls
+   * "delivery unknown"; either way the log says what happened.
+   */
+  async #recordSent(chat: ChatRef, id: string, ref: MessageRef | undefined): Promise<void> {
+    try {
+      const moved = await onLiveConnection(() => markSent(this.#o.db).execute({ id, ref, sentAt: new Date() }));
+      if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (the recovery had marked it); it is not sent again');
+    } catch (error) {
+      this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is not sent again');
     }
   }
 

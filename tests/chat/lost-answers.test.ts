@@ -1,12 +1,14 @@
-// Recording an event when the database's answers go missing (PostgreSQL through a proxy that breaks chosen
-// statements' connections, as a failing network would). An event is acknowledged to its platform only once
-// Kazma has seen it recorded and knows who works on it; anything less is "not recorded", so the platform
-// delivers it again, and the redelivery is answered once.
+// A message's way through Kazma when the database's answers go missing (PostgreSQL through a proxy that
+// breaks chosen statements' connections, as a failing network would). An event is acknowledged to its
+// platform only once Kazma has seen it recorded and knows who works on it; anything less is "not
+// recorded", so the platform delivers it again, and the redelivery is answered once. A reply that went
+// out is never sent again because recording it failed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InboxUnavailableError, type InboundEvent } from '../../src/core/chat/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { CHAT, OPERATOR, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import type { FreshDatabase } from '../helpers/databases.ts';
+import { waitForOutbox } from '../helpers/outbox.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { statementTap } from '../helpers/pg-wire-tap.ts';
 import { proxiedPostgres, type TapVerdict } from '../helpers/tcp-proxy.ts';
@@ -38,11 +40,12 @@ async function start(config: Record<string, unknown> = {}): Promise<TestCore> {
 }
 
 const RECORD = /^insert into "inbox"/;
+const MARK_SENT = /^update "outbox" set "state" = \$1, "message_ref" = \$2, "updated_at" = now\(\), "sent_at" = \$3/;
 const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
 const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
 
-describe('recording an event whose answers are lost', () => {
+describe('a message whose statements lose their answers', () => {
   it('the write landed but its answer was lost, and it cannot be read back: not acknowledged; answered once', async () => {
     const core = await start();
     const readBackBreaks = Array.from({ length: 3 }, () => ({ statement: READ_BACK, verdict: 'break' as const }));
@@ -82,5 +85,14 @@ describe('recording an event whose answers are lost', () => {
     expect(faults).toEqual([]);
     expect(core.surface.texts()).toEqual(['echo: are you there?']);
     expect(llm.requests).toHaveLength(1);
+  });
+
+  it('a reply went out, then recording it as sent failed on a broken connection: it is not sent again', async () => {
+    const core = await start();
+    faults.push({ statement: MARK_SENT, verdict: 'break' });
+    expect(await core.core.pipeline.handle(message('update-10', 'once only'))).toBe('handled');
+    expect(faults).toEqual([]);
+    await waitForOutbox(database!);
+    expect(core.surface.texts()).toEqual(['echo: once only']);
   });
 });
