@@ -83,11 +83,10 @@ export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxR
  * runs, and a send of its own already under way must not be marked unknown.
  */
 export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): Promise<{ pending: string[]; unknown: string[] }> {
-  const staleBefore = options.sendingBefore;
   const unknown = await db
     .update(outbox)
     .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
-    .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, staleBefore)))
+    .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, options.sendingBefore)))
     .returning({ id: outbox.id });
   const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.createdAt);
   return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };

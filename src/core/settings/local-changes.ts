@@ -31,6 +31,7 @@ export class LocalChanges {
     const before = this.#ticks;
     const began = this.#underWay;
     const value = await read();
-    return before === this.#ticks && began === 0 && this.#underWay === 0 ? { stale: false, value } : { stale: true };
+    // Unchanged ticks with nothing under way at the start: nothing began (or ended) meanwhile either.
+    return before === this.#ticks && began === 0 ? { stale: false, value } : { stale: true };
   }
 }
