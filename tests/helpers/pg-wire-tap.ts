@@ -6,11 +6,15 @@ import type { TapVerdict } from './tcp-proxy.ts';
 
 const SSL_REQUEST = 80877103;
 
-/** A tap factory for startTcpProxy: `onStatement` sees each statement's text and may return a verdict on its connection. */
-export function statementTap(onStatement: (text: string) => TapVerdict | void): () => (chunk: Buffer) => TapVerdict | void {
+/**
+ * A tap factory for startTcpProxy: `onStatement` sees each statement's text, and its place on its
+ * connection (0: the first statement the connection sends), and may return a verdict on the connection.
+ */
+export function statementTap(onStatement: (text: string, nth: number) => TapVerdict | void): () => (chunk: Buffer) => TapVerdict | void {
   return () => {
     let pending = Buffer.alloc(0);
     let untyped = true;
+    let sent = 0;
     const state = newProtocolState();
     return (chunk) => {
       pending = Buffer.concat([pending, chunk]);
@@ -24,7 +28,7 @@ export function statementTap(onStatement: (text: string) => TapVerdict | void): 
       if (untyped) return undefined;
       let verdict: TapVerdict | void = undefined;
       const { rest } = readFrontendMessages(pending, (text) => {
-        verdict = onStatement(text) ?? verdict;
+        verdict = onStatement(text, sent++) ?? verdict;
       }, state);
       pending = pending.subarray(rest);
       return verdict;

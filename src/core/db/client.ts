@@ -77,6 +77,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
   const client = preparedByDefault(postgres(url, {
     max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,
+    // No array-type catalog query on every new connection: Kazma's tables have no array columns, and
+    // postgres.js 3.4.9 drops that query's promise, so a connection lost during it (a restart, a network
+    // blip) became an unhandled rejection that ended the process (porsager/postgres#1192, #1223).
+    fetch_types: false,
     // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
     // could wait half a minute for a database that is back. Cap the pause at 1 s: Kazma notices at once.
     backoff: (failures: number) => Math.min(0.05 * failures, 1),
@@ -96,16 +100,12 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     kind: 'postgres',
     db,
     url,
-    exclusive: async (lockId, fn) => {
-      const reserved = await client.reserve();
-      try {
-        await reserved`select pg_advisory_lock(${lockId})`;
-        return await fn();
-      } finally {
-        await reserved`select pg_advisory_unlock(${lockId})`.catch(() => {});
-        reserved.release();
-      }
-    },
+    // A transaction holds the lock while fn runs on the pool (reserve() would never resolve on a new
+    // connection without fetch_types: porsager/postgres#1219); it ends, and lets go, however fn ends.
+    exclusive: (lockId, fn) => client.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${lockId})`;
+      return fn();
+    }) as Promise<Awaited<ReturnType<typeof fn>>>,
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.end({ timeout: 5 }),
   };

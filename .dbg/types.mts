@@ -1,0 +1,14 @@
+import postgres from 'postgres';
+import { startTcpProxy } from '../tests/helpers/tcp-proxy.ts';
+import { statementTap } from '../tests/helpers/pg-wire-tap.ts';
+import { createPgDatabase } from '../tests/helpers/databases.ts';
+process.on('unhandledRejection', (e) => console.log('UNHANDLED', String(e), (e as any)?.code));
+const created = await createPgDatabase();
+let breaks = 1;
+const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 }, { tap: statementTap((text) => (/typarray/.test(text) && breaks-- > 0 ? 'break' : undefined)) });
+const u = new URL(created.url); u.port = String(proxy.port);
+const sql = postgres(u.toString(), { max: 2, onnotice: () => {}, backoff: () => 0.05 });
+console.log('q1', await sql`select 1 as x`.then((r) => r[0], (e) => 'err ' + e.code));
+console.log('q2', await sql`select 2 as x`.then((r) => r[0], (e) => 'err ' + e.code));
+await new Promise((r) => setTimeout(r, 500));
+await sql.end(); await proxy.close(); await created.drop();
