@@ -45,6 +45,19 @@ const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
 const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
 
+/**
+ * Handles `event` and expects `reply` as the only answer, with one model call, after Kazma has stopped. The
+ * outcome is 'duplicate' when this process's sweep of its own unstarted rows took the event up first.
+ */
+async function expectAnsweredOnce(core: TestCore, event: InboundEvent, reply: string): Promise<void> {
+  expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
+  expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual([reply]);
+  await core.close();
+  t = undefined;
+  expect(core.surface.texts()).toEqual([reply]);
+  expect(llm.requests).toHaveLength(1);
+}
+
 describe('a message whose statements lose their answers', () => {
   it('the write landed but its answer was lost, and it cannot be read back: not acknowledged; answered once', async () => {
     const core = await start();
@@ -54,27 +67,16 @@ describe('a message whose statements lose their answers', () => {
     // The retried write finds the row (a redelivery, as far as it can tell); whose it is could not be read.
     await expect(core.core.pipeline.accept(event)).rejects.toBeInstanceOf(InboxUnavailableError);
     expect(faults).toEqual([]);
-    // The platform delivers it again: handled now, or already taken up by this process's sweep of its own rows.
-    expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
-    expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual(['echo: hello']);
-    await core.close();
-    t = undefined;
-    expect(core.surface.texts()).toEqual(['echo: hello']);
-    expect(llm.requests).toHaveLength(1);
+    // The platform delivers it again.
+    await expectAnsweredOnce(core, event, 'echo: hello');
   });
 
   it('the write landed but its answer was lost: the retried write finds it ours and it is answered once', async () => {
     const core = await start();
     faults.push({ statement: RECORD, verdict: 'lose-answer' });
     const event = message('update-8', 'hi there');
-    // 'duplicate' when a sweep of this process's own unstarted rows took it up first; answered either way.
-    expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
+    await expectAnsweredOnce(core, event, 'echo: hi there');
     expect(faults).toEqual([]);
-    expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual(['echo: hi there']);
-    await core.close();
-    t = undefined;
-    expect(core.surface.texts()).toEqual(['echo: hi there']);
-    expect(llm.requests).toHaveLength(1);
   });
 
   it('the chat’s turn took the event but lost the answer: it takes it again at once, not after turns.stale_after', async () => {
