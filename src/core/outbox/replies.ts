@@ -92,7 +92,7 @@ export class ReplyOutbox {
   async #recordSent(chat: ChatRef, id: string, ref: MessageRef | undefined): Promise<void> {
     try {
       const moved = await onLiveConnection(() => markSent(this.#o.db).execute({ id, ref, sentAt: new Date() }));
-      if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (the recovery had marked it); it is not sent again');
+      if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (marked by an earlier try whose answer was lost, or called "delivery unknown" by the recovery); it is not sent again');
     } catch (error) {
       this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is not sent again');
     }
