@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
+import { ThreadStore } from '../../src/core/agent/threads.ts';
 import type { ChatRef } from '../../src/core/chat/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
@@ -59,6 +60,26 @@ for (const { backend, solo } of KINDS) {
       };
       await Promise.all([leases.run('t2', work('a')), leases.run('t2', work('b'))]);
       expect([log.slice(0, 2), log.slice(2)].map((pair) => pair[0]!.split(' ')[0] === pair[1]!.split(' ')[0])).toEqual([true, true]);
+    });
+
+    it('runOnChat() takes the lease of the chat’s current thread, read in the same statement, and waits while another holds it', async () => {
+      const leases = new ThreadLeases({ db: database.db, owner: 'p4', ttlMs: 5_000, solo });
+      const threads = new ThreadStore(database.db, { solo });
+      const chat = `telegram:${randomUUID()}` as ChatRef;
+      await threads.next(chat);
+      await threads.next(chat); // generation 2
+      const current = () => threads.current(chat);
+      expect(await leases.runOnChat(chat, current, async (threadId) => threadId)).toBe(`${chat}#2`);
+      expect(await leases.acquire(`${chat}#2`, 'another')).toBe(true);
+      const log: string[] = [];
+      const waiting = leases.runOnChat(chat, current, async (threadId) => void log.push(threadId));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(log).toEqual([]);
+      await leases.release(`${chat}#2`, 'another');
+      await waiting;
+      expect(log).toEqual([`${chat}#2`]);
+      // Let go after the run: another holder takes it at once.
+      expect(await leases.acquire(`${chat}#2`, 'another')).toBe(true);
     });
   });
 }

@@ -11,7 +11,7 @@ import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
 import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
 import type { ChatLeases } from '../../src/core/chat/chat-leases.ts';
 import { ChatTurns } from '../../src/core/chat/chat-turns.ts';
-import { Inbox } from '../../src/core/chat/inbox.ts';
+import { Inbox, type RowEnd } from '../../src/core/chat/inbox.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 type Listing = 'acquireListing' | 'listReleasing' | 'unfinishedOf';
@@ -46,17 +46,16 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       release: (k, h) => real.release(k, h),
       renew: (k, h) => real.renew(k, h),
       ...(real.acquireListing && { acquireListing: async (k: string, h: string, c: string) => after('acquireListing', await real.acquireListing!(k, h, c)) }),
-      ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string) => after('listReleasing', await real.listReleasing!(k, h, c)) }),
+      ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: RowEnd) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
     };
     const turns = new ChatTurns({
-      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)) },
+      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), finish: (key, state) => inbox.finish(key, state) },
       leases,
       poll: { minMs: 5, maxMs: 20 },
       plan: async () => ({
         run: async (taken) => {
           ran.push(taken.eventId);
-          await inbox.finish(taken, 'done');
-          return 'handled';
+          return { outcome: 'handled' as const, end: { key: taken, state: 'done' as const } };
         },
       }),
     });

@@ -42,6 +42,7 @@ async function start(config: Record<string, unknown> = {}): Promise<TestCore> {
 const RECORD = /^insert into "inbox"/;
 const MARK_SENT = /^update "outbox" set "state" = \$1, "message_ref" = \$2, "updated_at" = now\(\), "sent_at" = \$3/;
 const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1/;
+const END_LISTING = /^with "ended" as \(update "inbox"/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
 const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
 
@@ -97,4 +98,19 @@ describe('a message whose statements lose their answers', () => {
     await waitForOutbox(database!);
     expect(core.surface.texts()).toEqual(['echo: once only']);
   });
+
+  for (const verdict of ['break', 'lose-answer'] as const) {
+    it(`the listing that ends the chat's turn ${verdict === 'break' ? 'broke' : 'lost its answer'}: the row is ended on its own, and the chat goes on`, async () => {
+      const core = await start({ turns: { stale_after: '10m' } });
+      faults.push({ statement: END_LISTING, verdict });
+      expect(await core.core.pipeline.handle(message('update-11', 'first'))).toBe('handled');
+      expect(faults).toEqual([]);
+      // Ended by the time its waiter was told, though not by the listing.
+      expect((await core.core.inbox.get({ platform: 'telegram', eventId: 'update-11' }))?.state).toBe('done');
+      expect(await core.core.pipeline.handle(message('update-12', 'second'))).toBe('handled');
+      expect((await core.core.inbox.get({ platform: 'telegram', eventId: 'update-12' }))?.state).toBe('done');
+      expect(core.surface.texts()).toEqual(['echo: first', 'echo: second']);
+      expect(llm.requests).toHaveLength(2);
+    });
+  }
 });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { builtOnce } from '../db/prepared.ts';
+import { builtOnce, dialect, queryPrepared } from '../db/prepared.ts';
+import type { ChatRef } from '../chat/ref.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { KazmaError } from '../errors.ts';
+import { currentThreadIdSql } from './threads.ts';
 
 /** Another process kept the thread for longer than a turn may wait. */
 export class ThreadBusyError extends KazmaError {
@@ -34,16 +36,16 @@ interface HeldLease {
 }
 
 /**
- * The statement that takes or renews a lease (placeholders `thread`, `holder`, `ttl`), returning its owner
+ * The statement that takes or renews a lease (placeholders `thread` — or the `thread` given —, `holder`, `ttl`), returning its owner
  * when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease expired or is
  * the holder's. Shared with the chat's lease-and-listing statement (core/chat/chat-lease-statements.ts).
  */
-export function leaseUpsert(db: Db) {
+export function leaseUpsert(db: Db, thread: SQL | Placeholder = sql.placeholder('thread')) {
   const holderValue = sql.placeholder('holder') as unknown as string;
   const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
   return db
     .insert(threadLeases)
-    .values({ threadId: sql.placeholder('thread') as unknown as string, owner: holderValue, expiresAt })
+    .values({ threadId: thread as unknown as string, owner: holderValue, expiresAt })
     .onConflictDoUpdate({
       target: threadLeases.threadId,
       set: { owner: holderValue, expiresAt },
@@ -147,10 +149,33 @@ export class ThreadLeases {
    * every third of its lifetime, and releases it after. Throws {@link ThreadBusyError} past `waitMs`.
    */
   async run<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    // Each run holds the lease under its own name: two runs of one process exclude each other too.
-    const holder = `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
+    return this.#held(threadId, this.#holder(), false, work);
+  }
+
+  /**
+   * {@link run} on the chat's current thread (`current` reads it, ThreadStore.current). With leases in rows
+   * the first try for the lease reads the chat's thread in the same statement: one statement, not two.
+   */
+  async runOnChat<T>(chat: ChatRef, current: () => Promise<string>, work: (threadId: string) => Promise<T>): Promise<T> {
+    const holder = this.#holder();
+    if (this.#o.solo) {
+      const threadId = await current();
+      return this.#held(threadId, holder, false, () => work(threadId));
+    }
+    const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) => dialect.sqlToQuery(currentLeaseUpsert(db)));
+    const [row] = await queryPrepared(this.#o.db, statement, { chat, holder, ttl: `${this.#o.ttlMs} milliseconds` });
+    const threadId = String(row!['thread_id']);
+    return this.#held(threadId, holder, row!['held'] === true, () => work(threadId));
+  }
+
+  /** Each run holds the lease under its own name: two runs of one process exclude each other too. */
+  #holder(): string {
+    return `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
+  }
+
+  async #held<T>(threadId: string, holder: string, held: boolean, work: () => Promise<T>): Promise<T> {
     const started = Date.now();
-    for (let pause = 20; !(await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
+    for (let pause = 20; !(held ||= await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
       if (Date.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -162,4 +187,13 @@ export class ThreadLeases {
       await this.release(threadId, holder).catch(() => undefined);
     }
   }
+}
+
+/**
+ * {@link leaseUpsert} on the chat's current thread (placeholders `chat`, `holder`, `ttl`), returning the
+ * thread id and whether `holder` holds its lease now (both read in the statement's one snapshot).
+ */
+function currentLeaseUpsert(db: Db): SQL {
+  const thread = currentThreadIdSql(sql.placeholder('chat'));
+  return sql`with lease as (${leaseUpsert(db, thread).getSQL()}) select ${thread} as thread_id, exists (select 1 from lease) as held`;
 }

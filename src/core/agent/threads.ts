@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
@@ -7,6 +7,11 @@ import { chatThreads } from '../db/schema/chat.ts';
 /** The agent thread id of a chat at a generation: `<ChatRef>#<generation>`. */
 export function threadIdOf(chat: ChatRef, generation: number): string {
   return `${chat}#${generation}`;
+}
+
+/** {@link threadIdOf} the chat's current generation, in SQL: the chat's thread id read inside another statement (thread-lease.ts). */
+export function currentThreadIdSql(chat: SQL | ReturnType<typeof sql.placeholder>): SQL {
+  return sql`${chat}::text || '#' || coalesce((select ${chatThreads.generation} from ${chatThreads} where ${chatThreads.chat} = ${chat}), 0)::text`;
 }
 
 /**

@@ -4,7 +4,6 @@ import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Actor } from '../chat/types.ts';
-import { KazmaError } from '../errors.ts';
 import { chatRun, runOf, type RunRef } from '../runs/ref.ts';
 import type { GateAnswer } from './gate-node.ts';
 import type { AgentGraph } from './graph.ts';
@@ -14,6 +13,7 @@ import type { SharedLatestReads } from './shared-reads.ts';
 import type { ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
 import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
+import { TurnInterruptedError } from './turn-interrupted.ts';
 import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
 
 /** Options for {@link TurnRunner}. */
@@ -28,7 +28,7 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
   recursionLimit?: number;
   /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
-  leases?: Pick<ThreadLeases, 'run'>;
+  leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
   /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
   reads?: Pick<SharedLatestReads, 'share'>;
 }
@@ -62,7 +62,13 @@ export class TurnRunner {
    * turn continues from its last checkpoint instead of starting over, and its replies are delivered once.
    */
   async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }): Promise<void> {
-    await this.turn(chatRun(input.chat, await this.#o.threads.current(input.chat)), input);
+    const current = () => this.#o.threads.current(input.chat);
+    if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
+    // The chat's thread is read with the first try for its lease (one statement where leases are rows).
+    await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
+      const run = chatRun(input.chat, threadId);
+      return this.#shared(run, () => this.#turn(run, input));
+    });
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
@@ -72,7 +78,7 @@ export class TurnRunner {
 
   /** A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
   async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
-    const values = (await this.#o.graph.getState(this.#config(threadId))).values as Partial<AgentStateValue>;
+    const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     const messages = values.messages ?? [];
     const replies = newReplies(messages, Math.max(0, messages.findIndex((m) => m.id === turnMessageId(turnId)))).map((r) => r.text);
     // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
@@ -82,13 +88,13 @@ export class TurnRunner {
   async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
-    let snapshot = await this.#o.graph.getState(this.#config(threadId));
+    let snapshot = await this.#o.graph.getState(configOf(threadId));
     const values = snapshot.values as Partial<AgentStateValue>;
     if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
       await this.#drive(run, null, requester);
-      snapshot = await this.#o.graph.getState(this.#config(threadId));
+      snapshot = await this.#o.graph.getState(configOf(threadId));
     }
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
@@ -112,7 +118,7 @@ export class TurnRunner {
   }
 
   async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {
-    const config = this.#config(threadId);
+    const config = configOf(threadId);
     const snapshot = await this.#o.graph.getState(config);
     const values = snapshot.values as Partial<AgentStateValue>;
     const notice = noticeMessage(input.text, `notice-${input.turnId}`);
@@ -173,7 +179,7 @@ export class TurnRunner {
 
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
   async waitingOn(threadId: string): Promise<string[]> {
-    const snapshot = await this.#o.graph.getState(this.#config(threadId));
+    const snapshot = await this.#o.graph.getState(configOf(threadId));
     return snapshot.tasks.flatMap((task) => task.interrupts.map((i) => i.id).filter((id): id is string => typeof id === 'string'));
   }
 
@@ -186,7 +192,7 @@ export class TurnRunner {
   /** Where a chat's thread stands: the nodes it would run next and how many questions it waits on. */
   async inspect(chat: ChatRef): Promise<{ threadId: string; next: string[]; questions: number }> {
     const threadId = await this.#o.threads.current(chat);
-    const snapshot = await this.#o.graph.getState(this.#config(threadId));
+    const snapshot = await this.#o.graph.getState(configOf(threadId));
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
@@ -195,9 +201,13 @@ export class TurnRunner {
    * the thread, so its checkpoint, read here, need not be read again by the graph.
    */
   #leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
-    const { leases, reads } = this.#o;
-    const shared = reads ? () => reads.share(run.threadId, work) : work;
-    return leases ? leases.run(run.threadId, shared) : shared();
+    const shared = () => this.#shared(run, work);
+    return this.#o.leases ? this.#o.leases.run(run.threadId, shared) : shared();
+  }
+
+  /** `work` on a thread whose lease is held: the graph reuses the runner's read of its checkpoint. */
+  #shared<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    return this.#o.reads ? this.#o.reads.share(run.threadId, work) : work();
   }
 
   async #ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
@@ -207,7 +217,7 @@ export class TurnRunner {
   /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
   async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase } = {}): Promise<DriveResult> {
     const { threadId } = run;
-    const config = this.#config(threadId);
+    const config = configOf(threadId);
     // By id, not position: the model node may move older turns out of the checkpoint during this drive.
     const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
     this.#out.typing(run);
@@ -234,15 +244,7 @@ export class TurnRunner {
     if (question?.id && question.value) await this.#ask(run, question.id, requester, question.value);
     return { ok: true };
   }
-
-  #config(threadId: string) {
-    return { configurable: { thread_id: threadId } };
-  }
 }
 
-/** A turn was stopped by a shutdown; it was neither finished nor failed, and is taken up at the next start. */
-export class TurnInterruptedError extends KazmaError {
-  constructor(threadId: string, cause: unknown) {
-    super('turn_interrupted', `the turn on ${threadId} was stopped by a shutdown and will be taken up again at the next start`, { cause });
-  }
-}
+/** The graph's config for a thread. */
+const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });

@@ -2,17 +2,18 @@
 // A turn took the chat's lease, listed the chat's unfinished rows, ran, listed them again (another
 // process may have recorded one meanwhile), and let the lease go: four statements around every turn.
 // Taking the lease and listing go together, and so do the last listing and letting go (only when
-// nothing is left); two statements instead of four. The lease's own statements are ThreadLeases' (its
+// nothing is left); two statements instead of four. The row the turn ran ends in that last statement
+// too, instead of one of its own just before. The lease's own statements are ThreadLeases' (its
 // renewal only ever extends a lease still held, so one under way when the last listing let the lease go
 // cannot take it back).
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, not, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { leaseUpsert, type ThreadLeases } from '../agent/thread-lease.ts';
 import type { ChatLeases } from './chat-leases.ts';
-import type { InboxRow } from './inbox.ts';
+import { rowEndParams, rowEndUpdate, type InboxRow, type RowEnd } from './inbox.ts';
 
 const UNFINISHED = ['received', 'running'] as const;
 
@@ -62,18 +63,18 @@ export class ChatLeaseStatements implements ChatLeases {
     return { held: listed[0]?.held, rows: listed.map(({ held: _held, ...row }) => row) };
   }
 
-  /** Lists the chat's unfinished rows and, when there is none, lets `holder`'s lease go. */
-  async listReleasing(key: string, holder: string, chat: string): Promise<{ rows: InboxRow[]; released: boolean }> {
-    const statement = builtOnce(this.#db, 'chatLeases.listReleasing', (db) => {
-      const unfinished = and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED]));
-      const gone = db.$with('gone').as(
-        db.delete(threadLeases)
-          .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`))
-          .returning({ owner: threadLeases.owner }),
-      );
-      return db.with(gone).select().from(inbox).where(unfinished).orderBy(inbox.receivedAt, inbox.eventId).prepare('chat_lease_list_releasing');
-    });
-    const rows = await statement.execute({ key, holder, chat });
+  /**
+   * Lists the chat's unfinished rows and, when there is none, lets `holder`'s lease go. With `end`, the
+   * row just run is ended in the same statement (Inbox's own statement, rowEndUpdate) and left out of the
+   * listing: the statement's snapshot still shows it running. `holder` is also the row's owner (ChatTurns
+   * holds a chat's lease under the inbox's owner name).
+   */
+  async listReleasing(key: string, holder: string, chat: string, end?: RowEnd): Promise<{ rows: InboxRow[]; released: boolean }> {
+    const rows = end
+      ? await builtOnce(this.#db, 'chatLeases.endListReleasing', (db) => listReleasing(db, { ending: true }).prepare('chat_lease_end_list_releasing'))
+        .execute({ key, holder, chat, ...rowEndParams(end, holder) })
+      : await builtOnce(this.#db, 'chatLeases.listReleasing', (db) => listReleasing(db, { ending: false }).prepare('chat_lease_list_releasing'))
+        .execute({ key, holder, chat });
     // With no row left the statement deleted the lease if `holder` held it; either way it is not held now.
     return { rows, released: rows.length === 0 };
   }
@@ -81,4 +82,20 @@ export class ChatLeaseStatements implements ChatLeases {
   renew(key: string, holder: string): Promise<boolean> {
     return this.#leases.renew(key, holder);
   }
+}
+
+/**
+ * The chat's unfinished rows (placeholder `chat`), deleting the lease `key` of `holder` when there is
+ * none; `ending`: first ends the row `platform`/`eventId` (rowEndUpdate), which is then not counted.
+ */
+function listReleasing(db: Db, { ending }: { ending: boolean }) {
+  const ended = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')));
+  const unfinished = and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED]), ...(ending ? [not(ended!)] : []));
+  const gone = db.$with('gone').as(
+    db.delete(threadLeases)
+      .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`))
+      .returning({ owner: threadLeases.owner }),
+  );
+  const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), gone] : [gone];
+  return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.receivedAt, inbox.eventId);
 }

@@ -1,5 +1,5 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
-import type { InboxRow } from './inbox.ts';
+import type { InboxRow, RowEnd } from './inbox.ts';
 
 /**
  * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
@@ -13,8 +13,11 @@ export interface ChatLeases {
   release(key: string, holder: string): Promise<void>;
   /** Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed. */
   acquireListing?(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }>;
-  /** Lists the chat's unfinished rows, and lets the lease go when there is none (`released`). */
-  listReleasing?(key: string, holder: string, chat: string): Promise<{ rows: InboxRow[]; released: boolean }>;
+  /**
+   * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with `end`,
+   * first ends that row, which `holder` owns (Inbox.finish), in the same statement.
+   */
+  listReleasing?(key: string, holder: string, chat: string, end?: RowEnd): Promise<{ rows: InboxRow[]; released: boolean }>;
   /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
   renew(key: string, holder: string): Promise<boolean>;
 }

@@ -1,18 +1,22 @@
 import type { Logger } from '../log/index.ts';
 import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
 import { ChatWaiters, type Listing } from './chat-waiters.ts';
-import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
+import type { Inbox, InboxKey, InboxRow, RowEnd } from './inbox.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
 
 /** A row's work, when it takes its turn in its chat's order. */
 export interface OrderedWork {
-  /** Runs the work of the row this process has just taken, and ends the row; 'stopping' when shutdown cut it short. */
-  run(taken: InboxRow): Promise<PipelineOutcome>;
+  /**
+   * Runs the work of the row this process has just taken: what became of it ('stopping' when shutdown cut
+   * it short), and how the row ends — which ChatTurns writes, folded into the chat's next listing where the
+   * leases can (ChatLeases.listReleasing). No `end`: the row stays as it is (a shutdown leaves it running).
+   */
+  run(taken: InboxRow): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
 }
 
 /** Options for {@link ChatTurns}. */
 export interface ChatTurnsOptions {
-  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf'>;
+  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf' | 'finish'>;
   /** The work of a row, or undefined when it does not wait its turn (e.g. /status): whoever recorded it runs it. */
   plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
   /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
@@ -146,12 +150,18 @@ export class ChatTurns {
       else lost = true;
     };
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
+    // The row last run, while its end is not written: the next listing writes it (one statement), and
+    // only then is its waiter told, so whoever waits on it sees the row ended.
+    let ran: { row: InboxRow; outcome: PipelineOutcome; end: RowEnd } | undefined;
     try {
       // Solo, the rows this process waits on are all there is: no need to look again once none is left.
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
       while (more() || this.#waiting.count(chat) > 0) {
-        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat) : inbox.unfinishedOf(chat))));
+        const ended = ran?.end;
+        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ended) : inbox.unfinishedOf(chat))));
         listed = undefined;
+        if (ran) this.#waiting.settle(chat, ran.row, ran.outcome);
+        ran = undefined;
         const { rows } = listing;
         this.#waiting.settleFinished(chat, listing);
         // Let go with nothing listed; a waiter added meanwhile keeps the session going (#session's loop).
@@ -172,14 +182,35 @@ export class ChatTurns {
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        const outcome = await next.work.run(taken);
+        const { outcome, end } = await next.work.run(taken);
+        if (end && leases.listReleasing && outcome !== 'stopping') {
+          ran = { row: next.row, outcome, end };
+          continue;
+        }
+        if (end) await this.#end(end);
         this.#waiting.settle(chat, next.row, outcome);
         if (outcome === 'stopping') return false;
       }
       return false;
     } finally {
       clearInterval(timer);
+      // The listing that was to end it failed (or never came): end it on its own.
+      if (ran) {
+        await this.#end(ran.end);
+        this.#waiting.settle(chat, ran.row, ran.outcome);
+      }
     }
+  }
+
+  /**
+   * Ends a row in a statement of its own. A failure is logged, not thrown: the work was done and its waiter
+   * is told so; the row stays running, and is taken up again as a stopped turn is (the runner then finds
+   * the turn done and sends nothing twice).
+   */
+  async #end(end: RowEnd): Promise<void> {
+    await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => {
+      this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId }, 'could not mark an inbound event finished; it will be taken up again');
+    });
   }
 
   /** The first unfinished row that waits its turn, with its work. */

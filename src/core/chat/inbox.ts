@@ -133,7 +133,6 @@ export class Inbox {
     return row;
   }
 
-
   /**
    * A chat's unfinished rows (received or running) in arrival order — the order its turns are taken in.
    * Ties on the arrival instant (two processes recording in the same microsecond) go by event id.
@@ -165,19 +164,12 @@ export class Inbox {
   }
 
   /**
-   * Ends a row this process holds: running → done | failed.
+   * Ends a row this process holds: running → done | failed ({@link rowEndUpdate}).
    * Output: true when the row moved. Invariant: only the owner ends a row, and only once.
    */
-  async finish(key: InboxKey, state: Extract<InboxState, 'done' | 'failed'>, error?: string): Promise<boolean> {
-    const statement = builtOnce(this.#db, 'inbox.finish', (db) =>
-      db.update(inbox)
-        // Without an error the row keeps the one it has (a failed attempt's, for the record).
-        .set({ state: sql`${sql.placeholder('state')}`, finishedAt: sql`now()`, updatedAt: sql`now()`, lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})` })
-        .where(and(this.#where(PLACED_KEY), eq(inbox.state, 'running'), eq(inbox.owner, sql.placeholder('owner'))))
-        .returning({ eventId: inbox.eventId })
-        .prepare('inbox_finish'),
-    );
-    const rows = await statement.execute({ ...key, state, owner: this.#owner, error: error === undefined ? null : error.slice(0, 2000) });
+  async finish(key: InboxKey, state: RowEnd['state'], error?: string): Promise<boolean> {
+    const statement = builtOnce(this.#db, 'inbox.finish', (db) => rowEndUpdate(db).prepare('inbox_finish'));
+    const rows = await statement.execute(rowEndParams({ key, state, ...(error !== undefined && { error }) }, this.#owner));
     return rows.length > 0;
   }
 
@@ -212,6 +204,31 @@ export class Inbox {
   #where(key: InboxKey | typeof PLACED_KEY) {
     return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
   }
+}
+
+/** How a row this process holds ends: running → done | failed, with the error of a failure. */
+export interface RowEnd {
+  key: InboxKey;
+  state: Extract<InboxState, 'done' | 'failed'>;
+  error?: string;
+}
+
+/**
+ * The statement that ends a row (placeholders `platform`, `eventId`, `state`, `owner`, `error`): UPDATE …
+ * SET state, finished_at WHERE key AND state='running' AND owner RETURNING event_id. Shared with the
+ * chat's last listing, which ends the row it ran in the same statement (chat-lease-statements.ts).
+ */
+export function rowEndUpdate(db: Db) {
+  return db.update(inbox)
+    // Without an error the row keeps the one it has (a failed attempt's, for the record).
+    .set({ state: sql`${sql.placeholder('state')}`, finishedAt: sql`now()`, updatedAt: sql`now()`, lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})` })
+    .where(and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')), eq(inbox.state, 'running'), eq(inbox.owner, sql.placeholder('owner'))))
+    .returning({ eventId: inbox.eventId });
+}
+
+/** {@link rowEndUpdate}'s parameters for `end`, written by `owner`. */
+export function rowEndParams(end: RowEnd, owner: string) {
+  return { platform: end.key.platform, eventId: end.key.eventId, state: end.state, owner, error: end.error === undefined ? null : end.error.slice(0, 2000) };
 }
 
 /** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */

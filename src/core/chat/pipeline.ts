@@ -1,10 +1,10 @@
-import { TurnInterruptedError } from '../agent/turn-runner.ts';
+import { TurnInterruptedError } from '../agent/turn-interrupted.ts';
 import { parseCommand } from '../commands/parse.ts';
 import type { Role } from './access.ts';
 import { ChatTurns, type OrderedWork } from './chat-turns.ts';
 import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
 import { parseInboundEvent } from './event-schema.ts';
-import { inboxKey, turnIdOf, type InboxRow } from './inbox.ts';
+import { inboxKey, turnIdOf, type InboxRow, type RowEnd } from './inbox.ts';
 import { chatOf, type ChatRef } from './ref.ts';
 import { RefusalLimiter } from './refusals.ts';
 import type { Actor, InboundEvent } from './types.ts';
@@ -145,7 +145,7 @@ export class InboundPipeline {
     if (event.kind !== 'message') return undefined;
     const { work, ordered } = await this.#plan(event);
     if (!ordered) return undefined;
-    return { run: (taken) => this.#o.queues.run(event.chat, () => this.#run(event, taken, work)) };
+    return { run: (taken) => this.#o.queues.run(event.chat, () => this.#attempt(event, taken, work)) };
   }
 
   async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
@@ -162,37 +162,36 @@ export class InboundPipeline {
 
   /**
    * Runs work for a recorded event once: claims the inbox row (one process at a time; the inbox's
-   * heartbeat keeps the lease while it runs), then {@link #run}.
+   * heartbeat keeps the lease while it runs), then {@link #attempt}, then ends the row.
    */
   async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
-    return this.#run(event, row, work);
+    const { outcome, end } = await this.#attempt(event, row, work);
+    if (end) await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => this.#o.logger?.error({ err: error, event: event.eventId }, 'could not mark an inbound event finished'));
+    return outcome;
   }
 
   /**
-   * Runs the work of a row this process holds and ends it done or failed. An event that already began
-   * `maxAttempts` times (each time the process stopped) is given up with a message instead of started
-   * again. A shutdown leaves the row running, for the next start.
+   * Runs the work of a row this process holds, and says how the row ends: done, or failed. An event that
+   * already began `maxAttempts` times (each time the process stopped) is given up with a message instead
+   * of started again. A shutdown leaves the row running, for the next start (no end).
    */
-  async #run(event: InboundEvent, row: InboxRow, work: Work): Promise<PipelineOutcome> {
+  async #attempt(event: InboundEvent, row: InboxRow, work: Work): Promise<{ outcome: PipelineOutcome; end?: RowEnd }> {
     const key = inboxKey(event);
-    const { inbox, logger } = this.#o;
+    const { logger } = this.#o;
     const maxAttempts = this.#o.maxAttempts ?? 3;
     if (row.attempts > maxAttempts) {
       await this.#giveUp(event, row.attempts - 1).catch((error: unknown) => logger?.error({ err: error }, 'could not end an event that kept stopping Kazma'));
-      await inbox.finish(key, 'failed', `given up after ${row.attempts - 1} attempts`);
-      return 'handled';
+      return { outcome: 'handled', end: { key, state: 'failed', error: `given up after ${row.attempts - 1} attempts` } };
     }
     try {
       await work.run();
-      await inbox.finish(key, 'done');
-      return 'handled';
+      return { outcome: 'handled', end: { key, state: 'done' } };
     } catch (error) {
-      if (error instanceof TurnInterruptedError) return 'stopping';
+      if (error instanceof TurnInterruptedError) return { outcome: 'stopping' };
       await this.#failed(event.chat, error);
-      await inbox.finish(key, 'failed', error instanceof Error ? error.message : String(error)).catch(() => false);
-      return 'handled';
+      return { outcome: 'handled', end: { key, state: 'failed', error: error instanceof Error ? error.message : String(error) } };
     }
   }
 
