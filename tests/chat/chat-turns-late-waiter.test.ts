@@ -46,7 +46,7 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       release: (k, h) => real.release(k, h),
       renew: (k, h) => real.renew(k, h),
       ...(real.acquireListing && { acquireListing: async (k: string, h: string, c: string) => after('acquireListing', await real.acquireListing!(k, h, c)) }),
-      ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: RowEnd) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
+      ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: { row: RowEnd }) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
     };
     const turns = new ChatTurns({
       inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), finish: (key, state) => inbox.finish(key, state) },

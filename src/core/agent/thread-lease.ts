@@ -35,6 +35,18 @@ interface HeldLease {
   expiresAt: number;
 }
 
+/** A thread's lease as its holder holds it. */
+export interface ThreadLease {
+  threadId: string;
+  holder: string;
+}
+
+/**
+ * Takes over letting a held lease go (true: the taker's next statement deletes it, ChatTurns' last
+ * listing), or declines (false: the holder lets it go itself, as without one).
+ */
+export type LeaseHandOff = (lease: ThreadLease) => boolean;
+
 /**
  * The statement that takes or renews a lease (placeholders `thread` — or the `thread` given —, `holder`, `ttl`), returning its owner
  * when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease expired or is
@@ -156,7 +168,7 @@ export class ThreadLeases {
    * {@link run} on the chat's current thread (`current` reads it, ThreadStore.current). With leases in rows
    * the first try for the lease reads the chat's thread in the same statement: one statement, not two.
    */
-  async runOnChat<T>(chat: ChatRef, current: () => Promise<string>, work: (threadId: string) => Promise<T>): Promise<T> {
+  async runOnChat<T>(chat: ChatRef, current: () => Promise<string>, work: (threadId: string) => Promise<T>, options: { handOff?: LeaseHandOff } = {}): Promise<T> {
     const holder = this.#holder();
     if (this.#o.solo) {
       const threadId = await current();
@@ -165,7 +177,8 @@ export class ThreadLeases {
     const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) => dialect.sqlToQuery(currentLeaseUpsert(db)));
     const [row] = await queryPrepared(this.#o.db, statement, { chat, holder, ttl: `${this.#o.ttlMs} milliseconds` });
     const threadId = String(row!['thread_id']);
-    return this.#held(threadId, holder, row!['held'] === true, () => work(threadId));
+    // Let go by whoever takes the hand-off (the statement that ends the turn's inbox row), when one does.
+    return this.#held(threadId, holder, row!['held'] === true, () => work(threadId), options.handOff);
   }
 
   /** Each run holds the lease under its own name: two runs of one process exclude each other too. */
@@ -173,7 +186,7 @@ export class ThreadLeases {
     return `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
   }
 
-  async #held<T>(threadId: string, holder: string, held: boolean, work: () => Promise<T>): Promise<T> {
+  async #held<T>(threadId: string, holder: string, held: boolean, work: () => Promise<T>, handOff?: LeaseHandOff): Promise<T> {
     const started = Date.now();
     for (let pause = 20; !(held ||= await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
       if (Date.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
@@ -184,7 +197,7 @@ export class ThreadLeases {
       return await work();
     } finally {
       clearInterval(renew);
-      await this.release(threadId, holder).catch(() => undefined);
+      if (!handOff?.({ threadId, holder })) await this.release(threadId, holder).catch(() => undefined);
     }
   }
 }

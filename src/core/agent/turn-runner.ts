@@ -10,7 +10,7 @@ import type { AgentGraph } from './graph.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import type { AgentStateValue } from './state.ts';
 import type { SharedLatestReads } from './shared-reads.ts';
-import type { ThreadLeases } from './thread-lease.ts';
+import type { LeaseHandOff, ThreadLeases } from './thread-lease.ts';
 import type { ThreadStore } from './threads.ts';
 import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
 import { TurnInterruptedError } from './turn-interrupted.ts';
@@ -61,14 +61,14 @@ export class TurnRunner {
    * this turn already began — the process stopped mid-turn and the message is being taken up again — the
    * turn continues from its last checkpoint instead of starting over, and its replies are delivered once.
    */
-  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }): Promise<void> {
+  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }, options: { handOff?: LeaseHandOff } = {}): Promise<void> {
     const current = () => this.#o.threads.current(input.chat);
     if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
     // The chat's thread is read with the first try for its lease (one statement where leases are rows).
     await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
       const run = chatRun(input.chat, threadId);
       return this.#shared(run, () => this.#turn(run, input));
-    });
+    }, options);
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */

@@ -6,12 +6,12 @@
 // too, instead of one of its own just before. The lease's own statements are ThreadLeases' (its
 // renewal only ever extends a lease still held, so one under way when the last listing let the lease go
 // cannot take it back).
-import { and, eq, getTableColumns, inArray, not, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { threadLeases } from '../db/schema/leases.ts';
-import { leaseUpsert, type ThreadLeases } from '../agent/thread-lease.ts';
+import { leaseUpsert, type ThreadLease, type ThreadLeases } from '../agent/thread-lease.ts';
 import type { ChatLeases } from './chat-leases.ts';
 import { rowEndParams, rowEndUpdate, type InboxRow, type RowEnd } from './inbox.ts';
 
@@ -64,15 +64,15 @@ export class ChatLeaseStatements implements ChatLeases {
   }
 
   /**
-   * Lists the chat's unfinished rows and, when there is none, lets `holder`'s lease go. With `end`, the
+   * Lists the chat's unfinished rows and, when there is none, lets `holder`'s lease go. With `ending`, the
    * row just run is ended in the same statement (Inbox's own statement, rowEndUpdate) and left out of the
-   * listing: the statement's snapshot still shows it running. `holder` is also the row's owner (ChatTurns
-   * holds a chat's lease under the inbox's owner name).
+   * listing — the statement's snapshot still shows it running —, and the thread lease its turn handed off
+   * is let go. `holder` is also the row's owner (ChatTurns holds a chat's lease under the inbox's owner name).
    */
-  async listReleasing(key: string, holder: string, chat: string, end?: RowEnd): Promise<{ rows: InboxRow[]; released: boolean }> {
-    const rows = end
+  async listReleasing(key: string, holder: string, chat: string, ending?: { row: RowEnd; lease?: ThreadLease }): Promise<{ rows: InboxRow[]; released: boolean }> {
+    const rows = ending
       ? await builtOnce(this.#db, 'chatLeases.endListReleasing', (db) => listReleasing(db, { ending: true }).prepare('chat_lease_end_list_releasing'))
-        .execute({ key, holder, chat, ...rowEndParams(end, holder) })
+        .execute({ key, holder, chat, ...rowEndParams(ending.row, holder), thread: ending.lease?.threadId ?? null, threadHolder: ending.lease?.holder ?? null })
       : await builtOnce(this.#db, 'chatLeases.listReleasing', (db) => listReleasing(db, { ending: false }).prepare('chat_lease_list_releasing'))
         .execute({ key, holder, chat });
     // With no row left the statement deleted the lease if `holder` held it; either way it is not held now.
@@ -86,16 +86,16 @@ export class ChatLeaseStatements implements ChatLeases {
 
 /**
  * The chat's unfinished rows (placeholder `chat`), deleting the lease `key` of `holder` when there is
- * none; `ending`: first ends the row `platform`/`eventId` (rowEndUpdate), which is then not counted.
+ * none; `ending`: first ends the row `platform`/`eventId` (rowEndUpdate), which is then not counted, and
+ * deletes the thread lease `thread` of `threadHolder`.
  */
 function listReleasing(db: Db, { ending }: { ending: boolean }) {
   const ended = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')));
   const unfinished = and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED]), ...(ending ? [not(ended!)] : []));
-  const gone = db.$with('gone').as(
-    db.delete(threadLeases)
-      .where(and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`))
-      .returning({ owner: threadLeases.owner }),
-  );
+  const chatLease = and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`);
+  // The turn's thread lease, when it handed one off (null placeholders match no row).
+  const threadLease = and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('threadHolder')));
+  const gone = db.$with('gone').as(db.delete(threadLeases).where(ending ? or(chatLease, threadLease) : chatLease).returning({ owner: threadLeases.owner }));
   const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), gone] : [gone];
   return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.receivedAt, inbox.eventId);
 }

@@ -1,4 +1,5 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
+import type { ThreadLease } from '../agent/thread-lease.ts';
 import type { InboxRow, RowEnd } from './inbox.ts';
 
 /**
@@ -14,10 +15,11 @@ export interface ChatLeases {
   /** Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed. */
   acquireListing?(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }>;
   /**
-   * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with `end`,
-   * first ends that row, which `holder` owns (Inbox.finish), in the same statement.
+   * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with
+   * `ending`, first ends that row, which `holder` owns (Inbox.finish), and lets go of the thread lease
+   * its turn handed off, in the same statement.
    */
-  listReleasing?(key: string, holder: string, chat: string, end?: RowEnd): Promise<{ rows: InboxRow[]; released: boolean }>;
+  listReleasing?(key: string, holder: string, chat: string, ending?: { row: RowEnd; lease?: ThreadLease }): Promise<{ rows: InboxRow[]; released: boolean }>;
   /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
   renew(key: string, holder: string): Promise<boolean>;
 }

@@ -1,3 +1,4 @@
+import type { LeaseHandOff, ThreadLease } from '../agent/thread-lease.ts';
 import type { Logger } from '../log/index.ts';
 import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
 import { ChatWaiters, type Listing } from './chat-waiters.ts';
@@ -10,8 +11,9 @@ export interface OrderedWork {
    * Runs the work of the row this process has just taken: what became of it ('stopping' when shutdown cut
    * it short), and how the row ends — which ChatTurns writes, folded into the chat's next listing where the
    * leases can (ChatLeases.listReleasing). No `end`: the row stays as it is (a shutdown leaves it running).
+   * A thread lease handed off (`handOff`) is let go with the row's end.
    */
-  run(taken: InboxRow): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
+  run(taken: InboxRow, options: { handOff: LeaseHandOff }): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
 }
 
 /** Options for {@link ChatTurns}. */
@@ -152,13 +154,13 @@ export class ChatTurns {
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
     // The row last run, while its end is not written: the next listing writes it (one statement), and
     // only then is its waiter told, so whoever waits on it sees the row ended.
-    let ran: { row: InboxRow; outcome: PipelineOutcome; end: RowEnd } | undefined;
+    let ran: { row: InboxRow; outcome: PipelineOutcome; end: RowEnd; lease?: ThreadLease } | undefined;
     try {
       // Solo, the rows this process waits on are all there is: no need to look again once none is left.
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
       while (more() || this.#waiting.count(chat) > 0) {
-        const ended = ran?.end;
-        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ended) : inbox.unfinishedOf(chat))));
+        const ending = ran && { row: ran.end, ...(ran.lease && { lease: ran.lease }) };
+        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : inbox.unfinishedOf(chat))));
         listed = undefined;
         if (ran) this.#waiting.settle(chat, ran.row, ran.outcome);
         ran = undefined;
@@ -182,11 +184,18 @@ export class ChatTurns {
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        const { outcome, end } = await next.work.run(taken);
+        // The turn's thread lease, handed off as its run ends: let go with the row's end (one handed off
+        // before the run ended, that is; a later one is let go by its holder).
+        const handed: ThreadLease[] = [];
+        let open = true;
+        const { outcome, end } = await next.work.run(taken, { handOff: (held) => open && handed.push(held) > 0 }).finally(() => (open = false));
         if (end && leases.listReleasing && outcome !== 'stopping') {
-          ran = { row: next.row, outcome, end };
+          const [first, ...others] = handed;
+          await this.#letGo(others);
+          ran = { row: next.row, outcome, end, ...(first && { lease: first }) };
           continue;
         }
+        await this.#letGo(handed);
         if (end) await this.#end(end);
         this.#waiting.settle(chat, next.row, outcome);
         if (outcome === 'stopping') return false;
@@ -196,6 +205,7 @@ export class ChatTurns {
       clearInterval(timer);
       // The listing that was to end it failed (or never came): end it on its own.
       if (ran) {
+        await this.#letGo(ran.lease ? [ran.lease] : []);
         await this.#end(ran.end);
         this.#waiting.settle(chat, ran.row, ran.outcome);
       }
@@ -211,6 +221,11 @@ export class ChatTurns {
     await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => {
       this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId }, 'could not mark an inbound event finished; it will be taken up again');
     });
+  }
+
+  /** Lets go of thread leases handed off, a statement each (none folded into a listing). */
+  async #letGo(handed: ThreadLease[]): Promise<void> {
+    for (const { threadId, holder } of handed) await this.#o.leases.release(threadId, holder).catch(() => undefined);
   }
 
   /** The first unfinished row that waits its turn, with its work. */

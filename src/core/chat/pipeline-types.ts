@@ -1,4 +1,5 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
+import type { LeaseHandOff } from '../agent/thread-lease.ts';
 import type { TurnRunner } from '../agent/turn-runner.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { ActionRouter } from '../decisions/actions.ts';
@@ -50,5 +51,6 @@ export interface PipelineOptions {
 export interface Work {
   /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
   queue?: string;
-  run: () => Promise<void>;
+  /** `handOff`: takes over letting the turn's thread lease go (a chat's turn: ChatTurns' last listing). */
+  run: (options?: { handOff?: LeaseHandOff }) => Promise<void>;
 }

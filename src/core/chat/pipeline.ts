@@ -145,7 +145,7 @@ export class InboundPipeline {
     if (event.kind !== 'message') return undefined;
     const { work, ordered } = await this.#plan(event);
     if (!ordered) return undefined;
-    return { run: (taken) => this.#o.queues.run(event.chat, () => this.#attempt(event, taken, work)) };
+    return { run: (taken, options) => this.#o.queues.run(event.chat, () => this.#attempt(event, taken, work, options)) };
   }
 
   async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
@@ -157,7 +157,7 @@ export class InboundPipeline {
     const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
     if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
     const text = event.kind === 'message' ? event.text : '';
-    return { queue: event.chat, run: () => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }) };
+    return { queue: event.chat, run: (options) => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options) };
   }
 
   /**
@@ -177,7 +177,7 @@ export class InboundPipeline {
    * already began `maxAttempts` times (each time the process stopped) is given up with a message instead
    * of started again. A shutdown leaves the row running, for the next start (no end).
    */
-  async #attempt(event: InboundEvent, row: InboxRow, work: Work): Promise<{ outcome: PipelineOutcome; end?: RowEnd }> {
+  async #attempt(event: InboundEvent, row: InboxRow, work: Work, options?: Parameters<Work['run']>[0]): Promise<{ outcome: PipelineOutcome; end?: RowEnd }> {
     const key = inboxKey(event);
     const { logger } = this.#o;
     const maxAttempts = this.#o.maxAttempts ?? 3;
@@ -186,7 +186,7 @@ export class InboundPipeline {
       return { outcome: 'handled', end: { key, state: 'failed', error: `given up after ${row.attempts - 1} attempts` } };
     }
     try {
-      await work.run();
+      await work.run(options);
       return { outcome: 'handled', end: { key, state: 'done' } };
     } catch (error) {
       if (error instanceof TurnInterruptedError) return { outcome: 'stopping' };
