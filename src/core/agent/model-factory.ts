@@ -4,6 +4,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { ChatAnthropic } from '@langchain/anthropic';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { KazmaError } from '../errors.ts';
+import { modelFetch } from './model-fetch.ts';
 import type { ModelEntry, ModelSettings } from './model-settings.ts';
 
 // Explicit provider endpoints: with `base_url: ''` the clients would otherwise fall back to
@@ -48,7 +49,7 @@ export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }):
       apiKey,
       anthropicApiUrl: baseURL,
       maxRetries: 0,
-      clientOptions: { timeout: opts.timeoutMs },
+      clientOptions: { timeout: opts.timeoutMs, fetch: modelFetch },
     });
   }
   // `streaming` stays unset: `streaming: true` makes invoke() fetch tiktoken data from the internet
@@ -58,7 +59,7 @@ export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }):
     apiKey,
     maxRetries: 0,
     timeout: opts.timeoutMs,
-    configuration: { baseURL },
+    configuration: { baseURL, fetch: modelFetch },
   });
 }
 
