@@ -3,13 +3,17 @@
 // for every request and response body, cost ~1.5–2 ms of CPU per model call; undici's request, the client
 // under that fetch, ~0.8 ms less a turn. What a model SDK relies on is kept: the signal aborts the call
 // (rejecting with the signal's reason, as fetch does), credentials in the URL are refused, redirects are
-// followed, a compressed answer is decoded, an event stream (`stream: true`) stays a stream; anything
-// else is read whole.
-import { Readable } from 'node:stream';
+// followed, an answer is asked for uncompressed and decoded if it comes compressed anyway, an event
+// stream (`stream: true`) stays a stream; anything else is read whole.
+import { pipeline, Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, interceptors, request } from 'undici';
 
 /** One pool of kept-alive connections per model server, for every model client of the process. */
-const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }), interceptors.decompress());
+const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
+
+/** Decoders for the content codings a server may still send (undici's own decoder is experimental and warns). */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
 /** Statuses whose response has no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
@@ -21,6 +25,8 @@ export const modelFetch: typeof fetch = async (input, init) => {
   if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
   const headers: Record<string, string> = {};
   new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  // Uncompressed, unless the SDK asked otherwise: a model's answer is small, and decoding costs CPU.
+  headers['accept-encoding'] ??= 'identity';
   const method = (init?.method ?? 'GET').toUpperCase() as 'GET';
   const answer = await request(url, { method, headers, body: init?.body as string | null | undefined, signal: init?.signal ?? undefined, dispatcher });
   const responseHeaders = new Headers();
@@ -28,14 +34,25 @@ export const modelFetch: typeof fetch = async (input, init) => {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
   }
   const status = answer.statusCode;
-  let body: BodyInit | null;
   if (NO_BODY.has(status)) {
     answer.body.resume();
-    body = null;
-  } else if (responseHeaders.get('content-type')?.includes('text/event-stream')) {
-    body = Readable.toWeb(answer.body) as ReadableStream<Uint8Array>;
-  } else {
-    body = await answer.body.arrayBuffer();
+    return new Response(null, { status, headers: responseHeaders });
   }
+  // Decoded, as fetch does; the coding's headers go with it (they described the bytes on the wire).
+  const decoder = DECODERS[responseHeaders.get('content-encoding')?.trim().toLowerCase() ?? ''];
+  // pipeline: an error or abort of the answer reaches whoever reads the decoded stream.
+  const content: Readable = decoder ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable) : answer.body;
+  if (decoder) for (const name of ['content-encoding', 'content-length']) responseHeaders.delete(name);
+  const body = responseHeaders.get('content-type')?.includes('text/event-stream')
+    ? (Readable.toWeb(content) as ReadableStream<Uint8Array>)
+    : decoder ? await whole(content) : await answer.body.arrayBuffer();
   return new Response(body, { status, headers: responseHeaders });
 };
+
+/** A (decoded) stream read whole. */
+async function whole(stream: Readable): Promise<ArrayBuffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const all = Buffer.concat(chunks);
+  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+}
