@@ -15,6 +15,18 @@ const event = (eventId = randomUUID()): InboundEvent => ({
 const key = (e: InboundEvent) => ({ platform: e.platform, eventId: e.eventId });
 
 describeEachBackend('inbox', (db) => {
+  it('a chat’s rows are listed in the order they were recorded, whatever their received_at says', async () => {
+    // PGlite's clock ticks in milliseconds, so rows recorded in one tick tie on received_at, and their
+    // order fell to the event ids; on PostgreSQL now() is when a transaction began. Either way the
+    // instant can disagree with the order of recording: here the later row's instant is the earlier.
+    const inbox = new Inbox({ db: db().db, owner: 'a' });
+    const chat = `telegram:${randomUUID()}`;
+    const recorded = ['b-second-is-first', 'a-then-this'].map((id) => ({ ...event(`${id}-${randomUUID()}`), chat }) as InboundEvent);
+    for (const e of recorded) await inbox.record(e, 'received');
+    await db().db.execute(sql`update inbox set received_at = now() - interval '1 second' where event_id = ${recorded[1]!.eventId}`);
+    expect((await inbox.unfinishedOf(chat)).map((row) => row.eventId)).toEqual(recorded.map((e) => e.eventId));
+  });
+
   it('records an event once; a redelivery is told apart', async () => {
     const inbox = new Inbox({ db: db().db, owner: 'a' });
     const e = event();

@@ -1,6 +1,7 @@
 // Edits of one card can reach a worker out of order: an edit whose card was not delivered yet waits for
 // a retry (with backoff) while a newer edit of the same card goes through. The card must end on the
 // newest edit, never go back to an older state.
+import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { Card } from '../../src/core/chat/types.ts';
 import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
@@ -50,6 +51,19 @@ describeEachBackend('edits of one card delivered out of order', (database) => {
     expect((await getOutbox(db, done))?.state).toBe('pending');
     await moveOutbox(db, running, 'sending', 'sent');
     expect(await deliverOutbox(db, surfaces, done)).toBe('sent');
+    expect(states()).toEqual(['done']);
+  });
+
+  it('the newest edit is the one written last, whatever created_at says', async () => {
+    // PGlite's clock ticks in milliseconds (two edits in one tick tied, and fell to their random ids), and
+    // on PostgreSQL now() is when a transaction began: here the newer edit's instant is the older.
+    const { db, surfaces, cardId, edit, states } = await rig();
+    await deliverOutbox(db, surfaces, cardId);
+    const running = await edit('running');
+    const done = await edit('done');
+    await db.execute(sql`update outbox set created_at = now() - interval '1 second' where id = ${done}`);
+    expect(await deliverOutbox(db, surfaces, done)).toBe('sent');
+    expect(await deliverOutbox(db, surfaces, running)).toBe('skipped');
     expect(states()).toEqual(['done']);
   });
 

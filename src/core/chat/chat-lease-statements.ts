@@ -56,7 +56,7 @@ export class ChatLeaseStatements implements ChatLeases {
         .select({ ...getTableColumns(inbox), held: sql<boolean>`exists (select 1 from ${lease})`.as('held') })
         .from(inbox)
         .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED])))
-        .orderBy(inbox.receivedAt, inbox.eventId)
+        .orderBy(inbox.seq)
         .prepare('chat_lease_acquire_listing');
     });
     const listed = await statement.execute({ thread: key, holder, chat, ttl: this.#ttl });
@@ -97,5 +97,5 @@ function listReleasing(db: Db, { ending }: { ending: boolean }) {
   const threadLease = and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('threadHolder')));
   const gone = db.$with('gone').as(db.delete(threadLeases).where(ending ? or(chatLease, threadLease) : chatLease).returning({ owner: threadLeases.owner }));
   const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), gone] : [gone];
-  return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.receivedAt, inbox.eventId);
+  return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.seq);
 }

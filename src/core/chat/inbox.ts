@@ -134,12 +134,12 @@ export class Inbox {
   }
 
   /**
-   * A chat's unfinished rows (received or running) in arrival order — the order its turns are taken in.
-   * Ties on the arrival instant (two processes recording in the same microsecond) go by event id.
+   * A chat's unfinished rows (received or running) in arrival order (`seq`: the order they were recorded
+   * in) — the order its turns are taken in.
    */
   async unfinishedOf(chat: string): Promise<InboxRow[]> {
     const statement = builtOnce(this.#db, 'inbox.unfinishedOf', (db) =>
-      db.select().from(inbox).where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running']))).orderBy(inbox.receivedAt, inbox.eventId).prepare('inbox_unfinished_of'),
+      db.select().from(inbox).where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running']))).orderBy(inbox.seq).prepare('inbox_unfinished_of'),
     );
     return statement.execute({ chat });
   }
@@ -183,7 +183,7 @@ export class Inbox {
       .select()
       .from(inbox)
       .where(and(inArray(inbox.state, ['received', 'running']), or(abandoned, eq(inbox.owner, this.#owner))))
-      .orderBy(inbox.receivedAt);
+      .orderBy(inbox.seq);
   }
 
   /** One row, as it is now. */

@@ -65,12 +65,12 @@ export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefin
 
 /** Every edit of one card (the outbox id of the card), oldest first. */
 export async function editsOf(db: Db, targetId: string): Promise<OutboxRow[]> {
-  return db.select().from(outbox).where(and(eq(outbox.kind, 'edit'), eq(outbox.targetId, targetId))).orderBy(outbox.createdAt, outbox.id);
+  return db.select().from(outbox).where(and(eq(outbox.kind, 'edit'), eq(outbox.targetId, targetId))).orderBy(outbox.seq);
 }
 
 /** Every row of one owner (the cards of one question and their edits), oldest first. */
 export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxRow[]> {
-  return db.select().from(outbox).where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id))).orderBy(outbox.createdAt);
+  return db.select().from(outbox).where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id))).orderBy(outbox.seq);
 }
 
 /**
@@ -88,7 +88,7 @@ export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): P
     .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
     .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, options.sendingBefore)))
     .returning({ id: outbox.id });
-  const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.createdAt);
+  const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.seq);
   return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** received → running → done | failed; `refused` marks an event from someone access control turned away. */
 export const INBOX_STATES = ['received', 'running', 'done', 'failed', 'refused'] as const;
@@ -32,6 +32,12 @@ export const inbox = pgTable(
      */
     progressAt: timestamp('progress_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Arrival order: a chat's events are taken in this order. Not received_at: PGlite's clock ticks in
+     * milliseconds (two events recorded in one tick tie), and now() is when a transaction began, not
+     * when its row was written.
+     */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -1,0 +1,2 @@
+ALTER TABLE "inbox" ADD COLUMN "seq" bigserial NOT NULL;--> statement-breakpoint
+ALTER TABLE "outbox" ADD COLUMN "seq" bigserial NOT NULL;
