@@ -154,12 +154,12 @@ export class ChatTurns {
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
     // The row last run, while its end is not written: the next listing writes it (one statement), and
     // only then is its waiter told, so whoever waits on it sees the row ended.
-    let ran: { row: InboxRow; outcome: PipelineOutcome; end: RowEnd; lease?: ThreadLease } | undefined;
+    let ran: { row: InboxRow; outcome: PipelineOutcome; ending: { row: RowEnd; lease?: ThreadLease } } | undefined;
     try {
       // Solo, the rows this process waits on are all there is: no need to look again once none is left.
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
       while (more() || this.#waiting.count(chat) > 0) {
-        const ending = ran && { row: ran.end, ...(ran.lease && { lease: ran.lease }) };
+        const ending = ran?.ending;
         const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : inbox.unfinishedOf(chat))));
         listed = undefined;
         if (ran) this.#waiting.settle(chat, ran.row, ran.outcome);
@@ -184,15 +184,14 @@ export class ChatTurns {
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        // The turn's thread lease, handed off as its run ends: let go with the row's end (one handed off
-        // before the run ended, that is; a later one is let go by its holder).
-        const handed: ThreadLease[] = [];
+        // The turn's thread lease, handed off as its run ends: let go with the row's end. Only one, and only
+        // before the run ended: any other is declined, and its holder lets it go.
+        let handed: ThreadLease | undefined;
         let open = true;
-        const { outcome, end } = await next.work.run(taken, { handOff: (held) => open && handed.push(held) > 0 }).finally(() => (open = false));
+        const handOff = (held: ThreadLease) => open && !handed && (handed = held) !== undefined;
+        const { outcome, end } = await next.work.run(taken, { handOff }).finally(() => (open = false));
         if (end && leases.listReleasing && outcome !== 'stopping') {
-          const [first, ...others] = handed;
-          await this.#letGo(others);
-          ran = { row: next.row, outcome, end, ...(first && { lease: first }) };
+          ran = { row: next.row, outcome, ending: { row: end, ...(handed && { lease: handed }) } };
           continue;
         }
         await this.#letGo(handed);
@@ -205,8 +204,8 @@ export class ChatTurns {
       clearInterval(timer);
       // The listing that was to end it failed (or never came): end it on its own.
       if (ran) {
-        await this.#letGo(ran.lease ? [ran.lease] : []);
-        await this.#end(ran.end);
+        await this.#letGo(ran.ending.lease);
+        await this.#end(ran.ending.row);
         this.#waiting.settle(chat, ran.row, ran.outcome);
       }
     }
@@ -223,9 +222,9 @@ export class ChatTurns {
     });
   }
 
-  /** Lets go of thread leases handed off, a statement each (none folded into a listing). */
-  async #letGo(handed: ThreadLease[]): Promise<void> {
-    for (const { threadId, holder } of handed) await this.#o.leases.release(threadId, holder).catch(() => undefined);
+  /** Lets go of a thread lease handed off, in a statement of its own (not folded into a listing). */
+  async #letGo(handed: ThreadLease | undefined): Promise<void> {
+    if (handed) await this.#o.leases.release(handed.threadId, handed.holder).catch(() => undefined);
   }
 
   /** The first unfinished row that waits its turn, with its work. */
