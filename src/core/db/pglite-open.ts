@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -25,12 +26,35 @@ export function pgliteStartParams(settings: Readonly<Record<string, string>> = P
 }
 
 /**
+ * The V8 flag that keeps WebAssembly on its baseline compiler (Liftoff), or undefined when the operator
+ * chose a WebAssembly tier themselves (`given`: node's command line and NODE_OPTIONS).
+ *
+ * V8 compiles wasm with Liftoff first and then, on background threads, recompiles the functions that run
+ * often with its optimising compiler (TurboFan). For PGlite — PostgreSQL compiled to wasm — that second
+ * compilation is what an idle process keeps (bench/footprint.ts; README "Footprint and start time"):
+ * PGlite alone after the same 15,000 statements held 225–252 MB RSS with it and 161–165 MB without, and
+ * each statement cost ~13 % more CPU on Liftoff code (a simple chat turn ~4 %, within this machine's
+ * run-to-run noise). A new data dir's initdb ran in 2.0 s instead of 2.6 s. For a chat agent that waits
+ * on model calls, memory is the scarcer of the two; an operator who wants the optimising tier back
+ * starts node with `--no-liftoff-only` (or any other `--liftoff…`/`--wasm-tier…` flag).
+ */
+export function baselineWasmFlag(given: string): string | undefined {
+  return /--(no-)?(liftoff|wasm[-_]tier|wasm[-_]dynamic[-_]tiering)/.test(given) ? undefined : '--liftoff-only';
+}
+
+const operatorNodeFlags = () => [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+
+/**
  * Opens the PGlite database in `dir`, creating it first when it does not exist yet. initdb runs in a
  * child process: in this process it would leave several hundred MB (a second PGlite and the initdb WASM
  * instance) that a GC frees only in part, for as long as Kazma runs; the child costs a node start.
+ * WebAssembly compiled from here on stays on V8's baseline tier ({@link baselineWasmFlag}): the flag is
+ * read as each module compiles, so it is set before PGlite's.
  */
 export async function openPglite(dir: string): Promise<PGlite> {
-  if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir);
+  const wasmFlag = baselineWasmFlag(operatorNodeFlags());
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, wasmFlag);
+  if (wasmFlag) setFlagsFromString(wasmFlag);
   return PGlite.create({ dataDir: dir, startParams: pgliteStartParams() });
 }
 
@@ -39,10 +63,10 @@ export async function openPglite(dir: string): Promise<PGlite> {
 const INITDB = `const [pglite, dir] = process.argv.slice(1);
 require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => { console.error(error.message); process.exit(1); });`;
 
-function initdbInChild(dir: string): Promise<void> {
+function initdbInChild(dir: string, wasmFlag: string | undefined): Promise<void> {
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', INITDB, pglite, dir], { timeout: 300_000 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [...(wasmFlag ? [wasmFlag] : []), '-e', INITDB, pglite, dir], { timeout: 300_000 }, (error, _stdout, stderr) => {
       if (error) reject(new Error(`initdb failed: ${stderr.trim() || error.message}`, { cause: error }));
       else resolve();
     });
