@@ -84,15 +84,18 @@ export class Inbox {
   }
 
   async #insert(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
-    const rows = await this.#db
-      .insert(inbox)
-      .values({
-        platform: event.platform, eventId: event.eventId, chat: event.chat, state, owner: this.#owner,
-        event: state === 'received' ? event : null,
-        ...(state === 'refused' && { finishedAt: sql`now()` }),
-      })
-      .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
-      .returning({ eventId: inbox.eventId });
+    // Built once per state: every message's first statement (a refused one ends as it is written).
+    const statement = builtOnce(this.#db, `inbox.insert.${state}`, (db) =>
+      db.insert(inbox)
+        .values({
+          platform: placed('platform'), eventId: placed('eventId'), chat: placed('chat'), state, owner: placed('owner'),
+          event: state === 'received' ? placed('event') : null,
+          ...(state === 'refused' && { finishedAt: sql`now()` }),
+        })
+        .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
+        .returning({ eventId: inbox.eventId })
+        .prepare(`inbox_insert_${state}`));
+    const rows = await statement.execute({ platform: event.platform, eventId: event.eventId, chat: event.chat, owner: this.#owner, ...(state === 'received' && { event }) });
     return rows.length > 0;
   }
 
@@ -235,6 +238,9 @@ export function rowEndParams(end: RowEnd, owner: string) {
 function runningBy(owner: string | ReturnType<typeof sql.placeholder>) {
   return { state: 'running' as const, owner: owner as string, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` };
 }
+
+/** A placeholder where drizzle's types want the column's value type (encoded by the column on execute). */
+const placed = (name: string) => sql.placeholder(name) as never;
 
 /** An inbox key of placeholders, for the statements built once (filled from the key's own fields). */
 const PLACED_KEY = { platform: sql.placeholder('platform'), eventId: sql.placeholder('eventId') } as unknown as InboxKey;
