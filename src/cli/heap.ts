@@ -10,9 +10,9 @@
 // space, so setting it here, before the modules load, works however Kazma was started. An operator who
 // sets the young generation on the command line or in NODE_OPTIONS keeps their setting.
 import { setFlagsFromString } from 'node:v8';
+import { operatorNodeFlags } from '../core/node-flags.ts';
 
 export function keepYoungGenerationSmall(): void {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  if (/semi[-_]space/.test(given)) return;
+  if (/semi[-_]space/.test(operatorNodeFlags())) return;
   setFlagsFromString('--semi-space-growth-factor=1');
 }

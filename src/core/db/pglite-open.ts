@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { operatorNodeFlags } from '../node-flags.ts';
 
 /**
  * PostgreSQL settings the embedded database starts with, on top of PGlite's own start parameters.
@@ -41,8 +42,6 @@ export function pgliteStartParams(settings: Readonly<Record<string, string>> = P
 export function baselineWasmFlag(given: string): string | undefined {
   return /--(no-)?(liftoff|wasm[-_]tier|wasm[-_]dynamic[-_]tiering)/.test(given) ? undefined : '--liftoff-only';
 }
-
-const operatorNodeFlags = () => [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
 
 /**
  * Opens the PGlite database in `dir`, creating it first when it does not exist yet. initdb runs in a
