@@ -11,7 +11,8 @@ import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
 import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
 import type { ChatLeases } from '../../src/core/chat/chat-leases.ts';
 import { ChatTurns } from '../../src/core/chat/chat-turns.ts';
-import { Inbox, type RowEnd } from '../../src/core/chat/inbox.ts';
+import { Inbox } from '../../src/core/chat/inbox.ts';
+import type { RowEnd } from '../../src/core/chat/row-end.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 type Listing = 'acquireListing' | 'listReleasing' | 'unfinishedOf';
@@ -49,7 +50,7 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: { row: RowEnd }) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
     };
     const turns = new ChatTurns({
-      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), finish: (key, state) => inbox.finish(key, state) },
+      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), end: (end) => inbox.end(end), recordSent: (sent) => inbox.recordSent(sent) },
       leases,
       poll: { minMs: 5, maxMs: 20 },
       plan: async () => ({

@@ -4,6 +4,7 @@
 // recorded", so the platform delivers it again, and the redelivery is answered once. A reply that went
 // out is never sent again because recording it failed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { InboxUnavailableError, type InboundEvent } from '../../src/core/chat/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { CHAT, OPERATOR, startTestCore, type TestCore } from '../agent/helpers/core.ts';
@@ -40,7 +41,9 @@ async function start(config: Record<string, unknown> = {}): Promise<TestCore> {
 }
 
 const RECORD = /^insert into "inbox"/;
-const MARK_SENT = /^update "outbox" set "state" = \$1, "message_ref" = \$2, "updated_at" = now\(\), "sent_at" = \$3/;
+// A chat turn's replies are recorded as sent by the statement that ends its row: the chat's last listing,
+// or, when that fails, the row's end on its own.
+const END_MARKING_SENT = /^with "sent" as \(update "outbox"/;
 const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1/;
 const END_LISTING = /^with "ended" as \(update "inbox"/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
@@ -57,6 +60,12 @@ async function expectAnsweredOnce(core: TestCore, event: InboundEvent, reply: st
   t = undefined;
   expect(core.surface.texts()).toEqual([reply]);
   expect(llm.requests).toHaveLength(1);
+}
+
+/** The replies' outbox rows in write order: their state, and whether a send time and reference were recorded. */
+async function replyRows() {
+  const rows = await database!.db.select().from(outbox).orderBy(outbox.seq);
+  return rows.filter((row) => row.id.startsWith('reply_')).map((row) => ({ state: row.state, sent: row.sentAt !== null, ref: row.messageRef !== null }));
 }
 
 describe('a message whose statements lose their answers', () => {
@@ -92,11 +101,13 @@ describe('a message whose statements lose their answers', () => {
 
   it('a reply went out, then recording it as sent failed on a broken connection: it is not sent again', async () => {
     const core = await start();
-    faults.push({ statement: MARK_SENT, verdict: 'break' });
+    faults.push({ statement: END_LISTING, verdict: 'break' }, { statement: END_MARKING_SENT, verdict: 'break' });
     expect(await core.core.pipeline.handle(message('update-10', 'once only'))).toBe('handled');
     expect(faults).toEqual([]);
     await waitForOutbox(database!);
     expect(core.surface.texts()).toEqual(['echo: once only']);
+    // The retry on a live connection recorded it, with the platform's reference.
+    expect(await replyRows()).toEqual([{ state: 'sent', sent: true, ref: true }]);
   });
 
   for (const verdict of ['break', 'lose-answer'] as const) {
@@ -111,6 +122,8 @@ describe('a message whose statements lose their answers', () => {
       expect((await core.core.inbox.get({ platform: 'telegram', eventId: 'update-12' }))?.state).toBe('done');
       expect(core.surface.texts()).toEqual(['echo: first', 'echo: second']);
       expect(llm.requests).toHaveLength(2);
+      // Each reply recorded as sent with its row's end (the first's by the end on its own).
+      expect(await replyRows()).toEqual([{ state: 'sent', sent: true, ref: true }, { state: 'sent', sent: true, ref: true }]);
     });
   }
 });

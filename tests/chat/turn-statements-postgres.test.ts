@@ -2,7 +2,8 @@
 // chat's and the thread's leases are rows). The row a turn ran ends in the chat's last listing, the one
 // that lets the chat's lease go: the inbox's "finish" was a statement of its own just before it. The
 // chat's current thread is read by the statement that takes the thread's lease (it was read on its own),
-// and that lease is let go by the listing too (it was a statement of its own).
+// and that lease is let go by the listing too (it was a statement of its own), and so is the reply recorded
+// as sent (it was a statement of its own after the send).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -59,19 +60,21 @@ const TURN_STATEMENTS: Array<[string, RegExp]> = [
   ['checkpoint read', /^with cp as \(/],
   ['checkpoint write', /^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/],
   ['reply', /^insert into "outbox"/],
-  ['reply sent', /^update "outbox" set "state" = \$1, "message_ref"/],
   ['end, listing, both leases', /^with "ended" as \(update "inbox" set "state"/],
 ];
 
-it('a simple turn on PostgreSQL: 9 statements — its row ends in the listing that lets both leases go, and its thread is read with the thread’s lease', async () => {
+it('a simple turn on PostgreSQL: 8 statements — its row ends, and its reply is recorded sent, in the listing that lets both leases go, and its thread is read with the thread’s lease', async () => {
   await turn('warm up');
   const { statements, row, leases } = await turn('hello');
   const matching = (pattern: RegExp) => statements.filter((text) => pattern.test(text)).length;
   // Ended by the time its waiter is told.
   expect(row?.state).toBe('done');
   expect(row?.finishedAt).not.toBeNull();
-  // What each was before: a finish, a read of the chat's thread, a release of the thread's lease.
+  // What each was before: a finish, a read of the chat's thread, a release of the thread's lease, the reply's own "sent".
   expect(matching(/^update "inbox" set "state" = \$1, "last_error"/)).toBe(0);
+  expect(matching(/^update "outbox" set "state"/)).toBe(0);
+  const [reply] = await database.db.execute(sql`select state, message_ref from outbox where id like 'reply_%' order by seq desc limit 1`) as unknown as Array<{ state: string; message_ref: unknown }>;
+  expect(reply).toMatchObject({ state: 'sent', message_ref: expect.anything() });
   expect(matching(/^select "generation" from "chat_threads"/)).toBe(0);
   expect(matching(/^delete from "thread_leases"/)).toBe(0);
   // Both leases, the chat's and its thread's, were let go by then.

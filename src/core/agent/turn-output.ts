@@ -5,6 +5,7 @@ import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import type { Logger } from '../log/index.ts';
 import type { Reply } from '../outbox/replies.ts';
+import type { SentHandOff } from '../outbox/sent-marks.ts';
 import type { RunRef } from '../runs/ref.ts';
 import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from './state.ts';
@@ -14,7 +15,7 @@ import { newReplies, positionAfter, type RepliesAnchor } from './transcript.ts';
 export interface TurnOutputOptions {
   surfaces: SurfaceRegistry;
   /** Where a turn's replies go: written to the outbox, then sent, once (ReplyOutbox). */
-  replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
+  replies: { deliver(chat: ChatRef, replies: readonly Reply[], options?: { handOff?: SentHandOff }): Promise<void> };
   logger?: Logger;
 }
 
@@ -25,18 +26,21 @@ export class TurnOutput {
     this.#o = options;
   }
 
-  /** Sends the model's words after `from` to every target, each once (keyed by message id and target). */
-  async replies(run: RunRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: RepliesAnchor): Promise<void> {
+  /**
+   * Sends the model's words after `from` to every target, each once (keyed by message id and target);
+   * `sent` takes over recording them as sent (ReplyOutbox.deliver).
+   */
+  async replies(run: RunRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: RepliesAnchor, sent?: SentHandOff): Promise<void> {
     const replies = newReplies(state.messages, positionAfter(state.messages, from));
     const last = replies.at(-1);
     if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️')) last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
-    await this.deliver(run, replies);
+    await this.deliver(run, replies, sent);
   }
 
   /** Delivers replies to every target; the first target keeps the plain key, so a chat turn's rows are as before. */
-  async deliver(run: RunRef, replies: readonly Reply[]): Promise<void> {
+  async deliver(run: RunRef, replies: readonly Reply[], sent?: SentHandOff): Promise<void> {
     for (const [i, target] of run.deliverTo.entries()) {
-      await this.#o.replies.deliver(target, i === 0 ? replies : replies.map((r) => ({ ...r, key: `${r.key}>${target}` })));
+      await this.#o.replies.deliver(target, i === 0 ? replies : replies.map((r) => ({ ...r, key: `${r.key}>${target}` })), sent && { handOff: sent });
     }
   }
 

@@ -3,6 +3,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../approvals/port.ts';
 import type { ChatRef } from '../chat/ref.ts';
+import type { SentHandOff } from '../outbox/sent-marks.ts';
 import type { Actor } from '../chat/types.ts';
 import { chatRun, runOf, type RunRef } from '../runs/ref.ts';
 import type { GateAnswer } from './gate-node.ts';
@@ -53,21 +54,20 @@ export class TurnRunner {
 
   /**
    * A new message. A run cut short by a crash in `tools` is finished first (its outcome, e.g. "effect
-   * unknown", is reported). A pending question is superseded, its open tool calls are answered "not
-   * run", and the new input starts a fresh run: LangGraph discards the interrupted task, so the thread
-   * is not left waiting and the model sees the new message.
-   *
-   * `turnId` names the turn for good (the inbox gives each message event one): when the thread shows
-   * this turn already began — the process stopped mid-turn and the message is being taken up again — the
-   * turn continues from its last checkpoint instead of starting over, and its replies are delivered once.
+   * unknown", is reported). A pending question is superseded, its open tool calls are answered "not run",
+   * and the new input starts a fresh run: LangGraph discards the interrupted task, so the thread is not
+   * left waiting and the model sees the new message. `turnId` names the turn for good (the inbox gives
+   * each message event one): when the thread shows this turn already began — the process stopped mid-turn
+   * and the message is taken up again — it continues from its last checkpoint, its replies delivered once.
+   * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent.
    */
-  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }, options: { handOff?: LeaseHandOff } = {}): Promise<void> {
+  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }, options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff } = {}): Promise<void> {
     const current = () => this.#o.threads.current(input.chat);
     if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
     // The chat's thread is read with the first try for its lease (one statement where leases are rows).
     await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
       const run = chatRun(input.chat, threadId);
-      return this.#shared(run, () => this.#turn(run, input));
+      return this.#shared(run, () => this.#turn(run, input, options.sentHandOff));
     }, options);
   }
 
@@ -85,15 +85,15 @@ export class TurnRunner {
     return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
   }
 
-  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
+  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }, sent?: SentHandOff): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
     let snapshot = await this.#o.graph.getState(configOf(threadId));
     const values = snapshot.values as Partial<AgentStateValue>;
-    if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot);
+    if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
-      await this.#drive(run, null, requester);
+      await this.#drive(run, null, requester, { ...(sent && { sent }) });
       snapshot = await this.#o.graph.getState(configOf(threadId));
     }
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
@@ -103,7 +103,7 @@ export class TurnRunner {
       messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
       turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
-    }, input.actor, { repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []), phase: 'think' });
+    }, input.actor, { repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []), phase: 'think', ...(sent && { sent }) });
   }
 
   /**
@@ -131,12 +131,12 @@ export class TurnRunner {
   }
 
   /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
-  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>): Promise<DriveResult> {
+  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>, sent?: SentHandOff): Promise<DriveResult> {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = anchorAtTurn(values.messages, turnId);
-    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from });
-    await this.#out.replies(run, values, from);
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
+    await this.#out.replies(run, values, from, sent);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
     if (!question?.id || !question.value) return { ok: true };
     // The process may have stopped after the checkpoint paused and before the gate was written.
@@ -215,7 +215,7 @@ export class TurnRunner {
   }
 
   /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
-  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase } = {}): Promise<DriveResult> {
+  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {}): Promise<DriveResult> {
     const { threadId } = run;
     const config = configOf(threadId);
     // By id, not position: the model node may move older turns out of the checkpoint during this drive.
@@ -239,7 +239,7 @@ export class TurnRunner {
     } finally {
       this.#o.signal?.removeEventListener('abort', follow);
     }
-    await this.#out.replies(run, result, before);
+    await this.#out.replies(run, result, before, options.sent);
     const question = result[INTERRUPT]?.[0];
     if (question?.id && question.value) await this.#ask(run, question.id, requester, question.value);
     return { ok: true };

@@ -12,8 +12,10 @@ import { builtOnce } from '../db/prepared.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { leaseUpsert, type ThreadLease, type ThreadLeases } from '../agent/thread-lease.ts';
+import { sentMarksUpdate } from '../outbox/sent-marks.ts';
 import type { ChatLeases } from './chat-leases.ts';
-import { rowEndParams, rowEndUpdate, type InboxRow, type RowEnd } from './inbox.ts';
+import type { InboxRow } from './inbox.ts';
+import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 
 const UNFINISHED = ['received', 'running'] as const;
 
@@ -87,7 +89,7 @@ export class ChatLeaseStatements implements ChatLeases {
 /**
  * The chat's unfinished rows (placeholder `chat`), deleting the lease `key` of `holder` when there is
  * none; `ending`: first ends the row `platform`/`eventId` (rowEndUpdate), which is then not counted, and
- * deletes the thread lease `thread` of `threadHolder`.
+ * deletes the thread lease `thread` of `threadHolder`, and records the turn's replies in `sent` as sent.
  */
 function listReleasing(db: Db, { ending }: { ending: boolean }) {
   const ended = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')));
@@ -96,6 +98,7 @@ function listReleasing(db: Db, { ending }: { ending: boolean }) {
   // The turn's thread lease, when it handed one off (null placeholders match no row).
   const threadLease = and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('threadHolder')));
   const gone = db.$with('gone').as(db.delete(threadLeases).where(ending ? or(chatLease, threadLease) : chatLease).returning({ owner: threadLeases.owner }));
-  const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), gone] : [gone];
+  // Ending: the row's end, and the replies its turn sent recorded as sent (placeholder `sent`).
+  const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), db.$with('sent').as(sentMarksUpdate(db)), gone] : [gone];
   return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.seq);
 }

@@ -1,6 +1,7 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
 import type { ThreadLease } from '../agent/thread-lease.ts';
-import type { InboxRow, RowEnd } from './inbox.ts';
+import type { InboxRow } from './inbox.ts';
+import type { RowEnd } from './row-end.ts';
 
 /**
  * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).

@@ -1,24 +1,16 @@
-import type { LeaseHandOff, ThreadLease } from '../agent/thread-lease.ts';
+import type { ThreadLease } from '../agent/thread-lease.ts';
 import type { Logger } from '../log/index.ts';
+import type { SentReply } from '../outbox/sent-marks.ts';
+import { TurnHandOffs, type OrderedWork } from './turn-hand-offs.ts';
 import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
 import { ChatWaiters, type Listing } from './chat-waiters.ts';
-import type { Inbox, InboxKey, InboxRow, RowEnd } from './inbox.ts';
+import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
+import type { RowEnd } from './row-end.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
-
-/** A row's work, when it takes its turn in its chat's order. */
-export interface OrderedWork {
-  /**
-   * Runs the work of the row this process has just taken: what became of it ('stopping' when shutdown cut
-   * it short), and how the row ends — which ChatTurns writes, folded into the chat's next listing where the
-   * leases can (ChatLeases.listReleasing). No `end`: the row stays as it is (a shutdown leaves it running).
-   * A thread lease handed off (`handOff`) is let go with the row's end.
-   */
-  run(taken: InboxRow, options: { handOff: LeaseHandOff }): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
-}
 
 /** Options for {@link ChatTurns}. */
 export interface ChatTurnsOptions {
-  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf' | 'finish'>;
+  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf' | 'end' | 'recordSent'>;
   /** The work of a row, or undefined when it does not wait its turn (e.g. /status): whoever recorded it runs it. */
   plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
   /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
@@ -184,18 +176,19 @@ export class ChatTurns {
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        // The turn's thread lease, handed off as its run ends: let go with the row's end. Only one, and only
-        // before the run ended: any other is declined, and its holder lets it go.
-        let handed: ThreadLease | undefined;
-        let open = true;
-        const handOff = (held: ThreadLease) => open && !handed && (handed = held) !== undefined;
-        const { outcome, end } = await next.work.run(taken, { handOff }).finally(() => (open = false));
+        // The turn's thread lease and the replies it sent, handed off as its run ends: let go and recorded
+        // with the row's end.
+        const handed = new TurnHandOffs();
+        const result = await next.work.run(taken, handed).finally(() => handed.close());
+        const { outcome } = result;
+        const end = result.end && handed.ending(result.end);
         if (end && leases.listReleasing && outcome !== 'stopping') {
-          ran = { row: next.row, outcome, ending: { row: end, ...(handed && { lease: handed }) } };
+          ran = { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } };
           continue;
         }
-        await this.#letGo(handed);
+        await this.#letGo(handed.lease);
         if (end) await this.#end(end);
+        else await this.#recordSent(handed.sent);
         this.#waiting.settle(chat, next.row, outcome);
         if (outcome === 'stopping') return false;
       }
@@ -212,13 +205,19 @@ export class ChatTurns {
   }
 
   /**
-   * Ends a row in a statement of its own. A failure is logged, not thrown: the work was done and its waiter
-   * is told so; the row stays running, and is taken up again as a stopped turn is (the runner then finds
-   * the turn done and sends nothing twice).
+   * Ends a row (and records its sent replies) in a statement of its own. A failure is logged, not thrown:
+   * the row stays running, and is taken up again as a stopped turn is (finding it done, nothing is sent twice).
    */
   async #end(end: RowEnd): Promise<void> {
-    await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => {
-      this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId }, 'could not mark an inbound event finished; it will be taken up again');
+    await this.#o.inbox.end(end).catch((error: unknown) => {
+      this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId, replies: end.sent?.length ?? 0 }, 'could not mark an inbound event finished (nor its sent replies sent); it will be taken up again, and no reply is sent twice');
+    });
+  }
+
+  /** Records replies sent by a turn whose row was left running (a shutdown cut it short); never resends. */
+  async #recordSent(sent: readonly SentReply[]): Promise<void> {
+    await this.#o.inbox.recordSent(sent).catch((error: unknown) => {
+      this.#o.logger?.error({ err: error, replies: sent.length }, 'replies were sent, but could not be recorded as sent; they stay "sending" (later "delivery unknown") and are not sent again');
     });
   }
 

@@ -4,6 +4,8 @@ import { onLiveConnection } from '../db/connection-errors.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
+import { sentMarksParam, sentMarksUpdate, type SentReply } from '../outbox/sent-marks.ts';
+import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 import type { InboundEvent } from './types.ts';
 
 export type InboxRow = typeof inbox.$inferSelect;
@@ -176,6 +178,21 @@ export class Inbox {
     return rows.length > 0;
   }
 
+  /** {@link finish}, recording the turn's sent replies (`end.sent`) as sent in the same statement; retried on a live connection (both halves move only rows still as they expect). */
+  async end(end: RowEnd): Promise<boolean> {
+    if (!end.sent?.length) return this.finish(end.key, end.state, end.error);
+    const statement = builtOnce(this.#db, 'inbox.finishMarkingSent', (db) => rowEndUpdate(db, { markingSent: true }).prepare('inbox_finish_marking_sent'));
+    const rows = await onLiveConnection(() => statement.execute(rowEndParams(end, this.#owner)));
+    return rows.length > 0;
+  }
+
+  /** Records replies a turn sent as sent, in a statement of their own (a turn whose row was left running). */
+  async recordSent(sent: readonly SentReply[]): Promise<void> {
+    if (sent.length === 0) return;
+    const statement = builtOnce(this.#db, 'inbox.recordSent', (db) => sentMarksUpdate(db).prepare('outbox_record_sent'));
+    await onLiveConnection(() => statement.execute({ sent: sentMarksParam(sent) }));
+  }
+
   /**
    * Rows not finished, oldest first: other processes' rows untouched since `before` (their process
    * stopped), and every row of this process (the caller skips the ones it is working on).
@@ -207,31 +224,6 @@ export class Inbox {
   #where(key: InboxKey | typeof PLACED_KEY) {
     return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
   }
-}
-
-/** How a row this process holds ends: running → done | failed, with the error of a failure. */
-export interface RowEnd {
-  key: InboxKey;
-  state: Extract<InboxState, 'done' | 'failed'>;
-  error?: string;
-}
-
-/**
- * The statement that ends a row (placeholders `platform`, `eventId`, `state`, `owner`, `error`): UPDATE …
- * SET state, finished_at WHERE key AND state='running' AND owner RETURNING event_id. Shared with the
- * chat's last listing, which ends the row it ran in the same statement (chat-lease-statements.ts).
- */
-export function rowEndUpdate(db: Db) {
-  return db.update(inbox)
-    // Without an error the row keeps the one it has (a failed attempt's, for the record).
-    .set({ state: sql`${sql.placeholder('state')}`, finishedAt: sql`now()`, updatedAt: sql`now()`, lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})` })
-    .where(and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')), eq(inbox.state, 'running'), eq(inbox.owner, sql.placeholder('owner'))))
-    .returning({ eventId: inbox.eventId });
-}
-
-/** {@link rowEndUpdate}'s parameters for `end`, written by `owner`. */
-export function rowEndParams(end: RowEnd, owner: string) {
-  return { platform: end.key.platform, eventId: end.key.eventId, state: end.state, owner, error: end.error === undefined ? null : end.error.slice(0, 2000) };
 }
 
 /** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */

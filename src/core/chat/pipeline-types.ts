@@ -1,6 +1,7 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
 import type { LeaseHandOff } from '../agent/thread-lease.ts';
 import type { TurnRunner } from '../agent/turn-runner.ts';
+import type { SentHandOff } from '../outbox/sent-marks.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { ActionRouter } from '../decisions/actions.ts';
 import type { Logger } from '../log/index.ts';
@@ -51,6 +52,9 @@ export interface PipelineOptions {
 export interface Work {
   /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
   queue?: string;
-  /** `handOff`: takes over letting the turn's thread lease go (a chat's turn: ChatTurns' last listing). */
-  run: (options?: { handOff?: LeaseHandOff }) => Promise<void>;
+  /**
+   * `handOff`: takes over letting the turn's thread lease go; `sentHandOff`: takes over recording its
+   * replies as sent (a chat's turn: both written by the statement that ends its inbox row, ChatTurns).
+   */
+  run: (options?: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff }) => Promise<void>;
 }

@@ -1,10 +1,12 @@
 import { TurnInterruptedError } from '../agent/turn-interrupted.ts';
 import { parseCommand } from '../commands/parse.ts';
 import type { Role } from './access.ts';
-import { ChatTurns, type OrderedWork } from './chat-turns.ts';
+import { ChatTurns } from './chat-turns.ts';
+import type { OrderedWork } from './turn-hand-offs.ts';
 import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
 import { parseInboundEvent } from './event-schema.ts';
-import { inboxKey, turnIdOf, type InboxRow, type RowEnd } from './inbox.ts';
+import { inboxKey, turnIdOf, type InboxRow } from './inbox.ts';
+import type { RowEnd } from './row-end.ts';
 import { chatOf, type ChatRef } from './ref.ts';
 import { RefusalLimiter } from './refusals.ts';
 import type { Actor, InboundEvent } from './types.ts';
@@ -160,10 +162,7 @@ export class InboundPipeline {
     return { queue: event.chat, run: (options) => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options) };
   }
 
-  /**
-   * Runs work for a recorded event once: claims the inbox row (one process at a time; the inbox's
-   * heartbeat keeps the lease while it runs), then {@link #attempt}, then ends the row.
-   */
+  /** Runs a recorded event's work once: claims its row (the inbox's heartbeat keeps it), {@link #attempt}, ends the row. */
   async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it

@@ -9,6 +9,7 @@ import { outbox } from '../db/schema/outbox.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
+import type { SentHandOff } from './sent-marks.ts';
 import { getOutbox, moveOutbox } from './store.ts';
 
 // A turn's every reply runs these two: built once (values as placeholders, each encoded by its column).
@@ -56,7 +57,11 @@ export class ReplyOutbox {
     this.#o = options;
   }
 
-  async deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> {
+  /**
+   * `handOff`: takes over recording each reply that went out as sent (a chat's turn: the statement that
+   * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once.
+   */
+  async deliver(chat: ChatRef, replies: readonly Reply[], options: { handOff?: SentHandOff } = {}): Promise<void> {
     let queued = false; // once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries)
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
@@ -80,7 +85,7 @@ export class ReplyOutbox {
         queued = true;
         continue;
       }
-      await this.#recordSent(chat, id, ref);
+      if (!options.handOff?.({ id, ref, sentAt: new Date() })) await this.#recordSent(chat, id, ref);
     }
   }
 
