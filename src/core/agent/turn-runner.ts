@@ -93,7 +93,7 @@ export class TurnRunner {
     if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
-      await this.#drive(run, null, requester, { ...(sent && { sent }) });
+      await this.#drive(run, null, requester); // its replies recorded at once: another drive follows
       snapshot = await this.#o.graph.getState(configOf(threadId));
     }
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
