@@ -4,7 +4,7 @@ import { onLiveConnection } from '../db/connection-errors.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
-import { sentMarksParam, sentMarksUpdate, type SentReply } from '../outbox/sent-marks.ts';
+import { recordSent, type SentReply } from '../outbox/sent-marks.ts';
 import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 import type { InboundEvent } from './types.ts';
 
@@ -188,9 +188,7 @@ export class Inbox {
 
   /** Records replies a turn sent as sent, in a statement of their own (a turn whose row was left running). */
   async recordSent(sent: readonly SentReply[]): Promise<void> {
-    if (sent.length === 0) return;
-    const statement = builtOnce(this.#db, 'inbox.recordSent', (db) => sentMarksUpdate(db).prepare('outbox_record_sent'));
-    await onLiveConnection(() => statement.execute({ sent: sentMarksParam(sent) }));
+    await onLiveConnection(() => recordSent(this.#db, sent));
   }
 
   /**

@@ -19,7 +19,6 @@ export interface OrderedWork {
   run(taken: InboxRow, options: { handOff: LeaseHandOff; sentHandOff: SentHandOff }): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
 }
 
-
 export class TurnHandOffs {
   /** The turn's thread lease; only one (a second is declined, and its holder lets it go). */
   lease: ThreadLease | undefined;

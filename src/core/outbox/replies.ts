@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ChatRef } from '../chat/ref.ts';
 import type { MessageRef } from '../chat/types.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
@@ -9,19 +9,14 @@ import { outbox } from '../db/schema/outbox.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
-import type { SentHandOff } from './sent-marks.ts';
+import { recordSent, type SentHandOff } from './sent-marks.ts';
 import { getOutbox, moveOutbox } from './store.ts';
 
-// A turn's every reply runs these two: built once (values as placeholders, each encoded by its column).
+// A turn's every reply runs this: built once (values as placeholders, each encoded by its column).
 const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
   handle.insert(outbox).values({
     id: placeholder('id'), kind: 'message', destination: placeholder('destination'), payload: placeholder('payload'), state: placeholder('state'), attempts: placeholder('attempts'),
   }).onConflictDoNothing({ target: outbox.id }).returning().prepare('outbox_insert_reply'));
-
-/** sending → sent, as moveOutbox(db, id, 'sending', 'sent', { messageRef, sentAt }) does. */
-const markSent = (db: Db) => builtOnce(db, 'outbox.markSent', (handle) =>
-  handle.update(outbox).set({ messageRef: placeholder('ref'), sentAt: placeholder('sentAt'), state: 'sent', updatedAt: sql`now()` })
-    .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'sending'))).returning({ id: outbox.id }).prepare('outbox_mark_sent'));
 
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
@@ -96,7 +91,7 @@ export class ReplyOutbox {
    */
   async #recordSent(chat: ChatRef, id: string, ref: MessageRef | undefined): Promise<void> {
     try {
-      const moved = await onLiveConnection(() => markSent(this.#o.db).execute({ id, ref, sentAt: new Date() }));
+      const moved = await onLiveConnection(() => recordSent(this.#o.db, [{ id, ref, sentAt: new Date() }]));
       if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (marked by an earlier try whose answer was lost, or called "delivery unknown" by the recovery); it is not sent again');
     } catch (error) {
       this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is not sent again');

@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { MessageRef } from '../chat/types.ts';
 import type { Db } from '../db/client.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { outbox } from '../db/schema/outbox.ts';
 
 /** A reply the platform took, still to be recorded as sent. */
@@ -39,4 +40,11 @@ export function sentMarksUpdate(db: Db) {
 /** The `sent` placeholder's value: a JSON array ('[]' for none, which moves nothing). */
 export function sentMarksParam(sent: readonly SentReply[] = []): string {
   return JSON.stringify(sent.map((s) => ({ id: s.id, ref: s.ref ?? null, sent_at: s.sentAt.toISOString() })));
+}
+
+/** Records `sent` as sent in a statement of their own (built once); the ids it moved. */
+export async function recordSent(db: Db, sent: readonly SentReply[]): Promise<string[]> {
+  if (sent.length === 0) return [];
+  const statement = builtOnce(db, 'outbox.recordSent', (handle) => sentMarksUpdate(handle).prepare('outbox_record_sent'));
+  return (await statement.execute({ sent: sentMarksParam(sent) })).map((row) => row.id);
 }
