@@ -7,7 +7,7 @@
 //    Bot API, driven by closed-loop users (each sends, waits for the reply, sends again). Prints
 //    messages/s, p50/p99 latency (update queued → reply accepted by the fake), their ratio, and RSS.
 //
-//   node --import tsx bench/turn-throughput.ts [--turns 300] [--messages 1000] [--concurrency 32] [--chats 256]
+//   node --import tsx bench/turn-throughput.ts [--turns 300] [--rounds 6] [--messages 1000] [--concurrency 32] [--chats 256]
 //                                             [--only cost|echo|kazma] [--database pglite|postgres]
 //
 // Not part of the test suite. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startFakeLlm } from '../tests/fakes/llm-server.ts';
 import { createPgDatabase, type Backend } from '../tests/helpers/databases.ts';
-import { measureTurnCost, type TurnCost } from './lib/turn-cost.ts';
+import { measureTurnCost, type Spread, type TurnCost } from './lib/turn-cost.ts';
 import { startFakeTelegram, type CallRecord, type FakeTelegram } from '../tests/fakes/telegram/index.ts';
 import { embeddedWasmTier } from './lib/wasm-tier.ts';
 
@@ -40,8 +40,8 @@ if (process.argv[2] === '--echo-bot') {
 
 // Child mode: the turn-cost measurement on one database, printed as one JSON line.
 if (process.argv[2] === '--turn-cost') {
-  const [backend, llmUrl, turns, chats] = process.argv.slice(3);
-  const cost = await measureTurnCost({ backend: backend as Backend, llmUrl: llmUrl!, turns: Number(turns), chats: Number(chats) });
+  const [backend, llmUrl, turns, chats, rounds] = process.argv.slice(3);
+  const cost = await measureTurnCost({ backend: backend as Backend, llmUrl: llmUrl!, turns: Number(turns), chats: Number(chats), rounds: Number(rounds) });
   console.log(JSON.stringify(cost));
   process.exit(0);
 }
@@ -49,6 +49,7 @@ if (process.argv[2] === '--turn-cost') {
 const { values } = parseArgs({
   options: {
     turns: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '6' },
     messages: { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '32' },
     chats: { type: 'string', default: '256' },
@@ -58,7 +59,7 @@ const { values } = parseArgs({
   },
 });
 const backends: Backend[] = values.database ? [values.database as Backend] : ['pglite', 'postgres'];
-const opts = { turns: Number(values.turns), messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
+const opts = { turns: Number(values.turns), rounds: Number(values.rounds), messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
 for (const [key, value] of Object.entries(opts)) if (!Number.isInteger(value) || value < (key === 'warmup' ? 0 : 1)) throw new Error(`--${key} must be a positive integer`);
 if (opts.chats < opts.concurrency) throw new Error('--chats must be at least --concurrency: each user talks in chats of its own');
 
@@ -157,7 +158,7 @@ function exitEarly(child: ChildProcess, name: string): void {
 
 /** Part 1 in a child process per database: the fake model's CPU stays in this one. */
 async function turnCost(backend: Backend, llmUrl: string): Promise<TurnCost> {
-  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32', String(opts.rounds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -172,7 +173,7 @@ const results: Result[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'kazma-bench-'));
 try {
   if (!values.only || values.only === 'cost') {
-    console.log(`turn cost: ${opts.turns} simple turns (after 50 warm-up), 32 chats in turn, on ${backends.join(' and ')}`);
+    console.log(`turn cost: ${opts.turns} simple turns of each kind (after 50 warm-up), 32 chats in turn, in ${opts.rounds} rounds side by side, on ${backends.join(' and ')}`);
     for (const backend of backends) costs.push(await turnCost(backend, llm.baseURL));
   }
   if (!values.only || values.only === 'echo') {
@@ -223,11 +224,16 @@ log: { level: warn }
 if (costs.length > 0) {
   const ms = (n: number) => n.toFixed(2).padStart(8);
   const st = (n: number) => n.toFixed(1).padStart(6);
-  console.log(`\n${'database'.padEnd(10)} ${'floor exit'.padStart(17)} ${'floor sync'.padStart(17)} ${'Kazma turn'.padStart(17)}   Kazma / floor (exit, sync)`);
-  console.log(`${''.padEnd(10)} ${'CPU ms   stmts'.padStart(17)} ${'CPU ms   stmts'.padStart(17)} ${'CPU ms   stmts'.padStart(17)}`);
+  const floors = ['exit', 'async', 'sync'] as const;
+  console.log(`\nCPU ms and SQL statements per turn: the floor (one-node graph) by durability, and Kazma's simple turn`);
+  console.log(`${'database'.padEnd(10)} ${floors.map((d) => `floor ${d}`.padStart(16)).join('')} ${'Kazma'.padStart(16)}`);
   for (const c of costs) {
-    console.log(`${c.backend.padEnd(10)} ${ms(c.floor.exit.cpuMs)} ${st(c.floor.exit.statements)}  ${ms(c.floor.sync.cpuMs)} ${st(c.floor.sync.statements)}  ${ms(c.kazma.cpuMs)} ${st(c.kazma.statements)}   ${(c.kazma.cpuMs / c.floor.exit.cpuMs).toFixed(2)}×, ${(c.kazma.cpuMs / c.floor.sync.cpuMs).toFixed(2)}×`);
+    console.log(`${c.backend.padEnd(10)} ${floors.map((d) => `${ms(c.floor[d].cpuMs)} ${st(c.floor[d].statements)}  `).join('')}${ms(c.kazma.cpuMs)} ${st(c.kazma.statements)}`);
   }
+  console.log(`\nKazma / floor: median of the ${costs[0]!.rounds} rounds [least–most]`);
+  console.log(`${'database'.padEnd(10)} ${floors.map((d) => d.padEnd(22)).join('')}`);
+  const ratio = (r: Spread) => `${r.median.toFixed(2)}× [${r.min.toFixed(2)}–${r.max.toFixed(2)}]`.padEnd(22);
+  for (const c of costs) console.log(`${c.backend.padEnd(10)} ${floors.map((d) => ratio(c.ratio[d])).join('')}`);
 }
 if (results.length > 0) {
   const row = (r: Result) =>

@@ -1,6 +1,9 @@
 // CPU-ms and SQL statements per simple chat turn (fake model, no tools), Kazma's whole core path beside
 // the floor: a bare one-node LangGraph graph on the same checkpointer and database, measured in the same
-// process. Runs in a process of its own (see turn-throughput.ts) so the fake model's CPU is not counted.
+// process, side by side: every kind warmed up first, then rounds of one block each in rotating order.
+// (Measured one after the other, the floor ran first and still half-compiled by the JIT, and the machine
+// drifted between the two: the ratio came out ~1.5× too kind to Kazma.) Runs in a process of its own
+// (see turn-throughput.ts) so the fake model's CPU is not counted.
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
@@ -16,10 +19,21 @@ import { countPgliteStatements, startCountingProxy, type StatementCounter } from
 export interface TurnCost {
   backend: Backend;
   turns: number;
-  /** The floor: CPU-ms and statements per invoke of a one-node graph, per durability mode. */
-  floor: Record<'exit' | 'sync', { cpuMs: number; statements: number }>;
+  /** Rounds the turns were split into; each round runs a block of every kind, in rotating order. */
+  rounds: number;
+  /**
+   * The floor: CPU-ms and statements per invoke of a one-node graph, per durability mode (`async` is
+   * LangGraph's default; `exit` the least it can write, one checkpoint at the end).
+   */
+  floor: Record<Durability, { cpuMs: number; statements: number }>;
   kazma: { cpuMs: number; statements: number };
+  /** Kazma / floor per round (blocks measured side by side), over the rounds: median, least, most. */
+  ratio: Record<Durability, Spread>;
 }
+
+type Durability = 'exit' | 'async' | 'sync';
+
+export interface Spread { median: number; min: number; max: number }
 
 /** A fresh migrated database whose statements are counted (PostgreSQL through a counting proxy). */
 export async function countedDatabase(backend: Backend): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
@@ -42,22 +56,26 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
+/** One kind of turn to measure: a turn by its running index, and what closes it. */
+interface TurnKind {
+  turn(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** The floor: a one-node graph that answers every message, on `chats` threads in turn. */
-async function floor(database: FreshDatabase, counter: StatementCounter, durability: 'exit' | 'sync', turns: number, chats: number) {
+async function floorKind(database: FreshDatabase, durability: Durability, chats: number): Promise<TurnKind> {
   const checkpointer = await createCheckpointer(database);
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('reply', (state) => ({ messages: [new AIMessage(`echo: ${String(state.messages.at(-1)!.content)}`)] }))
     .addEdge('__start__', 'reply')
     .compile({ checkpointer: checkpointer.saver });
   const run = `floor-${durability}-${randomUUID().slice(0, 8)}`;
-  const invoke = (i: number) => graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, { configurable: { thread_id: `${run}-${i % chats}` }, durability });
-  for (let i = 0; i < Math.min(turns, 50); i++) await invoke(i); // warm-up
-  const statements = counter.count;
-  const started = process.cpuUsage();
-  for (let i = 0; i < turns; i++) await invoke(i);
-  const result = { cpuMs: cpuMs(started) / turns, statements: (counter.count - statements) / turns };
-  await checkpointer.close();
-  return result;
+  return {
+    turn: async (i) => {
+      await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, { configurable: { thread_id: `${run}-${i % chats}` }, durability });
+    },
+    close: () => checkpointer.close(),
+  };
 }
 
 /** A recording surface whose sends can be awaited. */
@@ -74,43 +92,88 @@ export class AwaitedSurface extends RecordingSurface {
 }
 
 /** Kazma's simple turn: a Telegram message through the pipeline (inbox, chat queue, agent, reply). */
-async function kazmaTurns(database: FreshDatabase, counter: StatementCounter, llmUrl: string, turns: number, chats: number) {
+async function kazmaKind(database: FreshDatabase, llmUrl: string, chats: number): Promise<TurnKind> {
   const users = Array.from({ length: chats }, (_, i) => `telegram:${1000 + i}`);
   const k = await startAssembled({ model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 }, access: { users } }, { database });
   const telegram = new AwaitedSurface('telegram');
   k.kazma.core.attachSurface(telegram);
-  const turn = async (i: number) => {
-    const chat = users[i % chats]! as ChatRef;
-    const actor: Actor = { platform: 'telegram', id: chat.slice('telegram:'.length) };
-    const replied = telegram.nextSend();
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text: `m${i}` });
-    await replied;
+  return {
+    turn: async (i) => {
+      const chat = users[i % chats]! as ChatRef;
+      const actor: Actor = { platform: 'telegram', id: chat.slice('telegram:'.length) };
+      const replied = telegram.nextSend();
+      await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text: `m${i}` });
+      await replied;
+    },
+    close: () => k.close(),
   };
-  try {
-    for (let i = 0; i < Math.min(turns, 50); i++) await turn(i); // warm-up
-    const statements = counter.count;
-    const started = process.cpuUsage();
-    for (let i = 0; i < turns; i++) await turn(i);
-    return { cpuMs: cpuMs(started) / turns, statements: (counter.count - statements) / turns };
-  } finally {
-    await k.close();
-  }
 }
 
-/** The three measurements on one fresh database: CPU-ms and statements per turn each. */
-async function measureOn(database: FreshDatabase, counter: StatementCounter, options: { llmUrl: string; turns: number; chats: number }) {
-  const exit = await floor(database, counter, 'exit', options.turns, options.chats);
-  const sync = await floor(database, counter, 'sync', options.turns, options.chats);
-  const kazma = await kazmaTurns(database, counter, options.llmUrl, options.turns, options.chats);
-  return { floor: { exit, sync }, kazma };
+const KINDS = ['exit', 'async', 'sync', 'kazma'] as const;
+type Kind = (typeof KINDS)[number];
+
+/**
+ * The three kinds on one database, side by side: after a warm-up of each, `rounds` rounds, each running a
+ * block of `turns / rounds` turns of every kind in an order that rotates from round to round. A shared,
+ * noisy machine drifts over a run; blocks this close together drift together, so each round's Kazma /
+ * floor ratio is steadier than one taken from measurements minutes apart.
+ */
+async function measureOn(database: FreshDatabase, counter: StatementCounter, options: { llmUrl: string; turns: number; chats: number; rounds: number }) {
+  const kinds: Record<Kind, TurnKind> = {
+    exit: await floorKind(database, 'exit', options.chats),
+    async: await floorKind(database, 'async', options.chats),
+    sync: await floorKind(database, 'sync', options.chats),
+    kazma: await kazmaKind(database, options.llmUrl, options.chats),
+  };
+  const next: Record<Kind, number> = { exit: 0, async: 0, sync: 0, kazma: 0 };
+  const total: Record<Kind, { cpuMs: number; statements: number; turns: number }> = {
+    exit: { cpuMs: 0, statements: 0, turns: 0 }, async: { cpuMs: 0, statements: 0, turns: 0 }, sync: { cpuMs: 0, statements: 0, turns: 0 }, kazma: { cpuMs: 0, statements: 0, turns: 0 },
+  };
+  const perRound: Array<Record<Kind, number>> = [];
+  try {
+    for (const kind of KINDS) for (let i = 0; i < Math.min(options.turns, 50); i++) await kinds[kind].turn(next[kind]++); // warm-up
+    const block = Math.max(1, Math.round(options.turns / options.rounds));
+    for (let round = 0; round < options.rounds; round++) {
+      const cpu = {} as Record<Kind, number>;
+      for (let k = 0; k < KINDS.length; k++) {
+        const kind = KINDS[(round + k) % KINDS.length]!;
+        const statements = counter.count;
+        const started = process.cpuUsage();
+        for (let i = 0; i < block; i++) await kinds[kind].turn(next[kind]++);
+        const used = cpuMs(started);
+        cpu[kind] = used / block;
+        total[kind].cpuMs += used;
+        total[kind].statements += counter.count - statements;
+        total[kind].turns += block;
+      }
+      perRound.push(cpu);
+    }
+  } finally {
+    for (const kind of KINDS) await kinds[kind].close();
+  }
+  const ratios = (floor: Durability) => spread(perRound.map((r) => r.kazma / r[floor]));
+  const per = (kind: Kind) => ({ cpuMs: total[kind].cpuMs / total[kind].turns, statements: total[kind].statements / total[kind].turns });
+  return {
+    floor: { exit: per('exit'), async: per('async'), sync: per('sync') },
+    kazma: per('kazma'),
+    ratio: { exit: ratios('exit'), async: ratios('async'), sync: ratios('sync') },
+  };
+}
+
+/** Median, least and most of `values` (at least one). */
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted.at(-1)! };
 }
 
 /**
- * Measures the floor and Kazma on `backend`, twice: CPU on a database reached directly (counting
- * statements through a proxy in this process would bill the proxy's CPU to the turn), then statements
- * on a fresh database whose statements are counted.
+ * Measures the floor and Kazma on `backend`, twice: CPU on a database reached directly, in `rounds`
+ * rounds (counting statements through a proxy in this process would bill the proxy's CPU to the turn),
+ * then statements on a fresh database whose statements are counted, in one round.
  */
-export async function measureTurnCost(options: { backend: Backend; llmUrl: string; turns: number; chats: number }): Promise<TurnCost> {
+export async function measureTurnCost(options: { backend: Backend; llmUrl: string; turns: number; chats: number; rounds: number }): Promise<TurnCost> {
   const direct = await freshDatabase(options.backend);
   let cpu: Awaited<ReturnType<typeof measureOn>>;
   try {
@@ -121,7 +184,7 @@ export async function measureTurnCost(options: { backend: Backend; llmUrl: strin
   const { database, counter } = await countedDatabase(options.backend);
   let counted: Awaited<ReturnType<typeof measureOn>>;
   try {
-    counted = await measureOn(database, counter, { ...options, turns: Math.min(options.turns, 100) });
+    counted = await measureOn(database, counter, { ...options, turns: Math.min(options.turns, 100), rounds: 1 });
   } finally {
     await database.dispose();
   }
@@ -129,7 +192,9 @@ export async function measureTurnCost(options: { backend: Backend; llmUrl: strin
   return {
     backend: options.backend,
     turns: options.turns,
-    floor: { exit: both(cpu.floor.exit, counted.floor.exit), sync: both(cpu.floor.sync, counted.floor.sync) },
+    rounds: options.rounds,
+    floor: { exit: both(cpu.floor.exit, counted.floor.exit), async: both(cpu.floor.async, counted.floor.async), sync: both(cpu.floor.sync, counted.floor.sync) },
     kazma: both(cpu.kazma, counted.kazma),
+    ratio: cpu.ratio,
   };
 }
