@@ -4,10 +4,11 @@
 // under that fetch, ~0.8 ms less a turn. What a model SDK relies on is kept: the signal aborts the call
 // (rejecting with the signal's reason, as fetch does), credentials in the URL are refused, redirects are
 // followed, an answer is asked for uncompressed and decoded if it comes compressed anyway, an event
-// stream (`stream: true`) stays a stream; anything else is read whole.
+// stream (`stream: true`) stays a stream; anything else is read whole, and handed over as a WholeResponse:
+// its body is read from memory without building a WHATWG stream to read it back through (below).
 import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, interceptors, request } from 'undici';
+import { Agent, interceptors, request, Response as UndiciResponse } from 'undici';
 
 /** One pool of kept-alive connections per model server, for every model client of the process. */
 const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
@@ -43,16 +44,72 @@ export const modelFetch: typeof fetch = async (input, init) => {
   // pipeline: an error or abort of the answer reaches whoever reads the decoded stream.
   const content: Readable = decoder ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable) : answer.body;
   if (decoder) for (const name of ['content-encoding', 'content-length']) responseHeaders.delete(name);
-  const body = responseHeaders.get('content-type')?.includes('text/event-stream')
-    ? (Readable.toWeb(content) as ReadableStream<Uint8Array>)
-    : decoder ? await whole(content) : await answer.body.arrayBuffer();
-  return new Response(body, { status, headers: responseHeaders });
+  if (responseHeaders.get('content-type')?.includes('text/event-stream')) {
+    return new Response(Readable.toWeb(content) as ReadableStream<Uint8Array>, { status, headers: responseHeaders });
+  }
+  const bytes = decoder ? await whole(content) : Buffer.from(await answer.body.arrayBuffer());
+  return new WholeResponse(bytes, { status, headers: [...responseHeaders] }) as unknown as Response;
 };
 
 /** A (decoded) stream read whole. */
-async function whole(stream: Readable): Promise<ArrayBuffer> {
+async function whole(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const all = Buffer.concat(chunks);
-  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A Response whose body is already in memory. A Response built on bytes wraps them in a ReadableStream,
+ * and `json()` reads them back through it: per model call, more CPU than parsing the answer. Here the
+ * reads take the bytes directly; what fetch promises of them is kept — one read (a second, or one after
+ * the body's stream was taken to read, rejects with a TypeError, as fetch's does), `bodyUsed`, and `body`
+ * as the same stream each time for whoever wants one (the Anthropic SDK looks at it on every answer).
+ * (undici's Response, not the global one: a web framework may swap the global for a class of its own.)
+ */
+class WholeResponse extends (UndiciResponse as unknown as new (body: null, init: ResponseInit) => object) {
+  #bytes: Buffer;
+  #used = false;
+  #stream: ReturnType<Blob['stream']> | undefined;
+
+  constructor(bytes: Buffer, init: { status: number; headers: Array<[string, string]> }) {
+    super(null, init);
+    this.#bytes = bytes;
+  }
+
+  #take(): Buffer {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    // A stream handed out but never read gives nothing more: the body is read once.
+    void this.#stream?.cancel();
+    return this.#bytes;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || this.#stream?.locked === true;
+  }
+
+  get body(): ReturnType<Blob['stream']> {
+    return (this.#stream ??= new Blob([this.#bytes as Uint8Array<ArrayBuffer>]).stream());
+  }
+
+  async text(): Promise<string> {
+    return this.#take().toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#take();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([this.#take() as Uint8Array<ArrayBuffer>], { type: (this as unknown as Response).headers.get('content-type') ?? '' });
+  }
 }

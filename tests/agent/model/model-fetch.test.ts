@@ -77,6 +77,29 @@ it('follows a redirect, decodes a compressed answer, and gives an error status w
   expect([empty.status, empty.body]).toEqual([204, null]);
 });
 
+it('a whole answer is read once, by any of the ways fetch offers, and its body stream may be looked at first', async () => {
+  const once = await modelFetch(`${base}/json`, {});
+  expect(once.bodyUsed).toBe(false);
+  expect(await once.text()).toBe('{"ok":true,"text":"مرحبا 👋"}');
+  expect(once.bodyUsed).toBe(true);
+  await expect(once.json()).rejects.toThrow(TypeError);
+  await expect(once.arrayBuffer()).rejects.toThrow(TypeError);
+  // The Anthropic SDK looks at `body` on every answer, then reads the answer with json().
+  const looked = await modelFetch(`${base}/json`, {});
+  expect(looked.body).toBe(looked.body);
+  expect(await looked.json()).toEqual({ ok: true, text: 'مرحبا 👋' });
+  // Read through its stream, the body is used up, as fetch's is.
+  const streamed = await modelFetch(`${base}/json`, {});
+  const reader = streamed.body!.getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"ok":true,"text":"مرحبا 👋"}');
+  expect(streamed.bodyUsed).toBe(true);
+  await expect(streamed.json()).rejects.toThrow(TypeError);
+  const bytes = await modelFetch(`${base}/json`, {});
+  expect(new TextDecoder().decode(await bytes.arrayBuffer())).toBe('{"ok":true,"text":"مرحبا 👋"}');
+  const blob = await (await modelFetch(`${base}/json`, {})).blob();
+  expect([blob.type, await blob.text()]).toEqual(['application/json', '{"ok":true,"text":"مرحبا 👋"}']);
+});
+
 it('hands an event stream over as a stream, before it ends', async () => {
   const res = await modelFetch(`${base}/stream`, {});
   const reader = res.body!.getReader();
