@@ -135,7 +135,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const actions = new ActionRouter();
     const commands = new CommandRegistry();
     const decisions = new FirstDecisionWins({ db: database.db, outbox, surfaces, logger });
-    const questions = new Questions({ db: database.db, decisions, clock, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
+    const questions = new Questions({ db: database.db, decisions, clock, logger, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
     actions.register('q', questions);
     // Before the tools: the web tools' egress guard and the commitment check (clarify cards are
     // questions) make up authorizeEffect, the one check every call passes before any effect.
@@ -169,7 +169,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     });
     for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, ...runs.commands, settings.command]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(runs.status).addStatus(skills.status).addStatus(uptimeSection(clock));
-    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) }, chat.sweep, runs.sweep, mcp.sweep];
+    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) }, chat.sweep, runs.sweep, mcp.sweep, questions.sweep];
     kinds.register(sweepJob(() => sweeps, logger, (step, error) => dbFailed(error, () => logger.warn({ step, err: error instanceof Error ? error.message : String(error) }, 'a sweep step failed; the next sweep tries again'))));
 
     const core: KazmaParts = {
@@ -218,10 +218,11 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Surfaces are attached now: what a previous run left undelivered, undecided or unanswered goes first.
     jobs.startWorkers(worker ? ['swarm'] : undefined);
     if (worker) return { loaded, database, redis, http, core, platforms, stop };
-    // On the embedded database this process is the only one: a row left `sending` before it started died
-    // with the last run and is marked "delivery unknown" now, not after the staleness wait other processes
-    // need. Not one moved since: the platforms and workers above may be sending already.
+    // On the embedded database this process is the only one: a row left `sending`, or a decision's effect left owed, before it
+    // started is the last run's: marked "delivery unknown" (the effect carried out) now, not after the staleness wait other
+    // processes need. Not one moved since: the platforms and workers above may be sending, or deciding, already.
     await outbox.recover({ sendingBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - SENDING_STALE_MS) });
+    await questions.recoverEffects(database.kind === 'pglite' ? { staleBefore: bootedAt } : {});
     await approvals.reconciler.sweep();
     await schedules.schedules.recover();
     // The embedded database has one owner (the data-dir lock): an unfinished event untouched since this process started is the last run's;

@@ -5,6 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleKazma, type RunningKazma } from '../../src/assemble.ts';
+import type { Surface } from '../../src/core/chat/index.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
@@ -26,7 +27,7 @@ export interface Assembled {
 }
 
 /** `config` is kazma.yaml as an object; data_dir, http.port 0 and tools.workspace are filled in. */
-export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase; clock?: Clock; queuePrefix?: string; env?: Record<string, string> } = {}): Promise<Assembled> {
+export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase; clock?: Clock; queuePrefix?: string; env?: Record<string, string>; surfaces?: Surface[] } = {}): Promise<Assembled> {
   const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
   const raw = { data_dir: join(workspace, 'data'), http: { port: 0 }, tools: { workspace }, ...config };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: workspace });
@@ -35,6 +36,8 @@ export async function startAssembled(config: Record<string, unknown>, options: {
   const kazma = await assembleKazma({
     loaded, logger, database, redis: testRedis(), queuePrefix: options.queuePrefix ?? testQueuePrefix('asm'),
     ...(options.tools && { tools: options.tools }), ...(options.tuning && { tuning: options.tuning }), ...(options.clock && { clock: options.clock }),
+    // Attached before start-up recovery, so what a restart delivers at start reaches them.
+    ...(options.surfaces && { surfaces: options.surfaces }),
   });
   const idle = (p: RunningPlatform) => ('idle' in p && typeof p.idle === 'function' ? (p.idle as () => Promise<void>)() : Promise.resolve());
   return {

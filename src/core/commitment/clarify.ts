@@ -64,7 +64,8 @@ export class Clarifier {
   async #decided(question: Question): Promise<void> {
     const subject = question.subject as ClarifySubject;
     const chat = question.decision ? subject.targets[question.decision] : undefined;
-    // Keyed by the question: however often this runs, the chosen chat gets the message once.
+    // Keyed by the question: it runs again when a stop or a failure left the decision's effect owed
+    // (decisions/decided-effects.ts); however often it runs, the chosen chat gets the message once.
     if (chat) await postOnce(this.#o.replies, chat, subject.text, `clarify_${question.id}`);
   }
 }

@@ -4,13 +4,15 @@ import type { ChatRef } from '../chat/ref.ts';
 import type { Actor, Card } from '../chat/types.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
+import type { SweepStep } from '../jobs/sweep.ts';
+import type { Logger } from '../log/index.ts';
 import { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/schema/questions.ts';
 import type { ActionHandler } from './actions.ts';
 import { decidedBy, storedActor } from './wording.ts';
 import { compareAndSet } from './compare-and-set.ts';
+import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
+import type { QuestionRow } from './effect-store.ts';
 import type { DecisionKind, FirstDecision, FirstDecisionWins } from './first-wins.ts';
-
-type QuestionRow = typeof decisionQuestions.$inferSelect;
 
 /** A question with a fixed set of answers, as its owner and the card see it. */
 export interface Question {
@@ -44,9 +46,6 @@ export interface AskInput {
   subject?: unknown;
 }
 
-/** Acts on the winning decision; runs once per question. */
-export type DecidedHandler = (question: Question, actor: Actor) => Promise<void>;
-
 /** Options for {@link Questions}. */
 export interface QuestionsOptions {
   db: Db;
@@ -55,6 +54,12 @@ export interface QuestionsOptions {
   mayDecide: (kind: string, actor: Actor) => string | undefined;
   operatorName: (actor: Actor) => string | undefined;
   clock: Clock;
+  logger?: Logger;
+  /**
+   * How long a decided question's effect may stay owed before the sweep takes it over: longer than any
+   * handler runs in a live process (a second run would do nothing new anyway, being keyed). Default 60 s.
+   */
+  effectStaleAfterMs?: number;
 }
 
 const PREFIX = 'q';
@@ -66,17 +71,21 @@ const PREFIX = 'q';
  */
 export class Questions implements ActionHandler {
   readonly #o: QuestionsOptions;
-  readonly #handlers = new Map<string, DecidedHandler>();
+  readonly #effects: DecidedEffects;
   readonly kind: DecisionKind<Question, string>;
+  /** The sweep's step: carries out what decisions past the staleness wait still owe. */
+  readonly sweep: SweepStep = { name: 'questions', run: () => this.recoverEffects() };
 
   constructor(options: QuestionsOptions) {
     this.#o = options;
     this.kind = questionKind(options);
+    const { db, decisions, logger } = options;
+    this.#effects = new DecidedEffects({ db, read: fromRow, editCards: (q) => decisions.editCards(this.kind, q.id, q), ...(logger && { logger }) });
   }
 
-  /** Registers the module that acts on answers to questions of `kind`. */
+  /** Registers the module that acts on answers to questions of `kind` (keyed: it may run again after a stop). */
   onDecided(kind: string, handler: DecidedHandler): this {
-    this.#handlers.set(kind, handler);
+    this.#effects.on(kind, handler);
     return this;
   }
 
@@ -106,12 +115,25 @@ export class Questions implements ActionHandler {
     return this.#o.decisions.dispatch(ids);
   }
 
-  /** Settles a question once; the winner's answer goes to its kind's handler. */
+  /**
+   * Settles a question once; the winner's answer goes to its kind's handler. The decision's statement
+   * also records the effect as owed, so a stop or a failure before the handler is done leaves it for
+   * {@link recoverEffects}.
+   */
   async decide(input: { id: string; decision: string; actor: Actor; reason?: string; seen?: Question }): Promise<FirstDecision<Question>> {
     const { seen, ...request } = input;
     const outcome = await this.#o.decisions.decide(this.kind, request, seen?.id === input.id ? { seen } : {});
-    if (outcome.ok) await this.#handlers.get(outcome.question.kind)?.(outcome.question, input.actor);
+    if (outcome.ok) await this.#effects.carryOut(outcome.question, input.actor);
     return outcome;
+  }
+
+  /**
+   * Carries out, once, what decisions untouched since `staleBefore` (default: `effectStaleAfterMs` ago)
+   * still owe, their cards edited and their handler run: at start, and as {@link sweep}. Returns how many.
+   */
+  recoverEffects(options: { staleBefore?: Date } = {}): Promise<number> {
+    const staleBefore = options.staleBefore ?? new Date(Date.now() - (this.#o.effectStaleAfterMs ?? 60_000));
+    return this.#effects.recover({ staleBefore });
   }
 
   /** Withdraws an open question (the incident recovered by itself); its cards say why. False when already settled. */
@@ -165,7 +187,8 @@ function questionKind({ db, mayDecide, operatorName }: QuestionsOptions): Decisi
       const actor = storedActor(request.actor, operatorName(request.actor));
       const { won, row } = await compareAndSet(db, {
         table: decisionQuestions, idColumn: decisionQuestions.id, stateColumn: decisionQuestions.state, id: request.id, from: 'open', to: 'decided',
-        set: { decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()` },
+        // `effect: 'owed'` in the deciding statement itself: no stop can come between the decision and the record of what it owes.
+        set: { decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()`, effect: 'owed' },
         // Only one of its answers decides it; any other leaves it open (the loser is told "not an answer").
         guard: sql`${decisionQuestions.options} @> ${JSON.stringify([{ id: request.decision }])}::jsonb`,
         audit: {

@@ -34,6 +34,8 @@ export function createRuns({ loaded, db, questions, kinds, clock, logger, onStag
     db, kinds, questions, clock, logger, stallAfter: runs.stall_after, alertChannels: runs.alert_channels as ChatRef[], ...(onStage && { onStage }),
   });
   // The first decision anywhere closes the incident; Retry and Cancel are carried out by the work's owner, once.
+  // Keyed by the incident's compare-and-set: run again for a decision a stop left owed (decisions/decided-effects.ts),
+  // it acts if the incident is still open, and does nothing if an earlier run closed it (its action is never replayed).
   questions.onDecided(INCIDENT_QUESTION, async (question, actor) => {
     const id = (question.subject as { incident?: string } | null)?.incident;
     const incident = id && (await closeIncident(db, id, { state: 'decided', decision: question.decision ?? 'dismiss' }));

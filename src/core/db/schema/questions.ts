@@ -6,6 +6,9 @@ import type { StoredActor } from './approvals.ts';
 export const QUESTION_STATES = ['open', 'decided', 'closed'] as const;
 export type QuestionState = (typeof QUESTION_STATES)[number];
 
+/** owed (set by the decision's own statement) → done (the owning module's handler has acted). */
+export const QUESTION_EFFECTS = ['owed', 'done'] as const;
+
 /** One answer a question offers, shown as a button. */
 export interface QuestionOption {
   id: string;
@@ -37,12 +40,21 @@ export const decisionQuestions = pgTable(
     decidedPlatform: text('decided_platform'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     closedReason: text('closed_reason'),
+    /**
+     * What the decision still owes its owner: `owed` is written by the decision's compare-and-set (so no
+     * stop can come between the two), `done` once the kind's handler has acted. Null: nothing was owed
+     * (open, closed, or decided before this column existed: not guessed at).
+     */
+    effect: text('effect', { enum: QUESTION_EFFECTS }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('decision_questions_state_valid', sql`${t.state} in ('open','decided','closed')`),
+    check('decision_questions_effect_valid', sql`${t.effect} in ('owed','done')`),
     index('decision_questions_kind_idx').on(t.kind, t.state),
+    // The recovery sweep's one question: which decisions still owe their effect (few, if any).
+    index('decision_questions_effect_owed_idx').on(t.updatedAt).where(sql`${t.effect} = 'owed'`),
   ],
 );
 
