@@ -4,10 +4,12 @@
 // data-modifying CTE beside the checkpoint row — so it is atomic without a transaction, and costs one
 // round trip (on PGlite, one turn of the session mutex) instead of up to ten.
 //
-// Inputs and outputs are exactly PostgresSaver's (the same rows, the same serialisation: it reuses the
-// saver's own `_dump*`); a read of a thread's latest checkpoint may be shared with the next one while the
-// caller holds the thread (shared-reads.ts), and a conversation this process wrote or read is neither
-// fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts).
+// Inputs and outputs are PostgresSaver's: the same rows and serialisation (it reuses the saver's own
+// `_dump*`), except that a conversation's messages are written as a delta on the version before when this
+// process holds it (message-deltas.ts, delta-blobs.ts) — which the stock saver's reads (`list`) also read,
+// through this saver's serializer. A read of a thread's latest checkpoint may be shared with the next one
+// while the caller holds the thread (shared-reads.ts), and a conversation this process wrote or read is
+// neither fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts).
 // tests/agent/checkpointer/batched-saver.test.ts reads rows written here back through the stock saver and
 // compares them with the stock saver's own.
 import type { RunnableConfig } from '@langchain/core/runnables';
@@ -16,6 +18,8 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
 import { ChannelValues, isMessageList } from './channel-values.ts';
 import { checkpointReadSql, knownKey, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
+import { DeltaBases, dumpChannel, type DumpedBlob, type FetchedBlob } from './delta-blobs.ts';
+import { decodeDelta, DELTA_TYPE } from './message-deltas.ts';
 import { MessageMemoSerializer } from './message-serde.ts';
 import { SharedLatestReads } from './shared-reads.ts';
 
@@ -61,10 +65,17 @@ export class BatchedPostgresSaver extends PostgresSaver {
    * `valuesBudgetBytes`: how much of the conversations it wrote or read the saver keeps (default 8 MB of JSON).
    */
   constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean; valuesBudgetBytes?: number } = {}) {
-    super(pool, new MessageMemoSerializer(), { schema });
+    const serde = new MessageMemoSerializer();
+    super(pool, serde, { schema });
     this.#values = new ChannelValues({ budgetBytes: options.valuesBudgetBytes });
     this.#pool = pool;
     const table = (name: string) => `"${schema}".${name}`;
+    const fetchSql = `select version, type, blob from ${table('checkpoint_blobs')} where thread_id = $1 and checkpoint_ns = $2 and channel = $3 and version = any($4::text[])`;
+    const bases = new DeltaBases({
+      values: this.#values, serde,
+      fetch: async (where, versions) => (await pool.query<FetchedBlob>(this.#named('delta_bases', fetchSql, [where.thread, where.ns, where.channel, versions]))).rows,
+    });
+    serde.resolveBasesWith((header) => bases.resolve(header));
     this.#putSql = `WITH blobs AS (
   INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
   SELECT $1, $2, b.channel, b.version, b.type, ${sliceOf('$6', 'b')} FROM unnest($3::text[], $4::text[], $5::text[], $11::int[], $12::int[]) AS b(channel, version, type, at, length)
@@ -126,7 +137,9 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     for (const row of rows) {
       if (row.part !== 1 || row.known || !row.blob || row.version === null) continue;
       const value = values[row.channel!];
-      if (isMessageList(value)) this.#values.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes: row.blob.length });
+      if (!isMessageList(value)) continue;
+      const { depth, bytes } = row.type === DELTA_TYPE ? decodeDelta(row.blob).header : { depth: 0, bytes: row.blob.length };
+      this.#values.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes, depth });
     }
   }
 
@@ -140,19 +153,26 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     if (config.configurable === undefined) throw new Error('Missing "configurable" field in "config" param');
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
     this.reads.written(thread_id);
-    const [blobs, dumpedMetadata] = await Promise.all([this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
-    const blobBytes = packed(blobs.map((b) => b[5]));
+    const [blobs, dumpedMetadata] = await Promise.all([this.#dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
+    const blobBytes = packed(blobs.map((b) => b.blob));
     await this.#pool.query(this.#named('put', this.#putSql, [
       thread_id, checkpoint_ns,
-      blobs.map((b) => b[2]), blobs.map((b) => b[3]), blobs.map((b) => b[4]), blobBytes.bytes,
+      blobs.map((b) => b.channel), blobs.map((b) => b.version), blobs.map((b) => b.type), blobBytes.bytes,
       checkpoint.id, checkpoint_id ?? null, this._dumpCheckpoint(checkpoint), dumpedMetadata,
       blobBytes.at, blobBytes.length,
     ]));
-    for (const [, , channel, version, , blob] of blobs) {
-      const value = checkpoint.channel_values[channel];
-      if (blob && isMessageList(value)) this.#values.remember(thread_id, checkpoint_ns, channel, { version, value, bytes: blob.length });
-    }
+    for (const { channel, version, remember } of blobs) if (remember) this.#values.remember(thread_id, checkpoint_ns, channel, { version, ...remember });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
+  }
+
+  /** The stock `_dumpBlobs`, with a conversation written as a delta on what this process holds (delta-blobs.ts). */
+  async #dumpBlobs(thread: string, ns: string, values: Record<string, unknown>, versions: ChannelVersions): Promise<Array<DumpedBlob & { channel: string; version: string }>> {
+    const known = this.#values.known(thread, ns);
+    return Promise.all(Object.entries(versions).map(async ([channel, v]) => {
+      const version = v.toString();
+      const dumped: DumpedBlob = channel in values ? await dumpChannel(this.serde as MessageMemoSerializer, { thread, ns, channel, version }, values[channel], known.get(channel)) : { type: 'empty', blob: undefined };
+      return { ...dumped, channel, version };
+    }));
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {

@@ -20,11 +20,13 @@ export const DEFAULT_CHANNEL_VALUES_BUDGET = 8 * 1024 * 1024;
 export interface KnownValue {
   version: string;
   value: readonly BaseMessage[];
-}
-
-interface Entry extends KnownValue {
+  /** Deltas between the blob of this version and the last whole value (message-deltas.ts); 0: a whole value. */
+  depth: number;
+  /** The size of the value's JSON. */
   bytes: number;
 }
+
+type Entry = KnownValue;
 
 const threadKeyOf = (threadId: string, namespace: string) => `${threadId}\u0000${namespace}`;
 
@@ -54,14 +56,14 @@ export class ChannelValues {
     this.#budget = options.budgetBytes ?? DEFAULT_CHANNEL_VALUES_BUDGET;
   }
 
-  /** Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON. */
-  remember(threadId: string, namespace: string, channel: string, entry: { version: string; value: readonly BaseMessage[]; bytes: number }): void {
+  /** Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON, `depth` its blob's (default 0). */
+  remember(threadId: string, namespace: string, channel: string, entry: { version: string; value: readonly BaseMessage[]; bytes: number; depth?: number }): void {
     const key = threadKeyOf(threadId, namespace);
     const channels = this.#touch(key) ?? new Map<string, Entry>();
     this.#bytes -= channels.get(channel)?.bytes ?? 0;
     channels.delete(channel);
     if (entry.bytes <= this.#budget) {
-      channels.set(channel, { version: entry.version, value: [...entry.value], bytes: entry.bytes });
+      channels.set(channel, { version: entry.version, value: [...entry.value], bytes: entry.bytes, depth: entry.depth ?? 0 });
       this.#bytes += entry.bytes;
     }
     if (channels.size > 0) this.#threads.set(key, channels);

@@ -1,7 +1,9 @@
 // The batched saver writes what LangGraph's stock PostgresSaver writes, in one statement instead of one
-// per row: the same graphs run on both (on one database, different threads) leave the same history —
-// every checkpoint's channel values, its pending writes (an interrupt among them) — and a thread written
-// by one is read and resumed by the other.
+// per row — except a conversation's later versions, written as deltas (message-deltas.ts): the same
+// graphs run on both (on one database, different threads) leave the same history — every checkpoint's
+// channel values, its pending writes (an interrupt among them) — read by this saver, by a saver that holds
+// none of it (another process, a restart), and by the stock saver's own `list` run with this saver's
+// serializer; a thread the stock saver wrote (a Kazma from before) is read and resumed by this one.
 import { randomUUID } from 'node:crypto';
 import { Command, INTERRUPT, type BaseCheckpointSaver, type Interrupt } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
 import { BatchedPostgresSaver } from '../../../src/core/agent/batched-saver.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
+import { DELTA_TYPE } from '../../../src/core/agent/message-deltas.ts';
 import { appendGraph, approvalGraph, texts } from './graphs.ts';
 
 /** A thread's history as comparable data: per checkpoint, newest first, its values and pending writes. */
@@ -59,7 +62,7 @@ describeEachBackend('the batched checkpoint saver', (db) => {
     expect(batched.saver).toBeInstanceOf(BatchedPostgresSaver);
   });
 
-  it('leaves the same history as the stock saver: every checkpoint, its values and its pending writes', async () => {
+  it('leaves the same history as the stock saver, read by itself, by a saver that holds none of it, and by the stock list', async () => {
     const [ours, theirs] = [randomUUID(), randomUUID()];
     const done = await exercise(batched.saver, ours);
     await exercise(stock, theirs);
@@ -67,33 +70,59 @@ describeEachBackend('the batched checkpoint saver', (db) => {
     const [a, b] = [await history(batched.saver, ours), await history(stock, theirs)];
     expect(a.length).toBeGreaterThan(6);
     expect(a).toEqual(b);
-    // Read by the other saver: the rows are the stock format.
-    expect(await history(stock, ours)).toEqual(b);
+    // The conversation's later versions went out as deltas, not whole.
+    const { rows } = await pool.query<{ deltas: number }>(`select count(*)::int as deltas from ${CHECKPOINTER_SCHEMA}.checkpoint_blobs where thread_id = $1 and type = $2`, [ours, DELTA_TYPE]);
+    expect(rows[0]!.deltas).toBeGreaterThan(0);
+    for (const reader of ['batched', 'stock list'] as const) {
+      // A new saver holds nothing: every delta's base is found in the database.
+      const cold = await createCheckpointer(db());
+      try {
+        const saver = reader === 'batched' ? cold.saver : new PostgresSaver(pool, cold.saver.serde, { schema: CHECKPOINTER_SCHEMA });
+        expect(await history(saver, ours)).toEqual(b);
+      } finally {
+        await cold.close();
+      }
+    }
+    // A thread the stock saver wrote reads the same through this one (an upgrade from a Kazma before deltas).
+    expect(await history(batched.saver, theirs)).toEqual(b);
   });
 
-  it('reads each checkpoint — the latest and by id, values and pending writes — exactly as the stock saver does', async () => {
-    const thread_id = randomUUID();
-    await exercise(batched.saver, thread_id);
-    const paused = randomUUID();
-    await approvalGraph(batched.saver).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id: paused } });
-    for (const id of [thread_id, paused]) {
+  it('reads each checkpoint — the latest and by id, values and pending writes — as the stock saver reads its own, and cold as warm', async () => {
+    const written = async (saver: BaseCheckpointSaver) => {
+      const thread_id = randomUUID();
+      await exercise(saver, thread_id);
+      const paused = randomUUID();
+      await approvalGraph(saver).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id: paused } });
+      return [thread_id, paused];
+    };
+    const configsOf = async (saver: BaseCheckpointSaver, id: string) => {
       const configs = [{ configurable: { thread_id: id } }];
-      for await (const tuple of stock.list({ configurable: { thread_id: id } })) configs.push(tuple.config as never);
+      for await (const tuple of saver.list({ configurable: { thread_id: id } })) configs.push(tuple.config as never);
       expect(configs.length).toBeGreaterThan(1);
-      for (const config of configs) expect(await batched.saver.getTuple(config)).toEqual(await stock.getTuple(config));
+      return configs;
+    };
+    for (const id of await written(stock)) {
+      for (const config of await configsOf(stock, id)) expect(await batched.saver.getTuple(config)).toEqual(await stock.getTuple(config));
     }
-    expect((await batched.saver.getTuple({ configurable: { thread_id: paused } }))!.pendingWrites!.length).toBeGreaterThan(0);
+    const ours = await written(batched.saver);
+    const cold = await createCheckpointer(db());
+    try {
+      for (const id of ours) {
+        for (const config of await configsOf(batched.saver, id)) expect(await cold.saver.getTuple(config)).toEqual(await batched.saver.getTuple(config));
+      }
+    } finally {
+      await cold.close();
+    }
+    expect((await batched.saver.getTuple({ configurable: { thread_id: ours[1]! } }))!.pendingWrites!.length).toBeGreaterThan(0);
     expect(await batched.saver.getTuple({ configurable: { thread_id: randomUUID() } })).toBeUndefined();
   });
 
-  it('a thread paused by the batched saver is resumed by the stock one, and the other way round', async () => {
-    for (const [first, second] of [[batched.saver, stock], [stock, batched.saver]] as const) {
-      const thread_id = randomUUID();
-      const asked = await approvalGraph(first).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id } });
-      const [question] = (asked as { [INTERRUPT]?: Interrupt[] })[INTERRUPT] ?? [];
-      const done = await approvalGraph(second).invoke(new Command({ resume: { [question!.id!]: { approved: false, by: 'ana' } } }), { configurable: { thread_id } });
-      expect(texts(done.messages)).toEqual(['clean up', 'approved=false by ana']);
-    }
+  it('a thread the stock saver paused is resumed by the batched one', async () => {
+    const thread_id = randomUUID();
+    const asked = await approvalGraph(stock).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id } });
+    const [question] = (asked as { [INTERRUPT]?: Interrupt[] })[INTERRUPT] ?? [];
+    const done = await approvalGraph(batched.saver).invoke(new Command({ resume: { [question!.id!]: { approved: false, by: 'ana' } } }), { configurable: { thread_id } });
+    expect(texts(done.messages)).toEqual(['clean up', 'approved=false by ana']);
   });
 
   it('of two writes at one special index keeps the latest, as the stock saver does', async () => {
