@@ -2,7 +2,10 @@
 // one chat (Kazma's core path: inbox, chat queue, agent graph with its checkpoint and context window,
 // reply), on embedded PGlite and on PostgreSQL, and the ratio turn-400 / turn-1. Each figure is the median
 // of the nine turns ending there (turn 1: turns 1–9), measured in a child process per database so the
-// fake model's CPU is not counted; another chat warms the process up first.
+// fake model's CPU is not counted; another chat warms the process up first. Beside each of the long
+// chat's turns runs one turn of a short chat (a new chat every nine turns), so each mark also has a
+// reference measured in the same minutes: a shared machine drifts over a run, and the JIT is still
+// warming up during the first turns, and both move a plain turn-400 / turn-1 ratio.
 //
 //   node --import tsx bench/long-thread.ts [--turns 400] [--max-tokens 32000] [--chars 200] [--database pglite|postgres]
 //
@@ -25,14 +28,21 @@ const ROOT = join(HERE, '../..');
 const MARKS = [1, 100, 400];
 const SPAN = 9;
 
-interface TurnFigure { turn: number; cpuMs: number; statements: number }
+interface TurnFigure {
+  turn: number;
+  cpuMs: number;
+  statements: number;
+  /** The median CPU-ms of the short chats' turns run beside the nine. */
+  referenceCpuMs: number;
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Child: drives `turns` turns of one chat and returns the figures at the marks. */
 async function measure(backend: Backend, llmUrl: string, turns: number, maxTokens: number, chars: number): Promise<TurnFigure[]> {
   const { database, counter } = await countedDatabase(backend);
-  const users = ['telegram:1000', 'telegram:2000'];
+  const shortChats = Math.ceil(turns / SPAN);
+  const users = ['telegram:1000', 'telegram:2000', ...Array.from({ length: shortChats }, (_, i) => `telegram:${3000 + i}`)];
   const k = await startAssembled({ model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 }, access: { users }, agent: { context: { max_tokens: maxTokens } } }, { database });
   const telegram = new AwaitedSurface('telegram');
   k.kazma.core.attachSurface(telegram);
@@ -43,19 +53,26 @@ async function measure(backend: Backend, llmUrl: string, turns: number, maxToken
     await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text });
     await replied;
   };
+  const cpuOf = async (chat: ChatRef, i: number) => {
+    const started = process.cpuUsage();
+    await say(chat, i);
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  };
   try {
-    for (let i = 0; i < 30; i++) await say('telegram:2000', i); // warm-up on another chat
-    const perTurn: TurnFigure[] = [];
+    for (let i = 0; i < 100; i++) await say('telegram:2000', i); // warm-up on another chat
+    const perTurn: Array<{ cpuMs: number; statements: number; referenceCpuMs: number }> = [];
     for (let turn = 1; turn <= turns; turn++) {
       const statements = counter.count;
-      const started = process.cpuUsage();
-      await say('telegram:1000', turn);
-      const used = process.cpuUsage(started);
-      perTurn.push({ turn, cpuMs: (used.user + used.system) / 1000, statements: counter.count - statements });
+      const cpuMs = await cpuOf('telegram:1000', turn);
+      const counted = counter.count - statements;
+      const referenceCpuMs = await cpuOf(`telegram:${3000 + Math.floor((turn - 1) / SPAN)}` as ChatRef, turn);
+      perTurn.push({ cpuMs, statements: counted, referenceCpuMs });
     }
     return MARKS.filter((m) => m <= turns).map((mark) => {
       const span = mark === 1 ? perTurn.slice(0, SPAN) : perTurn.slice(mark - SPAN, mark);
-      return { turn: mark, cpuMs: median(span.map((f) => f.cpuMs)), statements: median(span.map((f) => f.statements)) };
+      const of = (pick: (f: (typeof span)[number]) => number) => median(span.map(pick));
+      return { turn: mark, cpuMs: of((f) => f.cpuMs), statements: of((f) => f.statements), referenceCpuMs: of((f) => f.referenceCpuMs) };
     });
   } finally {
     await k.close();
@@ -82,9 +99,10 @@ for (const backend of backends) {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`the ${backend} measurement exited with ${code}`);
   const figures = JSON.parse(out.trim().split('\n').at(-1)!) as TurnFigure[];
-  for (const f of figures) console.log(`${backend.padEnd(8)} turn ${String(f.turn).padStart(3)}: ${f.cpuMs.toFixed(1).padStart(5)} CPU-ms, ${f.statements} statements`);
+  for (const f of figures) console.log(`${backend.padEnd(8)} turn ${String(f.turn).padStart(3)}: ${f.cpuMs.toFixed(1).padStart(5)} CPU-ms, ${f.statements} statements (a new chat's turns beside it: ${f.referenceCpuMs.toFixed(1)} CPU-ms)`);
   const first = figures[0]!;
   const last = figures.at(-1)!;
-  console.log(`${backend.padEnd(8)} turn ${last.turn} / turn 1: ${(last.cpuMs / first.cpuMs).toFixed(2)} (CPU), ${(last.statements / first.statements).toFixed(2)} (statements)`);
+  const beside = (f: TurnFigure) => f.cpuMs / f.referenceCpuMs;
+  console.log(`${backend.padEnd(8)} turn ${last.turn} / turn 1: ${(last.cpuMs / first.cpuMs).toFixed(2)} (CPU), ${(beside(last) / beside(first)).toFixed(2)} (CPU, each turn against a new chat's turns beside it), ${(last.statements / first.statements).toFixed(2)} (statements)`);
 }
 await llm.close();
