@@ -79,6 +79,15 @@ describeEachBackend('a conversation written as deltas', (db) => {
     );
     return rows;
   };
+  /** `use` with the saver of another process, which holds nothing of any thread yet. */
+  const inNewProcess = async <T>(use: (saver: BaseCheckpointSaver) => Promise<T>): Promise<T> => {
+    const other = await createCheckpointer(db());
+    try {
+      return await use(other.saver);
+    } finally {
+      await other.close();
+    }
+  };
   const messagesOf = async (saver: BaseCheckpointSaver, thread_id: string, checkpoint_id?: string) =>
     texts((await saver.getTuple({ configurable: { thread_id, ...(checkpoint_id && { checkpoint_id }) } }))!.checkpoint.channel_values['messages'] as BaseMessage[]);
 
@@ -104,41 +113,24 @@ describeEachBackend('a conversation written as deltas', (db) => {
     expect(expected).toHaveLength(12);
     expect(expected.at(-1)).toMatch(/^reply #/);
     // Another process (nothing held): the latest, and each checkpoint by id, as the writer reads them.
-    const reader = await createCheckpointer(db());
-    try {
-      expect(await messagesOf(reader.saver, thread_id)).toEqual(expected);
-      for await (const tuple of writer.saver.list({ configurable: { thread_id } }, { limit: 8 })) {
-        const id = tuple.config.configurable!['checkpoint_id'] as string;
-        const fresh = await createCheckpointer(db());
-        try {
-          expect(await messagesOf(fresh.saver, thread_id, id)).toEqual(await messagesOf(writer.saver, thread_id, id));
-        } finally {
-          await fresh.close();
-        }
-      }
-    } finally {
-      await reader.close();
+    expect(await inNewProcess((reader) => messagesOf(reader, thread_id))).toEqual(expected);
+    for await (const tuple of writer.saver.list({ configurable: { thread_id } }, { limit: 8 })) {
+      const id = tuple.config.configurable!['checkpoint_id'] as string;
+      expect(await inNewProcess((reader) => messagesOf(reader, thread_id, id))).toEqual(await messagesOf(writer.saver, thread_id, id));
     }
   });
 
   it('two processes taking turns on one thread each build on what the other wrote', async () => {
     const thread_id = randomUUID();
-    const other = await createCheckpointer(db());
-    try {
-      for (let i = 0; i < 9; i++) await say(i % 3 === 2 ? other.saver : writer.saver, thread_id, i);
-      const seen = await messagesOf(writer.saver, thread_id);
-      expect(seen).toHaveLength(12);
-      expect(seen.filter((text) => text.startsWith('message ')).map((text) => text.split(' ')[1])).toEqual(['3', '4', '5', '6', '7', '8']);
-      expect(await messagesOf(other.saver, thread_id)).toEqual(seen);
-      const fresh = await createCheckpointer(db());
-      try {
-        expect(await messagesOf(fresh.saver, thread_id)).toEqual(seen);
-      } finally {
-        await fresh.close();
-      }
-    } finally {
-      await other.close();
-    }
+    const seen = await inNewProcess(async (other) => {
+      for (let i = 0; i < 9; i++) await say(i % 3 === 2 ? other : writer.saver, thread_id, i);
+      const both = [await messagesOf(writer.saver, thread_id), await messagesOf(other, thread_id)];
+      expect(both[1]).toEqual(both[0]);
+      return both[0]!;
+    });
+    expect(seen).toHaveLength(12);
+    expect(seen.filter((text) => text.startsWith('message ')).map((text) => text.split(' ')[1])).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(await inNewProcess((reader) => messagesOf(reader, thread_id))).toEqual(seen);
   });
 
   it('a delta whose base is gone fails the read, naming the blob, instead of reading as an empty conversation', async () => {
@@ -149,11 +141,6 @@ describeEachBackend('a conversation written as deltas', (db) => {
     expect(lastDelta).toBeDefined();
     const base = blobs[blobs.indexOf(lastDelta) - 1]!;
     await pool.query(`delete from ${CHECKPOINTER_SCHEMA}.checkpoint_blobs where thread_id = $1 and channel = 'messages' and version = $2`, [thread_id, base.version]);
-    const fresh = await createCheckpointer(db());
-    try {
-      await expect(fresh.saver.getTuple({ configurable: { thread_id } })).rejects.toThrow(new RegExp(`${thread_id}/messages@${base.version}.*missing`));
-    } finally {
-      await fresh.close();
-    }
+    await inNewProcess((reader) => expect(reader.getTuple({ configurable: { thread_id } })).rejects.toThrow(new RegExp(`${thread_id}/messages@${base.version}.*missing`)));
   });
 });
