@@ -10,8 +10,8 @@
 // through this saver's serializer. A read of a thread's latest checkpoint may be shared with the next one
 // while the caller holds the thread (shared-reads.ts), and a conversation this process wrote or read is
 // neither fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts).
-// tests/agent/checkpointer/batched-saver.test.ts reads rows written here back through the stock saver and
-// compares them with the stock saver's own.
+// tests/agent/checkpointer/batched-saver.test.ts compares what it reads of rows written here — itself, cold,
+// and through the stock saver's `list` — with what the stock saver reads of its own.
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';

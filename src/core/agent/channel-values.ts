@@ -7,9 +7,10 @@
 // changed in place (the messages reducer builds a new array, and replaces a message by id with a new one;
 // the only write into a message is the id it gives one that has none).
 //  - Channel values by version. A blob is immutable once written: its key (thread, namespace, channel,
-//    version) names one value for good, and a version's random suffix keeps two processes from writing
-//    different values under one key. So a read that meets a version this process wrote or read before can
-//    reuse that value instead of fetching and reviving the blob — on any process, whatever wrote since.
+//    version) names one value for good. LangGraph's versions count up along a thread's checkpoints, and one
+//    process at a time drives a thread (its lease), continuing from the latest checkpoint, so no two writers
+//    give one key two values. So a read that meets a version this process wrote or read before can reuse
+//    that value instead of fetching and reviving the blob — on any process, whatever wrote since.
 //  - Each message's JSON (message-serde.ts), so the next checkpoint serialises only the new messages.
 import { BaseMessage } from '@langchain/core/messages';
 
@@ -25,8 +26,6 @@ export interface KnownValue {
   /** The size of the value's JSON. */
   bytes: number;
 }
-
-type Entry = KnownValue;
 
 const threadKeyOf = (threadId: string, namespace: string) => `${threadId}\u0000${namespace}`;
 
@@ -48,7 +47,7 @@ export function isMessageList(value: unknown): value is readonly BaseMessage[] {
  */
 export class ChannelValues {
   /** Per thread and namespace, least recently used first: each channel's entry. */
-  readonly #threads = new Map<string, Map<string, Entry>>();
+  readonly #threads = new Map<string, Map<string, KnownValue>>();
   readonly #budget: number;
   #bytes = 0;
 
@@ -59,7 +58,7 @@ export class ChannelValues {
   /** Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON, `depth` its blob's (default 0). */
   remember(threadId: string, namespace: string, channel: string, entry: { version: string; value: readonly BaseMessage[]; bytes: number; depth?: number }): void {
     const key = threadKeyOf(threadId, namespace);
-    const channels = this.#touch(key) ?? new Map<string, Entry>();
+    const channels = this.#touch(key) ?? new Map<string, KnownValue>();
     this.#bytes -= channels.get(channel)?.bytes ?? 0;
     channels.delete(channel);
     if (entry.bytes <= this.#budget) {
@@ -85,7 +84,7 @@ export class ChannelValues {
   }
 
   /** A thread's entries, moved to the most recently used end. */
-  #touch(key: string): Map<string, Entry> | undefined {
+  #touch(key: string): Map<string, KnownValue> | undefined {
     const channels = this.#threads.get(key);
     if (!channels) return undefined;
     this.#threads.delete(key);
