@@ -49,8 +49,13 @@ describe('kazma mcp', () => {
 
     expect((await kazma('tools', 'toggle', 'everything')).stdout).toContain('MCP server everything is off');
     expect((await kazma('tools', 'toggle', 'write_file')).stdout).toContain('write_file is off');
+    // Every built-in a running Kazma offers, as /config tools list shows them: the web, send_message and
+    // Agent Skills tools too, and each can be switched from here.
+    expect((await kazma('tools', 'toggle', 'web_fetch')).stdout).toContain('web_fetch is off');
     const tools = await kazma('tools', 'list');
     expect(tools.stdout).toContain('⚪ write_file — off');
+    expect(tools.stdout).toContain('⚪ web_fetch — off');
+    for (const name of ['send_message', 'list_agent_skills', 'load_agent_skill', 'install_agent_skill', 'start_task', 'vault_store']) expect(tools.stdout).toMatch(new RegExp(`${name} — on`));
     expect(tools.stdout).toContain('⚪ everything — MCP server, off');
     const unknown = await kazma('tools', 'toggle', 'everythin');
     expect(unknown.code).toBe(1);

@@ -1,3 +1,4 @@
+import { sendMessageTool } from '../../core/commitment/send-message.ts';
 import { listServers } from '../../core/mcp/manager.ts';
 import { scheduleTools } from '../../core/schedules/tools.ts';
 import { serverLine, toolLine } from '../../core/settings/commands.ts';
@@ -5,18 +6,27 @@ import { ToolsOverlay } from '../../core/settings/tools-overlay.ts';
 import { startTaskTool } from '../../core/tasks/tool.ts';
 import { builtinTools } from '../../core/tools/builtin/index.ts';
 import { ToolRegistry } from '../../core/tools/registry.ts';
+import { agentSkillTools } from '../../core/skills/agent/tools.ts';
 import { vaultTools } from '../../core/vault/tools.ts';
+import { createWeb } from '../../core/web/module.ts';
 import { didYouMean } from '../../core/config/did-you-mean.ts';
 import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
 
 /**
- * Every tool a running Kazma registers, for their names and tiers only: the task and schedule tools get
- * no working parts here, because nothing runs them (`kazma tools` only switches them).
+ * Every built-in tool a running Kazma registers (src/assemble.ts), for their names and tiers only: the
+ * task, schedule, send_message and Agent Skills tools get no working parts here, because nothing runs
+ * them (`kazma tools` only switches them). Skill packages' tools are not listed: listing them would mean
+ * importing the skills' code.
  */
 function toolRegistry(admin: Admin, loaded: ReturnType<typeof loadOrExplain>): ToolRegistry {
-  const registry = new ToolRegistry({ disabled: loaded.config.tools.disabled });
-  const tools = [...builtinTools({ time: { zone: loaded.config.time.zone } }), ...vaultTools(admin.vault), startTaskTool({} as never), ...scheduleTools({} as never)];
+  const { config } = loaded;
+  const registry = new ToolRegistry({ disabled: config.tools.disabled });
+  const tools = [
+    ...builtinTools({ time: { zone: config.time.zone } }), ...vaultTools(admin.vault), ...createWeb({ loaded }).tools,
+    sendMessageTool({ replies: {} as never, aliases: Object.keys(config.outbound.targets) }), ...agentSkillTools({} as never),
+    startTaskTool({} as never), ...scheduleTools({} as never),
+  ];
   for (const tool of tools) registry.register(tool);
   return registry;
 }
