@@ -75,7 +75,7 @@ export class BatchedPostgresSaver extends PostgresSaver {
       values: this.#values, serde,
       fetch: async (where, versions) => (await pool.query<FetchedBlob>(this.#named('delta_bases', fetchSql, [where.thread, where.ns, where.channel, versions]))).rows,
     });
-    serde.resolveBasesWith((header) => bases.resolve(header));
+    serde.loadDeltasWith((blob) => bases.load(blob));
     this.#putSql = `WITH blobs AS (
   INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
   SELECT $1, $2, b.channel, b.version, b.type, ${sliceOf('$6', 'b')} FROM unnest($3::text[], $4::text[], $5::text[], $11::int[], $12::int[]) AS b(channel, version, type, at, length)
@@ -170,7 +170,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const known = this.#values.known(thread, ns);
     return Promise.all(Object.entries(versions).map(async ([channel, v]) => {
       const version = v.toString();
-      const dumped: DumpedBlob = channel in values ? await dumpChannel(this.serde as MessageMemoSerializer, { thread, ns, channel, version }, values[channel], known.get(channel)) : { type: 'empty', blob: undefined };
+      const dumped: DumpedBlob = channel in values ? await dumpChannel(this.serde as MessageMemoSerializer, { thread, ns, channel }, values[channel], known.get(channel)) : { type: 'empty', blob: undefined };
       return { ...dumped, channel, version };
     }));
   }

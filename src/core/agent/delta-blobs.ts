@@ -27,7 +27,7 @@ export interface DumpedBlob {
  * on it, unless that would make the chain longer than MAX_DELTA_DEPTH or keeps nothing of it; anything
  * else is written whole, as the stock saver writes it.
  */
-export async function dumpChannel(serde: MessageMemoSerializer, key: BlobKey, value: unknown, known: KnownValue | undefined): Promise<DumpedBlob> {
+export async function dumpChannel(serde: MessageMemoSerializer, key: Omit<BlobKey, 'version'>, value: unknown, known: KnownValue | undefined): Promise<DumpedBlob> {
   if (isMessageList(value) && known && known.depth < MAX_DELTA_DEPTH) {
     const diff = diffMessages(known.value, value);
     const kept = known.value.length - (diff?.removed.length ?? known.value.length);
@@ -53,11 +53,11 @@ export interface FetchedBlob {
 export type BlobFetch = (where: Omit<BlobKey, 'version'>, versions: readonly string[]) => Promise<FetchedBlob[]>;
 
 /**
- * Finds the value a delta's base stands for: from what this process holds when it holds that version,
- * else from the database — the base and, in the same statement, the versions just before it (a chain's
- * bases are usually the versions before), then any base still missing on its own.
+ * Reads a delta blob into the messages it stands for. Its base comes from what this process holds when it
+ * holds that version, else from the database — the base and, in the same statement, the versions just
+ * before it (a chain's bases are usually the versions before), then any base still missing on its own.
  *
- * Inputs: a delta's header. Output: the base's messages (the caller copies before changing the list).
+ * Inputs: a delta blob. Output: a new list (a base this process holds is never changed).
  * Invariants: a chain is followed for at most MAX_DELTA_DEPTH + 1 blobs; a missing base is an error, never
  * an empty conversation.
  */
@@ -72,12 +72,11 @@ export class DeltaBases {
     this.#fetch = options.fetch;
   }
 
-  async resolve(header: DeltaHeader): Promise<readonly BaseMessage[]> {
-    const where = { thread: header.thread, ns: header.ns, channel: header.channel };
-    const held = this.#held(where, header.base);
-    if (held) return held;
-    const rows = new Map((await this.#fetch(where, versionsBefore(header.base))).map((row) => [row.version, row]));
-    return this.#valueAt(where, header.base, rows, 0);
+  async load(blob: Uint8Array): Promise<BaseMessage[]> {
+    const delta = decodeDelta(blob);
+    const where = { thread: delta.header.thread, ns: delta.header.ns, channel: delta.header.channel };
+    const rows = this.#held(where, delta.header.base) ? new Map<string, FetchedBlob>() : new Map((await this.#fetch(where, versionsBefore(delta.header.base))).map((row) => [row.version, row]));
+    return this.#apply(where, delta, rows, 0);
   }
 
   #held(where: Omit<BlobKey, 'version'>, version: string): readonly BaseMessage[] | undefined {
@@ -85,16 +84,20 @@ export class DeltaBases {
     return known?.version === version ? known.value : undefined;
   }
 
-  async #valueAt(where: Omit<BlobKey, 'version'>, version: string, rows: Map<string, FetchedBlob>, hops: number): Promise<readonly BaseMessage[]> {
+  /** The delta's base (held, fetched, or itself a delta) less what it removed, with what it appended. */
+  async #apply(where: Omit<BlobKey, 'version'>, delta: ReturnType<typeof decodeDelta>, rows: Map<string, FetchedBlob>, hops: number): Promise<BaseMessage[]> {
     if (hops > MAX_DELTA_DEPTH) throw new Error(`the checkpoint delta chain of ${where.thread}/${where.channel} is longer than ${MAX_DELTA_DEPTH}`);
-    const held = hops > 0 ? this.#held(where, version) : undefined;
+    const [base, appended] = await Promise.all([this.#valueAt(where, delta.header.base, rows, hops), this.#serde.loadsTyped('json', delta.appendedJson) as Promise<BaseMessage[]>]);
+    return applyDelta(base, delta.header.removed, appended);
+  }
+
+  async #valueAt(where: Omit<BlobKey, 'version'>, version: string, rows: Map<string, FetchedBlob>, hops: number): Promise<readonly BaseMessage[]> {
+    const held = this.#held(where, version);
     if (held) return held;
     const row = rows.get(version) ?? (await this.#fetch(where, [version]))[0];
     if (!row?.blob) throw new Error(`the checkpoint blob ${where.thread}/${where.channel}@${version}, the base of a delta, is missing`);
     if (row.type !== DELTA_TYPE) return (await this.#serde.loadsTyped(row.type, row.blob)) as BaseMessage[];
-    const { header, appendedJson } = decodeDelta(row.blob);
-    const [base, appended] = await Promise.all([this.#valueAt(where, header.base, rows, hops + 1), this.#serde.loadsTyped('json', appendedJson) as Promise<BaseMessage[]>]);
-    return applyDelta(base, header.removed, appended);
+    return this.#apply(where, decodeDelta(row.blob), rows, hops + 1);
   }
 }
 

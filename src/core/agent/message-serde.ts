@@ -1,15 +1,15 @@
 // LangGraph's JSON serializer, with each message's JSON remembered. A checkpoint of a turn writes the whole
 // context window now and then (message-deltas.ts), but only the turn's own messages are new: the rest were
 // serialised, byte for byte the same, at the turn before. See channel-values.ts for the rule that makes
-// remembering safe (a message in a thread's state is never changed in place). It also reads delta blobs,
-// with the help of whoever knows where their bases are (the saver).
+// remembering safe (a message in a thread's state is never changed in place). A delta blob it hands to
+// whoever knows where its base is (the saver's DeltaBases).
 import type { BaseMessage } from '@langchain/core/messages';
 import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import { isMessageList } from './channel-values.ts';
-import { applyDelta, decodeDelta, DELTA_TYPE, type DeltaHeader } from './message-deltas.ts';
+import { DELTA_TYPE } from './message-deltas.ts';
 
-/** The value a delta's base stands for: its thread, namespace, channel and version are in the header. */
-export type DeltaBaseResolver = (header: DeltaHeader) => Promise<readonly BaseMessage[]>;
+/** Reads a delta blob into the messages it stands for (delta-blobs.ts). */
+export type DeltaLoader = (blob: Uint8Array) => Promise<BaseMessage[]>;
 
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -28,19 +28,17 @@ const CLOSE = 0x5d; // ]
  */
 export class MessageMemoSerializer extends JsonPlusSerializer {
   readonly #json = new WeakMap<BaseMessage, { id: string | undefined; json: Uint8Array }>();
-  #resolveBase: DeltaBaseResolver | undefined;
+  #loadDelta: DeltaLoader | undefined;
 
-  /** Who finds a delta's base (the saver, which holds the database and what it remembers). */
-  resolveBasesWith(resolver: DeltaBaseResolver): void {
-    this.#resolveBase = resolver;
+  /** Who reads delta blobs (the saver, which holds the database and what it remembers). */
+  loadDeltasWith(loader: DeltaLoader): void {
+    this.#loadDelta = loader;
   }
 
   override async loadsTyped(type: string, data: Uint8Array | string): Promise<unknown> {
     if (type !== DELTA_TYPE) return super.loadsTyped(type, data);
-    if (!this.#resolveBase) throw new Error('a checkpoint delta blob was read by a serializer that cannot find its base');
-    const { header, appendedJson } = decodeDelta(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
-    const [base, appended] = await Promise.all([this.#resolveBase(header), super.loadsTyped('json', appendedJson) as Promise<BaseMessage[]>]);
-    return applyDelta(base, header.removed, appended);
+    if (!this.#loadDelta) throw new Error('a checkpoint delta blob was read by a serializer that cannot find its base');
+    return this.#loadDelta(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
   }
 
   override async dumpsTyped(obj: unknown): Promise<[string, Uint8Array]> {
