@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { startKazma } from '../../main.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, loggerFor, type Subcommand } from '../common.ts';
+import { listenForStop } from '../stop-reasons.ts';
 
 export const start: Subcommand = {
   summary: 'run Kazma (database, Redis, HTTP, enabled platforms) until SIGTERM/SIGINT',
@@ -8,11 +9,15 @@ export const start: Subcommand = {
 
 Runs Kazma with the configuration in FILE (default: $KAZMA_CONFIG or ./kazma.yaml; none = defaults).
 With no database.url it uses the embedded PGlite under data_dir; with no redis.url it uses
-127.0.0.1:6379 or starts a private redis-server. SIGTERM/SIGINT stop it gracefully (exit 0).`,
+127.0.0.1:6379 or starts a private redis-server. SIGTERM/SIGINT stop it gracefully (exit 0). An error
+nothing caught (a bug) is logged at fatal, then Kazma stops the same way and exits 1.`,
   run: (args) => runUntilSignal(args, 'all'),
 };
 
-/** Starts Kazma in `role` and runs it until SIGTERM/SIGINT, then stops it gracefully (exit 0). */
+/**
+ * Starts Kazma in `role` and runs it until SIGTERM/SIGINT, then stops it gracefully (exit 0); an error
+ * nothing caught stops it the same way, with exit 1 (stop-reasons.ts).
+ */
 export async function runUntilSignal(args: string[], role: 'all' | 'worker'): Promise<number> {
   const { values } = parseArgs({ args, options: CONFIG_OPTION });
   try {
@@ -20,17 +25,15 @@ export async function runUntilSignal(args: string[], role: 'all' | 'worker'): Pr
     const logger = loggerFor(loaded);
     const kazma = await startKazma({ loaded, logger, role });
     logger.info({ port: kazma.http.port, role }, role === 'worker' ? 'kazma worker started' : 'kazma started');
-    await new Promise<void>((resolve) => {
-      const onSignal = (signal: NodeJS.Signals) => {
-        logger.info({ signal }, 'stopping');
-        resolve();
-      };
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
-    });
-    await kazma.stop();
-    logger.info('stopped');
-    return EXIT.ok;
+    const reasons = listenForStop(logger);
+    const reason = await reasons.first;
+    try {
+      await kazma.stop();
+      logger.info('stopped');
+    } finally {
+      reasons.dispose();
+    }
+    return reason.kind === 'signal' ? EXIT.ok : EXIT.failure;
   } catch (error) {
     return explain(error);
   }

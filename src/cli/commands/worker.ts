@@ -10,6 +10,7 @@ Runs background (swarm) tasks from the shared queue: the same agent, tools and a
 beside a \`kazma start\` process on the same PostgreSQL (database.url) and Redis (redis.url); the
 \`kazma start\` process delivers the cards and answers they write. jobs.concurrency.swarm sets how many
 tasks one process runs at once. SIGTERM/SIGINT let running tasks finish (up to shutdown.timeout); one still
-running then is stopped and handed back, and another worker continues it from its checkpoint.`,
+running then is stopped and handed back, and another worker continues it from its checkpoint. An error
+nothing caught (a bug) is logged at fatal, then the worker stops the same way and exits 1.`,
   run: (args) => runUntilSignal(args, 'worker'),
 };
