@@ -38,6 +38,60 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     expect((await statements.acquireListing(key, 'p1/a', chat)).held).toBe(true); // renews its own
   });
 
+  it('with a take, the statement also takes the chat’s first unfinished row, only for the lease’s holder', async () => {
+    const { chat, key, statements, inbox, record } = setup();
+    const first = await record();
+    const second = await record();
+    const staleBefore = new Date(Date.now() - 60_000);
+    // Not the first unfinished row: nothing is taken.
+    const notFirst = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
+    expect(notFirst).toMatchObject({ held: true });
+    expect(notFirst.taken).toBeUndefined();
+    // Another process, while p1 holds the lease: nothing is taken.
+    const theirs = await statements.acquireListing(key, 'p2', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    expect(theirs.held).toBe(false);
+    expect(theirs.taken).toBeUndefined();
+    expect((await inbox.get({ platform: 'telegram', eventId: first }))?.state).toBe('received');
+    // The holder, for the first row: taken in the same statement; the listing shows it as it was.
+    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    expect(mine.held).toBe(true);
+    expect(mine.rows.map((row) => [row.eventId, row.state])).toEqual([[first, 'received'], [second, 'received']]);
+    expect(mine.taken).toMatchObject({ eventId: first, chat, state: 'running', owner: 'p1', attempts: 1 });
+    expect(mine.taken?.updatedAt).toBeInstanceOf(Date);
+    expect(await inbox.get({ platform: 'telegram', eventId: first })).toEqual(mine.taken);
+  });
+
+  it('a take in the listing never takes a row another live process is running', async () => {
+    const { chat, key, statements, record } = setup();
+    const eventId = await record();
+    const other = new Inbox({ db: db().db, owner: 'p2' });
+    expect(await other.take({ platform: 'telegram', eventId }, new Date(0))).toBeDefined();
+    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() - 60_000) });
+    expect(mine.held).toBe(true);
+    expect(mine.taken).toBeUndefined();
+    // Once its owner counts as stopped, it is taken.
+    const later = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() + 60_000) });
+    expect(later.taken).toMatchObject({ eventId, owner: 'p1', attempts: 2 });
+  });
+
+  it('without a lease (one process: the embedded database), the inbox’s listing takes the chat’s first row the same way', async () => {
+    const { chat, inbox, record } = setup();
+    const first = await record();
+    const second = await record();
+    const staleBefore = new Date(Date.now() - 60_000);
+    const notFirst = await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
+    expect(notFirst.rows.map((row) => row.eventId)).toEqual([first, second]);
+    expect(notFirst.taken).toBeUndefined();
+    const listed = await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    expect(listed.rows.map((row) => [row.eventId, row.state])).toEqual([[first, 'received'], [second, 'received']]);
+    expect(listed.taken).toMatchObject({ eventId: first, state: 'running', owner: 'p1', attempts: 1 });
+    expect(await inbox.get({ platform: 'telegram', eventId: first })).toEqual(listed.taken);
+    // Running under another live process: not taken.
+    const other = new Inbox({ db: db().db, owner: 'p2' });
+    await other.take({ platform: 'telegram', eventId: first }, new Date(Date.now() + 60_000));
+    expect((await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: first }, staleBefore })).taken).toBeUndefined();
+  });
+
   it('with nothing unfinished the lease is taken all the same, and held is unknown', async () => {
     const { chat, key, statements } = setup();
     expect(await statements.acquireListing(key, 'p1/a', chat)).toEqual({ held: undefined, rows: [] });

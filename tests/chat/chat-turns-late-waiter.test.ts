@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
 import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
-import type { ChatLeases } from '../../src/core/chat/chat-leases.ts';
+import type { ChatLeases, TakeRequest } from '../../src/core/chat/chat-leases.ts';
 import { ChatTurns } from '../../src/core/chat/chat-turns.ts';
 import { Inbox } from '../../src/core/chat/inbox.ts';
 import type { RowEnd } from '../../src/core/chat/row-end.ts';
@@ -46,11 +46,11 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       acquire: (k, h) => real.acquire(k, h),
       release: (k, h) => real.release(k, h),
       renew: (k, h) => real.renew(k, h),
-      ...(real.acquireListing && { acquireListing: async (k: string, h: string, c: string) => after('acquireListing', await real.acquireListing!(k, h, c)) }),
+      ...(real.acquireListing && { acquireListing: async (k: string, h: string, c: string, t?: TakeRequest) => after('acquireListing', await real.acquireListing!(k, h, c, t)) }),
       ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: { row: RowEnd }) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
     };
     const turns = new ChatTurns({
-      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), end: (end) => inbox.end(end), recordSent: (sent) => inbox.recordSent(sent) },
+      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), taken: (row) => inbox.taken(row), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), unfinishedTakingOf: async (c, t) => after('unfinishedOf', await inbox.unfinishedTakingOf(c, t)), end: (end) => inbox.end(end), recordSent: (sent) => inbox.recordSent(sent) },
       leases,
       poll: { minMs: 5, maxMs: 20 },
       plan: async () => ({

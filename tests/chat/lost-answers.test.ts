@@ -44,7 +44,9 @@ const RECORD = /^insert into "inbox"/;
 // A chat turn's replies are recorded as sent by the statement that ends its row: the chat's last listing,
 // or, when that fails, the row's end on its own.
 const END_MARKING_SENT = /^with "sent" as \(update "outbox"/;
-const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1/;
+// A row is taken on its own, or — the chat's next row, taken by the process that waited on it — in the
+// statement that takes the chat's lease and lists its rows.
+const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1|"taken" as \(update "inbox" set "state" = \$\d+, "attempts" = "inbox"\."attempts" \+ 1/;
 const END_LISTING = /^with "ended" as \(update "inbox"/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
 const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });

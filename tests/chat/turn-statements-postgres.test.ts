@@ -3,7 +3,8 @@
 // that lets the chat's lease go: the inbox's "finish" was a statement of its own just before it. The
 // chat's current thread is read by the statement that takes the thread's lease (it was read on its own),
 // and that lease is let go by the listing too (it was a statement of its own), and so is the reply recorded
-// as sent (it was a statement of its own after the send).
+// as sent (it was a statement of its own after the send). The row itself is taken by the statement that
+// takes the chat's lease (it was taken on its own just after).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -54,8 +55,7 @@ async function turn(text: string) {
 /** A turn's own statements, by what they do; the rest (sweeps, polls running meanwhile) are not the turn's. */
 const TURN_STATEMENTS: Array<[string, RegExp]> = [
   ['record', /^insert into "inbox"/],
-  ['chat lease, listing', /^with "lease" as \(insert into "thread_leases"/],
-  ['take', /^update "inbox" set "state" = \$1, "attempts"/],
+  ['chat lease, listing, take', /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state"/s],
   ['thread lease, chat thread', /^with lease as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s],
   ['checkpoint read', /^with cp as \(/],
   ['checkpoint write', /^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/],
@@ -63,7 +63,7 @@ const TURN_STATEMENTS: Array<[string, RegExp]> = [
   ['end, listing, both leases', /^with "ended" as \(update "inbox" set "state"/],
 ];
 
-it('a simple turn on PostgreSQL: 8 statements — its row ends, and its reply is recorded sent, in the listing that lets both leases go, and its thread is read with the thread’s lease', async () => {
+it('a simple turn on PostgreSQL: 7 statements — its row is taken with the chat’s lease, it ends, and its reply is recorded sent, in the listing that lets both leases go, and its thread is read with the thread’s lease', async () => {
   await turn('warm up');
   const { statements, row, leases } = await turn('hello');
   const matching = (pattern: RegExp) => statements.filter((text) => pattern.test(text)).length;
@@ -76,6 +76,7 @@ it('a simple turn on PostgreSQL: 8 statements — its row ends, and its reply is
   const [reply] = await database.db.execute(sql`select state, message_ref from outbox where id like 'reply_%' order by seq desc limit 1`) as unknown as Array<{ state: string; message_ref: unknown }>;
   expect(reply).toMatchObject({ state: 'sent', message_ref: expect.anything() });
   expect(matching(/^select "generation" from "chat_threads"/)).toBe(0);
+  expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
   expect(matching(/^delete from "thread_leases"/)).toBe(0);
   // Both leases, the chat's and its thread's, were let go by then.
   expect(leases).toEqual([]);

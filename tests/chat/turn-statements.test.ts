@@ -1,8 +1,8 @@
 // What a simple chat turn costs the embedded database, statement by statement. With one process per data
 // dir (PGlite's lock), leases live in memory and the chat's queue knows every event it waits on, so a turn
 // sends no lease statement, knows its chat's thread (ThreadStore remembers it), lists the chat's inbox
-// once, and reads its thread's checkpoint once — the runner's read is the graph's (shared-reads.ts).
-// Each of those was a statement of its own before.
+// once, taking the turn's row in that same statement, and reads its thread's checkpoint once — the
+// runner's read is the graph's (shared-reads.ts). Each of those was a statement of its own before.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
@@ -43,13 +43,15 @@ async function turn(text: string): Promise<string[]> {
   return statements.take();
 }
 
-it('a simple turn on the embedded database: no lease statement, no read of the chat’s thread, one inbox listing, one checkpoint read', async () => {
+it('a simple turn on the embedded database: no lease statement, no read of the chat’s thread, one inbox listing that takes the row, one checkpoint read', async () => {
   await turn('warm up');
   const sent = await turn('hello');
   const matching = (pattern: RegExp) => sent.filter((text) => pattern.test(text)).length;
   expect(matching(/thread_leases/)).toBe(0);
   expect(matching(/from "chat_threads"/)).toBe(0);
-  expect(matching(/^select .* from "inbox" where \("inbox"\."chat" = /)).toBe(1);
+  expect(matching(/^with "taken" as \(update "inbox" .* from "inbox" left join "taken" .* where \("inbox"\."chat" = /s)).toBe(1);
+  expect(matching(/^select .* from "inbox" where \("inbox"\."chat" = /)).toBe(0);
+  expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
   expect(matching(/^with cp as \(/)).toBe(1);
   expect(matching(/^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/)).toBe(1);
   expect(surface.sent.at(-1)!.text).toContain('hello');

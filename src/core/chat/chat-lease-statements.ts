@@ -15,6 +15,8 @@ import { leaseUpsert, type ThreadLease, type ThreadLeases } from '../agent/threa
 import { sentMarksUpdate } from '../outbox/sent-marks.ts';
 import type { ChatLeases } from './chat-leases.ts';
 import type { InboxRow } from './inbox.ts';
+import { readUnfinishedTaking, takeParams, unfinishedTaking } from './inbox-take.ts';
+import type { TakeRequest } from './chat-leases.ts';
 import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 
 const UNFINISHED = ['received', 'running'] as const;
@@ -49,9 +51,12 @@ export class ChatLeaseStatements implements ChatLeases {
 
   /**
    * Takes or renews the lease, and lists the chat's unfinished rows. `held` is undefined when there is
-   * no row to carry it (the caller then treats the lease as possibly held, and lets it go).
+   * no row to carry it (the caller then treats the lease as possibly held, and lets it go). With `take`,
+   * the same statement also takes that row (Inbox.take's compare-and-set) when the lease is held and the
+   * row is the chat's first unfinished one: `taken` is the row as taken; the listing shows it as before.
    */
-  async acquireListing(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }> {
+  async acquireListing(key: string, holder: string, chat: string, take?: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+    if (take) return this.#acquireListingTaking(key, holder, chat, take);
     const statement = builtOnce(this.#db, 'chatLeases.acquireListing', (db) => {
       const lease = db.$with('lease').as(leaseUpsert(db));
       return db.with(lease)
@@ -63,6 +68,11 @@ export class ChatLeaseStatements implements ChatLeases {
     });
     const listed = await statement.execute({ thread: key, holder, chat, ttl: this.#ttl });
     return { held: listed[0]?.held, rows: listed.map(({ held: _held, ...row }) => row) };
+  }
+
+  async #acquireListingTaking(key: string, holder: string, chat: string, take: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+    const statement = builtOnce(this.#db, 'chatLeases.acquireListingTaking', (db) => unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db))).prepare('chat_lease_acquire_listing_taking'));
+    return readUnfinishedTaking(await statement.execute({ thread: key, holder, chat, ttl: this.#ttl, ...takeParams(take.key, holder, take.staleBefore) }));
   }
 
   /**

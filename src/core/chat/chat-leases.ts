@@ -1,7 +1,13 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
 import type { ThreadLease } from '../agent/thread-lease.ts';
-import type { InboxRow } from './inbox.ts';
+import type { InboxKey, InboxRow } from './inbox.ts';
 import type { RowEnd } from './row-end.ts';
+
+/** A row to take with a chat's listing: the event, and when a running row's owner counts as stopped. */
+export interface TakeRequest {
+  key: InboxKey;
+  staleBefore: Date;
+}
 
 /**
  * An owned, expiring lease per key, shared by every process on the database (ThreadLeases' statements).
@@ -13,8 +19,12 @@ export interface ChatLeases {
   readonly solo?: boolean;
   acquire(key: string, holder: string): Promise<boolean>;
   release(key: string, holder: string): Promise<void>;
-  /** Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed. */
-  acquireListing?(key: string, holder: string, chat: string): Promise<{ held: boolean | undefined; rows: InboxRow[] }>;
+  /**
+   * Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed.
+   * With `take`, also takes that row for `holder` (Inbox.take) when the lease is held and the row is the
+   * chat's first unfinished one, and gives it as `taken` (the listing still shows it as it was).
+   */
+  acquireListing?(key: string, holder: string, chat: string, take?: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }>;
   /**
    * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with
    * `ending`, first ends that row, which `holder` owns (Inbox.finish), and lets go of the thread lease

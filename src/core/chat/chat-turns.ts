@@ -1,16 +1,16 @@
 import type { ThreadLease } from '../agent/thread-lease.ts';
 import type { Logger } from '../log/index.ts';
-import type { SentReply } from '../outbox/sent-marks.ts';
 import { TurnHandOffs, type OrderedWork } from './turn-hand-offs.ts';
 import { LOCAL_LEASES, type ChatLeases } from './chat-leases.ts';
-import { ChatWaiters, type Listing } from './chat-waiters.ts';
+import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
+import { RowEndsAlone } from './row-ends-alone.ts';
 import type { Inbox, InboxKey, InboxRow } from './inbox.ts';
 import type { RowEnd } from './row-end.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
 
 /** Options for {@link ChatTurns}. */
 export interface ChatTurnsOptions {
-  inbox: Pick<Inbox, 'owner' | 'take' | 'unfinishedOf' | 'end' | 'recordSent'>;
+  inbox: Pick<Inbox, 'owner' | 'take' | 'taken' | 'unfinishedOf' | 'unfinishedTakingOf' | 'end' | 'recordSent'>;
   /** The work of a row, or undefined when it does not wait its turn (e.g. /status): whoever recorded it runs it. */
   plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
   /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
@@ -48,10 +48,13 @@ export class ChatTurns {
   readonly #holding = new Set<string>();
   /** Ends a polling session's pause early: a new event of this process should try for the lease at once. */
   readonly #wake = new Map<string, () => void>();
+  /** What the last listing writes with a row's end, when it is written alone. */
+  readonly #alone: RowEndsAlone;
   #closed = false;
 
   constructor(options: ChatTurnsOptions) {
     this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, poll: { minMs: 10, maxMs: 250 }, ...options };
+    this.#alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
   }
 
   /**
@@ -98,8 +101,13 @@ export class ChatTurns {
       try {
         // With the chat's rows when the leases list them in the same statement (PostgreSQL).
         const asOf = this.#waiting.now();
-        const got: { held: boolean | undefined; rows?: InboxRow[] } = leases.acquireListing ? await leases.acquireListing(lease, inbox.owner, chat) : { held: await leases.acquire(lease, inbox.owner) };
-        const listed = got.rows && { rows: got.rows, asOf };
+        // The event this process waited on first is taken in the same statement when it is the chat's
+        // next (the common case: one message in a quiet chat); any other row is taken on its own below.
+        const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+        const got: { held: boolean | undefined; rows?: InboxRow[]; taken?: InboxRow } = leases.acquireListing
+          ? await leases.acquireListing(lease, inbox.owner, chat, take)
+          : { held: await leases.acquire(lease, inbox.owner) };
+        const listed = got.rows && { rows: got.rows, asOf, ...(got.taken && { taken: got.taken }) };
         // `held` is unknown only with no row listed: #hold then ends at once, and the lease is let go.
         if (got.held !== false) {
           this.#holding.add(chat);
@@ -152,7 +160,7 @@ export class ChatTurns {
       const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
       while (more() || this.#waiting.count(chat) > 0) {
         const ending = ran?.ending;
-        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : inbox.unfinishedOf(chat))));
+        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : this.#unfinishedTaking(chat))));
         listed = undefined;
         if (ran) this.#waiting.settle(chat, ran.row, ran.outcome);
         ran = undefined;
@@ -169,8 +177,12 @@ export class ChatTurns {
         // process, which takes the chat's next event; two processes must not both go on.
         if (!lost && Date.now() - renewed > renewMs) await renew();
         if (lost) return false;
-        const waiter = this.#waiting.get(chat, next.row);
-        const taken = await inbox.take(next.row, waiter?.staleBefore ?? new Date(Date.now() - this.#o.staleAfterMs));
+        // Taken by the lease's statement already, or now. (A row taken there that planning passes over —
+        // access narrowed in between — stays running under this process, as a row passed over stays
+        // received: the inbox's recovery at the next start takes it up as things then stand.)
+        let taken: InboxRow | undefined;
+        if (sameRow(listing.taken, next.row)) inbox.taken((taken = listing.taken));
+        else taken = await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs));
         if (!taken) {
           // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
           await sleep(this.#o.poll.maxMs);
@@ -186,9 +198,9 @@ export class ChatTurns {
           ran = { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } };
           continue;
         }
-        await this.#letGo(handed.lease);
-        if (end) await this.#end(end);
-        else await this.#recordSent(handed.sent);
+        await this.#alone.letGo(handed.lease);
+        if (end) await this.#alone.end(end);
+        else await this.#alone.recordSent(handed.sent);
         this.#waiting.settle(chat, next.row, outcome);
         if (outcome === 'stopping') return false;
       }
@@ -197,33 +209,17 @@ export class ChatTurns {
       clearInterval(timer);
       // The listing that was to end it failed (or never came): end it on its own.
       if (ran) {
-        await this.#letGo(ran.ending.lease);
-        await this.#end(ran.ending.row);
+        await this.#alone.letGo(ran.ending.lease);
+        await this.#alone.end(ran.ending.row);
         this.#waiting.settle(chat, ran.row, ran.outcome);
       }
     }
   }
 
-  /**
-   * Ends a row (and records its sent replies) in a statement of its own. A failure is logged, not thrown:
-   * the row stays running, and is taken up again as a stopped turn is (finding it done, nothing is sent twice).
-   */
-  async #end(end: RowEnd): Promise<void> {
-    await this.#o.inbox.end(end).catch((error: unknown) => {
-      this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId, replies: end.sent?.length ?? 0 }, 'could not mark an inbound event finished (nor its sent replies sent); it will be taken up again, and no reply is sent twice');
-    });
-  }
-
-  /** Records replies sent by a turn whose row was left running (a shutdown cut it short); never resends. */
-  async #recordSent(sent: readonly SentReply[]): Promise<void> {
-    await this.#o.inbox.recordSent(sent).catch((error: unknown) => {
-      this.#o.logger?.error({ err: error, replies: sent.length }, 'replies were sent, but could not be recorded as sent; they stay "sending" (later "delivery unknown") and are not sent again');
-    });
-  }
-
-  /** Lets go of a thread lease handed off, in a statement of its own (not folded into a listing). */
-  async #letGo(handed: ThreadLease | undefined): Promise<void> {
-    if (handed) await this.#o.leases.release(handed.threadId, handed.holder).catch(() => undefined);
+  /** The chat's unfinished rows, taking the event waited on first when it is the chat's next (one statement). */
+  #unfinishedTaking(chat: string): Promise<InboxRow[] | { rows: InboxRow[]; taken?: InboxRow }> {
+    const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+    return take ? this.#o.inbox.unfinishedTakingOf(chat, take) : this.#o.inbox.unfinishedOf(chat);
   }
 
   /** The first unfinished row that waits its turn, with its work. */
@@ -240,6 +236,10 @@ export class ChatTurns {
 /** The lease key of a chat's inbox, in the thread_leases table (thread ids never start with `inbox:`). */
 function leaseKeyOf(chat: string): string {
   return `inbox:${chat}`;
+}
+
+function sameRow(a: InboxRow | undefined, b: InboxRow): a is InboxRow {
+  return a !== undefined && a.platform === b.platform && a.eventId === b.eventId;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -2,8 +2,10 @@
 // one rule for reading a listing of the inbox against them.
 import type { InboxKey, InboxRow } from './inbox.ts';
 import type { PipelineOutcome } from './pipeline-types.ts';
+import type { TakeRequest } from './chat-leases.ts';
 
 interface Waiter {
+  key: InboxKey;
   resolve: (outcome: PipelineOutcome) => void;
   promise: Promise<PipelineOutcome>;
   /** Recovery: a running row of this event untouched since then was left by a stopped process. */
@@ -18,6 +20,8 @@ export interface Listing {
   asOf: number;
   /** The listing also let the chat's lease go (none left; ChatLeases.listReleasing). */
   released?: boolean;
+  /** A row the listing's statement also took for this process (ChatLeases.acquireListing's `take`). */
+  taken?: InboxRow;
 }
 
 /**
@@ -41,7 +45,7 @@ export class ChatWaiters {
     if (!waiter) {
       let resolve!: (outcome: PipelineOutcome) => void;
       const promise = new Promise<PipelineOutcome>((r) => (resolve = r));
-      waiter = { resolve, promise, since: this.#clock++, ...(options.staleBefore && { staleBefore: options.staleBefore }) };
+      waiter = { key, resolve, promise, since: this.#clock++, ...(options.staleBefore && { staleBefore: options.staleBefore }) };
       waiters.set(id, waiter);
     }
     return waiter;
@@ -49,6 +53,12 @@ export class ChatWaiters {
 
   get(chat: string, key: InboxKey): Waiter | undefined {
     return this.#waiting.get(chat)?.get(idOf(key));
+  }
+
+  /** The event this process waited on first in the chat, to take with a listing: most often the chat's next row. */
+  takeRequest(chat: string, staleAfterMs: number): TakeRequest | undefined {
+    const first: Waiter | undefined = this.#waiting.get(chat)?.values().next().value;
+    return first && { key: first.key, staleBefore: staleBeforeOf(first, staleAfterMs) };
   }
 
   /** How many events of the chat this process waits on. */
@@ -61,7 +71,7 @@ export class ChatWaiters {
   }
 
   /** A listing stamped with when it began: `list` gives the rows, or the rows with what became of the lease. */
-  async listing(list: () => Promise<InboxRow[] | { rows: InboxRow[]; released: boolean }>): Promise<Listing> {
+  async listing(list: () => Promise<InboxRow[] | { rows: InboxRow[]; released?: boolean; taken?: InboxRow }>): Promise<Listing> {
     const asOf = this.#clock;
     const listed = await list();
     return Array.isArray(listed) ? { rows: listed, asOf } : { ...listed, asOf };
@@ -104,6 +114,11 @@ export class ChatWaiters {
     if (waiters?.size === 0) this.#waiting.delete(chat);
     waiter.resolve(outcome);
   }
+}
+
+/** Before when a running row's owner counts as stopped: the waiter's own time (recovery), else `staleAfterMs` ago. */
+export function staleBeforeOf(waiter: { staleBefore?: Date } | undefined, staleAfterMs: number): Date {
+  return waiter?.staleBefore ?? new Date(Date.now() - staleAfterMs);
 }
 
 function idOf(key: InboxKey): string {

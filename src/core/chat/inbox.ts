@@ -5,6 +5,7 @@ import { builtOnce } from '../db/prepared.ts';
 import { inbox, type InboxState } from '../db/schema/chat.ts';
 import { KazmaError } from '../errors.ts';
 import { recordSent, type SentReply } from '../outbox/sent-marks.ts';
+import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking } from './inbox-take.ts';
 import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 import type { InboundEvent } from './types.ts';
 
@@ -128,14 +129,15 @@ export class Inbox {
    * live owner's running row is never taken.
    */
   async take(key: InboxKey, staleBefore: Date): Promise<InboxRow | undefined> {
-    const statement = builtOnce(this.#db, 'inbox.take', (db) => {
-      const runningTakeable = or(lte(inbox.updatedAt, sql.placeholder('staleBefore')), eq(inbox.owner, sql.placeholder('owner')));
-      const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), runningTakeable));
-      return db.update(inbox).set(runningBy(sql.placeholder('owner'))).where(and(this.#where(PLACED_KEY), takeable)).returning().prepare('inbox_take');
-    });
-    const [row] = await statement.execute({ ...key, owner: this.#owner, staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore) });
-    if (row) this.#onTaken?.(row.chat);
+    const statement = builtOnce(this.#db, 'inbox.take', (db) => takeUpdate(db).prepare('inbox_take'));
+    const [row] = await statement.execute(takeParams(key, this.#owner, staleBefore));
+    if (row) this.taken(row);
     return row;
+  }
+
+  /** Tells of a row this process took, here or in a chat's listing (ChatLeases.acquireListing's `take`). */
+  taken(row: InboxRow): void {
+    this.#onTaken?.(row.chat);
   }
 
   /**
@@ -147,6 +149,16 @@ export class Inbox {
       db.select().from(inbox).where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running']))).orderBy(inbox.seq).prepare('inbox_unfinished_of'),
     );
     return statement.execute({ chat });
+  }
+
+  /**
+   * {@link unfinishedOf}, taking `take`'s row in the same statement when it is the chat's first unfinished
+   * one (Inbox.take's compare-and-set): for a process that holds the chat's lease (ChatTurns).
+   */
+  async unfinishedTakingOf(chat: string, take: { key: InboxKey; staleBefore: Date }): Promise<{ rows: InboxRow[]; taken?: InboxRow }> {
+    const statement = builtOnce(this.#db, 'inbox.unfinishedTakingOf', (db) => unfinishedTaking(db).prepare('inbox_unfinished_taking_of'));
+    const { rows, taken } = readUnfinishedTaking(await statement.execute({ chat, ...takeParams(take.key, this.#owner, take.staleBefore) }));
+    return { rows, ...(taken && { taken }) };
   }
 
   /**
@@ -219,21 +231,13 @@ export class Inbox {
     return rows.length;
   }
 
-  #where(key: InboxKey | typeof PLACED_KEY) {
+  #where(key: InboxKey) {
     return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
   }
 }
 
-/** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */
-function runningBy(owner: string | ReturnType<typeof sql.placeholder>) {
-  return { state: 'running' as const, owner: owner as string, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` };
-}
-
 /** A placeholder where drizzle's types want the column's value type (encoded by the column on execute). */
 const placed = (name: string) => sql.placeholder(name) as never;
-
-/** An inbox key of placeholders, for the statements built once (filled from the key's own fields). */
-const PLACED_KEY = { platform: sql.placeholder('platform'), eventId: sql.placeholder('eventId') } as unknown as InboxKey;
 
 /** The inbox key of an event. */
 export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): InboxKey {
