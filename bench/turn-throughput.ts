@@ -8,7 +8,9 @@
 //    messages/s, p50/p99 latency (update queued → reply accepted by the fake), their ratio, and RSS.
 //
 //   node --import tsx bench/turn-throughput.ts [--turns 300] [--rounds 6] [--messages 1000] [--concurrency 32] [--chats 256]
-//                                             [--only cost|echo|kazma] [--database pglite|postgres]
+//                                             [--only cost|echo|kazma] [--database pglite|postgres] [--profile]
+// --profile adds a pass to part 1 under V8's sampling profiler and prints, per category of code, the CPU
+// a Kazma turn spends beside the `exit` floor's.
 //
 // Not part of the test suite. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { startFakeLlm } from '../tests/fakes/llm-server.ts';
 import { createPgDatabase, type Backend } from '../tests/helpers/databases.ts';
 import { measureTurnCost, type Spread, type TurnCost } from './lib/turn-cost.ts';
+import { costDifference } from './lib/turn-profile.ts';
 import { startFakeTelegram, type CallRecord, type FakeTelegram } from '../tests/fakes/telegram/index.ts';
 import { embeddedWasmTier } from './lib/wasm-tier.ts';
 
@@ -40,8 +43,8 @@ if (process.argv[2] === '--echo-bot') {
 
 // Child mode: the turn-cost measurement on one database, printed as one JSON line.
 if (process.argv[2] === '--turn-cost') {
-  const [backend, llmUrl, turns, chats, rounds] = process.argv.slice(3);
-  const cost = await measureTurnCost({ backend: backend as Backend, llmUrl: llmUrl!, turns: Number(turns), chats: Number(chats), rounds: Number(rounds) });
+  const [backend, llmUrl, turns, chats, rounds, profile] = process.argv.slice(3);
+  const cost = await measureTurnCost({ backend: backend as Backend, llmUrl: llmUrl!, turns: Number(turns), chats: Number(chats), rounds: Number(rounds), profile: profile === 'profile' });
   console.log(JSON.stringify(cost));
   process.exit(0);
 }
@@ -56,6 +59,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '64' },
     only: { type: 'string' },
     database: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const backends: Backend[] = values.database ? [values.database as Backend] : ['pglite', 'postgres'];
@@ -158,7 +162,7 @@ function exitEarly(child: ChildProcess, name: string): void {
 
 /** Part 1 in a child process per database: the fake model's CPU stays in this one. */
 async function turnCost(backend: Backend, llmUrl: string): Promise<TurnCost> {
-  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32', String(opts.rounds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32', String(opts.rounds), values.profile ? 'profile' : 'plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -234,6 +238,13 @@ if (costs.length > 0) {
   console.log(`${'database'.padEnd(10)} ${floors.map((d) => d.padEnd(22)).join('')}`);
   const ratio = (r: Spread) => `${r.median.toFixed(2)}× [${r.min.toFixed(2)}–${r.max.toFixed(2)}]`.padEnd(22);
   for (const c of costs) console.log(`${c.backend.padEnd(10)} ${floors.map((d) => ratio(c.ratio[d])).join('')}`);
+  for (const c of costs.filter((c) => c.profile)) {
+    console.log(`\nWhere the CPU goes on ${c.backend}: self time per turn by category, sampled by V8's profiler (which slows both kinds alike)`);
+    console.log(`${'category'.padEnd(40)} ${'floor exit'.padStart(10)} ${'Kazma'.padStart(8)} ${'Kazma − floor'.padStart(14)}`);
+    for (const row of costDifference(c.profile!.kazma, c.profile!.exit, 16)) {
+      console.log(`${row.category.padEnd(40)} ${row.base.toFixed(3).padStart(10)} ${row.kind.toFixed(3).padStart(8)} ${(row.kind - row.base).toFixed(3).padStart(14)}`);
+    }
+  }
 }
 if (results.length > 0) {
   const row = (r: Result) =>

@@ -15,6 +15,7 @@ import { createPgDatabase, freshDatabase, type Backend, type FreshDatabase } fro
 import { STANDARD_STEPS } from '../../tests/helpers/pglite-template.ts';
 import { RecordingSurface } from '../../tests/helpers/recording-surface.ts';
 import { countPgliteStatements, startCountingProxy, type StatementCounter } from './statements.ts';
+import { BlockProfiler, type CategoryCosts } from './turn-profile.ts';
 
 export interface TurnCost {
   backend: Backend;
@@ -29,6 +30,8 @@ export interface TurnCost {
   kazma: { cpuMs: number; statements: number };
   /** Kazma / floor per round (blocks measured side by side), over the rounds: median, least, most. */
   ratio: Record<Durability, Spread>;
+  /** With `profile`: self CPU per turn by category (package, Kazma directory, native step), per kind. */
+  profile?: Record<Kind, CategoryCosts>;
 }
 
 type Durability = 'exit' | 'async' | 'sync';
@@ -118,7 +121,7 @@ type Kind = (typeof KINDS)[number];
  * noisy machine drifts over a run; blocks this close together drift together, so each round's Kazma /
  * floor ratio is steadier than one taken from measurements minutes apart.
  */
-async function measureOn(database: FreshDatabase, counter: StatementCounter, options: { llmUrl: string; turns: number; chats: number; rounds: number }) {
+async function measureOn(database: FreshDatabase, counter: StatementCounter, options: { llmUrl: string; turns: number; chats: number; rounds: number; profiler?: BlockProfiler }) {
   const kinds: Record<Kind, TurnKind> = {
     exit: await floorKind(database, 'exit', options.chats),
     async: await floorKind(database, 'async', options.chats),
@@ -139,7 +142,10 @@ async function measureOn(database: FreshDatabase, counter: StatementCounter, opt
         const kind = KINDS[(round + k) % KINDS.length]!;
         const statements = counter.count;
         const started = process.cpuUsage();
-        for (let i = 0; i < block; i++) await kinds[kind].turn(next[kind]++);
+        const run = async () => {
+          for (let i = 0; i < block; i++) await kinds[kind].turn(next[kind]++);
+        };
+        await (options.profiler ? options.profiler.block(kind, block, run) : run());
         const used = cpuMs(started);
         cpu[kind] = used / block;
         total[kind].cpuMs += used;
@@ -171,13 +177,25 @@ function spread(values: number[]): Spread {
 /**
  * Measures the floor and Kazma on `backend`, twice: CPU on a database reached directly, in `rounds`
  * rounds (counting statements through a proxy in this process would bill the proxy's CPU to the turn),
- * then statements on a fresh database whose statements are counted, in one round.
+ * then statements on a fresh database whose statements are counted, in one round. With `profile`, a
+ * third pass on the direct database runs the same rounds under the sampling profiler (which slows what
+ * it samples, so its CPU figures are not the ones printed) and bills each kind's CPU to categories.
  */
-export async function measureTurnCost(options: { backend: Backend; llmUrl: string; turns: number; chats: number; rounds: number }): Promise<TurnCost> {
+export async function measureTurnCost(options: { backend: Backend; llmUrl: string; turns: number; chats: number; rounds: number; profile?: boolean }): Promise<TurnCost> {
   const direct = await freshDatabase(options.backend);
   let cpu: Awaited<ReturnType<typeof measureOn>>;
+  let profile: TurnCost['profile'];
   try {
     cpu = await measureOn(direct, { count: 0 }, options);
+    if (options.profile) {
+      const profiler = await BlockProfiler.open();
+      try {
+        await measureOn(direct, { count: 0 }, { ...options, profiler });
+        profile = profiler.perTurn() as Record<Kind, CategoryCosts>;
+      } finally {
+        profiler.close();
+      }
+    }
   } finally {
     await direct.dispose();
   }
@@ -196,5 +214,6 @@ export async function measureTurnCost(options: { backend: Backend; llmUrl: strin
     floor: { exit: both(cpu.floor.exit, counted.floor.exit), async: both(cpu.floor.async, counted.floor.async), sync: both(cpu.floor.sync, counted.floor.sync) },
     kazma: both(cpu.kazma, counted.kazma),
     ratio: cpu.ratio,
+    ...(profile && { profile }),
   };
 }
