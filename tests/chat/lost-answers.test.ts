@@ -91,6 +91,20 @@ describe('a message whose statements lose their answers', () => {
     expect(faults).toEqual([]);
   });
 
+  it('a stranger’s refused event whose write lost its answer: the retried write finds it this process’s own, and the stranger is told, once', async () => {
+    const core = await start();
+    faults.push({ statement: RECORD, verdict: 'lose-answer' });
+    const stranger = { platform: 'telegram', id: '777' };
+    const event: InboundEvent = { kind: 'message', eventId: 'update-20', platform: 'telegram', chat: 'telegram:777', actor: stranger, text: 'let me in' };
+    expect(await core.core.pipeline.handle(event)).toBe('refused');
+    expect(faults).toEqual([]);
+    expect(core.surface.privately.map((p) => p.text)).toEqual([expect.stringContaining('⛔ Sorry, you are not on this Kazma')]);
+    // The platform's own redelivery is a duplicate, and tells nobody again.
+    expect(await core.core.pipeline.handle(event)).toBe('duplicate');
+    expect(core.surface.privately).toHaveLength(1);
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('the chat’s turn took the event but lost the answer: it takes it again at once, not after turns.stale_after', async () => {
     // A stale_after longer than the test: only a take that knows the row is its own answers in time.
     const core = await start({ turns: { stale_after: '10m' } });

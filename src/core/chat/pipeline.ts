@@ -7,8 +7,9 @@ import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipelin
 import { parseInboundEvent } from './event-schema.ts';
 import { inboxKey, turnIdOf, type InboxRow } from './inbox.ts';
 import type { RowEnd } from './row-end.ts';
-import { chatOf, type ChatRef } from './ref.ts';
+import type { ChatRef } from './ref.ts';
 import { RefusalLimiter } from './refusals.ts';
+import { RefusedEvents } from './refused-events.ts';
 import type { Actor, InboundEvent } from './types.ts';
 
 /**
@@ -21,7 +22,7 @@ import type { Actor, InboundEvent } from './types.ts';
  */
 export class InboundPipeline {
   readonly #o: PipelineOptions;
-  readonly #refusals: RefusalLimiter;
+  readonly #refused: RefusedEvents;
   /** Events this process accepted and has not finished: the rest of its own unfinished rows are orphans. */
   readonly #working = new Set<string>();
   readonly #turns: ChatTurns;
@@ -29,7 +30,7 @@ export class InboundPipeline {
 
   constructor(options: PipelineOptions) {
     this.#o = options;
-    this.#refusals = options.refusals ?? new RefusalLimiter();
+    this.#refused = new RefusedEvents({ limiter: options.refusals ?? new RefusalLimiter(), inbox: options.inbox, tell: (chat, actor, text) => this.#private(chat, actor, text), logger: options.logger });
     const staleAfterMs = options.staleAfterMs ?? 15_000;
     this.#turns = new ChatTurns({
       inbox: options.inbox, plan: (row) => this.#ordered(row), staleAfterMs, renewMs: Math.max(100, Math.floor(staleAfterMs / 3)),
@@ -49,8 +50,9 @@ export class InboundPipeline {
     if (event.fromSelf) return settled('own');
     const verdict = this.#o.access.check(event.actor, event.chat);
     if (!verdict.ok) {
-      if (!(await this.#o.inbox.record(event, 'refused'))) return settled('duplicate');
-      return { status: 'refused', done: this.#refuse(event, verdict.reason).then(() => 'refused' as const) };
+      if (await this.#o.inbox.record(event, 'refused')) return { status: 'refused', done: this.#refused.first(event, verdict.reason).then(() => 'refused' as const) };
+      const again = await this.#refused.again(event, verdict.reason);
+      return again ? { status: 'refused', done: again.told.then(() => 'refused' as const) } : settled('duplicate');
     }
     if (!(await this.#o.inbox.record(event, 'received'))) return this.#redelivered(event);
     return { status: 'accepted', done: this.#start(event) };
@@ -218,13 +220,6 @@ export class InboundPipeline {
     return command.serial === false ? { run } : { queue: chat, run };
   }
 
-  async #refuse(event: InboundEvent, reason: string): Promise<void> {
-    this.#o.logger?.info({ platform: event.platform, actor: event.actor.id, chat: event.chat }, 'refused by access control');
-    // Once per person per chat per day: a stranger in a busy group must not get a refusal per message.
-    if (!this.#refusals.shouldTell(`${event.platform}:${event.actor.id}`, chatOf(event.chat))) return;
-    await this.#private(event.chat, event.actor, `⛔ Sorry, ${reason}.`);
-  }
-
   async #failed(chat: ChatRef, error: unknown): Promise<void> {
     this.#o.logger?.error({ err: error, chat }, 'handling an event failed');
     await this.#send(chat, `⚠️ Something went wrong handling that: ${error instanceof Error ? error.message : String(error)}`);
@@ -246,3 +241,4 @@ function keyOf(event: Pick<InboundEvent, 'platform' | 'eventId'>): string {
 function settled(status: 'own' | 'duplicate' | 'stopping'): Accepted {
   return { status, done: Promise.resolve(status) };
 }
+
