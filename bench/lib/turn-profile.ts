@@ -23,7 +23,7 @@ const NATIVE: Record<string, string> = {
 const NOT_THE_TURNS = new Set(['(idle)', 'dispatch']);
 
 /** The category a sampled frame bills its time to; undefined for time that is not the turn's. */
-export function categoryOf(frame: Pick<Profiler.ProfileNode['callFrame'], 'functionName' | 'url'>): string | undefined {
+function categoryOf(frame: Pick<Profiler.ProfileNode['callFrame'], 'functionName' | 'url'>): string | undefined {
   const { functionName, url } = frame;
   if (url === '' && NOT_THE_TURNS.has(functionName)) return undefined;
   if (url === '') return NATIVE[functionName] ?? `native ${functionName || '(anonymous)'}`;
@@ -36,7 +36,7 @@ export function categoryOf(frame: Pick<Profiler.ProfileNode['callFrame'], 'funct
 }
 
 /** Adds a profile's self time per category, in ms, to `into`. */
-export function addSelfTime(profile: Profiler.Profile, into: Map<string, number>): void {
+function addSelfTime(profile: Profiler.Profile, into: Map<string, number>): void {
   const category = new Map<number, string | undefined>(profile.nodes.map((node) => [node.id, categoryOf(node.callFrame)]));
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];

@@ -180,9 +180,9 @@ export class ChatTurns {
         // Taken by the lease's statement already, or now. (A row taken there that planning passes over —
         // access narrowed in between — stays running under this process, as a row passed over stays
         // received: the inbox's recovery at the next start takes it up as things then stand.)
-        let taken: InboxRow | undefined;
-        if (sameRow(listing.taken, next.row)) inbox.taken((taken = listing.taken));
-        else taken = await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs));
+        const takenWithListing = sameRow(listing.taken, next.row) ? listing.taken : undefined;
+        if (takenWithListing) inbox.taken(takenWithListing);
+        const taken = takenWithListing ?? (await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs)));
         if (!taken) {
           // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
           await sleep(this.#o.poll.maxMs);

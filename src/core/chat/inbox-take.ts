@@ -59,4 +59,3 @@ function firstUnfinishedOfItsChat(): SQL {
 export function runningBy(owner: string | ReturnType<typeof sql.placeholder>) {
   return { state: 'running' as const, owner: owner as string, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` };
 }
-

@@ -157,8 +157,7 @@ export class Inbox {
    */
   async unfinishedTakingOf(chat: string, take: { key: InboxKey; staleBefore: Date }): Promise<{ rows: InboxRow[]; taken?: InboxRow }> {
     const statement = builtOnce(this.#db, 'inbox.unfinishedTakingOf', (db) => unfinishedTaking(db).prepare('inbox_unfinished_taking_of'));
-    const { rows, taken } = readUnfinishedTaking(await statement.execute({ chat, ...takeParams(take.key, this.#owner, take.staleBefore) }));
-    return { rows, ...(taken && { taken }) };
+    return readUnfinishedTaking(await statement.execute({ chat, ...takeParams(take.key, this.#owner, take.staleBefore) }));
   }
 
   /**

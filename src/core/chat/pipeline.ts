@@ -241,4 +241,3 @@ function keyOf(event: Pick<InboundEvent, 'platform' | 'eventId'>): string {
 function settled(status: 'own' | 'duplicate' | 'stopping'): Accepted {
   return { status, done: Promise.resolve(status) };
 }
-

@@ -25,7 +25,7 @@ export class RefusedEvents {
 
   /** A refused event just written: logged, and its sender told. */
   async first(event: InboundEvent, reason: string): Promise<void> {
-    this.#o.logger?.info({ platform: event.platform, actor: event.actor.id, chat: event.chat }, 'refused by access control');
+    this.#logRefused(event);
     if (this.#mayTell(event)) await this.#o.tell(event.chat, event.actor, refusalText(reason));
   }
 
@@ -38,7 +38,12 @@ export class RefusedEvents {
   async again(event: InboundEvent, reason: string): Promise<{ told: Promise<void> } | undefined> {
     const row = await this.#o.inbox.recorded(inboxKey(event));
     if (row.state !== 'refused' || row.owner !== this.#o.inbox.owner || !this.#mayTell(event)) return undefined;
+    this.#logRefused(event); // the first attempt never got this far
     return { told: this.#o.tell(event.chat, event.actor, refusalText(reason)) };
+  }
+
+  #logRefused(event: InboundEvent): void {
+    this.#o.logger?.info({ platform: event.platform, actor: event.actor.id, chat: event.chat }, 'refused by access control');
   }
 
   #mayTell(event: InboundEvent): boolean {

@@ -7,11 +7,17 @@ import type { ChatLeases } from './chat-leases.ts';
 import type { Inbox } from './inbox.ts';
 import type { RowEnd } from './row-end.ts';
 
+export interface RowEndsAloneOptions {
+  inbox: Pick<Inbox, 'end' | 'recordSent'>;
+  leases: Pick<ChatLeases, 'release'>;
+  logger?: Logger | undefined;
+}
+
 /** Each failure is logged, never thrown: what it leaves behind is taken up again, and nothing is sent twice. */
 export class RowEndsAlone {
-  readonly #o: { inbox: Pick<Inbox, 'end' | 'recordSent'>; leases: Pick<ChatLeases, 'release'>; logger?: Logger | undefined };
+  readonly #o: RowEndsAloneOptions;
 
-  constructor(options: { inbox: Pick<Inbox, 'end' | 'recordSent'>; leases: Pick<ChatLeases, 'release'>; logger?: Logger | undefined }) {
+  constructor(options: RowEndsAloneOptions) {
     this.#o = options;
   }
 
