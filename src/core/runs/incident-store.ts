@@ -40,6 +40,23 @@ export async function closeIncident(db: Db, id: string, to: { state: 'recovered'
   return row;
 }
 
+/**
+ * The decision `question` made on incident `id`, for its owner to act on. Input: the incident, the
+ * question that decided it, and its decision. Output: the incident as closed by this decision — now
+ * (compare-and-set on `open`), or earlier by this same question when a stop or a failed action cut the
+ * action short (the question's effect is then still owed, and the action, keyed by its work's state,
+ * runs again). Undefined when the incident was not open and no decision of this question closed it:
+ * it recovered, or it is unknown. Invariant: an incident is closed once; its decision never changes.
+ */
+export async function incidentDecidedBy(db: Db, id: string, question: { id: string; decision: string }): Promise<IncidentRow | undefined> {
+  const closed = await closeIncident(db, id, { state: 'decided', decision: question.decision });
+  if (closed) return closed;
+  const [earlier] = await db.select().from(runIncidents).where(and(
+    eq(runIncidents.id, id), eq(runIncidents.state, 'decided'), eq(runIncidents.questionId, question.id), eq(runIncidents.decision, question.decision),
+  ));
+  return earlier;
+}
+
 export async function openIncidents(db: Db, kind?: WorkKind): Promise<IncidentRow[]> {
   const open = eq(runIncidents.state, 'open');
   return db.select().from(runIncidents).where(kind ? and(open, eq(runIncidents.workKind, kind)) : open).orderBy(desc(runIncidents.openedAt));

@@ -9,7 +9,7 @@ import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentsCommand, runsStatus, type RunsCommandsPort } from './commands.ts';
 import { INCIDENT_QUESTION } from './incident-card.ts';
-import { closeIncident, openIncidents, type IncidentRow } from './incident-store.ts';
+import { incidentDecidedBy, openIncidents, type IncidentRow } from './incident-store.ts';
 import { RunSupervisor, type SupervisorStage } from './supervisor.ts';
 import type { IncidentAction, WatchedKind } from './watch.ts';
 
@@ -33,12 +33,13 @@ export function createRuns({ loaded, db, questions, kinds, clock, logger, onStag
   const supervisor = new RunSupervisor({
     db, kinds, questions, clock, logger, stallAfter: runs.stall_after, alertChannels: runs.alert_channels as ChatRef[], ...(onStage && { onStage }),
   });
-  // The first decision anywhere closes the incident; Retry and Cancel are carried out by the work's owner, once.
-  // Keyed by the incident's compare-and-set: run again for a decision a stop left owed (decisions/decided-effects.ts),
-  // it acts if the incident is still open, and does nothing if an earlier run closed it (its action is never replayed).
+  // The first decision anywhere closes the incident; Retry and Cancel are carried out by the work's owner.
+  // Run again for a decision a stop or a failed action left owed (decisions/decided-effects.ts), it acts
+  // again on the incident this question closed: each kind's action is keyed by its work's state, so an
+  // action that did happen does nothing new, and one a stop or a failure cut short is not lost.
   questions.onDecided(INCIDENT_QUESTION, async (question, actor) => {
     const id = (question.subject as { incident?: string } | null)?.incident;
-    const incident = id && (await closeIncident(db, id, { state: 'decided', decision: question.decision ?? 'dismiss' }));
+    const incident = id && (await incidentDecidedBy(db, id, { id: question.id, decision: question.decision ?? 'dismiss' }));
     if (!incident || question.decision === 'dismiss') return;
     const kind = kinds.find((k) => k.kind === incident.workKind);
     const action = question.decision as IncidentAction;

@@ -29,7 +29,11 @@ export interface WatchedKind {
   scan(input: { now: Date; stallAfterMs: number }): Promise<Finding[]>;
   /** The buttons an incident card of this kind offers besides Dismiss. */
   actions: readonly IncidentAction[];
-  /** Carries out a person's decision; returns what happened, in a line. */
+  /**
+   * Carries out a person's decision; returns what happened, in a line. Keyed by the work's state (a
+   * compare-and-set, a job id): it runs again when a stop or a failure left the decision's effect owed,
+   * and must then do nothing new if the first run got through.
+   */
   act(action: IncidentAction, workId: string): Promise<string>;
 }
 
