@@ -9,7 +9,7 @@ import { mcpMetaTools } from '../../src/core/mcp/meta-tools.ts';
 import { watchMcp } from '../../src/core/mcp/watch.ts';
 import { classifyToolName, namespacedName } from '../../src/core/mcp/names.ts';
 import { retryDelayMs } from '../../src/core/mcp/state-store.ts';
-import { everythingHttp, everythingStdio, FILESYSTEM, managerFor } from './servers.ts';
+import { basicAuthGate, everythingHttp, everythingStdio, FILESYSTEM, managerFor } from './servers.ts';
 
 const ctx = { workspace: tmpdir(), env: {} };
 let close: (() => Promise<void>) | undefined;
@@ -55,6 +55,26 @@ describe('MCP servers', () => {
     } finally {
       await close?.();
       close = undefined;
+      await http.stop();
+    }
+  });
+
+  it('a URL with a user and password reaches a server behind a login as Basic auth; the password is out of the address', async () => {
+    const http = await everythingHttp();
+    const gate = await basicAuthGate(http.url, 'ana', 'pä:ss/1');
+    try {
+      // Before: fetch refused the URL ("cannot be constructed from a URL that includes credentials") and the server never started.
+      const withCredentials = gate.url.replace('http://', `http://ana:${encodeURIComponent('pä:ss/1')}@`);
+      const { registry, manager } = await start([{ name: 'locked', url: withCredentials }]);
+      expect(await manager.list()).toEqual([expect.objectContaining({ name: 'locked', state: 'running' })]);
+      expect(await registry.execute('mcp__locked__echo', { message: 'behind a login' }, ctx)).toMatchObject({ ok: true, output: expect.stringContaining('behind a login') });
+      expect(gate.seen.length).toBeGreaterThan(0);
+      expect(new Set(gate.seen)).toEqual(new Set([`Basic ${Buffer.from('ana:pä:ss/1').toString('base64')}`]));
+      expect(JSON.stringify(await manager.list())).not.toContain('ss%2F1');
+    } finally {
+      await close?.();
+      close = undefined;
+      await gate.close();
       await http.stop();
     }
   });

@@ -2,7 +2,8 @@
 // a free port) and server-filesystem, both from npm.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { McpManager } from '../../src/core/mcp/manager.ts';
@@ -70,6 +71,38 @@ export async function everythingHttp(): Promise<{ url: string; stop(): Promise<v
     await exited;
   }
   throw new Error('server-everything did not listen on a free port in 5 attempts');
+}
+
+/**
+ * An HTTP gate in front of `target` (an MCP server's URL) that lets a request through only with HTTP
+ * Basic auth for `user` and `password`, as a hosted MCP server behind a login would; anything else gets
+ * 401. Requests and answers (SSE streams too) are piped through unchanged. `seen` holds every
+ * Authorization header it was sent.
+ */
+export async function basicAuthGate(target: string, user: string, password: string): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const expected = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+  const seen: string[] = [];
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    seen.push(req.headers.authorization ?? '');
+    if (req.headers.authorization !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="mcp"' }).end('unauthorized');
+      return;
+    }
+    const upstream = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${to.pathname}`,
+    seen,
+    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+  };
 }
 
 /** A manager on a fresh PGlite with a FakeClock, for servers given as kazma.yaml would give them. */

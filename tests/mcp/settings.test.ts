@@ -52,6 +52,17 @@ describe('mcp.servers', () => {
 
     const http = mcpServerSchema.parse({ name: 'remote', url: 'https://h/mcp', auth: { bearer: 'tok-0123456789' } });
     expect((await stashSecrets(http, vault))).toMatchObject({ auth: { bearer: 'vault://mcp.remote.auth.bearer' } });
+    // A password in the URL is Basic auth: it leaves the address and goes into the vault like any secret.
+    const inUrl = mcpServerSchema.parse({ name: 'remote', url: 'https://ana:p%C3%A4ss%2F1@h/mcp?x=1' });
+    expect(inUrl).toMatchObject({ url: 'https://h/mcp?x=1', auth: { header: 'Authorization', value: `Basic ${Buffer.from('ana:päss/1').toString('base64')}` } });
+    expect(plainSecrets(inUrl)).toEqual(['auth.value (Authorization)']);
+    const stashed = await stashSecrets(inUrl, vault);
+    expect(stashed).toMatchObject({ url: 'https://h/mcp?x=1', auth: { header: 'Authorization', value: 'vault://mcp.remote.auth.value' } });
+    expect(JSON.stringify(stashed)).not.toContain('ana');
+    expect((await resolveSecrets(stashed, vault)).server).toMatchObject({ auth: { value: `Basic ${Buffer.from('ana:päss/1').toString('base64')}` } });
+    const both = mcpServerSchema.safeParse({ name: 'remote', url: 'https://ana:pw@h/mcp', auth: { bearer: 'tok-0123456789' } });
+    expect(both.success).toBe(false);
+    expect(both.error?.issues[0]).toMatchObject({ path: ['url'], message: expect.stringContaining('auth is set too') });
     const missing = mcpServerSchema.parse({ name: 'remote', url: 'https://h/mcp', auth: { bearer: 'vault://nobody-stored-this' } });
     await expect(resolveSecrets(missing, vault)).rejects.toThrow(McpSecretError);
     await expect(resolveSecrets(missing, vault)).rejects.toThrow(/MCP server "remote": auth\.bearer points into the vault but "nobody-stored-this" could not be read/);

@@ -53,7 +53,34 @@ function normalize(raw: unknown): unknown {
   return { ...server, transport: transport === 'http' ? 'streamable_http' : transport };
 }
 
-export const mcpServerSchema = z.preprocess(normalize, z.discriminatedUnion('transport', [stdioServer, httpServer]));
+/**
+ * A URL's user and password (`https://user:pass@host/mcp`) become what they mean, HTTP Basic auth, as
+ * `auth: { header: Authorization, value: "Basic …" }`, and leave the URL. Fetch refuses a URL with
+ * credentials outright, and in the URL a password would be saved, shown and logged as part of an
+ * address; as `auth.value` it is a secret like any other (masked, and moved into the vault by
+ * `kazma mcp add`). A URL with credentials and `auth` too is refused: one of them would be ignored.
+ */
+function credentialsOutOfUrl(server: z.output<typeof httpServer>, ctx: z.RefinementCtx): z.output<typeof httpServer> {
+  let url: URL;
+  try {
+    url = new URL(server.url);
+  } catch {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'is not a valid URL' });
+    return server;
+  }
+  if (!url.username && !url.password) return server;
+  if (server.auth) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'holds a user and password, and auth is set too; keep one (auth, with a vault:// pointer, keeps the secret out of the address)' });
+    return server;
+  }
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return { ...server, url: url.href, auth: { header: 'Authorization', value: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` } };
+}
+
+export const mcpServerSchema = z.preprocess(normalize, z.discriminatedUnion('transport', [stdioServer, httpServer]))
+  .transform((server, ctx) => (server.transport === 'stdio' ? server : credentialsOutOfUrl(server, ctx)));
 
 /** One MCP server's configuration after validation and defaults. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
