@@ -1,12 +1,13 @@
 // `kazma hub sign|validate|list|info|search` as a person runs them: the real CLI in child processes, on
-// skill folders in a temp directory. No database is opened; each run costs a process start, so few runs.
+// skill folders in a temp directory; and `kazma tools list|toggle` with skill packages (on a PGlite data dir).
+// Each run costs a process start, so few runs.
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
-import { SECRET, skillsRoot, toolSource, writeAgentSkill, writeSkill } from './skill-folders.ts';
+import { SECRET, sign, skillsRoot, toolSource, writeAgentSkill, writeSkill } from './skill-folders.ts';
 
 const root = skillsRoot();
 const { path: config } = writeConfig(`data_dir: ./data\nskills:\n  paths: [./skills]\n`, root);
@@ -76,5 +77,40 @@ describe('kazma agent-skills', { timeout: 120_000 }, () => {
     const list = await kazma(['agent-skills', 'list', '--config', config], keyed);
     expect(list).toMatchObject({ code: 0, stdout: `🟢 notes — verified — Use when writing notes. — ${installed}\n` });
     expect(await kazma(['agent-skills', 'remove', 'notes', '--config', config], keyed)).toMatchObject({ code: 0, stdout: 'removed Agent Skill "notes"\n' });
+  });
+});
+
+describe('kazma tools with skill packages', { timeout: 180_000 }, () => {
+  // A folder of its own: a verified skill, a tampered one, and one whose tool is named like a built-in.
+  const home = skillsRoot();
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const { path: homeConfig } = writeConfig(`data_dir: ./data\nskills:\n  paths: [./skills]\n`, home);
+  const weather = writeSkill(join(home, 'skills'), 'weather', { tools: [toolSource('forecast'), toolSource('storm_alert', { tier: 'write' })] });
+  const broken = writeSkill(join(home, 'skills'), 'broken');
+  writeSkill(join(home, 'skills'), 'clash', { tools: [toolSource('read_file')] });
+  sign(weather);
+  sign(broken);
+  appendFileSync(join(broken, 'lib/words.mjs'), '// tampered\n');
+  const tools = (args: string[]) => runKazma(['tools', ...args, '--config', homeConfig], { cwd: home, env: { KAZMA_SECRET: SECRET, KAZMA_CONFIG: undefined } });
+
+  it('list shows each skill with its verdict and switch, its tools not among the built-ins; toggle switches a skill whole', async () => {
+    const list = await tools(['list']);
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    const [builtins, skillsPart] = list.stdout.split('Skills:\n');
+    expect(skillsPart).toContain('🟢 weather 1.0.0 — verified — on — 2 tools\n');
+    expect(skillsPart).toContain('🔴 broken 1.0.0 — refused: its code does not match its checksum');
+    expect(skillsPart).toMatch(/🟡 clash 1\.0\.0 — unsigned — on — 1 tool: /);
+    // The built-in read_file is listed once, as the built-in; the skills' tools are theirs, not the built-ins'.
+    expect(builtins!.match(/ read_file —/g)).toHaveLength(1);
+    expect(builtins).not.toMatch(/forecast|storm_alert|skill__clash/);
+
+    expect(await tools(['toggle', 'Weather'])).toMatchObject({ code: 0, stdout: 'skill weather is off: its tools are not offered (saved; a running Kazma applies it within a few seconds)\n' });
+    expect((await tools(['list'])).stdout).toContain('🟢 weather 1.0.0 — verified — off — 2 tools\n');
+    const refused = await tools(['toggle', 'broken']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^kazma tools toggle: skill broken has no tools to switch: 🔴 broken 1\.0\.0 — refused/);
+    const typo = await tools(['toggle', 'weathr']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('Did you mean weather?');
   });
 });

@@ -9,6 +9,8 @@ import { ToolRegistry } from '../../core/tools/registry.ts';
 import { agentSkillTools } from '../../core/skills/agent/tools.ts';
 import { vaultTools } from '../../core/vault/tools.ts';
 import { createWeb } from '../../core/web/module.ts';
+import { createLogger } from '../../core/log/index.ts';
+import { createSkills } from '../../core/skills/module.ts';
 import { didYouMean } from '../../core/config/did-you-mean.ts';
 import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
@@ -16,8 +18,7 @@ import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
 /**
  * Every built-in tool a running Kazma registers (src/assemble.ts), for their names and tiers only: the
  * task, schedule, send_message and Agent Skills tools get no working parts here, because nothing runs
- * them (`kazma tools` only switches them). Skill packages' tools are not listed: listing them would mean
- * importing the skills' code.
+ * them (`kazma tools` only switches them). Skill packages join them in {@link withTools}.
  */
 function toolRegistry(admin: Admin, loaded: ReturnType<typeof loadOrExplain>): ToolRegistry {
   const { config } = loaded;
@@ -31,7 +32,9 @@ function toolRegistry(admin: Admin, loaded: ReturnType<typeof loadOrExplain>): T
   return registry;
 }
 
-async function withTools(args: readonly string[], body: (parts: { admin: Admin; registry: ToolRegistry; overlay: ToolsOverlay; secrets: readonly string[] }, rest: string[]) => Promise<number>): Promise<number> {
+type Skills = Awaited<ReturnType<typeof createSkills>>['config'];
+
+async function withTools(args: readonly string[], body: (parts: { admin: Admin; registry: ToolRegistry; overlay: ToolsOverlay; skills: Skills }, rest: string[]) => Promise<number>): Promise<number> {
   const i = args.findIndex((a) => a === '--config' || a === '-c');
   const config = i < 0 ? undefined : args[i + 1];
   const rest = i < 0 ? [...args] : [...args.slice(0, i), ...args.slice(i + 2)];
@@ -40,10 +43,18 @@ async function withTools(args: readonly string[], body: (parts: { admin: Admin; 
     const admin = await openAdmin(loaded);
     try {
       const registry = toolRegistry(admin, loaded);
-      // The same switches `/config tools toggle` reads and writes.
-      const overlay = new ToolsOverlay({ settings: admin.settings, registry });
-      await overlay.apply();
-      return await body({ admin, registry, overlay, secrets: loaded.secrets }, rest);
+      // Skill packages, found, verified and imported as `kazma start` does (a refused skill's code is never
+      // imported), after the built-ins so their names are settled the same way. Its log stays quiet: each
+      // skill's line below says what the log would.
+      const skills = await createSkills({ loaded, db: admin.database.db, registry, logger: createLogger({ level: 'silent', pretty: false }) });
+      try {
+        // The same switches `/config tools toggle` reads and writes.
+        const overlay = new ToolsOverlay({ settings: admin.settings, registry });
+        await overlay.apply();
+        return await body({ admin, registry, overlay, skills: skills.config }, rest);
+      } finally {
+        skills.stop();
+      }
     } finally {
       await admin.close();
     }
@@ -53,26 +64,28 @@ async function withTools(args: readonly string[], body: (parts: { admin: Admin; 
 }
 
 export const toolsList: Subcommand = {
-  summary: 'list the tools and MCP servers, on or off, as /config tools list shows them',
+  summary: 'list the tools, MCP servers and skills, on or off, as /config tools list shows them',
   usage: 'Usage: kazma tools list [--config FILE]',
-  run: (args) => withTools(args, async ({ admin, registry }) => {
+  run: (args) => withTools(args, async ({ admin, registry, skills }) => {
     console.log('Tools:');
-    for (const t of registry.list({ includeDisabled: true })) console.log(toolLine({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' }));
+    for (const t of registry.list({ includeDisabled: true }).filter((tool) => !skills.owns(tool.name))) console.log(toolLine({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' }));
     const servers = listServers(await admin.servers.servers(), await admin.store.all());
     if (servers.length) console.log(['MCP servers:', ...servers.map(serverLine)].join('\n'));
+    const found = skills.list();
+    if (found.length) console.log(['Skills:', ...found.map((skill) => skill.line)].join('\n'));
     return EXIT.ok;
   }),
 };
 
 export const toolsToggle: Subcommand = {
-  summary: 'switch a tool or an MCP server on or off (saved in the database, as /config tools toggle)',
+  summary: 'switch a tool, an MCP server or a skill on or off (saved in the database, as /config tools toggle)',
   usage: `Usage: kazma tools toggle <name> [--config FILE]
 
-<name> is a tool or an MCP server (see kazma tools list). A running Kazma applies it within a few seconds.`,
-  run: (args) => withTools(args, async ({ admin, registry, overlay }, [wanted]) => {
+<name> is a tool, an MCP server or a skill (see kazma tools list). A running Kazma applies it within a few seconds.`,
+  run: (args) => withTools(args, async ({ admin, registry, overlay, skills }, [wanted]) => {
     if (!wanted) return console.error(toolsToggle.usage), EXIT.usage;
     const name = wanted.toLowerCase();
-    const tool = registry.list({ includeDisabled: true }).find((t) => t.name.toLowerCase() === name);
+    const tool = registry.list({ includeDisabled: true }).find((t) => t.name.toLowerCase() === name && !skills.owns(t.name));
     if (tool) {
       const on = await overlay.toggle(tool.name, CLI_ACTOR);
       console.log(`${tool.name} is ${on ? 'on' : 'off'} (saved; a running Kazma applies it within a few seconds)`);
@@ -85,9 +98,17 @@ export const toolsToggle: Subcommand = {
       console.log(`MCP server ${server.name} is ${server.enabled ? 'off' : 'on'} (saved; a running Kazma ${server.enabled ? 'stops' : 'starts'} it within a few seconds)`);
       return EXIT.ok;
     }
-    const names = [...registry.list({ includeDisabled: true }).map((t) => t.name), ...servers.map((s) => s.name)];
+    // A skill is switched whole, as from chat; one that was refused or failed has no tools to switch.
+    const skill = skills.list().find((s) => s.name.toLowerCase() === name);
+    if (skill && !skill.loaded) return console.error(`kazma tools toggle: skill ${skill.name} has no tools to switch: ${skill.line}`), EXIT.failure;
+    if (skill) {
+      await skills.setEnabled(skill.name, !skill.on, CLI_ACTOR);
+      console.log(`skill ${skill.name} is ${skill.on ? 'off' : 'on'}: its tools are ${skill.on ? 'not ' : ''}offered (saved; a running Kazma applies it within a few seconds)`);
+      return EXIT.ok;
+    }
+    const names = [...registry.list({ includeDisabled: true }).filter((t) => !skills.owns(t.name)).map((t) => t.name), ...servers.map((s) => s.name), ...skills.list().map((s) => s.name)];
     const guess = didYouMean(name, names);
-    console.error(`kazma tools toggle: there is no tool or MCP server "${wanted}".${guess ? ` Did you mean ${guess}?` : ''} Names: ${names.join(', ')}.`);
+    console.error(`kazma tools toggle: there is no tool, MCP server or skill "${wanted}".${guess ? ` Did you mean ${guess}?` : ''} Names: ${names.join(', ')}.`);
     return EXIT.failure;
   }),
 };
