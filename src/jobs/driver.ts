@@ -107,7 +107,11 @@ function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
     attempts,
     ...(attempts > 1 && { backoff: { type: 'exponential', delay: kind.backoffMs ?? 500 } }),
     removeOnComplete: true,
-    removeOnFail: 1000,
+    // A job id names the work (an outbox row, a reminder), not one try at it, and BullMQ adds nothing
+    // under an id it still holds, failed jobs included: a delivery whose attempts ran out could then never
+    // be queued again, by the sweep or an incident's Retry. The failure is logged ('a job failed') and the
+    // work's own row says where it stands, so a failed job is not kept.
+    removeOnFail: true,
   };
 }
 

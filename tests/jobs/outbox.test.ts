@@ -80,6 +80,30 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     expect((await getOutbox(database().db, id!))?.attempts).toBe(3);
   });
 
+  it('a delivery that failed every attempt goes out when it is dispatched again (the sweep, an incident\'s Retry)', async () => {
+    // The real delivery kind, with a short retry schedule so the attempts run out within the test.
+    const kinds = new JobKinds();
+    const kind = { ...outboxDeliveryJob({ db: database().db, surfaces }), attempts: 2, backoffMs: 10 };
+    kinds.register(kind);
+    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, logger });
+    driver.startWorkers(['outbox']);
+    try {
+      const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
+      slack.failNext(2);
+      const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0123', payload: card('F') }]);
+      await dispatcher.dispatch([id!]);
+      await eventually(() => getOutbox(database().db, id!), (row) => row?.attempts === 2 && row.state === 'pending', 'both attempts made, the row left pending');
+      await new Promise((r) => setTimeout(r, 300)); // the job's last failure reaches Redis just after the row's
+      // The platform is back; the sweep dispatches the still-pending row again. Before the fix the failed
+      // job kept its id in Redis, so this dispatch added nothing and the card was never sent.
+      await dispatcher.recover({ sendingBefore: new Date(0) });
+      await allSent(database().db, [id]);
+      expect(slack.cards.filter((s) => s.card.title === 'F')).toHaveLength(1);
+    } finally {
+      await driver.close();
+    }
+  });
+
   it('an edit waits for its card and then edits the delivered message', async () => {
     const [cardId] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'discord:456', payload: card('C') }]);
     const [editId] = await enqueueOutbox(database().db, [{ kind: 'edit', destination: 'discord:456', targetId: cardId, payload: { ...card('C'), buttons: [], footer: 'Approved once by maya' } }]);
