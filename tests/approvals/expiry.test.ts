@@ -78,5 +78,33 @@ for (const backend of BACKENDS) {
       expect(await two.core.reconciler.sweep()).toEqual({ expired: 0, healed: 0 });
       expect(card.edits).toHaveLength(1);
     });
+
+    it('a tap after the timeout, before any sweep has expired the gate, is refused and the tool never runs', async () => {
+      llm.script(launch({ target: 'mars' }));
+      await a!.say('launch to mars');
+      const gate = only(await a!.core.approvals.list());
+      const card = a!.surface.openCard()!;
+      await new Promise((r) => setTimeout(r, Math.max(0, gate.expiresAt.getTime() - Date.now()) + 50));
+      // No sweep ran (it runs every runs.sweep_interval, and not at all while Redis is down): still pending.
+      expect((await a!.core.approvals.get(gate.gateId))?.state).toBe('pending');
+
+      // Before the fix the tap won the compare-and-set and launch ran.
+      await a!.core.pipeline.handle(tapEvent(card.card, 'once', TG.ana, CHAT));
+      await a!.delivered();
+      expect(tool.runs).toHaveLength(0);
+      expect((await a!.core.approvals.get(gate.gateId))?.state).toBe('pending');
+      expect(a!.surface.privately.map((p) => p.text)).toEqual(['This question is closed: nobody decided within the approval timeout, so launch will not run.']);
+      expect(await auditCounts(database!.db, gate.gateId)).toEqual({ lost: 1 });
+      // /approve and the HTTP API decide through the same statement.
+      expect(await a!.core.approvals.decide({ gateId: gate.gateId, decision: 'once', actor: TG.ana })).toMatchObject({ ok: false });
+      expect(tool.runs).toHaveLength(0);
+
+      // The sweep then expires it as usual: the turn is resumed with a denial, the card closed.
+      expect(await a!.core.reconciler.sweep()).toMatchObject({ expired: 1 });
+      await a!.delivered();
+      expect(toolResults(llm.requests.at(-1))).toEqual([EXPIRED_RESULT]);
+      expect(card.edits.at(-1)?.buttons).toEqual([]);
+      expect(tool.runs).toHaveLength(0);
+    });
   });
 }

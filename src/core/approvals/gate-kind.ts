@@ -1,6 +1,8 @@
 // Approval gates as one kind of first-decision-wins question: the gate table's compare-and-set
 // (pending → claimed, with its audit row, in one statement), its card and the words a losing tap gets back.
+import { sql } from 'drizzle-orm';
 import type { Actor } from '../chat/types.ts';
+import { approvalGates } from '../db/schema/approvals.ts';
 import type { Db } from '../db/index.ts';
 import type { DecisionKind } from '../decisions/first-wins.ts';
 import { storedActor } from '../decisions/wording.ts';
@@ -32,7 +34,9 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
       const row = await store.getGate(o.db, id);
       return row && gateFromRow(row);
     },
-    isOpen: (gate) => gate.state === 'pending',
+    // Open while pending and not past its expiry: a gate the sweep has not yet moved to timeout (it runs
+    // every runs.sweep_interval, and not at all while Redis is down) is closed all the same.
+    isOpen: (gate) => gate.state === 'pending' && gate.expiresAt.getTime() > o.now().getTime(),
     // The requester never changes after the gate is opened, so a gate read to route the tap will do.
     refusal: (gate, actor) => o.mayDecide(actor, gate.requester),
     async settle(request) {
@@ -41,6 +45,8 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         id: request.id,
         from: 'pending',
         to: 'claimed',
+        // Part of the compare-and-set: a tap that reaches the row after its expiry loses, however late the sweep.
+        guard: sql`${approvalGates.expiresAt} > ${sql.param(o.now(), approvalGates.expiresAt)}`,
         patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy, decidedPlatform: request.actor.platform, claimedAt: o.now() },
         audit: { actor: decidedBy, decision: request.decision, ...(request.reason && { detail: request.reason }) },
       });
@@ -57,6 +63,8 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
       const line = outcomeLine(gateFromRow(row));
       const same = row.decidedBy?.platform === request.actor.platform && row.decidedBy.id === request.actor.id && row.decision === request.decision;
       if (same) return `You already decided this: ${line}.`;
+      // Still pending, yet the compare-and-set refused it: past its expiry, not yet swept to timeout.
+      if (row.state === 'pending') return `This question is closed: nobody decided within the approval timeout, so ${row.tool} will not run.`;
       const closed = row.state === 'timeout' || row.state === 'superseded' || (row.state === 'error' && !row.decision);
       return closed ? `This question is closed. ${line}.` : `Already decided: ${line}.`;
     },

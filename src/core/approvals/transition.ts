@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import type { Db } from '../db/index.ts';
 import { approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/schema/approvals.ts';
@@ -41,7 +41,8 @@ export interface TransitionAudit {
  * Moves one gate from `from` to `to` by compare-and-set; nothing else writes the state column.
  *
  * Inputs: gate id, the state the caller believes it is in, the next state, other columns to set, and
- * optionally the attempt to audit (a decision).
+ * optionally the attempt to audit (a decision) and a further condition the row must meet (a decision's:
+ * not past its expiry).
  * Output: the updated row, or — when another decision won the race or the gate is gone — the row's
  * real state as the winner left it, so the loser can be told who decided and when.
  * Invariants: only LEGAL_MOVES; ONE statement (core/decisions/compare-and-set.ts): `UPDATE … WHERE id = $1
@@ -51,12 +52,13 @@ export interface TransitionAudit {
  */
 export async function transitionGate(
   db: Db,
-  move: { id: string; from: GateState; to: GateState; patch?: GatePatch; audit?: TransitionAudit },
+  move: { id: string; from: GateState; to: GateState; patch?: GatePatch; audit?: TransitionAudit; guard?: SQL },
 ): Promise<TransitionResult> {
   if (!LEGAL_MOVES[move.from].includes(move.to)) throw new IllegalTransitionError(move.from, move.to);
   const { won, row } = await compareAndSet(db, {
     table: approvalGates, idColumn: approvalGates.id, stateColumn: approvalGates.state, id: move.id, from: move.from, to: move.to,
     set: { ...move.patch, updatedAt: sql`now()` },
+    ...(move.guard && { guard: move.guard }),
     ...(move.audit && {
       audit: {
         table: approvalAudit, subject: approvalAudit.gateId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown_gate' },
