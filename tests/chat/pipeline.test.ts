@@ -43,6 +43,25 @@ describe('inbound pipeline', () => {
     }
   });
 
+  it.each(['pglite', 'postgres'] as const)('takes in text PostgreSQL cannot store as it came (a NUL, a lone surrogate), with what it can [%s]', async (backend) => {
+    // The event is stored as jsonb, which refuses U+0000 and lone surrogates. Before, the write failed
+    // every time and was taken for the database being down: the webhook answered 503 for ever (Telegram
+    // redelivering it), and long polling stopped taking any update behind it.
+    const database = await freshDatabase(backend);
+    try {
+      t = await startTestCore({ baseURL: llm.baseURL, database });
+      const outcome = await t.core.pipeline.handle({ kind: 'message', eventId: 'nul-1', platform: 'telegram', chat: 'telegram:42', actor: { ...OPERATOR, displayName: 'Ma\u0000ya' }, text: 'a\u0000b \ud800 c 😀 مرحبا' });
+      expect(outcome).toBe('handled');
+      expect(transcript(llm.requests.at(-1)!).at(-1)).toBe('user:a\ufffdb \ufffd c 😀 مرحبا');
+      expect(await t.say('and then', { eventId: 'nul-2' })).toBe('handled');
+      expect(llm.requests).toHaveLength(2);
+    } finally {
+      await t?.close();
+      t = undefined;
+      await database.dispose();
+    }
+  });
+
   it('refuses strangers once, privately, and never reaches the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     const stranger = { platform: 'telegram', id: '777' };

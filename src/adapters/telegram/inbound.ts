@@ -139,7 +139,7 @@ export function addressedText(message: Message & { text: string }, me: Me, group
   if (commandFor !== undefined && commandFor.toLowerCase() !== me.username.toLowerCase()) return undefined;
   if (message.chat.type === 'private' || groups === 'all') return text;
   const mention = new RegExp(`(^|[^\\w@])@${me.username}(?![\\w])`, 'i');
-  const mentioned = mention.test(text) || (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user.id === me.id);
+  const mentioned = mention.test(text) || (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id);
   const repliedTo = message.reply_to_message?.from?.id === me.id;
   if (!mentioned && !repliedTo && !command) return undefined;
   const leading = new RegExp(`^\\s*@${me.username}(?![\\w])[\\s,:]*`, 'i');

@@ -1,12 +1,12 @@
 // Long polling with the offset in Kazma's hands. grammY's own loop moves past an update once its
 // handler ran, whether or not the update was recorded, and its stop() confirms that offset to Telegram:
 // an update that arrived while the database was down would be confirmed and lost. Here the offset moves
-// past an update only once the inbox holds it; until then the poller waits and tries again, and a stop
-// confirms only what was recorded, so Telegram delivers the rest again.
+// past an update only once the inbox holds it; until then (the database is down) the poller waits and
+// tries again, and a stop confirms only what was recorded, so Telegram delivers the rest again.
 import { GrammyError, type Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Logger } from '../../core/log/index.ts';
-import { InvalidInboundEventError } from '../../core/chat/index.ts';
+import { InboxUnavailableError, InvalidInboundEventError } from '../../core/chat/index.ts';
 import { ALLOWED_UPDATES } from './client.ts';
 
 /** Options for {@link TelegramPoller}. */
@@ -90,6 +90,12 @@ export class TelegramPoller {
       } catch (error) {
         if (error instanceof InvalidInboundEventError) {
           this.#o.logger?.warn({ err: error, update: update.update_id }, 'a malformed Telegram update was skipped');
+          return true;
+        }
+        // Only a database that could not take it is worth waiting for. Any other failure would come back on
+        // every try and hold up every update behind it, every chat's, for ever: it is logged and passed over.
+        if (!(error instanceof InboxUnavailableError)) {
+          this.#o.logger?.error({ err: error, update: update.update_id }, 'a Telegram update could not be handled and was skipped, so the updates behind it are not held up');
           return true;
         }
         if (!told) this.#o.logger?.error({ err: error, update: update.update_id }, 'could not record a Telegram update; holding the poll offset and retrying until it is recorded');

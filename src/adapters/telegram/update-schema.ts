@@ -13,7 +13,8 @@ const message = z.looseObject({
   text: z.string().optional(),
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
-  entities: z.array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number() })).optional(),
+  // `user` is only on a text_mention; checked here so a malformed one is refused, not a crash later.
+  entities: z.array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number(), user: user.optional() })).optional(),
   reply_to_message: z.looseObject({ from: user.optional() }).optional(),
 });
 const updateSchema = z.looseObject({

@@ -29,9 +29,25 @@ export class InvalidInboundEventError extends KazmaError {
   }
 }
 
-/** The event, checked; throws {@link InvalidInboundEventError} naming what is wrong. */
+/** U+0000, a high surrogate with no low one after it, a low surrogate with no high one before it. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Every string of `value` as PostgreSQL can store it: the inbox keeps the event as jsonb, which refuses
+ * U+0000 and unpaired surrogates (error 22P05 on every try, which looks like the database being down: the
+ * webhook would answer 503 for ever and long polling stop behind it). Each becomes U+FFFD, as a decoder
+ * shows bytes it cannot read; everything else, Arabic and emoji included, is left as it is.
+ */
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, storable(inner)]));
+  return value;
+}
+
+/** The event, checked and storable; throws {@link InvalidInboundEventError} naming what is wrong. */
 export function parseInboundEvent(value: unknown): InboundEvent {
-  const parsed = inboundEventSchema.safeParse(value);
+  const parsed = inboundEventSchema.safeParse(storable(value));
   if (!parsed.success) {
     throw new InvalidInboundEventError(parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '));
   }

@@ -104,6 +104,12 @@ describe('telegram webhook', () => {
     expect(noId.status).toBe(400);
     const arrayText = await post(JSON.stringify({ update_id: 900002, message: { ...base, text: ['/config', 'x'] } }));
     expect(arrayText.status).toBe(400);
+    // A text_mention entity carries the user it mentions; one without (or with a malformed one) is refused
+    // as malformed, not a crash (before: a 500 from reading its missing user).
+    const noMentioned = await post(JSON.stringify({ update_id: 900003, message: { ...base, chat: { id: -100777, type: 'group', title: 'g' }, entities: [{ type: 'text_mention', offset: 0, length: 1 }] } }));
+    expect(noMentioned.status).not.toBe(500);
+    const badMentioned = await post(JSON.stringify({ update_id: 900004, message: { ...base, entities: [{ type: 'text_mention', offset: 0, length: 1, user: { id: 'x' } }] } }));
+    expect(badMentioned.status).toBe(400);
     // The adapter is still healthy: a good update right after is answered.
     expect((await h.fake.postWebhook(message(h.fake, 'still here'))).status).toBe(200);
     await h.settled();
