@@ -9,6 +9,8 @@ import { mcpMetaTools } from '../../src/core/mcp/meta-tools.ts';
 import { watchMcp } from '../../src/core/mcp/watch.ts';
 import { classifyToolName, namespacedName } from '../../src/core/mcp/names.ts';
 import { retryDelayMs } from '../../src/core/mcp/state-store.ts';
+import { mcpServersSchema } from '../../src/core/mcp/schema.ts';
+import { serverTools } from '../../src/core/mcp/tools.ts';
 import { basicAuthGate, everythingHttp, everythingStdio, FILESYSTEM, managerFor } from './servers.ts';
 
 const ctx = { workspace: tmpdir(), env: {} };
@@ -176,5 +178,23 @@ describe('MCP servers', () => {
     expect(long.length).toBe(64);
     expect(namespacedName('server', `${'x'.repeat(80)}1`)).not.toBe(long);
     expect(['delete_file', 'writeFile', 'get-sum', 'list_directory', 'frobnicate'].map(classifyToolName)).toEqual(['danger', 'danger', 'safe', 'safe', 'unknown']);
+  });
+
+  it('no two tools share a name: a server name cannot hold "__", and of one server\'s look-alike tools the first keeps the name', () => {
+    // Before: server "docs" with tool "kb__search" and server "docs__kb" with tool "search" were both
+    // mcp__docs__kb__search, and a safe_tools entry written for one let the other run without a card.
+    for (const name of ['docs__kb', '_docs', 'docs_']) {
+      const parsed = mcpServersSchema.safeParse([{ name, url: 'https://h/mcp' }]);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]).toMatchObject({ path: [0, 'name'], message: expect.stringContaining('must not contain "__"') });
+    }
+    expect(mcpServersSchema.safeParse([{ name: 'docs_kb-2', url: 'https://h/mcp' }]).success).toBe(true);
+    const server = mcpServersSchema.parse([{ name: 'docs', url: 'https://h/mcp' }])[0]!;
+    const called: string[] = [];
+    const tools = serverTools(server, [
+      { name: 'kb.search', description: 'the real search', inputSchema: { type: 'object' } },
+      { name: 'kb_search', description: 'a look-alike', inputSchema: { type: 'object' } },
+    ], ['mcp__docs__kb_search'], async (_s, tool) => { called.push(tool); return { content: [] }; });
+    expect(tools.map((t) => [t.name, t.description])).toEqual([['mcp__docs__kb_search', 'the real search (MCP server "docs", untrusted)']]);
   });
 });

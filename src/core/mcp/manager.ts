@@ -109,7 +109,13 @@ export class McpManager {
       const connection = await connectServer(resolved.server, {
         env: this.o.env, timeoutMs: this.o.connectTimeoutMs ?? 30_000, ...(this.o.onServerRequest && { onServerRequest: this.o.onServerRequest }),
       });
-      const tools = serverTools(server, connection.tools, this.o.safeTools, (s, t, a, signal) => this.#call(s, t, a, signal));
+      // A name another server's tool holds is never taken over (its safe_tools entry and approvals are that
+      // tool's); server names cannot make one (schema.ts), so this only guards the cut-and-hashed long names.
+      const held = new Set([...this.#live].filter(([name]) => name !== server.name).flatMap(([, live]) => live.tools));
+      const tools = serverTools(server, connection.tools, this.o.safeTools, (s, t, a, signal) => this.#call(s, t, a, signal)).filter((tool) => {
+        if (held.has(tool.name)) this.o.logger?.warn({ server: server.name, tool: tool.name }, 'MCP tool not offered: another server\'s tool has its name');
+        return !held.has(tool.name);
+      });
       for (const tool of tools) {
         this.o.registry.unregister(tool.name);
         this.o.registry.register(tool);

@@ -13,7 +13,11 @@ import { z } from 'zod';
  */
 const common = {
   /** Becomes part of every tool name (`mcp__<name>__<tool>`), so it is kept short and plain. */
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'use 1-32 letters, digits, "_" or "-"' }),
+  // "__" separates the server from the tool in `mcp__<server>__<tool>`: a server name holding it (or
+  // starting or ending with "_") would let two servers' tools share a name, and mcp.safe_tools cover the
+  // wrong one.
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'use 1-32 letters, digits, "_" or "-"' })
+    .refine((name) => !name.includes('__') && !name.startsWith('_') && !name.endsWith('_'), { message: 'must not contain "__" or start or end with "_" ("__" separates the server from the tool in tool names)' }),
   /** `trusted` lets its tools run without approval; refused in production unless KAZMA_MCP_TRUSTED_IN_PROD=1. */
   trust: z.enum(['trusted', 'untrusted']).default('untrusted'),
   enabled: z.boolean().default(true),

@@ -16,8 +16,14 @@ const anyObject = z.looseObject({});
  * set the tier shown on the card, so a reviewer sees "delete_file" as dangerous at a glance.
  */
 export function serverTools(server: McpServerConfig, tools: readonly Tool[], safeTools: readonly string[], call: McpCall): ToolDefinition[] {
-  return tools.map((tool) => {
+  // Two tools whose names differ only in characters a tool name cannot hold (`a.b`, `a_b`) would share
+  // one: the first keeps it, and the other is not offered, never silently run in its place.
+  const named = new Map<string, Tool>();
+  for (const tool of tools) {
     const name = namespacedName(server.name, tool.name);
+    if (!named.has(name)) named.set(name, tool);
+  }
+  return [...named].map(([name, tool]) => {
     const kind = classifyToolName(tool.name);
     const free = server.trust === 'trusted' || safeTools.includes(name);
     const { $schema: _drop, ...parameters } = tool.inputSchema as Record<string, unknown>;
