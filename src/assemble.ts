@@ -206,7 +206,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
     const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: deps.readiness });
-    if (!worker) http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
+    if (!worker) http.app.route('/', approvalsApi({ readToken: config.http.api_token, operators: config.access.operators, secrets: loaded.secrets, core: { list: (f) => broker.list(f), decide: (i) => approvals.decider.decide(i) } }));
     const platforms = worker ? [] : await createPlatforms({ loaded, core, http, logger, ...(options.tuning && { tuning: options.tuning }) }, options.early?.platforms);
     await http.listen();
     lifecycle.onStop('http', () => http.close());

@@ -65,6 +65,22 @@ describe('approvals HTTP API', () => {
   beforeEach(() => { llm.requests.length = 0; });
   afterEach(async () => { await t?.close(); t = undefined; });
 
+  it('shows a gate\'s arguments masked as its cards are, to every token', async () => {
+    const core = await start({ operators: [MAYA, ANA], readToken: READ_TOKEN });
+    llm.script(launch({ target: 'https://bob:hunter2pw@launch.example/pad', token: 'sk-planted-0123456789' }));
+    await core.say('launch it');
+    const card = core.surface.openCard()!;
+    expect(JSON.stringify(card.card)).not.toContain('hunter2pw');
+    for (const token of [READ_TOKEN, ANA_TOKEN]) {
+      const listed = await request('/api/approvals?state=pending', token);
+      const body = await listed.text();
+      // Before: the model's raw arguments, password and key included, to anyone holding the read-only token.
+      expect(body).not.toContain('hunter2pw');
+      expect(body).not.toContain('sk-planted-0123456789');
+      expect(JSON.parse(body)).toMatchObject({ approvals: [{ args: { target: 'https://bob:•••@launch.example/pad', token: '•••' } }] });
+    }
+  });
+
   it('decides as the operator who owns the token', async () => {
     const core = await start({ operators: [MAYA, ANA] });
     const gateId = await gateByMaya(core);

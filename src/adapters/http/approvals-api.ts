@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
+import { maskSecrets } from '../../core/vault/mask.ts';
 import type { DecideOutcome, Decision, Gate, GateState } from '../../core/approvals/port.ts';
 import { DECISIONS, GATE_STATES } from '../../core/approvals/port.ts';
 import type { Actor } from '../../core/chat/types.ts';
@@ -19,6 +20,8 @@ export interface ApprovalsApiCore {
 /** Options for {@link approvalsApi}: the tokens (see {@link ApiTokenOptions}) and the core. */
 export interface ApprovalsApiOptions extends ApiTokenOptions {
   core: ApprovalsApiCore;
+  /** Configured secret values: a gate's arguments are masked with them, as its cards are. */
+  secrets?: readonly string[];
 }
 
 /** Per request: who the bearer token says the caller is (set by the auth middleware). */
@@ -60,7 +63,7 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     const states = state.split(',');
     const unknown = states.filter((s) => !(GATE_STATES as readonly string[]).includes(s));
     if (unknown.length) return c.json({ error: 'bad_request', message: `unknown state ${unknown.join(', ')}; one of ${GATE_STATES.join(', ')}` }, 400);
-    return c.json({ approvals: (await options.core.list({ states: states as GateState[] })).map(publicGate) });
+    return c.json({ approvals: (await options.core.list({ states: states as GateState[] })).map((gate) => publicGate(gate, options.secrets)) });
   });
   // A decision is a few hundred bytes; a larger body is refused before it is read.
   const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: 'payload_too_large', message: 'a decision body is at most 16 KB' }, 413) });
@@ -83,19 +86,20 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
       actor: { platform: 'api', id: caller.name, displayName: caller.name },
       ...(body.data.reason && { reason: body.data.reason }),
     });
-    if (outcome.ok) return c.json({ ok: true, approval: publicGate(outcome.gate) });
+    if (outcome.ok) return c.json({ ok: true, approval: publicGate(outcome.gate, options.secrets) });
     const status = outcome.reason === 'unknown' ? 404 : outcome.reason === 'refused' ? 403 : 409;
-    return c.json({ ok: false, error: outcome.reason, message: outcome.message, ...(outcome.gate && { approval: publicGate(outcome.gate) }) }, status);
+    return c.json({ ok: false, error: outcome.reason, message: outcome.message, ...(outcome.gate && { approval: publicGate(outcome.gate, options.secrets) }) }, status);
   });
   return app;
 }
 
-function publicGate(gate: Gate) {
+/** A gate as the API shows it: its arguments masked as on its cards (a read-only token sees them too). */
+function publicGate(gate: Gate, secrets: readonly string[] = []) {
   return {
     id: gate.gateId,
     state: gate.state,
     tool: gate.call.tool,
-    args: gate.call.args,
+    args: maskSecrets(gate.call.args ?? {}, { secrets }),
     tier: gate.call.tier,
     chat: gate.chat,
     requester: gate.requester,
