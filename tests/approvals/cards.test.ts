@@ -8,6 +8,7 @@ import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS } from '../helpers/databases.ts';
 import { access, field, launch, launchTool, only, tapEvent } from './helpers.ts';
+import { argsPreview } from '../../src/core/approvals/card.ts';
 
 let llm: FakeLlm;
 beforeAll(async () => { llm = await startFakeLlm(); });
@@ -74,9 +75,9 @@ for (const backend of BACKENDS) {
       const payload = 'x'.repeat(1000);
       llm.script(launch({ target: 'pluto', token: 'tok-plain-value-9876', note: `uses ${SECRET} inside`, payload }));
       await core.say('launch to pluto');
-      // What the card must show: the masked arguments (in jsonb's key order: shorter keys first), cut
-      // at 600 characters, the rest counted.
-      const masked = JSON.stringify({ note: 'uses ••• inside', token: '•••', target: 'pluto', payload }, null, 1);
+      // What the card must show: the masked arguments, too long to show whole, so the short fields
+      // first, cut at 600 characters, the rest counted.
+      const masked = JSON.stringify({ token: '•••', target: 'pluto', note: 'uses ••• inside', payload }, null, 1);
       const expected = `${masked.slice(0, 600)}… ${masked.length - 600} more characters not shown`;
 
       await core.tap('deny');
@@ -104,3 +105,22 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('argsPreview', () => {
+  it('keeps every short field in view when a long one is cut, and never cuts a character in half', () => {
+    // Before: in the model's order, a long first field pushed the path off the card.
+    const args = { content: 'x'.repeat(700), append: false, path: 'scripts/deploy.sh' };
+    const preview = argsPreview(args);
+    expect(preview).toContain('"path": "scripts/deploy.sh"');
+    expect(preview).toContain('"append": false');
+    expect(preview).toMatch(/… \d+ more characters not shown$/);
+    // Cut where a cluster ends: no lone surrogate, no flag split in two.
+    const emoji = argsPreview({ text: `${'a'.repeat(587)}${'😀'.repeat(20)}`, flag: '🇸🇦' });
+    const shown = emoji.slice(0, emoji.indexOf('…'));
+    expect(shown).toBe(shown.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ''));
+    expect(emoji).toContain('🇸🇦');
+    expect(emoji.length - emoji.indexOf('…')).toBeLessThan(40);
+    const total = JSON.stringify({ flag: '🇸🇦', text: `${'a'.repeat(587)}${'😀'.repeat(20)}` }, null, 1).length;
+    expect(emoji).toMatch(new RegExp(`… ${total - shown.length} more characters not shown$`));
+  });
+});

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ChatQueues, chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef } from '../../src/core/chat/index.ts';
 import { formatUptime, parseCommand } from '../../src/core/commands/index.ts';
+import { clipText, ellipsis } from '../../src/core/chat/text-split.ts';
 
 describe('ChatRef', () => {
   it('parses and formats <platform>:<chat>[:<thread>]', () => {
@@ -73,5 +74,17 @@ describe('formatUptime', () => {
     expect(formatUptime(5_000)).toBe('5s');
     expect(formatUptime(3_725_000)).toBe('1h 2m 5s');
     expect(formatUptime(90_061_000)).toBe('1d 1h 1m 1s');
+  });
+});
+
+describe('clipText and ellipsis', () => {
+  it('cut where a grapheme cluster ends: never half an emoji, a flag or a letter without its marks', () => {
+    expect(clipText('ab😀', 3)).toBe('ab');
+    expect(clipText('ab😀', 4)).toBe('ab😀');
+    expect(clipText('x🇸🇦y', 3)).toBe('x');
+    expect(clipText('مَرْحَبًا', 2)).toBe('مَ');
+    expect(clipText('👩‍👩‍👧 family', 5)).toBe('');
+    expect(ellipsis(`${'x'.repeat(118)}😀😀`, 120)).toBe(`${'x'.repeat(118)}…`);
+    expect(ellipsis('short', 120)).toBe('short');
   });
 });

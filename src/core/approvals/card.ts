@@ -2,6 +2,7 @@ import { clock, decidedBy } from '../decisions/wording.ts';
 import type { Card } from '../chat/types.ts';
 import { maskSecrets } from '../vault/mask.ts';
 import { DECISIONS, type Decision, type Gate } from './port.ts';
+import { clipText } from '../chat/text-split.ts';
 
 const PREFIX = 'apv';
 const ACTION_ID = new RegExp(`^${PREFIX}:([A-Za-z0-9_-]{1,32}):(${DECISIONS.join('|')})$`);
@@ -23,12 +24,22 @@ export const MAX_ARG_CHARS = 600;
 const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
 
 
-/** Masked, pretty arguments, cut with an honest count of what is not shown. */
+/**
+ * Masked, pretty arguments, cut with an honest count of what is not shown. Too long to show whole, the
+ * short fields come first: a long one (a file's content, a message) must not push the one that says
+ * where it goes (a path, a URL, a command, a recipient) off the card. The cut never splits a character.
+ */
 export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
-  const text = JSON.stringify(maskSecrets(args ?? {}, { secrets }), null, 1) ?? '{}';
+  const masked = maskSecrets(args ?? {}, { secrets });
+  const text = JSON.stringify(masked, null, 1) ?? '{}';
   if (text.length <= MAX_ARG_CHARS) return text;
-  return `${text.slice(0, MAX_ARG_CHARS)}… ${text.length - MAX_ARG_CHARS} more characters not shown`;
+  const fields = masked !== null && typeof masked === 'object' && !Array.isArray(masked) ? Object.entries(masked as Record<string, unknown>) : undefined;
+  const shortFirst = fields ? Object.fromEntries(fields.sort(([, a], [, b]) => rendered(a) - rendered(b))) : masked;
+  const shown = clipText(JSON.stringify(shortFirst, null, 1) ?? '{}', MAX_ARG_CHARS);
+  return `${shown}… ${text.length - shown.length} more characters not shown`;
 }
+
+const rendered = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
 
 /**
  * One sentence saying where a gate stands, for a settled card's footer and for every losing tap:

@@ -159,3 +159,22 @@ export function splitText(text: string, limit: number, atoms: readonly RegExp[] 
   }
   return chunks;
 }
+
+/**
+ * The longest start of `text` at most `max` UTF-16 units long that ends where a grapheme cluster ends,
+ * so a shortened line never shows half an emoji, a flag or a letter without its marks.
+ * @example clipText('ab😀', 3) // 'ab'
+ */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Clusters are settled by the characters around them: a margin past the cut is all that is read.
+  const starts = clusterStarts(text.slice(0, max + 64));
+  let end = max;
+  while (end > 0 && !starts[end]) end--;
+  return text.slice(0, end);
+}
+
+/** `text` shortened to at most `max` units with a closing `…` (see {@link clipText}). */
+export function ellipsis(text: string, max: number): string {
+  return text.length <= max ? text : `${clipText(text, max - 1)}…`;
+}

@@ -5,6 +5,7 @@ import type { ToolContext } from '../tools/define.ts';
 import { maskText } from '../vault/mask.ts';
 import { postOnce } from './send-message.ts';
 import type { KnownTarget } from './targets.ts';
+import { ellipsis } from '../chat/text-split.ts';
 
 /** The question kind of clarify cards (`decisions/questions.ts`). */
 export const CLARIFY_QUESTION = 'clarify';
@@ -48,7 +49,7 @@ export class Clarifier {
     await this.#o.questions.ask({
       kind: CLARIFY_QUESTION,
       title: `Where should this message go? "${input.to}" is not an allowed target.`,
-      fields: [{ label: 'Message', value: text.length > 300 ? `${text.slice(0, 300)}…` : text }],
+      fields: [{ label: 'Message', value: ellipsis(text, 301) }],
       options: [
         ...input.known.map((k, i) => ({ id: `t${i}`, label: k.label, style: 'primary' as const })),
         { id: 'cancel', label: 'Cancel', style: 'secondary' as const },

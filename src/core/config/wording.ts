@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ellipsis } from '../chat/text-split.ts';
 
 type Issue = z.core.$ZodIssue;
 
@@ -40,7 +41,7 @@ function isDefault(message: string): boolean {
 }
 
 function shown(value: unknown): string {
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 39)}…` : value}"`;
+  if (typeof value === 'string') return `"${ellipsis(value, 40)}"`;
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'nothing (null)';
   if (typeof value === 'object') return 'a section';

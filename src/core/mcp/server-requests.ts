@@ -5,6 +5,7 @@
 import type { ChatRef } from '../chat/ref.ts';
 import type { Questions } from '../decisions/questions.ts';
 import type { McpServerRequestHandler } from './connection.ts';
+import { ellipsis } from '../chat/text-split.ts';
 
 /** The question kind of these cards. */
 export const MCP_REQUEST_QUESTION = 'mcp_request';
@@ -78,5 +79,5 @@ async function waitForDecision(o: ServerRequestOptions, id: string) {
 }
 
 function clip(text: string, max = 500): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return ellipsis(text, max);
 }

@@ -3,6 +3,7 @@ import type { ChatRef } from '../chat/ref.ts';
 import type { Db } from '../db/index.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { ago, FAILURE_LOOKBACK_MS, type Finding, type WatchedKind } from './watch.ts';
+import { ellipsis } from '../chat/text-split.ts';
 
 /** What the task watcher needs of the tasks module to act on a decision. */
 export interface TaskActions {
@@ -44,5 +45,5 @@ export function watchTasks(db: Db, actions: TaskActions): WatchedKind {
 
 export function clip(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return ellipsis(flat, max);
 }

@@ -4,6 +4,7 @@
 import type { Card } from '../chat/types.ts';
 import type { TaskState } from '../db/schema/tasks.ts';
 import type { TaskRow } from './transition.ts';
+import { clipText } from '../chat/text-split.ts';
 
 const STATE_LINES: Record<TaskState, string> = {
   queued: '⏳ queued',
@@ -23,7 +24,8 @@ export function taskStateLine(state: TaskState): string {
 }
 
 export function taskCard(task: TaskRow): Card {
-  const goal = task.goal.length > GOAL_CHARS ? `${task.goal.slice(0, GOAL_CHARS)}… (${task.goal.length - GOAL_CHARS} more characters)` : task.goal;
+  const shown = clipText(task.goal, GOAL_CHARS);
+  const goal = shown.length < task.goal.length ? `${shown}… (${task.goal.length - shown.length} more characters)` : task.goal;
   const by = task.requester.operator ?? task.requester.displayName ?? task.requester.id;
   const footer = task.state === 'failed' && task.error ? task.error
     : task.state === 'done' ? 'The answer is below.'

@@ -4,6 +4,7 @@ import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { TaskState } from '../db/schema/tasks.ts';
 import { taskStateLine } from './card.ts';
 import type { TaskRow } from './transition.ts';
+import { ellipsis } from '../chat/text-split.ts';
 
 /** What the task commands use of the tasks module. */
 export interface TaskCommandsPort {
@@ -49,7 +50,7 @@ function tasksCommand(port: TaskCommandsPort): ChatCommand {
     async run(ctx) {
       const tasks = await port.ofChat(ctx.chat);
       if (tasks.length === 0) return ctx.reply('No background tasks in this chat. Start one with /task <goal>.');
-      const lines = tasks.map((t) => `${t.id} — ${taskStateLine(t.state)} — ${t.goal.length > 60 ? `${t.goal.slice(0, 60)}…` : t.goal}${t.state === 'failed' && t.error ? ` (${t.error})` : ''}`);
+      const lines = tasks.map((t) => `${t.id} — ${taskStateLine(t.state)} — ${ellipsis(t.goal, 61)}${t.state === 'failed' && t.error ? ` (${t.error})` : ''}`);
       return ctx.reply(['Background tasks here, newest first:', ...lines].join('\n'));
     },
   };
