@@ -13,7 +13,7 @@ import type { LoadedConfig } from './core/config/index.ts';
 import { redactUrl, type Database } from './core/db/index.ts';
 import { ActionRouter } from './core/decisions/actions.ts';
 import { FirstDecisionWins } from './core/decisions/first-wins.ts';
-import { Questions } from './core/decisions/questions.ts';
+import { Questions, whoMayAnswer } from './core/decisions/questions.ts';
 import { JobKinds } from './core/jobs/port.ts';
 import { SWEEP_SCHEDULE, sweepJob, type SweepStep } from './core/jobs/sweep.ts';
 import type { KazmaParts } from './core/kazma-core.ts';
@@ -135,7 +135,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const actions = new ActionRouter();
     const commands = new CommandRegistry();
     const decisions = new FirstDecisionWins({ db: database.db, outbox, surfaces, logger });
-    const questions = new Questions({ db: database.db, decisions, clock, logger, mayDecide: (_kind, actor) => access.operatorRefusal(actor), operatorName: (actor) => access.operatorOf(actor)?.name });
+    const questions = new Questions({ db: database.db, decisions, clock, logger, mayDecide: whoMayAnswer(access), operatorName: (actor) => access.operatorOf(actor)?.name });
     actions.register('q', questions);
     // Before the tools: the web tools' egress guard and the commitment check (clarify cards are
     // questions) make up authorizeEffect, the one check every call passes before any effect.

@@ -8,6 +8,9 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { field, tapEvent, toolResults } from '../approvals/helpers.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
+import { CLARIFY_QUESTION } from '../../src/core/commitment/clarify.ts';
+import { APPROVAL_LIKE_QUESTIONS } from '../../src/core/decisions/who-answers.ts';
+import { MCP_REQUEST_QUESTION } from '../../src/core/mcp/server-requests.ts';
 
 const CHAT: ChatRef = 'telegram:1';
 const CHANNEL: ChatRef = 'slack:CAPPROVE';
@@ -98,3 +101,40 @@ describe('send_message', () => {
     expect(posts()).toEqual([]);
   });
 });
+
+describe('a clarify card is decided like an approval', () => {
+  it('under approvals.approvers and requester_may_approve: the requester and a non-approver are refused; an approver\'s pick posts', async () => {
+    const ana: Actor = { platform: 'telegram', id: '43' };
+    const bob: Actor = { platform: 'telegram', id: '44' };
+    const k = await kazmas.start({
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+      access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', telegram: '43' }, { name: 'bob', telegram: '44' }] },
+      approvals: { approvers: ['maya', 'ana'], requester_may_approve: false },
+      outbound: { targets: { ops: 'telegram:-100999' }, allow_targets: ['ops'] },
+    });
+    const telegram = new RecordingSurface('telegram');
+    k.kazma.core.attachSurface(telegram);
+    const handle = async (event: Parameters<typeof k.kazma.core.pipeline.handle>[0]) => {
+      await k.kazma.core.pipeline.handle(event);
+      await k.settled();
+    };
+    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'opz', text: 'wire the money' } }] }, { text: 'Asked.' });
+    await handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: ana, text: 'tell opz to wire the money' });
+    const card = telegram.openCard()!;
+    const ops = card.card.buttons[0]!.id;
+    const posted = () => telegram.sent.filter((s) => s.chat === 'telegram:-100999');
+    // Before: any operator's pick posted it, the requester's own included.
+    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: ana, actionId: ops });
+    expect(telegram.privately.at(-1)?.text).toBe('You cannot decide this: approvals.requester_may_approve is false: another operator must decide.');
+    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: bob, actionId: ops });
+    expect(telegram.privately.at(-1)?.text).toBe('You cannot decide this: bob is not in approvals.approvers.');
+    expect(posted()).toEqual([]);
+    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA_TG, actionId: ops });
+    expect(posted()).toEqual([{ chat: 'telegram:-100999', text: 'wire the money' }]);
+  });
+
+  it('names the kinds it covers as the modules that ask them do', () => {
+    expect(APPROVAL_LIKE_QUESTIONS).toEqual([CLARIFY_QUESTION, MCP_REQUEST_QUESTION]);
+  });
+});
+

@@ -69,12 +69,21 @@ export class AccessPolicy {
    * operators only (narrowed by approvals.approvers), and not the requester themself when
    * approvals.requester_may_approve is false.
    */
-  approvalRefusal(actor: Actor, requester: Actor): string | undefined {
+  /**
+   * Why `actor` may not answer a question card: one that decides like an approval (a clarify card's
+   * pick posts the message an approval would have let out; an MCP server's request) under the approval
+   * rules, for whoever asked; any other (an incident card) by any operator.
+   */
+  answerRefusal(actor: Actor, question: { likeApproval: boolean; requester?: Actor | undefined }): string | undefined {
+    return question.likeApproval ? this.approvalRefusal(actor, question.requester) : this.operatorRefusal(actor);
+  }
+
+  approvalRefusal(actor: Actor, requester: Actor | undefined): string | undefined {
     const operator = this.operatorOf(actor);
     if (!operator) return 'only operators may approve tool calls';
     const approvers = this.#approvals.approvers;
     if (approvers.length > 0 && !approvers.includes(operator.name)) return `${operator.name} is not in approvals.approvers`;
-    if (!this.#approvals.requester_may_approve && this.#samePerson(actor, requester, operator)) {
+    if (!this.#approvals.requester_may_approve && requester && this.#samePerson(actor, requester, operator)) {
       return 'approvals.requester_may_approve is false: another operator must decide';
     }
     return undefined;

@@ -15,6 +15,8 @@ interface ClarifySubject {
   text: string;
   asked: string;
   targets: Record<string, ChatRef>;
+  /** Who asked for the message: the pick is decided like an approval of it (decisions/questions.ts requesterOf). */
+  requester?: { platform: string; id: string };
 }
 
 /** Options for {@link Clarifier}. */
@@ -45,7 +47,8 @@ export class Clarifier {
     const origin = ctx.turn?.chat.startsWith('thread:') ? undefined : (ctx.turn?.chat as ChatRef | undefined);
     const destinations = [...(origin ? [origin] : []), ...this.#o.channels];
     if (destinations.length === 0) return `not sent: "${input.to}" is not an allowed target and there is nobody to ask which one was meant`;
-    const subject: ClarifySubject = { text, asked: input.to, targets };
+    const requester = ctx.turn?.requester;
+    const subject: ClarifySubject = { text, asked: input.to, targets, ...(requester && { requester: { platform: requester.platform, id: requester.id } }) };
     await this.#o.questions.ask({
       kind: CLARIFY_QUESTION,
       title: `Where should this message go? "${input.to}" is not an allowed target.`,

@@ -13,6 +13,7 @@ import { compareAndSet } from './compare-and-set.ts';
 import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
 import type { QuestionRow } from './effect-store.ts';
 import type { DecisionKind, FirstDecision, FirstDecisionWins } from './first-wins.ts';
+export { whoMayAnswer } from './who-answers.ts';
 
 /** A question with a fixed set of answers, as its owner and the card see it. */
 export interface Question {
@@ -51,7 +52,8 @@ export interface QuestionsOptions {
   db: Db;
   decisions: FirstDecisionWins;
   /** Why `actor` may not answer questions of this kind, or undefined (operators only, by default). */
-  mayDecide: (kind: string, actor: Actor) => string | undefined;
+  /** Why `actor` may not answer `question`, or undefined when they may (by its kind, and who asked, in its subject). */
+  mayDecide: (question: Question, actor: Actor) => string | undefined;
   operatorName: (actor: Actor) => string | undefined;
   clock: Clock;
   logger?: Logger;
@@ -179,9 +181,9 @@ function questionKind({ db, mayDecide, operatorName }: QuestionsOptions): Decisi
       return row && fromRow(row);
     },
     isOpen: (q) => q.state === 'open',
-    // The kind never changes after the question is asked, so a question read to route the tap will do.
+    // Its kind and subject never change after it is asked, so a question read to route the tap will do.
     refusal(q, actor) {
-      return mayDecide(q.kind, actor);
+      return mayDecide(q, actor);
     },
     async settle(request) {
       const actor = storedActor(request.actor, operatorName(request.actor));
