@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatQueues, chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef } from '../../src/core/chat/index.ts';
 import { formatUptime, parseCommand } from '../../src/core/commands/index.ts';
 import { clipText, ellipsis } from '../../src/core/chat/text-split.ts';
+import { sendInParts } from '../../src/core/chat/send-parts.ts';
 
 describe('ChatRef', () => {
   it('parses and formats <platform>:<chat>[:<thread>]', () => {
@@ -86,5 +87,28 @@ describe('clipText and ellipsis', () => {
     expect(clipText('👩‍👩‍👧 family', 5)).toBe('');
     expect(ellipsis(`${'x'.repeat(118)}😀😀`, 120)).toBe(`${'x'.repeat(118)}…`);
     expect(ellipsis('short', 120)).toBe('short');
+  });
+});
+
+describe('sendInParts (every adapter sends a long message through it)', () => {
+  it('records each part before the next, goes on after the delivered ones, and records nothing for one part', async () => {
+    const posted: string[] = [];
+    const recorded: Array<[number, string]> = [];
+    const post = async (part: string) => { posted.push(part); return { chat: 'telegram:1' as const, id: `m-${part}` }; };
+    const progress = (delivered: number, first?: string) => ({
+      delivered, ...(first && { first: { chat: 'telegram:1' as const, id: first } }),
+      partSent: async (n: number, ref: { id: string }) => { recorded.push([n, ref.id]); },
+    });
+    expect(await sendInParts(['a', 'b', 'c'], post, progress(0))).toEqual({ chat: 'telegram:1', id: 'm-a' });
+    expect(posted).toEqual(['a', 'b', 'c']);
+    expect(recorded).toEqual([[1, 'm-a'], [2, 'm-a']]);
+    posted.length = 0;
+    recorded.length = 0;
+    // A retry after part 2 was refused: only c goes out, and the reference is still the first part's.
+    expect(await sendInParts(['a', 'b', 'c'], post, progress(2, 'm-a'))).toEqual({ chat: 'telegram:1', id: 'm-a' });
+    expect(posted).toEqual(['c']);
+    expect(recorded).toEqual([]);
+    await sendInParts(['only'], post, progress(0));
+    expect(recorded).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 // of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
+import { sendInParts } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, sameCard, type RenderedCard } from './cards.ts';
 import type { DirectMessages } from './dms.ts';
@@ -40,14 +41,9 @@ export class DiscordSurface implements Surface {
     this.#o = options;
   }
 
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     this.#o.typing.stop(chat);
-    let first: string | undefined;
-    for (const content of discordChunks(message.text)) {
-      const id = await this.#post(channelOf(chat), { content });
-      first ??= id;
-    }
-    return messageRefOf(chat, first!);
+    return sendInParts(discordChunks(message.text), async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })), progress);
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

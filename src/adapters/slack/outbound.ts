@@ -3,7 +3,8 @@
 // cards are Block Kit, edited with chat.update; private text is ephemeral. WebClient retries a 429
 // after its Retry-After (see client.ts), so a call here is delivered once or fails with a SlackApiError.
 import type { webApi } from '@slack/bolt';
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
+import { sendInParts } from '../../core/chat/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
 import { slackError } from './errors.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
@@ -28,14 +29,9 @@ export class SlackSurface implements Surface {
     this.#o = options;
   }
 
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = this.#target(chat);
-    let first: string | undefined;
-    for (const part of parts(message.text)) {
-      const ts = await this.#post(target, part.text, part.blocks);
-      first ??= ts;
-    }
-    return messageRefOf(chat, first!);
+    return sendInParts(parts(message.text), async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)), progress);
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

@@ -3,7 +3,8 @@
 // retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
 // delivered once or fails with a TelegramApiError that says why.
 import type { Api } from 'grammy';
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
+import { sendInParts } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
@@ -34,18 +35,13 @@ export class TelegramSurface implements Surface {
     this.#o = options;
   }
 
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = targetOf(chat);
     this.#o.typing.stop(chat);
     const chunks = splitTelegramHtml(markdownToTelegramHtml(message.text)).filter((c) => telegramVisibleText(c).trim() !== '');
     // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
     if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
-    let first: number | undefined;
-    for (const html of chunks) {
-      const id = await this.#sendHtml(target, html);
-      first ??= id;
-    }
-    return messageRefOf(chat, first!);
+    return sendInParts(chunks, async (html) => messageRefOf(chat, await this.#sendHtml(target, html)), progress);
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

@@ -1,6 +1,7 @@
 // The public face of core/chat: the Surface port and the inbound pipeline.
 export { chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef, type ChatRef } from './ref.ts';
-export type { Actor, Card, CardButton, InboundAction, InboundCommand, InboundEvent, InboundMessage, Message, MessageRef, Surface } from './types.ts';
+export type { Actor, Card, CardButton, InboundAction, InboundCommand, InboundEvent, InboundMessage, Message, MessageRef, SendProgress, Surface } from './types.ts';
+export { sendInParts } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
 export { ChatQueues } from './chat-queue.ts';
 export { Inbox, InboxUnavailableError } from './inbox.ts';

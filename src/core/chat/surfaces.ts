@@ -1,6 +1,6 @@
 import { KazmaError } from '../errors.ts';
 import { parseChatRef, type ChatRef } from './ref.ts';
-import type { Actor, Card, Message, MessageRef, Surface } from './types.ts';
+import type { Actor, Card, Message, MessageRef, SendProgress, Surface } from './types.ts';
 
 /** A chat's platform has no attached surface (its adapter is disabled or not started yet). */
 export class NoSurfaceError extends KazmaError {
@@ -48,8 +48,8 @@ export class SurfaceRegistry {
   }
 
   // Every method is async so that a missing surface is a rejection the caller can catch, not a throw.
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
-    return this.for(chat).send(chat, message);
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
+    return this.for(chat).send(chat, message, progress);
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

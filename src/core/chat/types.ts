@@ -78,13 +78,29 @@ export interface MessageRef {
 }
 
 /**
+ * How far an earlier attempt at a long message got: a part the platform took is never sent again (the
+ * outbox keeps this with the message's row).
+ */
+export interface SendProgress {
+  /** Parts already delivered, in order, and the first one's reference. */
+  delivered: number;
+  first?: MessageRef;
+  /** Told after each part the platform took while more are to follow; resolves once it is recorded. */
+  partSent(delivered: number, first: MessageRef): Promise<void>;
+}
+
+/**
  * What each adapter implements. The required part is small; `replyPrivately` is an optional
  * capability the core checks for (Slack ephemeral messages, Discord ephemeral replies).
  */
 export interface Surface {
   /** The ChatRef prefix this surface serves, e.g. `telegram`. */
   readonly platform: string;
-  send(chat: ChatRef, message: Message): Promise<MessageRef>;
+  /**
+   * Sends a message, in as many parts as the platform's limit needs (see {@link sendInParts}); with
+   * `progress`, a retry goes on from the first part not yet delivered. Returns the first part's reference.
+   */
+  send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef>;
   sendCard(chat: ChatRef, card: Card): Promise<MessageRef>;
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */

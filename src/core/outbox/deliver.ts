@@ -1,10 +1,10 @@
-import type { Card, Message, MessageRef } from '../chat/types.ts';
+import type { Card, Message, MessageRef, SendProgress } from '../chat/types.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
 import { KazmaError } from '../errors.ts';
 import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
-import { editsOf, getOutbox, moveOutbox, type OutboxRow } from './store.ts';
+import { editsOf, getOutbox, moveOutbox, sendProgress, type OutboxRow } from './store.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
@@ -55,7 +55,7 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
   }
   let ref: MessageRef | undefined;
   try {
-    ref = await send(surfaces, claimed, editTarget);
+    ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
     await moveOutbox(db, id, 'sending', 'pending', { lastError: (error as Error).message });
     throw error;
@@ -75,7 +75,7 @@ async function editOrder(db: Db, edit: OutboxRow): Promise<'superseded' | 'behin
   return edits.some((e) => e.id !== edit.id && e.state === 'sending') ? 'behind-a-send' : 'next';
 }
 
-async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: MessageRef | undefined): Promise<MessageRef | undefined> {
+async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: MessageRef | undefined, progress: SendProgress): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
       return surfaces.sendCard(row.destination as ChatRef, row.payload as Card);
@@ -83,6 +83,6 @@ async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: Messa
       await surfaces.editCard(editTarget!, row.payload as Card);
       return undefined;
     case 'message':
-      return surfaces.send(row.destination as ChatRef, row.payload as Message);
+      return surfaces.send(row.destination as ChatRef, row.payload as Message, progress);
   }
 }

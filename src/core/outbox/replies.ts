@@ -10,7 +10,7 @@ import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { recordSent, type SentHandOff } from './sent-marks.ts';
-import { getOutbox, moveOutbox } from './store.ts';
+import { getOutbox, moveOutbox, sendProgress } from './store.ts';
 
 // A turn's every reply runs this: built once (values as placeholders, each encoded by its column).
 const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
@@ -72,7 +72,7 @@ export class ReplyOutbox {
       }
       let ref: MessageRef | undefined;
       try {
-        ref = await this.#o.surfaces.send(chat, { text: reply.text });
+        ref = await this.#o.surfaces.send(chat, { text: reply.text }, sendProgress(this.#o.db, { id, messageRef: null }));
       } catch (error) {
         this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
         await moveOutbox(this.#o.db, id, 'sending', 'pending', { lastError: error instanceof Error ? error.message : String(error) });

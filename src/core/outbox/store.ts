@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { MessageRef, SendProgress } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, type OutboxKind, type OutboxState } from '../db/schema/outbox.ts';
 
@@ -56,6 +57,25 @@ export async function moveOutbox(
     .where(and(eq(outbox.id, id), eq(outbox.state, from)))
     .returning();
   return row;
+}
+
+/**
+ * A long message's progress while it is being sent: its first part's reference and how many parts went
+ * out, kept in `message_ref` (the reference the row ends with once sent), so that after a later part
+ * fails the retry sends only the rest. Written only while the row is `sending`.
+ */
+export async function recordPartsSent(db: Db, id: string, delivered: number, first: MessageRef): Promise<void> {
+  await db.update(outbox).set({ messageRef: { ...first, delivered }, updatedAt: sql`now()` }).where(and(eq(outbox.id, id), eq(outbox.state, 'sending')));
+}
+
+/** What the attempts at a message row so far delivered, and how a new attempt records its own progress. */
+export function sendProgress(db: Db, row: Pick<OutboxRow, 'id' | 'messageRef'>): SendProgress {
+  const ref = row.messageRef as (MessageRef & { delivered?: number }) | null;
+  return {
+    delivered: ref?.delivered ?? 0,
+    ...(ref?.delivered && { first: { chat: ref.chat, id: ref.id } }),
+    partSent: (delivered, first) => recordPartsSent(db, row.id, delivered, first),
+  };
 }
 
 export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefined> {

@@ -22,7 +22,8 @@ export type { Delivery } from './updates.ts';
 export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
-export interface FailSpec { status: number; body?: unknown; times?: number }
+/** `after`: this many calls of the method go through first (the second part of a long message fails). */
+export interface FailSpec { status: number; body?: unknown; times?: number; after?: number }
 
 export interface FakeTelegram {
   /** `http://127.0.0.1:PORT`, no trailing slash: the value for grammy's `client.apiRoot`. */
@@ -70,7 +71,7 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
   const hub = new UpdateHub();
   const state: FakeState = { bot, store: new MessageStore(bot), hub, queries: new Map(), commands: new Map() };
   const calls = new CallLog();
-  const failures = new Map<string, Array<{ status: number; body: unknown }>>();
+  const failures = new Map<string, Array<{ status: number; body: unknown } | null>>();
 
   const app = new Hono();
   app.all('/:auth/:method', async (c) => {
@@ -118,6 +119,7 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
     failNext(method, spec) {
       const key = (lookupMethod(method) ?? method).toLowerCase();
       const list = failures.get(key) ?? [];
+      for (let i = 0; i < (spec.after ?? 0); i++) list.push(null);
       for (let i = 0; i < (spec.times ?? 1); i++) list.push({ status: spec.status, body: spec.body ?? defaultBody(spec.status) });
       failures.set(key, list);
     },

@@ -1,0 +1,21 @@
+// A message longer than a platform's limit goes out as several posts. Each adapter splits it its own way
+// (send-time rendering); sending the parts, and going on after the ones an earlier attempt delivered, is
+// the same everywhere, so it is decided here.
+import type { MessageRef, SendProgress } from './types.ts';
+
+/**
+ * Posts `parts` in order and returns the first one's reference. With `progress`: the parts it says were
+ * delivered are skipped, and after each part that has another behind it, `partSent` records how far it
+ * got before the next goes out — so when a later part fails and the message is sent again, no part shows
+ * twice. A one-part message records nothing (it is the common case, and its row says it all).
+ */
+export async function sendInParts<P>(parts: readonly P[], post: (part: P) => Promise<MessageRef>, progress?: SendProgress): Promise<MessageRef> {
+  let first = progress?.first;
+  for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
+    const ref = await post(parts[i]!);
+    first ??= ref;
+    if (progress && i < parts.length - 1) await progress.partSent(i + 1, first);
+  }
+  if (!first) throw new RangeError('a message with no parts cannot be sent');
+  return first;
+}
