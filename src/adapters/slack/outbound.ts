@@ -5,8 +5,9 @@
 import type { webApi } from '@slack/bolt';
 import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
 import { sendInParts } from '../../core/chat/index.ts';
+import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
-import { slackError } from './errors.ts';
+import { SlackApiError, slackError } from './errors.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
 import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
 import type { ResponseUrls } from './responses.ts';
@@ -19,7 +20,11 @@ export interface SlackSurfaceOptions {
   apiUrl: string;
   responses: ResponseUrls;
   threads: KnownThreads;
+  logger?: Logger;
 }
+
+/** chat.update's answers for a message that is no longer there to edit. */
+const CARD_GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived']);
 
 export class SlackSurface implements Surface {
   readonly platform = PLATFORM;
@@ -42,7 +47,13 @@ export class SlackSurface implements Surface {
   async editCard(ref: MessageRef, card: Card): Promise<void> {
     const rendered = renderCard(card);
     const { channel } = targetOf(ref.chat);
-    await this.#call('chat.update', () => this.#o.client.chat.update({ channel, ts: ref.id, text: rendered.text, blocks: rendered.blocks }));
+    try {
+      await this.#call('chat.update', () => this.#o.client.chat.update({ channel, ts: ref.id, text: rendered.text, blocks: rendered.blocks }));
+    } catch (error) {
+      // A deleted card cannot show its outcome; retrying would not change that.
+      if (error instanceof SlackApiError && CARD_GONE.has(error.error)) return void this.#o.logger?.warn({ ref, error: error.error }, 'the card to edit was deleted on Slack');
+      throw error;
+    }
   }
 
   /** Slack shows no "typing…" for bots through the Web API: nothing to do. */

@@ -52,7 +52,7 @@ export class SlackPlatform {
     this.client = createWebClient({ token: config.token, apiUrl: config.api_url, logger, ...(options.retry && { retry: options.retry }) });
     const threads = new KnownThreads();
     const responses = new ResponseUrls();
-    this.surface = new SlackSurface({ client: this.client, apiUrl: config.api_url, responses, threads });
+    this.surface = new SlackSurface({ client: this.client, apiUrl: config.api_url, responses, threads, logger });
     this.inbound = new SlackInbound({ pipeline: options.core.pipeline, me: () => this.#me, threads, responses, logger });
     const common = {
       // Kazma knows the bot from its own auth.test at start; Bolt needs no token check of its own.

@@ -52,6 +52,9 @@ const described = (error: unknown, pattern: RegExp): boolean => error instanceof
 /** An edit identical to the message: Telegram refuses it, but the message already shows what we want. */
 export const isNotModified = (error: unknown): boolean => described(error, /message is not modified/i);
 
+/** The message to edit is gone (deleted by someone, or its chat): no retry will bring it back. */
+export const isMessageGone = (error: unknown): boolean => described(error, /message to edit not found|chat not found/i);
+
 /** Our HTML did not parse: worth one retry as plain text rather than losing the message. */
 export const isUnparsableEntities = (error: unknown): boolean => described(error, /can't parse entities/i);
 

@@ -8,7 +8,7 @@ import { sendInParts } from '../../core/chat/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
-import { isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
+import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
 import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
@@ -63,6 +63,8 @@ export class TelegramSurface implements Surface {
         parse_mode: 'HTML', ...(rendered.keyboard && { reply_markup: rendered.keyboard }),
       });
     } catch (error) {
+      // A deleted card cannot show its outcome; retrying would not change that.
+      if (isMessageGone(error)) return void this.#o.logger?.warn({ ref }, 'the card to edit was deleted on Telegram');
       if (!isNotModified(error)) throw telegramError('editMessageText', error, this.#o.apiRoot);
     }
     this.#remember(key, rendered);

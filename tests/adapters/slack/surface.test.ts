@@ -75,6 +75,17 @@ describe('SlackSurface', () => {
     expect(fake.calls.of('chat.update')[0]!.args).toMatchObject({ channel: DM, ts: ref.id });
   });
 
+  it('an edit of a card someone deleted is done, not retried for ever (as on Discord)', async () => {
+    const { fake, surface } = await setup();
+    const ref = await surface.sendCard(`slack:${DM}`, { title: 'Approve write_file?', fields: [], buttons: [{ id: 'apv:g1:once', label: 'Approve', style: 'primary' }] });
+    // What chat.update answers for a message that is gone (before: a SlackApiError the outbox retried 8 times).
+    fake.failNext('chat.update', { status: 200, body: { ok: false, error: 'message_not_found' } });
+    await expect(surface.editCard(ref, { title: 'Approval', fields: [], buttons: [], footer: 'Denied by Omar' })).resolves.toBeUndefined();
+    // Any other refusal still fails, for the outbox to retry.
+    fake.failNext('chat.update', { status: 200, body: { ok: false, error: 'internal_error' } });
+    await expect(surface.editCard(ref, { title: 'Approval', fields: [], buttons: [], footer: 'Denied by Omar' })).rejects.toThrow(/internal_error/);
+  });
+
   it('replies privately with chat.postEphemeral in the chat’s thread when no response URL is open', async () => {
     const { fake, surface } = await setup();
     await surface.replyPrivately!(`slack:C0TEAM:1700000000.000001`, { platform: 'slack', id: 'U0LINA' }, 'only **you**');

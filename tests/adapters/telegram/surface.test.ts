@@ -59,6 +59,19 @@ describe('outbound', () => {
     expect(h.fake.messages(MAYA.id).find((m) => m.message_id === Number(ref.id))?.reply_markup).toBeUndefined();
   });
 
+  it('an edit of a card someone deleted is done, not retried for ever (as on Discord)', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    h.say({ chatId: MAYA.id, from: MAYA, text: 'hi' });
+    await h.settled();
+    const surface = h.platform.surface;
+    const ref = await surface.sendCard(DM, card());
+    // Before: a TelegramApiError the outbox retried 8 times, then an incident about a stuck delivery.
+    h.fake.failNext('editMessageText', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' } });
+    await expect(surface.editCard(ref, card('Denied by Omar'))).resolves.toBeUndefined();
+    h.fake.failNext('editMessageText', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: BUTTON_DATA_INVALID' } });
+    await expect(surface.editCard(ref, card('Denied by Omar'))).rejects.toThrow(/BUTTON_DATA_INVALID/);
+  });
+
   it('sends the text plain when Telegram cannot parse the HTML, rather than losing the reply', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     h.say({ chatId: MAYA.id, from: MAYA, text: 'hi' });
