@@ -18,7 +18,11 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
  */
 export function addressRefusal(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  const range = ipaddr.parse(address).range();
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  // ::/96 written in hex (`::7f00:1`) is IPv4-compatible — 127.0.0.1 — yet ipaddr.js calls it unicast;
+  // only its dotted spelling (`::127.0.0.1`) reads as mapped. What it reaches depends on the host's stack.
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return `${RANGE_WORDS.ipv4Mapped} address, not a public one`;
   if (range === 'unicast') return undefined;
   return `${RANGE_WORDS[range] ?? `a ${range}`} address, not a public one`;
 }
