@@ -30,3 +30,12 @@ export class StartupError extends KazmaError {
     super(code, message, options);
   }
 }
+
+/**
+ * A platform refused a delivery for good — the bot was blocked or removed, the chat is gone, it may not
+ * write there — as opposed to a refusal worth retrying (a rate limit, an outage). Adapters say which on
+ * their own error classes (`permanent`); the outbox marks such a row failed instead of retrying it.
+ */
+export function isPermanentRefusal(error: unknown): boolean {
+  return (error as { permanent?: unknown } | null)?.permanent === true;
+}

@@ -11,6 +11,8 @@ export class DiscordApiError extends KazmaError {
   readonly discordCode: number | string;
   /** Set when the call was refused for a rate limit (only with rest.rejectOnRateLimit). */
   readonly retryAfterMs: number | undefined;
+  /** Refused for good (no such channel, no access, may not DM them): retrying changes nothing (core/errors.ts isPermanentRefusal). */
+  readonly permanent: boolean;
 
   constructor(route: string, error: DiscordAPIError | RateLimitError, hint?: string) {
     const limited = error instanceof RateLimitError;
@@ -21,6 +23,8 @@ export class DiscordApiError extends KazmaError {
     this.status = status;
     this.discordCode = limited ? 429 : error.code;
     this.retryAfterMs = limited ? error.retryAfter : undefined;
+    // 403: no access or permission; 404: no such channel. (A 400 is most often a form Discord takes once fixed: not for good.)
+    this.permanent = !limited && (status === 403 || status === 404 || [CODES.unknownChannel, CODES.missingAccess, CODES.cannotMessageUser, CODES.missingPermissions].includes(this.discordCode as never));
   }
 }
 

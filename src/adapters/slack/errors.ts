@@ -10,6 +10,8 @@ export class SlackApiError extends KazmaError {
   readonly error: string;
   /** Set when Slack rate-limited the call: how long it asked us to wait. */
   readonly retryAfterMs: number | undefined;
+  /** Refused for good (no such channel, not a member, archived): retrying changes nothing (core/errors.ts isPermanentRefusal). */
+  readonly permanent: boolean;
 
   constructor(method: string, error: string, options: { hint?: string; retryAfterMs?: number; cause?: unknown } = {}) {
     const code = error === 'ratelimited' ? 'slack_rate_limited' : AUTH_ERRORS.has(error) ? 'slack_unauthorized' : 'slack_api';
@@ -17,8 +19,15 @@ export class SlackApiError extends KazmaError {
     this.method = method;
     this.error = error;
     this.retryAfterMs = options.retryAfterMs;
+    this.permanent = PERMANENT_ERRORS.has(error);
   }
 }
+
+/** Web API errors no retry can change: the destination is gone or closed to the app, or the message is not one Slack takes. */
+const PERMANENT_ERRORS = new Set([
+  'channel_not_found', 'not_in_channel', 'is_archived', 'user_not_found', 'cannot_dm_bot', 'restricted_action', 'restricted_action_read_only_channel',
+  'restricted_action_thread_only_channel', 'restricted_action_non_threadable_channel', 'msg_too_long', 'no_text', 'invalid_blocks', 'too_many_attachments',
+]);
 
 /** Slack could not be reached, or kept answering with an HTTP error after the retries. */
 export class SlackTransportError extends KazmaError {

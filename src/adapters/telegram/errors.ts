@@ -10,6 +10,8 @@ export class TelegramApiError extends KazmaError {
   readonly description: string;
   /** Set on 429: how long Telegram asked us to wait. */
   readonly retryAfterMs: number | undefined;
+  /** Refused for good (blocked, removed, no such chat): retrying changes nothing (core/errors.ts isPermanentRefusal). */
+  readonly permanent: boolean;
 
   constructor(method: string, error: GrammyError, hint?: string) {
     const code = error.error_code === 429 ? 'telegram_rate_limited' : error.error_code === 401 ? 'telegram_unauthorized' : 'telegram_api';
@@ -19,8 +21,12 @@ export class TelegramApiError extends KazmaError {
     this.description = error.description;
     const after = error.parameters.retry_after;
     this.retryAfterMs = typeof after === 'number' ? after * 1000 : undefined;
+    this.permanent = error.error_code === 403 || (error.error_code === 400 && PERMANENT_400.test(error.description));
   }
 }
+
+/** 400s no retry can change: the chat or person is gone, or the bot may not write there. */
+const PERMANENT_400 = /chat not found|user not found|PEER_ID_INVALID|user is deactivated|bot was kicked|not enough rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|message is too long/i;
 
 /** Telegram could not be reached (DNS, TLS, connection reset, timeout). */
 export class TelegramTransportError extends KazmaError {

@@ -1,7 +1,7 @@
 import type { Card, Message, MessageRef, SendProgress } from '../chat/types.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
-import { KazmaError } from '../errors.ts';
+import { isPermanentRefusal, KazmaError } from '../errors.ts';
 import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, sendProgress, type OutboxRow } from './store.ts';
@@ -13,7 +13,7 @@ export class EditTargetNotReadyError extends KazmaError {
   }
 }
 
-export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready';
+export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready' | 'failed';
 
 /**
  * Delivers one outbox row through the attached surfaces, once:
@@ -57,6 +57,11 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
   try {
     ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
+    // Refused for good (blocked, gone, not allowed): failed, for an incident to say so, not retried.
+    if (isPermanentRefusal(error)) {
+      await moveOutbox(db, id, 'sending', 'failed', { lastError: (error as Error).message });
+      return 'failed';
+    }
     await moveOutbox(db, id, 'sending', 'pending', { lastError: (error as Error).message });
     throw error;
   }

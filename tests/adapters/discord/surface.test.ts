@@ -82,6 +82,8 @@ describe('outbound', () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     await expect(h.platform.surface.send('discord:1999999999999999999', { text: 'hello' })).rejects.toMatchObject({
       code: 'discord_api', status: 404, discordCode: 10003, message: expect.stringMatching(/Unknown Channel\. Check the channel id \(access\.chats, approvals\.channels\)/),
+      // A refusal for good: the outbox marks the delivery failed instead of retrying it.
+      permanent: true,
     });
   });
 });
