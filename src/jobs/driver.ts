@@ -47,6 +47,7 @@ export class BullJobDriver implements JobQueue {
         concurrency: this.#o.concurrency?.[lane] ?? 4,
         // Stall detection is what recovers a job whose worker died; keep it well under a minute.
         lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 1,
+        settings: { backoffStrategy: retryDelay },
       });
       worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));
       const outage = this.#o.outage;
@@ -99,13 +100,28 @@ export class BullJobDriver implements JobQueue {
   }
 }
 
+/** The name of {@link retryDelay} in a job's options (BullMQ's own strategies have theirs). */
+const BACKOFF = 'kazma';
+
+/**
+ * How long a failed attempt waits: doubling from the kind's first delay (0.5 s by default), but never
+ * sooner than the platform asked (a 429's retry_after, carried by the adapter's error as retryAfterMs).
+ * Retrying a rate-limited delivery at once only earns another 429, and Telegram lengthens the wait.
+ */
+function retryDelay(attemptsMade: number, _type: string | undefined, error: Error | undefined, job: { opts: JobsOptions } | undefined): number {
+  const first = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 500;
+  const doubling = Math.round(2 ** Math.max(0, attemptsMade - 1) * first);
+  const asked = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof asked === 'number' && asked > doubling ? asked : doubling;
+}
+
 function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
   const attempts = options.attempts ?? kind.attempts ?? 1;
   return {
     ...(options.jobId !== undefined && { jobId: options.jobId }),
     ...(options.delayMs !== undefined && { delay: options.delayMs }),
     attempts,
-    ...(attempts > 1 && { backoff: { type: 'exponential', delay: kind.backoffMs ?? 500 } }),
+    ...(attempts > 1 && { backoff: { type: BACKOFF, delay: kind.backoffMs ?? 500 } }),
     removeOnComplete: true,
     // A job id names the work (an outbox row, a reminder), not one try at it, and BullMQ adds nothing
     // under an id it still holds, failed jobs included: a delivery whose attempts ran out could then never

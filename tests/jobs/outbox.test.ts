@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
-import type { Card } from '../../src/core/chat/types.ts';
+import type { Card, Surface } from '../../src/core/chat/types.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
 import { JobKinds } from '../../src/core/jobs/port.ts';
@@ -99,6 +99,39 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
       await dispatcher.recover({ sendingBefore: new Date(0) });
       await allSent(database().db, [id]);
       expect(slack.cards.filter((s) => s.card.title === 'F')).toHaveLength(1);
+    } finally {
+      await driver.close();
+    }
+  });
+
+  it('a retry waits as long as the platform asked (a 429\'s retry_after), not just the first backoff', async () => {
+    const tries: number[] = [];
+    // A platform that rate-limits the first try and asks for 1.5 s; the adapters carry that as retryAfterMs.
+    const limited: Surface = {
+      platform: 'slack',
+      send: async (chat) => ({ chat, id: 'm' }),
+      sendCard: async (chat) => {
+        tries.push(Date.now());
+        if (tries.length === 1) throw Object.assign(new Error('Slack refused chat.postMessage: ratelimited'), { retryAfterMs: 1500 });
+        return { chat, id: 'card-1' };
+      },
+      editCard: async () => {},
+      typing: async () => {},
+    };
+    const own = new SurfaceRegistry();
+    own.attach(limited);
+    const kinds = new JobKinds();
+    const kind = outboxDeliveryJob({ db: database().db, surfaces: own });
+    kinds.register(kind);
+    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, logger });
+    driver.startWorkers(['outbox']);
+    try {
+      const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0LIMIT', payload: card('L') }]);
+      await new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces: own, logger }).dispatch([id!]);
+      await allSent(database().db, [id]);
+      // Before: the second try came after the first backoff, 0.5 s, into another 429.
+      expect(tries).toHaveLength(2);
+      expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(1400);
     } finally {
       await driver.close();
     }
