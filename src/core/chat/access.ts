@@ -59,16 +59,11 @@ export class AccessPolicy {
     };
   }
 
-  /** Why `actor` may not answer an operator's question (an incident card, a clarify card), or undefined. */
+  /** Why `actor` may not answer an operator's question (an incident card), or undefined. */
   operatorRefusal(actor: Actor): string | undefined {
     return this.operatorOf(actor) ? undefined : 'only operators may answer this';
   }
 
-  /**
-   * Why `actor` may not decide an approval asked for `requester`, or undefined when they may:
-   * operators only (narrowed by approvals.approvers), and not the requester themself when
-   * approvals.requester_may_approve is false.
-   */
   /**
    * Why `actor` may not answer a question card: one that decides like an approval (a clarify card's
    * pick posts the message an approval would have let out; an MCP server's request) under the approval
@@ -78,6 +73,11 @@ export class AccessPolicy {
     return question.likeApproval ? this.approvalRefusal(actor, question.requester) : this.operatorRefusal(actor);
   }
 
+  /**
+   * Why `actor` may not decide an approval asked for `requester`, or undefined when they may:
+   * operators only (narrowed by approvals.approvers), and not the requester themself when
+   * approvals.requester_may_approve is false (no requester: nobody to exclude).
+   */
   approvalRefusal(actor: Actor, requester: Actor | undefined): string | undefined {
     const operator = this.operatorOf(actor);
     if (!operator) return 'only operators may approve tool calls';
