@@ -6,6 +6,11 @@
 //
 // A channel value whose version the reader already holds (channel-values.ts) comes back without its blob:
 // the database does not detoast it, nothing is sent, and nothing is revived.
+//
+// Each channel value is looked up by its whole key (a LATERAL with LIMIT 1, which the planner does not
+// flatten into a join). As a join, a planner without statistics (PGlite never analyses) hashed every blob
+// the thread ever wrote — ~3,000 rows at turn 500, 10× the read of a new chat's — so the read grew with
+// the thread's history, not with the checkpoint it reads.
 
 /** One row of {@link checkpointReadSql}: part 0 is the checkpoint, 1 a channel value, 2 a pending write. */
 export interface CheckpointReadRow {
@@ -44,7 +49,11 @@ select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.m
 union all
 select 1, null, null, null, null, null, bl.channel, bl.type, bl.version, k.known, case when k.known then null else bl.blob end, 0
 from cp cross join jsonb_each_text(cp.checkpoint -> 'channel_versions') v
-join ${table('checkpoint_blobs')} bl on bl.thread_id = cp.thread_id and bl.checkpoint_ns = cp.checkpoint_ns and bl.channel = v.key and bl.version = v.value
+cross join lateral (
+  select b.channel, b.type, b.version, b.blob from ${table('checkpoint_blobs')} b
+  where b.thread_id = cp.thread_id and b.checkpoint_ns = cp.checkpoint_ns and b.channel = v.key and b.version = v.value
+  limit 1
+) bl
 cross join lateral (select coalesce(bl.channel || chr(9) || bl.version = any($4::text[]), false) as known) k
 union all
 select 2, null, null, null, null, cw.task_id, cw.channel, cw.type, null, false, cw.blob, cw.idx
