@@ -1,10 +1,12 @@
-// The graph's state: the conversation (MessagesAnnotation) plus three small fields the nodes share.
+// The graph's state: the conversation (LangGraph's messages channel, with a reducer that does not
+// re-coerce the whole conversation on every update) plus three small fields the nodes share.
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { AIMessage as AIMessageClass } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
-import { Annotation, MessagesAnnotation } from '@langchain/langgraph';
+import { Annotation, type Messages } from '@langchain/langgraph';
 import type { ChatRef } from '../chat/ref.ts';
 import type { Actor } from '../chat/types.ts';
+import { conversationReducer } from './conversation-reducer.ts';
 
 /**
  * What happens to one tool call of the current model message, decided by the `gate` node:
@@ -36,7 +38,7 @@ const lastValue = <T>(initial: () => T) => Annotation<T>({ reducer: (_previous, 
  * message), so call ids a model reuses across turns never inherit an old decision.
  */
 export const AgentState = Annotation.Root({
-  ...MessagesAnnotation.spec,
+  messages: Annotation<BaseMessage[], Messages>({ reducer: conversationReducer, default: () => [] }),
   verdicts: lastValue<Record<string, Verdict>>(() => ({})),
   turn: lastValue<TurnInfo | null>(() => null),
   answeredBy: lastValue<AnsweredBy | null>(() => null),
