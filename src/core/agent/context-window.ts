@@ -9,13 +9,23 @@ const CHARS_PER_TOKEN = 4;
 /** Per message: role, separators and name, as the OpenAI chat format spends them. */
 const MESSAGE_OVERHEAD = 4;
 
+/**
+ * Each message's count, once: every turn plans the window over the whole conversation again, and a
+ * message in a thread's state is never changed in place (see channel-values.ts), so its count holds.
+ */
+const counted = new WeakMap<BaseMessage, number>();
+
 /** Approximate tokens one message costs in a request: its text, its tool calls' names and arguments, overhead. */
 export function approxTokens(message: BaseMessage): number {
+  const known = counted.get(message);
+  if (known !== undefined) return known;
   let chars = textOf(message).length;
   if (AIMessage.isInstance(message)) {
     for (const call of message.tool_calls ?? []) chars += call.name.length + JSON.stringify(call.args ?? {}).length;
   }
-  return MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN);
+  const tokens = MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN);
+  counted.set(message, tokens);
+  return tokens;
 }
 
 /** Approximate tokens of messages. */
