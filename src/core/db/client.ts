@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
 
@@ -35,28 +36,36 @@ export interface OpenDatabaseOptions {
   pglite?: PGlite;
   /** postgres.js pool size; default 10. */
   poolSize?: number;
+  /** PGlite only: how often its tables are vacuumed and analysed (pglite-upkeep.ts); 0: never. Default 10 minutes. */
+  upkeepIntervalMs?: number;
+  /** PGlite only: a housekeeping run failed (the next one tries again). */
+  onUpkeepError?: (error: unknown) => void;
 }
 
 /** Opens PostgreSQL (postgres.js) when a URL is configured, else the embedded PGlite. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
-  if (options.pglite) return wrapPglite(options.pglite, undefined);
+  if (options.pglite) return wrapPglite(options.pglite, undefined, options);
   if (!options.dataDir) throw new StartupError('database_unconfigured', 'Set data_dir or database.url.');
   const lock = lockDataDir(options.dataDir);
   try {
     // Each database's driver is loaded only when it is the one configured (PGlite's is several MB of code).
     const { openPglite } = await import('./pglite-open.ts');
     const client = await openPglite(join(options.dataDir, 'pglite'));
-    return await wrapPglite(client, lock);
+    return await wrapPglite(client, lock, options);
   } catch (error) {
     lock.release();
     throw new StartupError('database_open_failed', `Could not open the embedded database in ${options.dataDir}: ${(error as Error).message}`, { cause: error });
   }
 }
 
-async function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Promise<Database> {
+async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options: OpenDatabaseOptions): Promise<Database> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const upkeep = startPgliteUpkeep(client, {
+    intervalMs: options.upkeepIntervalMs ?? DEFAULT_UPKEEP_INTERVAL_MS,
+    onError: options.onUpkeepError ?? ((error) => process.emitWarning(`The embedded database's housekeeping (VACUUM) failed; it runs again later: ${(error as Error).message}`)),
+  });
   return {
     kind: 'pglite',
     db,
@@ -65,6 +74,7 @@ async function wrapPglite(client: PGlite, lock: DataDirLock | undefined): Promis
     ping: async () => void (await client.query('select 1')),
     close: async () => {
       try {
+        await upkeep.stop();
         if (!client.closed) await client.close();
       } finally {
         lock?.release();
