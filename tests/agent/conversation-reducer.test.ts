@@ -22,6 +22,8 @@ const updates: Array<[string, () => Messages]> = [
   ['a replacement by id', () => [new AIMessage({ id: 'a1', content: 'edited' })]],
   ['removals of the oldest turn and an append', () => [new RemoveMessage({ id: 'h1' }), new RemoveMessage({ id: 'a1' }), new RemoveMessage({ id: 't1' }), new AIMessage({ id: 'a3', content: 'x' })]],
   ['a removal then a re-add of the same id', () => [new RemoveMessage({ id: 'h2' }), new HumanMessage({ id: 'h2', content: 'back' })]],
+  ['the same new id twice (the later one wins)', () => [new AIMessage({ id: 'a7', content: 'first' }), new AIMessage({ id: 'a7', content: 'second' })]],
+  ['a removal and a replacement together', () => [new RemoveMessage({ id: 'h1' }), new AIMessage({ id: 'a1', content: 'edited' })]],
   ['an append then its removal', () => [new AIMessage({ id: 'a4', content: 'gone' }), new RemoveMessage({ id: 'a4' })]],
   ['a chunk', () => [new AIMessageChunk({ id: 'a5', content: 'streamed' })]],
   ['a string and a message-like object', () => ['plain text', { role: 'assistant', content: 'like', id: 'a6' }] as Messages],

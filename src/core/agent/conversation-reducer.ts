@@ -35,11 +35,6 @@ function plainUpdate(right: Messages): BaseMessage[] | undefined {
 
 /** Merges `right` into `left` by id: replaces, removes (RemoveMessage) or appends, as `messagesStateReducer` does. */
 function mergeById(left: readonly BaseMessage[], right: readonly BaseMessage[]): BaseMessage[] {
-  const rightIds = new Set(right.map((m) => m.id!));
-  // The common update only appends: nothing of it is in the state already, and then nothing is removed.
-  if (rightIds.size === right.length && !right.some((m) => RemoveMessage.isInstance(m)) && !left.some((m) => rightIds.has(m.id!))) {
-    return left.concat(right);
-  }
   const merged = [...left];
   const indexById = new Map<string, number>();
   for (let i = 0; i < merged.length; i++) indexById.set(merged[i]!.id!, i);
@@ -64,7 +59,30 @@ function mergeById(left: readonly BaseMessage[], right: readonly BaseMessage[]):
 
 /** The reducer of the agent state's `messages`. */
 export function conversationReducer(left: Messages, right: Messages): BaseMessage[] {
-  const state = Array.isArray(left) && left.every(isPlainWithId) ? (left as BaseMessage[]) : undefined;
-  const update = state ? plainUpdate(right) : undefined;
-  return state && update ? mergeById(state, update) : messagesStateReducer(left, right);
+  const update = Array.isArray(left) ? plainUpdate(right) : undefined;
+  if (!update) return messagesStateReducer(left, right);
+  const state = left as BaseMessage[];
+  const updateById = new Map<string, BaseMessage>();
+  let removals = 0;
+  for (const m of update) {
+    updateById.set(m.id!, m);
+    if (m instanceof RemoveMessage) removals++;
+  }
+  // One pass over the state: is it all plain, and what of it does the update touch?
+  let removed = 0;
+  let replaced = false;
+  for (let i = 0; i < state.length; i++) {
+    const m = state[i];
+    if (!isPlainWithId(m)) return messagesStateReducer(left, right);
+    const touching = updateById.get(m.id!);
+    if (touching === undefined) continue;
+    if (touching instanceof RemoveMessage) removed++;
+    else replaced = true;
+  }
+  // The common updates: appends, and removals of messages that are there (the window moving on).
+  if (!replaced && removed === removals && updateById.size === update.length) {
+    const kept = removed === 0 ? state : state.filter((m) => !updateById.has(m.id!));
+    return kept.concat(removals === 0 ? update : update.filter((m) => !(m instanceof RemoveMessage)));
+  }
+  return mergeById(state, update);
 }
