@@ -45,6 +45,21 @@ describe('splitForDiscord', () => {
     expect(splitForDiscord(text)).toEqual(['a'.repeat(1200), `${'b'.repeat(500)}\n${'c'.repeat(500)}`]);
   });
 
+  it('closes and reopens a code block nested in a list (indented fences are fences to Discord)', () => {
+    const code = Array.from({ length: 120 }, (_, i) => `     let v${i} = ${i};`).join('\n');
+    const md = `Steps:\n\n1. First\n   - nested item\n     \`\`\`ts\n${code}\n     \`\`\`\n2. Second`;
+    const chunks = splitForDiscord(markdownToDiscord(md), 500);
+    expect(chunks.length).toBeGreaterThan(3);
+    const fences = (c: string) => c.split('\n').filter((line) => /^[ \t]*```/.test(line)).length;
+    for (const c of chunks) {
+      expect(c.length).toBeLessThanOrEqual(500);
+      expect(fences(c) % 2, c).toBe(0);
+    }
+    const inner = chunks.filter((c) => c.includes('let v')).slice(1);
+    for (const c of inner) expect(c.startsWith('```ts\n'), c).toBe(true);
+    expect(chunks.join('\n').match(/let v\d+ = \d+;/g)).toHaveLength(120);
+  });
+
   it('splits a 6,000-character code block into balanced blocks that reopen with the language', () => {
     const code = Array.from({ length: 250 }, (_, i) => `let v${i} = a < b && "${i}";`).join('\n');
     expect(code.length).toBeGreaterThan(6000);

@@ -73,6 +73,19 @@ describe('splitForSlack', () => {
     expect(texts.map((t) => t.slice(4, -4)).join('\n')).toBe(code);
   });
 
+  it('closes and reopens a code block nested in a list (indented fences are fences to Slack)', () => {
+    const code = Array.from({ length: 120 }, (_, i) => `     let v${i} = ${i};`).join('\n');
+    const md = `Steps:\n\n1. First\n   - nested item\n     \`\`\`\n${code}\n     \`\`\`\n2. Second`;
+    const texts = sections(splitForSlack(markdownToMrkdwn(md), { sectionLimit: 500 }));
+    expect(texts.length).toBeGreaterThan(3);
+    const fences = (t: string) => t.split('\n').filter((line) => /^[ \t]*```/.test(line)).length;
+    for (const t of texts) {
+      expect(t.length).toBeLessThanOrEqual(500);
+      expect(fences(t) % 2, t).toBe(0);
+    }
+    expect(texts.join('\n').match(/let v\d+ = \d+;/g)).toHaveLength(120);
+  });
+
   it('never cuts a <url|label> link or an &amp; escape in half', () => {
     const line = Array.from({ length: 200 }, (_, i) => `<https://e.com/${i}?a=1&amp;b=2|link number ${i}> &amp;`).join(' ');
     for (const t of sections(splitForSlack(line, { sectionLimit: 150 }))) {

@@ -20,11 +20,13 @@ interface FenceLine {
   after: Block | null;
 }
 
-// CommonMark: a fence is three or more backticks or tildes, indented at most three spaces. A backtick
-// fence's info string cannot contain a backtick (so "```a```" on one line is inline, not a fence).
-const OPENER = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
-const FENCE_LINE = /^ {0,3}(?:`{3,}|~{3,})[^\n]*$/gm;
+// A fence is three or more backticks or tildes. Indented any amount: Discord and Slack take ``` as a
+// fence wherever it stands, so the block of a nested list item (its fence indented under the item) is
+// a block to them, and must be closed and reopened like any other. A backtick fence's info string
+// cannot contain a backtick (so "```a```" on one line is inline, not a fence).
+const OPENER = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const CLOSER = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+const FENCE_LINE = /^[ \t]*(?:`{3,}|~{3,})[^\n]*$/gm;
 
 /** Every fence line of `text`, in order, with the block state after each. */
 function scanFences(text: string): FenceLine[] {
