@@ -60,6 +60,15 @@ describe('splitForDiscord', () => {
     expect(chunks.join('\n').match(/let v\d+ = \d+;/g)).toHaveLength(120);
   });
 
+  it('never leaves a part holding only a block\'s closing fence (an empty block)', () => {
+    const code = Array.from({ length: 6 }, (_, i) => `     let v${i} = ${i};`).join('\n');
+    const md = `Steps:\n\n1. First\n   - nested item\n     \`\`\`ts\n${code}\n     \`\`\`\n2. Second`;
+    const chunks = splitForDiscord(markdownToDiscord(md), 80);
+    for (const c of chunks) expect(c, c).not.toMatch(/```[a-z]*\n[ \t]*```/);
+    expect(chunks.at(-1)).toBe('2. Second');
+    expect(chunks.join('\n').match(/let v\d+ = \d+;/g)).toHaveLength(6);
+  });
+
   it('splits a 6,000-character code block into balanced blocks that reopen with the language', () => {
     const code = Array.from({ length: 250 }, (_, i) => `let v${i} = a < b && "${i}";`).join('\n');
     expect(code.length).toBeGreaterThan(6000);

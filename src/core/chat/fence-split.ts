@@ -92,6 +92,14 @@ export function splitFenced(text: string, limit: number, atoms: readonly RegExp[
   const chunks: string[] = [];
   for (let pos = 0; pos < text.length; ) {
     const carried = blockAt(fences, pos);
+    // All that is left of the carried block is its closing fence: the chunk before closed it already,
+    // and alone it would open an empty block.
+    const closing = carried && fences.find((f) => f.start === pos && f.after === null);
+    if (closing) {
+      pos = closing.end;
+      while (text[pos] === '\n') pos++;
+      continue;
+    }
     const prefix = carried ? `${carried.marker}${carried.info}\n` : '';
     const budget = limit - prefix.length;
     let { cut, open } = place(pos, budget);
