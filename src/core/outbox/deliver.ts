@@ -1,10 +1,10 @@
 import type { Card, Message, MessageRef, SendProgress } from '../chat/types.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import type { SurfaceRegistry } from '../chat/surfaces.ts';
-import { isPermanentRefusal, KazmaError } from '../errors.ts';
+import { KazmaError } from '../errors.ts';
 import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
-import { editsOf, getOutbox, moveOutbox, sendProgress, type OutboxRow } from './store.ts';
+import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
@@ -57,12 +57,8 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
   try {
     ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
-    // Refused for good (blocked, gone, not allowed): failed, for an incident to say so, not retried.
-    if (isPermanentRefusal(error)) {
-      await moveOutbox(db, id, 'sending', 'failed', { lastError: (error as Error).message });
-      return 'failed';
-    }
-    await moveOutbox(db, id, 'sending', 'pending', { lastError: (error as Error).message });
+    // Refused for good: failed, not retried. Otherwise pending again, and the job's retry sends it.
+    if ((await settleFailedSend(db, id, error)) === 'failed') return 'failed';
     throw error;
   }
   // It went out: a stale pooled connection must not leave it `sending` (later "delivery unknown").

@@ -10,8 +10,7 @@ import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { recordSent, type SentHandOff } from './sent-marks.ts';
-import { getOutbox, moveOutbox, sendProgress } from './store.ts';
-import { isPermanentRefusal } from '../errors.ts';
+import { getOutbox, sendProgress, settleFailedSend } from './store.ts';
 
 // A turn's every reply runs this: built once (values as placeholders, each encoded by its column).
 const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
@@ -75,14 +74,11 @@ export class ReplyOutbox {
       try {
         ref = await this.#o.surfaces.send(chat, { text: reply.text }, sendProgress(this.#o.db, { id, messageRef: null }));
       } catch (error) {
-        if (isPermanentRefusal(error)) {
-          // Blocked, gone, not allowed: no retry changes that. Failed, for an incident to say so.
+        if ((await settleFailedSend(this.#o.db, id, error)) === 'failed') {
           this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was refused for good by the platform; it is marked failed, not retried');
-          await moveOutbox(this.#o.db, id, 'sending', 'failed', { lastError: error instanceof Error ? error.message : String(error) });
           continue;
         }
         this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
-        await moveOutbox(this.#o.db, id, 'sending', 'pending', { lastError: error instanceof Error ? error.message : String(error) });
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
         continue;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { MessageRef, SendProgress } from '../chat/types.ts';
 import type { Db } from '../db/index.ts';
+import { isPermanentRefusal } from '../errors.ts';
 import { outbox, type OutboxKind, type OutboxState } from '../db/schema/outbox.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -57,6 +58,17 @@ export async function moveOutbox(
     .where(and(eq(outbox.id, id), eq(outbox.state, from)))
     .returning();
   return row;
+}
+
+/**
+ * A send of row `id` (`sending`) threw: the row goes back to `pending` for a retry, or — when the
+ * platform refused it for good (blocked, gone, not allowed; errors.ts isPermanentRefusal) — to
+ * `failed`, for an incident to say so, since no retry changes that. Returns where it went.
+ */
+export async function settleFailedSend(db: Db, id: string, error: unknown): Promise<'pending' | 'failed'> {
+  const to = isPermanentRefusal(error) ? 'failed' : 'pending';
+  await moveOutbox(db, id, 'sending', to, { lastError: error instanceof Error ? error.message : String(error) });
+  return to;
 }
 
 /**
