@@ -81,6 +81,38 @@ describe('approvals HTTP API', () => {
     }
   });
 
+  it('lists in pages: at most `limit`, oldest first, `next` until the last, no gate twice', async () => {
+    const core = await start({ operators: [MAYA, ANA], readToken: READ_TOKEN });
+    // Each new message supersedes the question before it: four superseded gates and one pending.
+    for (let i = 0; i < 5; i++) {
+      llm.script(launch({ target: `pad ${i}` }));
+      await core.say(`launch ${i}`);
+    }
+    type Page = { approvals: Array<{ id: string; args: { target: string } }>; next?: string };
+    const pages: Page[] = [];
+    let path: string | undefined = '/api/approvals?state=superseded,pending&limit=2';
+    while (path) {
+      const answer = await request(path, READ_TOKEN);
+      expect(answer.status).toBe(200);
+      const page = (await answer.json()) as Page;
+      pages.push(page);
+      path = page.next ? `/api/approvals?state=superseded,pending&limit=2&after=${page.next}` : undefined;
+    }
+    expect(pages.map((p) => p.approvals.length)).toEqual([2, 2, 1]);
+    expect(pages.flatMap((p) => p.approvals.map((a) => a.args.target))).toEqual(['pad 0', 'pad 1', 'pad 2', 'pad 3', 'pad 4']);
+
+    // Without a limit: the default page (all five fit), and no `next`.
+    const whole = (await (await request('/api/approvals?state=superseded,pending', READ_TOKEN)).json()) as Page;
+    expect(whole.approvals).toHaveLength(5);
+    expect(whole.next).toBeUndefined();
+
+    for (const [query, key] of [['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['after=not-a-cursor', 'after']] as const) {
+      const refused = await request(`/api/approvals?state=pending&${query}`, READ_TOKEN);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { message: string }).message, query).toContain(key);
+    }
+  });
+
   it('decides as the operator who owns the token', async () => {
     const core = await start({ operators: [MAYA, ANA] });
     const gateId = await gateByMaya(core);

@@ -2,14 +2,14 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { maskSecrets } from '../../core/vault/mask.ts';
-import type { DecideOutcome, Decision, Gate, GateState } from '../../core/approvals/port.ts';
+import type { DecideOutcome, Decision, Gate, GatePage, GateState } from '../../core/approvals/port.ts';
 import { DECISIONS, GATE_STATES } from '../../core/approvals/port.ts';
 import type { Actor } from '../../core/chat/types.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
 /** What the API needs from the core. */
 export interface ApprovalsApiCore {
-  list(filter: { states: GateState[] }): Promise<Gate[]>;
+  list(filter: { states: GateState[]; page: GatePage }): Promise<Gate[]>;
   /**
    * Decides as `actor`, with no chat in front: a refusal or a late decision comes back in the outcome
    * only (the caller's HTTP response), never as a message in the gate's chat.
@@ -37,8 +37,32 @@ const decisionBody = z.strictObject({
   as: z.string().min(1).optional(),
 });
 
+/** The most approvals one page holds, and how many when `limit` is not given. */
+const PAGE_MAX = 500;
+const PAGE_DEFAULT = 100;
+
+/** A page's `next`: where the following page starts (the last gate shown), opaque to the caller. */
+const cursorOf = (gate: Gate): string => Buffer.from(JSON.stringify([gate.createdAt.toISOString(), gate.gateId])).toString('base64url');
+
+const cursor = z.string().transform((text, ctx) => {
+  try {
+    const [at, gateId] = z.tuple([z.iso.datetime(), z.string().min(1)]).parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    return { createdAt: new Date(at), gateId };
+  } catch {
+    ctx.addIssue({ code: 'custom', message: "not a cursor: pass the `next` of the page before, as it came" });
+    return z.NEVER;
+  }
+});
+
+const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
+  after: cursor.optional(),
+});
+
 /**
- * `GET /api/approvals?state=pending` and `POST /api/approvals/:id/decision`, behind bearer tokens.
+ * `GET /api/approvals?state=pending[&limit=100][&after=<next>]` and `POST /api/approvals/:id/decision`,
+ * behind bearer tokens. A list comes oldest first, at most `limit` (default 100, at most 500) a page;
+ * when more follow, the answer's `next` is the `after` of the next page.
  * Each operator's `access.operators[].api_token` reads and decides as that operator (actor platform
  * `api`, id = the operator's name), under the same rules as a tap (approvers, requester_may_approve);
  * the shared `http.api_token` only reads. A refusal is 403 and a losing decision 409 with the gate's
@@ -63,7 +87,17 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     const states = state.split(',');
     const unknown = states.filter((s) => !(GATE_STATES as readonly string[]).includes(s));
     if (unknown.length) return c.json({ error: 'bad_request', message: `unknown state ${unknown.join(', ')}; one of ${GATE_STATES.join(', ')}` }, 400);
-    return c.json({ approvals: (await options.core.list({ states: states as GateState[] })).map((gate) => publicGate(gate, options.secrets)) });
+    const page = pageQuery.safeParse({ limit: c.req.query('limit'), after: c.req.query('after') });
+    if (!page.success) return c.json({ error: 'bad_request', message: page.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400);
+    const { limit, after } = page.data;
+    // One more than asked: whether there is a next page.
+    const gates = await options.core.list({ states: states as GateState[], page: { limit: limit + 1, ...(after && { after }) } });
+    const shown = gates.slice(0, limit);
+    const last = shown.at(-1);
+    return c.json({
+      approvals: shown.map((gate) => publicGate(gate, options.secrets)),
+      ...(gates.length > limit && last && { next: cursorOf(last) }),
+    });
   });
   // A decision is a few hundred bytes; a larger body is refused before it is read.
   const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: 'payload_too_large', message: 'a decision body is at most 16 KB' }, 413) });

@@ -10,7 +10,7 @@ import { outboxOfOwner } from '../outbox/index.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
-import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, Grant } from './port.ts';
+import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, GatePage, Grant } from './port.ts';
 import { transitionGate, type GateRow } from './transition.ts';
 
 /** Options for {@link DurableApprovalBroker}. */
@@ -140,8 +140,10 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return this.#finish(await store.expiredGates(this.#o.db, now), 'timeout', 'nobody decided in time');
   }
 
-  async list(filter: { states?: GateState[]; chat?: ChatRef; threadId?: string } = {}): Promise<Gate[]> {
-    const rows = await store.gatesInState(this.#o.db, filter.states ?? ['pending'], { ...(filter.chat && { chat: filter.chat }), ...(filter.threadId && { threadId: filter.threadId }) });
+  async list(filter: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage } = {}): Promise<Gate[]> {
+    const rows = await store.gatesInState(this.#o.db, filter.states ?? ['pending'], {
+      ...(filter.chat && { chat: filter.chat }), ...(filter.threadId && { threadId: filter.threadId }), ...(filter.page && { page: filter.page }),
+    });
     return rows.map(gateFromRow);
   }
 

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from '../db/schema/approvals.ts';
 import { canonicalArgsHash } from '../effects/canonical.ts';
+import type { GatePage } from './port.ts';
 import type { GateRow } from './transition.ts';
 
 /** A short id, safe in URLs and button payloads (12 base64url characters, 72 random bits). */
@@ -47,11 +48,17 @@ export async function lockGate(db: Db, id: string): Promise<GateRow | undefined>
   return row;
 }
 
-export async function gatesInState(db: Db, states: GateState[], filter: { threadId?: string; chat?: string } = {}): Promise<GateRow[]> {
+export async function gatesInState(db: Db, states: GateState[], filter: { threadId?: string; chat?: string; page?: GatePage } = {}): Promise<GateRow[]> {
   const conditions = [inArray(approvalGates.state, states)];
   if (filter.threadId) conditions.push(eq(approvalGates.threadId, filter.threadId));
   if (filter.chat) conditions.push(eq(approvalGates.originChat, filter.chat));
-  return db.select().from(approvalGates).where(and(...conditions)).orderBy(approvalGates.createdAt);
+  // Ordered by creation to the millisecond (what a cursor carries: a JS Date), then id, so a page's
+  // last gate names exactly where the next page starts, with no gate twice and none left out.
+  const createdMs = sql`date_trunc('milliseconds', ${approvalGates.createdAt})`;
+  const after = filter.page?.after;
+  if (after) conditions.push(sql`(${createdMs}, ${approvalGates.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.gateId})`);
+  const query = db.select().from(approvalGates).where(and(...conditions)).orderBy(createdMs, approvalGates.id);
+  return filter.page ? query.limit(filter.page.limit) : query;
 }
 
 /** Pending gates whose time is up, oldest first. */

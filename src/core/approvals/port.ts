@@ -39,6 +39,12 @@ export interface ApprovalRequest {
 }
 
 /** One question as the broker keeps it, in its real state. */
+/** At most `limit` gates, those after `after` (the last gate of the page before) in creation order. */
+export interface GatePage {
+  limit: number;
+  after?: { createdAt: Date; gateId: string };
+}
+
 export interface Gate extends ApprovalRequest {
   gateId: string;
   state: GateState;
@@ -102,8 +108,8 @@ export interface ApprovalBroker {
   supersede(threadId: string, reason: string): Promise<Gate[]>;
   /** Pending questions whose time is up move to timeout, exactly once each; returns them. */
   expire(now?: Date): Promise<Gate[]>;
-  /** Gates in the given states (default pending), optionally of one chat or thread. */
-  list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string }): Promise<Gate[]>;
+  /** Gates in the given states (default pending), optionally of one chat or thread, oldest first; `page`: one page of them. */
+  list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage }): Promise<Gate[]>;
   get(gateId: string): Promise<Gate | undefined>;
   /** True when an earlier "always" covers this call in this chat. */
   isGranted(call: { chat: ChatRef; tool: string; args: unknown }): Promise<boolean>;
