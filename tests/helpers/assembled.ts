@@ -29,7 +29,8 @@ export interface Assembled {
 /** `config` is kazma.yaml as an object; data_dir, http.port 0 and tools.workspace are filled in. */
 export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase; clock?: Clock; queuePrefix?: string; env?: Record<string, string>; surfaces?: Surface[] } = {}): Promise<Assembled> {
   const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
-  const raw = { data_dir: join(workspace, 'data'), http: { port: 0 }, tools: { workspace }, ...config };
+  // http.port stays 0 when a test configures other http keys: the default port would collide across files.
+  const raw = { data_dir: join(workspace, 'data'), tools: { workspace }, ...config, http: { port: 0, ...(config.http as Record<string, unknown> | undefined) } };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));

@@ -48,11 +48,13 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
   const model = options.model ?? { name: 'fake-model', base_url: options.baseURL, max_retries: 1 };
   const raw = {
     data_dir: join(workspace, 'data'),
-    http: { port: 0 },
     model,
     access: { operators: [{ name: 'maya', telegram: '42', console: 'maya' }] },
     tools: { workspace },
     ...options.config,
+    // Port 0 also when a test configures `http` (its api_token): two test files on the default port
+    // collide when they run at once (EADDRINUSE 8787).
+    http: { port: 0, ...(options.config?.http as Record<string, unknown> | undefined) },
   };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const database = options.database ?? (await freshDatabase(options.backend ?? 'pglite'));
