@@ -2,7 +2,7 @@
 // result, the current turn and pinned summaries always stay, and only a prefix is ever archived.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { approxTokensOf, fitRequest, planWindow } from '../../src/core/agent/context-window.ts';
+import { approxTokensOf, fitRequest, planWindow, TRIM_TO } from '../../src/core/agent/context-window.ts';
 import { isSummary, summaryMessage } from '../../src/core/agent/summary.ts';
 
 const words = (n: number) => 'word '.repeat(n);
@@ -33,6 +33,33 @@ describe('planWindow', () => {
     const { archive, keep } = planWindow(messages, { budget: 100, pinned: isSummary });
     expect(ids(archive)).toEqual(ids(messages.slice(1, 3)));
     expect(ids(keep)).toEqual(ids([summary, ...messages.slice(3)]));
+  });
+});
+
+describe('planWindow over a growing conversation', () => {
+  it('archives nothing while everything fits, and trims to TRIM_TO of the budget once it does not', () => {
+    const turn = (i: number) => [human(`q${i} ${words(30)}`), ai(`a${i} ${words(30)}`)];
+    const budget = 2_000;
+    let state: BaseMessage[] = [];
+    const trims: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      state = [...state, ...turn(i)];
+      const { archive, keep } = planWindow(state, { budget });
+      expect([...archive, ...keep]).toEqual(state);
+      expect(approxTokensOf(keep)).toBeLessThanOrEqual(budget);
+      if (archive.length > 0) {
+        trims.push(i);
+        // A trim leaves room: the kept turns fit well under the budget, so the next turns add without trimming.
+        expect(approxTokensOf(keep)).toBeLessThanOrEqual(Math.floor(budget * TRIM_TO));
+      }
+      state = keep;
+    }
+    // Each turn here costs ~86 of the 2,000 tokens, so 15 % of the budget holds ~3.5 turns: about one
+    // trim in four turns. Trimming to just under the budget (as before) archived on every turn after
+    // the first trim.
+    const afterFirst = 120 - trims[0]!;
+    expect(trims.length).toBeGreaterThan(1);
+    expect(trims.length).toBeLessThanOrEqual(Math.ceil(afterFirst / 3));
   });
 });
 

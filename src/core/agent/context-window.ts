@@ -57,23 +57,35 @@ export interface WindowPlan {
 }
 
 /**
- * Splits `messages` so that `keep` fits `budget` tokens where it can: whole turns are dropped oldest
- * first, never the last (current) turn, never a pinned message (a /compact summary). Only a prefix of
- * the unpinned turns is ever archived, so whatever reads positions can tell "archived" from "new": a
- * message that is gone was older than every message that is left.
+ * What share of the budget a trim leaves. Trimming only to just under the budget made every later turn
+ * go over again: each turn archived one turn (a statement, a checkpoint delta, the reducer's removal
+ * path), and the request's first messages changed every turn, so a provider's prompt cache never matched
+ * its prefix. Trimming to 85 % lets the next turns fit unchanged: at the default window and 200-character
+ * messages (the long-thread bench's chat), one trim in about forty turns.
+ */
+export const TRIM_TO = 0.85;
+
+/**
+ * Splits `messages` so that `keep` fits `budget` tokens where it can: nothing leaves while everything
+ * fits; once it does not, whole turns are dropped oldest first until what is kept fits {@link TRIM_TO}
+ * of the budget — never the last (current) turn, never a pinned message (a /compact summary). Only a
+ * prefix of the unpinned turns is ever archived, so whatever reads positions can tell "archived" from
+ * "new": a message that is gone was older than every message that is left.
  *
  * @example
  * const { archive, keep } = planWindow(state.messages, { budget: 32_000, pinned: isSummary });
  */
 export function planWindow(messages: readonly BaseMessage[], options: { budget: number; pinned?: (m: BaseMessage) => boolean }): WindowPlan {
+  if (approxTokensOf(messages) <= options.budget) return { archive: [], keep: [...messages] };
   const pinned = messages.filter((m) => options.pinned?.(m) === true);
   const blocks = turnBlocks(messages.filter((m) => options.pinned?.(m) !== true));
+  const target = Math.floor(options.budget * TRIM_TO);
   let used = approxTokensOf(pinned);
   let first = blocks.length;
   // From the newest turn back; the current turn is kept whatever it costs.
   while (first > 0) {
     const cost = approxTokensOf(blocks[first - 1]!);
-    if (first < blocks.length && used + cost > options.budget) break;
+    if (first < blocks.length && used + cost > target) break;
     used += cost;
     first--;
   }
