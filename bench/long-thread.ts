@@ -30,6 +30,8 @@ const HERE = fileURLToPath(import.meta.url);
 const ROOT = join(HERE, '../..');
 const MARKS = [1, 100, 400];
 const SPAN = 9;
+/** The turns summed for the figure that includes whatever happens now and then (a trim of the window). */
+const WHOLE = 50;
 
 interface TurnFigure {
   turn: number;
@@ -39,6 +41,8 @@ interface TurnFigure {
   referenceCpuMs: number;
   /** The median over the nine of each turn's CPU ÷ the short chat's turn run right after it. */
   besideRatio: number;
+  /** Over the WHOLE turns ending at the mark (every turn counted, not the median): CPU ÷ the short chats', and statements a turn. */
+  whole?: { besideRatio: number; statements: number };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -83,7 +87,12 @@ async function measure(backend: Backend, llmUrl: string, turns: number, maxToken
     return MARKS.filter((m) => m <= turns).map((mark) => {
       const span = mark === 1 ? perTurn.slice(0, SPAN) : perTurn.slice(mark - SPAN, mark);
       const of = (pick: (f: (typeof span)[number]) => number) => median(span.map(pick));
-      return { turn: mark, cpuMs: of((f) => f.cpuMs), statements: of((f) => f.statements), referenceCpuMs: of((f) => f.referenceCpuMs), besideRatio: of((f) => f.cpuMs / f.referenceCpuMs) };
+      const all = mark >= WHOLE ? perTurn.slice(mark - WHOLE, mark) : undefined;
+      const sum = (pick: (f: (typeof span)[number]) => number) => all!.reduce((total, f) => total + pick(f), 0);
+      return {
+        turn: mark, cpuMs: of((f) => f.cpuMs), statements: of((f) => f.statements), referenceCpuMs: of((f) => f.referenceCpuMs), besideRatio: of((f) => f.cpuMs / f.referenceCpuMs),
+        ...(all && { whole: { besideRatio: sum((f) => f.cpuMs) / sum((f) => f.referenceCpuMs), statements: sum((f) => f.statements) / all.length } }),
+      };
     });
   } finally {
     await k.close();
@@ -114,6 +123,7 @@ for (const backend of backends) {
   const first = figures[0]!;
   const last = figures.at(-1)!;
   const beside = (f: TurnFigure) => f.cpuMs / f.referenceCpuMs;
+  if (last.whole) console.log(`${backend.padEnd(8)} turns ${last.turn - WHOLE + 1}–${last.turn}, every turn counted (a trim of the window too): CPU ÷ the new chats' beside them ${last.whole.besideRatio.toFixed(2)}, ${last.whole.statements.toFixed(2)} statements a turn`);
   console.log(`${backend.padEnd(8)} turn ${last.turn} / turn 1: ${(last.cpuMs / first.cpuMs).toFixed(2)} (CPU), ${(beside(last) / beside(first)).toFixed(2)} (CPU, each against a new chat's turns beside it), ${(last.statements / first.statements).toFixed(2)} (statements); turn ${last.turn} ÷ a new chat's turn beside it: ${last.besideRatio.toFixed(2)}`);
 }
 await llm.close();
