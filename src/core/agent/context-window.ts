@@ -52,7 +52,7 @@ export function turnBlocks(messages: readonly BaseMessage[]): BaseMessage[][] {
 export interface WindowPlan {
   /** The oldest whole turns that no longer fit: they leave the checkpoint (into the archive). */
   archive: BaseMessage[];
-  /** What stays: pinned messages, then the newest whole turns that fit, the current turn always. */
+  /** What stays: all of it, as it was, when it fits; else pinned messages, then the newest whole turns that fit, the current turn always. */
   keep: BaseMessage[];
 }
 
