@@ -38,13 +38,13 @@ export interface ApprovalRequest {
   call: ApprovalQuestion;
 }
 
-/** One question as the broker keeps it, in its real state. */
 /** At most `limit` gates, those after `after` (the last gate of the page before) in creation order. */
 export interface GatePage {
   limit: number;
   after?: { createdAt: Date; gateId: string };
 }
 
+/** One question as the broker keeps it, in its real state. */
 export interface Gate extends ApprovalRequest {
   gateId: string;
   state: GateState;
