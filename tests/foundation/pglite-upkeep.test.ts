@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/core/db/index.ts';
+import { startPgliteUpkeep } from '../../src/core/db/pglite-upkeep.ts';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 
 const opened: Array<Database | FreshDatabase> = [];
@@ -46,10 +47,17 @@ it('with an interval of 0 it never runs: the table keeps no statistics', async (
   expect(await rowEstimate(database, 'inbox')).toBe(-1);
 });
 
-it('a close during a run waits for it, and reports nothing', async () => {
+it('stopping waits for a run under way (Database.close stops it first), and reports nothing', async () => {
   const failures: unknown[] = [];
-  const database = await pgliteWith({ upkeepIntervalMs: 1, onUpkeepError: (error) => failures.push(error) });
+  const database = await pgliteWith({ upkeepIntervalMs: 0, onUpkeepError: (error) => failures.push(error) });
   await handleMessages(database, 2_000);
+  // The housekeeping on its own, over the same PGlite: stop() must not resolve before the run under way ends.
+  const upkeep = startPgliteUpkeep(database.pglite!, { intervalMs: 0, onError: (error) => failures.push(error) });
+  let ran = false;
+  void upkeep.runNow().then(() => (ran = true));
+  await upkeep.stop();
+  expect(ran).toBe(true);
+  expect(await rowEstimate(database, 'inbox')).toBe(2_000); // it ran to the end, not cut short
   await database.close();
   expect(database.pglite!.closed).toBe(true);
   expect(failures).toEqual([]);
