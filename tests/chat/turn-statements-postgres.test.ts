@@ -82,9 +82,10 @@ it('a simple turn on PostgreSQL: 7 statements — its row is taken with the chat
   expect(leases).toEqual([]);
   const labels = statements.map((text) => TURN_STATEMENTS.find(([, pattern]) => pattern.test(text.replace(/\s+/g, ' ')))?.[0]).filter((label) => label !== undefined);
   expect(labels).toEqual(TURN_STATEMENTS.map(([label]) => label));
-  // Nothing else touched the turn's tables but what runs on a timer: the inbox's heartbeat and sweep.
+  // Nothing else touched the turn's tables but what runs on a timer: the inbox's heartbeat and sweep, and
+  // the checkpoints' sweep looking for threads to prune.
   const turnTables = /"inbox"|thread_leases|chat_threads|"langgraph"\./;
-  const timed = /^update "inbox" set "updated_at" = now\(\)|^select .* from "inbox" where \("inbox"\."state" in|^delete from "inbox"/s;
+  const timed = /^update "inbox" set "updated_at" = now\(\)|^select .* from "inbox" where \("inbox"\."state" in|^delete from "inbox"|^select thread_id from "langgraph"\.checkpoints group by/s;
   const others = statements.filter((text) => turnTables.test(text) && !timed.test(text) && !TURN_STATEMENTS.some(([, pattern]) => pattern.test(text.replace(/\s+/g, ' '))));
   expect(others).toEqual([]);
   expect(surface.sent.at(-1)!.text).toContain('hello');

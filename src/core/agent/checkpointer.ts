@@ -31,6 +31,8 @@ export interface CheckpointerOptions {
 
 export interface Checkpointer {
   readonly saver: BatchedPostgresSaver;
+  /** The saver's pool, for the checkpoint tables' upkeep (checkpoint-retention.ts). */
+  readonly pool: Pick<pg.Pool, 'query'>;
   /** Closes the checkpointer's own pool; the Database (and its PGlite) stays open. */
   close(): Promise<void>;
 }
@@ -71,7 +73,7 @@ export async function createCheckpointer(database: Database, options: Checkpoint
     await checkpointer.close();
     throw error;
   }
-  return { saver: checkpointer.saver, close: checkpointer.close };
+  return { saver: checkpointer.saver, pool: checkpointer.pool, close: checkpointer.close };
 }
 
 /** Creates or upgrades the checkpoint tables; for `migrateDatabase`, whose lock serialises it on PostgreSQL. */

@@ -6,12 +6,14 @@ import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/journal.ts';
+import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
 import type { ReplyOutbox } from '../outbox/replies.ts';
 import type { ToolsModule } from '../tools/module.ts';
 import { ModelChains, modelSettingsFromConfig } from './chain-provider.ts';
 import { TranscriptArchive } from './archive.ts';
-import { createCheckpointer } from './checkpointer.ts';
+import { CheckpointRetention } from './checkpoint-retention.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer } from './checkpointer.ts';
 import { agentStatus, compactCommand, newCommand } from './commands.ts';
 import { Compactor } from './compact.ts';
 import { buildAgentGraph } from './graph.ts';
@@ -47,6 +49,8 @@ export interface AgentModule {
   chains: ModelChains;
   commands: ChatCommand[];
   status: StatusSection;
+  /** Deletes checkpoints older than each thread's newest and what only they reach (checkpoint-retention.ts). */
+  sweep: SweepStep;
   /** Aborts running turns (shutdown past its timeout); they are taken up at the next start. */
   abort(): void;
   /** Closes the checkpointer's connections. */
@@ -84,6 +88,7 @@ export async function createAgent({ loaded, processName, database, tools, broker
     heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });
+  const retention = new CheckpointRetention({ pool: checkpointer.pool, schema: CHECKPOINTER_SCHEMA, leases, owner: processName });
   const port = {
     startNewThread: (chat: Parameters<TurnRunner['newThread']>[0]) => runner.newThread(chat),
     currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
@@ -94,6 +99,7 @@ export async function createAgent({ loaded, processName, database, tools, broker
     runner, threads, chains,
     commands: [newCommand(port), compactCommand(port)],
     status: agentStatus(port),
+    sweep: { name: 'checkpoints', run: () => retention.run() },
     abort: () => aborter.abort(),
     close: () => checkpointer.close(),
   };
