@@ -169,7 +169,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     });
     for (const command of [helpCommand, ...agent.commands, statusCommand, ...approvals.commands, ...tasks.commands, ...schedules.commands, ...runs.commands, settings.command]) commands.register(command);
     commands.addStatus(agent.status).addStatus(approvals.status).addStatus(tasks.status).addStatus(schedules.status).addStatus(runs.status).addStatus(skills.status).addStatus(uptimeSection(clock));
-    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) }, chat.sweep, runs.sweep, mcp.sweep, questions.sweep, agent.sweep];
+    const sweeps: SweepStep[] = [approvals.sweep, { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) }, { name: 'outbox retention', run: () => outbox.prune(new Date(clock.now().getTime() - config.outbox.retention)) }, chat.sweep, runs.sweep, mcp.sweep, questions.sweep, agent.sweep];
     kinds.register(sweepJob(() => sweeps, logger, (step, error) => dbFailed(error, () => logger.warn({ step, err: error instanceof Error ? error.message : String(error) }, 'a sweep step failed; the next sweep tries again'))));
 
     const core: KazmaParts = {

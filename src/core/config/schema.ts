@@ -178,6 +178,8 @@ export const configSchema = z.strictObject({
   }),
   /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
   inbox: section({ retention: duration('7d') }),
+  /** Replies, messages and card edits are kept this long once delivered (or given up on); cards stay. */
+  outbox: section({ retention: duration('7d') }),
   runs: section({
     /** How often the run supervisor (and the other sweeps) look at every piece of long work. */
     sweep_interval: duration('30s'),

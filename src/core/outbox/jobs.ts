@@ -7,7 +7,7 @@ import type { JobKind, JobQueue } from '../jobs/port.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
-import { openOutbox, recoverOutbox } from './store.ts';
+import { openOutbox, pruneOutbox, recoverOutbox } from './store.ts';
 import type { ChatRef } from '../chat/ref.ts';
 
 /** `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). */
@@ -42,6 +42,11 @@ export class JobOutboxDispatcher implements OutboxDispatcher {
     const { pending, unknown } = await recoverOutbox(this.deps.db, options);
     if (unknown.length) this.deps.logger?.warn({ ids: unknown }, 'outbox deliveries interrupted by a stop are marked unknown, not re-sent');
     await this.dispatch(pending);
+  }
+
+  /** On every sweep: deletes replies and edits that ended before `before` (pruneOutbox says which). */
+  prune(before: Date): Promise<number> {
+    return pruneOutbox(this.deps.db, before);
   }
 
   /**

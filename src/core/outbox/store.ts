@@ -124,6 +124,21 @@ export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): P
   return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
 }
 
+/**
+ * Deletes the replies, messages and edits whose delivery ended (sent, superseded, failed, unknown) before
+ * `before`; returns how many. A turn's replies are looked up by id only while its inbound event is open,
+ * and an edit only while its card waits, so none is read again after that (`outbox.retention`, 7 days, is
+ * also how long the inbox keeps finished events). Cards stay: a decision, or a tap long after it, edits
+ * its card, and the edit needs the message the card became.
+ */
+export async function pruneOutbox(db: Db, before: Date): Promise<number> {
+  const gone = await db
+    .delete(outbox)
+    .where(and(inArray(outbox.kind, ['message', 'edit']), inArray(outbox.state, ['sent', 'superseded', 'failed', 'unknown']), lte(outbox.updatedAt, before)))
+    .returning({ id: outbox.id });
+  return gone.length;
+}
+
 /** Ids of rows not yet delivered (pending or being sent), with their destinations. */
 export async function openOutbox(db: Db): Promise<Array<{ id: string; destination: string }>> {
   return db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(inArray(outbox.state, ['pending', 'sending']));
