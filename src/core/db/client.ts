@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
@@ -61,7 +62,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options: OpenDatabaseOptions): Promise<Database> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // Drizzle's statements run prepared, each text parsed and planned once (pglite-prepared.ts).
+  const db = drizzlePglite({ client: withPreparedQueries(client), schema }) as unknown as Db;
   const upkeep = startPgliteUpkeep(client, {
     intervalMs: options.upkeepIntervalMs ?? DEFAULT_UPKEEP_INTERVAL_MS,
     onError: options.onUpkeepError ?? ((error) => process.emitWarning(`The embedded database's housekeeping (VACUUM) failed; it runs again later: ${(error as Error).message}`)),
