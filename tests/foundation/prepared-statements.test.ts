@@ -1,7 +1,8 @@
 // On PostgreSQL every statement drizzle builds runs prepared (src/core/db/prepared-by-default.ts): parsed
 // once per connection, then one round trip per run, instead of describe-then-execute on every call. The
 // server lists a connection's prepared statements in pg_prepared_statements; an unprepared statement never
-// appears there. The checkpointer (node-postgres) names its four statements for the same reason.
+// appears there. The checkpointer (node-postgres) names its four statements for the same reason, on PGlite
+// too, where every checkpointer's pool feeds one session (drizzle's side there: pglite-prepared.test.ts).
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -55,6 +56,25 @@ it('the checkpointer reads and writes checkpoints through named statements, prep
     expect(names).toEqual(expect.arrayContaining(['kazma_langgraph_read', 'kazma_langgraph_put']));
   } finally {
     await checkpointer.close();
+    await fresh.dispose();
+  }
+});
+
+it('on PGlite too, each checkpointer under names of its own: two on one session neither collide nor share', async () => {
+  const fresh = await freshDatabase('pglite');
+  const [first, second] = [await createCheckpointer(fresh), await createCheckpointer(fresh)];
+  try {
+    for (const checkpointer of [first, second, first, second]) {
+      const thread_id = randomUUID();
+      await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
+      const read = await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'two' }] }, { configurable: { thread_id } });
+      expect(read.messages.map((m) => m.content)).toEqual(['one', 'a #1', 'two', 'a #3']);
+    }
+    const names = (await fresh.pglite!.query<{ name: string }>(`select name from pg_prepared_statements where name like 'kazma_langgraph_read%'`)).rows.map((row) => row.name);
+    expect(names).toHaveLength(2);
+  } finally {
+    await first.close();
+    await second.close();
     await fresh.dispose();
   }
 });

@@ -47,6 +47,9 @@ function packed(blobs: (Uint8Array | undefined)[]): { bytes: Buffer; at: number[
 /** SQL for one blob of a {@link packed} parameter, in a row with `at` and `length`. */
 const sliceOf = (parameter: string, row: string) => `case when ${row}.length < 0 then null else substring(${parameter}::bytea from ${row}.at + 1 for ${row}.length) end`;
 
+/** Savers made on a shared session so far (each names its statements apart). */
+let sharedSessionSavers = 0;
+
 export class BatchedPostgresSaver extends PostgresSaver {
   readonly #pool: pg.Pool;
   readonly #putSql: string;
@@ -55,16 +58,21 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #readSql: string;
   readonly #schema: string;
   readonly #prepared: boolean;
+  /** Set apart this saver's statement names in a session other savers share (PGlite). */
+  readonly #nameSuffix: string;
   /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
   readonly reads = new SharedLatestReads();
   /** The conversations this process wrote or read, by version (channel-values.ts). */
   readonly #values: ChannelValues;
 
   /**
-   * `prepared`: name the statements (each connection of `pool` is a session of its own: PostgreSQL).
+   * `prepared`: name the statements. On PostgreSQL each connection of `pool` is a session of its own. On
+   * PGlite every pool's one connection feeds the same session, so each saver's names must be its own
+   * (`sessionShared`): node-postgres remembers what it prepared per connection, and a second pool would
+   * prepare a name the first already holds (an error).
    * `valuesBudgetBytes`: how much of the conversations it wrote or read the saver keeps (default 8 MB of JSON).
    */
-  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean; valuesBudgetBytes?: number } = {}) {
+  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean; sessionShared?: boolean; valuesBudgetBytes?: number } = {}) {
     const serde = new MessageMemoSerializer();
     super(pool, serde, { schema });
     this.#values = new ChannelValues({ budgetBytes: options.valuesBudgetBytes });
@@ -92,6 +100,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#readSql = checkpointReadSql(schema);
     this.#schema = schema;
     this.#prepared = options.prepared ?? false;
+    this.#nameSuffix = options.sessionShared ? `_${++sharedSessionSavers}` : '';
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -103,11 +112,10 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
 
   /**
    * A named statement: node-postgres prepares it once per connection, so the server parses and plans
-   * these four texts once instead of on every read and write. Not on PGlite: its one session is shared by
-   * every client of every pool, and a client that did not prepare a name would prepare it again (an error).
+   * these four texts once instead of on every read and write.
    */
   #named(name: string, text: string, values: unknown[]): pg.QueryConfig {
-    return this.#prepared ? { name: `kazma_${this.#schema}_${name}`, text, values } : { text, values };
+    return this.#prepared ? { name: `kazma_${this.#schema}_${name}${this.#nameSuffix}`, text, values } : { text, values };
   }
 
   /** One checkpoint, its values and its pending writes as rows of plain bytea (checkpoint-read.ts). */

@@ -92,7 +92,7 @@ interface OpenCheckpointer extends Checkpointer {
 
 async function openCheckpointer(database: Database, options: CheckpointerOptions): Promise<OpenCheckpointer> {
   const pool = database.pglite ? await pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
-  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: !database.pglite });
+  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: true, sessionShared: database.pglite !== undefined });
   return { saver, pool, close: () => pool.end() };
 }
 
