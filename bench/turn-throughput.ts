@@ -1,7 +1,9 @@
 // A chat turn's cost, in two parts, each on embedded PGlite and on PostgreSQL:
 // 1. CPU-ms and SQL statements per simple turn (fake model, no tools) of Kazma's core path (inbox, chat
 //    queue, agent graph, checkpoint, reply) beside the floor — a bare one-node LangGraph graph on the same
-//    checkpointer — measured in one child process per database, and the ratio Kazma / floor.
+//    checkpointer at each durability, and on LangGraph's stock PostgresSaver with its defaults (the floor
+//    as the performance issue wrote it) — measured in one child process per database, and the ratio
+//    Kazma / floor.
 // 2. Throughput on Telegram: (a) a bare grammY echo bot and (b) Kazma's full path (Telegram adapter →
 //    agent with a zero-latency fake LLM → checkpoint → reply), each a child process polling the same fake
 //    Bot API, driven by closed-loop users (each sends, waits for the reply, sends again). Prints
@@ -228,8 +230,8 @@ log: { level: warn }
 if (costs.length > 0) {
   const ms = (n: number) => n.toFixed(2).padStart(8);
   const st = (n: number) => n.toFixed(1).padStart(6);
-  const floors = ['exit', 'async', 'sync'] as const;
-  console.log(`\nCPU ms and SQL statements per turn: the floor (one-node graph) by durability, and Kazma's simple turn`);
+  const floors = ['exit', 'async', 'sync', 'stock'] as const;
+  console.log(`\nCPU ms and SQL statements per turn: the floor (one-node graph) on Kazma's saver by durability, on LangGraph's stock PostgresSaver with its defaults ("floor stock"), and Kazma's simple turn`);
   console.log(`${'database'.padEnd(10)} ${floors.map((d) => `floor ${d}`.padStart(16)).join('')} ${'Kazma'.padStart(16)}`);
   for (const c of costs) {
     console.log(`${c.backend.padEnd(10)} ${floors.map((d) => `${ms(c.floor[d].cpuMs)} ${st(c.floor[d].statements)}  `).join('')}${ms(c.kazma.cpuMs)} ${st(c.kazma.statements)}`);

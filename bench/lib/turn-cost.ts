@@ -1,13 +1,18 @@
 // CPU-ms and SQL statements per simple chat turn (fake model, no tools), Kazma's whole core path beside
 // the floor: a bare one-node LangGraph graph on the same checkpointer and database, measured in the same
 // process, side by side: every kind warmed up first, then rounds of one block each in rotating order.
+// Beside those floors stands the floor as the performance issue wrote it: the one-node graph on
+// LangGraph's own PostgresSaver, with LangGraph's defaults (durability `async`). Kazma's saver
+// (batched-saver.ts) is cheaper than the stock one, and the floors above share it.
 // (Measured one after the other, the floor ran first and still half-compiled by the JIT, and the machine
 // drifted between the two: the ratio came out ~1.5× too kind to Kazma.) Runs in a process of its own
 // (see turn-throughput.ts) so the fake model's CPU is not counted.
 import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
-import { createCheckpointer } from '../../src/core/agent/checkpointer.ts';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type pg from 'pg';
+import { CHECKPOINTER_SCHEMA, createCheckpointer } from '../../src/core/agent/checkpointer.ts';
 import type { Actor, ChatRef, Message, MessageRef } from '../../src/core/chat/index.ts';
 import { migrateDatabase, openDatabase } from '../../src/core/db/index.ts';
 import { startAssembled } from '../../tests/helpers/assembled.ts';
@@ -26,15 +31,17 @@ export interface TurnCost {
    * The floor: CPU-ms and statements per invoke of a one-node graph, per durability mode (`async` is
    * LangGraph's default; `exit` the least it can write, one checkpoint at the end).
    */
-  floor: Record<Durability, { cpuMs: number; statements: number }>;
+  floor: Record<Floor, { cpuMs: number; statements: number }>;
   kazma: { cpuMs: number; statements: number };
   /** Kazma / floor per round (blocks measured side by side), over the rounds: median, least, most. */
-  ratio: Record<Durability, Spread>;
+  ratio: Record<Floor, Spread>;
   /** With `profile`: self CPU per turn by category (package, Kazma directory, native step), per kind. */
   profile?: Record<Kind, CategoryCosts>;
 }
 
 type Durability = 'exit' | 'async' | 'sync';
+/** A floor: the one-node graph on Kazma's saver at a durability, or on the stock PostgresSaver with LangGraph's defaults. */
+export type Floor = Durability | 'stock';
 
 export interface Spread { median: number; min: number; max: number }
 
@@ -65,17 +72,22 @@ interface TurnKind {
   close(): Promise<void>;
 }
 
-/** The floor: a one-node graph that answers every message, on `chats` threads in turn. */
-async function floorKind(database: FreshDatabase, durability: Durability, chats: number): Promise<TurnKind> {
+/**
+ * The floor: a one-node graph that answers every message, on `chats` threads in turn — on Kazma's saver
+ * at `durability`, or (`stock`) on LangGraph's PostgresSaver over the same pool, invoked with defaults.
+ */
+async function floorKind(database: FreshDatabase, floor: Floor, chats: number): Promise<TurnKind> {
   const checkpointer = await createCheckpointer(database);
+  const saver = floor === 'stock' ? new PostgresSaver(checkpointer.pool as pg.Pool, undefined, { schema: CHECKPOINTER_SCHEMA }) : checkpointer.saver;
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('reply', (state) => ({ messages: [new AIMessage(`echo: ${String(state.messages.at(-1)!.content)}`)] }))
     .addEdge('__start__', 'reply')
-    .compile({ checkpointer: checkpointer.saver });
-  const run = `floor-${durability}-${randomUUID().slice(0, 8)}`;
+    .compile({ checkpointer: saver });
+  const run = `floor-${floor}-${randomUUID().slice(0, 8)}`;
   return {
     turn: async (i) => {
-      await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, { configurable: { thread_id: `${run}-${i % chats}` }, durability });
+      const configurable = { thread_id: `${run}-${i % chats}` };
+      await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, floor === 'stock' ? { configurable } : { configurable, durability: floor });
     },
     close: () => checkpointer.close(),
   };
@@ -112,7 +124,7 @@ async function kazmaKind(database: FreshDatabase, llmUrl: string, chats: number)
   };
 }
 
-const KINDS = ['exit', 'async', 'sync', 'kazma'] as const;
+const KINDS = ['exit', 'async', 'sync', 'stock', 'kazma'] as const;
 type Kind = (typeof KINDS)[number];
 
 /**
@@ -126,11 +138,12 @@ async function measureOn(database: FreshDatabase, counter: StatementCounter, opt
     exit: await floorKind(database, 'exit', options.chats),
     async: await floorKind(database, 'async', options.chats),
     sync: await floorKind(database, 'sync', options.chats),
+    stock: await floorKind(database, 'stock', options.chats),
     kazma: await kazmaKind(database, options.llmUrl, options.chats),
   };
-  const next: Record<Kind, number> = { exit: 0, async: 0, sync: 0, kazma: 0 };
+  const next: Record<Kind, number> = { exit: 0, async: 0, sync: 0, stock: 0, kazma: 0 };
   const total: Record<Kind, { cpuMs: number; statements: number; turns: number }> = {
-    exit: { cpuMs: 0, statements: 0, turns: 0 }, async: { cpuMs: 0, statements: 0, turns: 0 }, sync: { cpuMs: 0, statements: 0, turns: 0 }, kazma: { cpuMs: 0, statements: 0, turns: 0 },
+    exit: { cpuMs: 0, statements: 0, turns: 0 }, async: { cpuMs: 0, statements: 0, turns: 0 }, sync: { cpuMs: 0, statements: 0, turns: 0 }, stock: { cpuMs: 0, statements: 0, turns: 0 }, kazma: { cpuMs: 0, statements: 0, turns: 0 },
   };
   const perRound: Array<Record<Kind, number>> = [];
   try {
@@ -157,12 +170,12 @@ async function measureOn(database: FreshDatabase, counter: StatementCounter, opt
   } finally {
     for (const kind of KINDS) await kinds[kind].close();
   }
-  const ratios = (floor: Durability) => spread(perRound.map((r) => r.kazma / r[floor]));
+  const ratios = (floor: Floor) => spread(perRound.map((r) => r.kazma / r[floor]));
   const per = (kind: Kind) => ({ cpuMs: total[kind].cpuMs / total[kind].turns, statements: total[kind].statements / total[kind].turns });
   return {
-    floor: { exit: per('exit'), async: per('async'), sync: per('sync') },
+    floor: { exit: per('exit'), async: per('async'), sync: per('sync'), stock: per('stock') },
     kazma: per('kazma'),
-    ratio: { exit: ratios('exit'), async: ratios('async'), sync: ratios('sync') },
+    ratio: { exit: ratios('exit'), async: ratios('async'), sync: ratios('sync'), stock: ratios('stock') },
   };
 }
 
@@ -211,7 +224,7 @@ export async function measureTurnCost(options: { backend: Backend; llmUrl: strin
     backend: options.backend,
     turns: options.turns,
     rounds: options.rounds,
-    floor: { exit: both(cpu.floor.exit, counted.floor.exit), async: both(cpu.floor.async, counted.floor.async), sync: both(cpu.floor.sync, counted.floor.sync) },
+    floor: { exit: both(cpu.floor.exit, counted.floor.exit), async: both(cpu.floor.async, counted.floor.async), sync: both(cpu.floor.sync, counted.floor.sync), stock: both(cpu.floor.stock, counted.floor.stock) },
     kazma: both(cpu.kazma, counted.kazma),
     ratio: cpu.ratio,
     ...(profile && { profile }),
