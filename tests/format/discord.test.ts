@@ -29,6 +29,17 @@ describe('markdownToDiscord', () => {
     expect(markdownToDiscord('text\n\n    indented()\n')).toBe('text\n\n```\nindented()\n```\n');
   });
 
+  it('writes a quote as one level of `> ` lines: Discord has no nested quotes, and `>>> ` quotes the rest of the message', () => {
+    // A quote three deep, then a paragraph: in Markdown the paragraph is not quoted; to Discord `>>> ` would quote it.
+    expect(markdownToDiscord('>>> deep\n\nafter')).toBe('> deep\n\nafter');
+    expect(markdownToDiscord('> > nested\n> outer')).toBe('> nested\n> outer');
+    // A lazy line belongs to the quote in Markdown; Discord quotes only the lines that say so.
+    expect(markdownToDiscord('> quoted\nlazy line\n\nafter')).toBe('> quoted\n> lazy line\n\nafter');
+    expect(markdownToDiscord(`> ${ARABIC} ${EMOJI[0]}\n>\n> **b**`)).toBe(`> ${ARABIC} ${EMOJI[0]}\n> \n> **b**`);
+    // A `>` in the text of a quoted code block is code, not a quote.
+    expect(markdownToDiscord('> ```\n> > kept\n> ```')).toBe('> ```\n> > kept\n> ```');
+  });
+
   it('keeps a ``` inside code from ending the block early', () => {
     expect(markdownToDiscord('````md\nuse ``` fences\n````')).toBe('```md\nuse `\u200b`\u200b` fences\n```');
   });

@@ -29,6 +29,27 @@ function paragraph(raw: string, tokens: Token[]): string {
   return body + tail(raw);
 }
 
+/** How many quotes deep a token's quotes go (a quote in a quote: 2). */
+function quoteDepth(tok: Token): number {
+  const t = tok as Token & { tokens?: Token[]; items?: Array<{ tokens?: Token[] }> };
+  const children = [...(t.tokens ?? []), ...(t.items ?? []).flatMap((item) => item.tokens ?? [])];
+  return (t.type === 'blockquote' ? 1 : 0) + Math.max(0, ...children.map(quoteDepth));
+}
+
+/**
+ * A quote as Discord reads one: every line `> `, one level deep. Discord nests no quotes, and a line
+ * starting `>>> ` quotes all the rest of the message, so a Markdown quote in a quote would swallow what
+ * follows it; and Discord quotes only the lines that say so, where Markdown also quotes a lazy
+ * continuation line. Each line loses at most as many `>` as the quote is deep (a `>` in a quoted code
+ * block's text stays).
+ */
+function quote(tok: Token): string {
+  const depth = quoteDepth(tok);
+  const markers = new RegExp(`^(?: {0,3}> ?){0,${depth}}`);
+  const body = tok.raw.replace(/\n+$/, '');
+  return body.split('\n').map((line) => `> ${line.replace(markers, '')}`).join('\n') + tail(tok.raw);
+}
+
 function block(tok: Token): string {
   const t = tok as MarkedToken;
   switch (t.type) {
@@ -46,6 +67,8 @@ function block(tok: Token): string {
       return '──────────' + tail(t.raw);
     case 'paragraph':
       return paragraph(t.raw, t.tokens);
+    case 'blockquote':
+      return quote(t);
     default:
       return t.raw;
   }
@@ -53,9 +76,9 @@ function block(tok: Token): string {
 
 /**
  * Converts canonical Markdown to Discord Markdown. Paragraphs, emphasis, `~~strike~~`, inline code,
- * links, lists, quotes and `#`..`###` headings pass through unchanged; tables become a code block,
- * `####`+ headings bold lines, images links, rules a line of box-drawing characters, and every code
- * block a ```` ```lang ```` fence.
+ * links, lists and `#`..`###` headings pass through unchanged; quotes become one level of `> ` lines,
+ * tables a code block, `####`+ headings bold lines, images links, rules a line of box-drawing
+ * characters, and every code block a ```` ```lang ```` fence.
  * @example markdownToDiscord('| a |\n|---|\n| 1 |') // '```\na\n-\n1\n```'
  */
 export function markdownToDiscord(md: string): string {
