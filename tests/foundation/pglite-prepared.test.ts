@@ -62,7 +62,7 @@ describe('a PGlite whose queries run prepared', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ code: '23505', message: (theirs as Error).message, query: failing });
     await expect(client.query('select 1 as one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
-    await expect(client.query('selec 1')).rejects.toMatchObject({ code: '42601' });
+    await expect(client.query('selec 1')).rejects.toMatchObject({ code: '42601', query: 'selec 1' });
     // A failed statement is no transaction left open.
     expect(pglite.isInTransaction()).toBe(false);
   });

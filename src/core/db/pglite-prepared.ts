@@ -101,7 +101,7 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
         await close(statement.name);
         return run(text, params, queryOptions, true);
       }
-      throw Object.assign(error as object, { query: text, params });
+      throw error;
     }
     await engine.syncToFs();
     const rows = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
@@ -110,7 +110,12 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
 
   const query = async <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions): Promise<Results<T>> => {
     await engine._checkReady();
-    return engine._runExclusiveTransaction(() => engine._runExclusiveQuery(() => run<T>(text, params, queryOptions, false)));
+    try {
+      return await engine._runExclusiveTransaction(() => engine._runExclusiveQuery(() => run<T>(text, params, queryOptions, false)));
+    } catch (error) {
+      // As PGlite's query() does, whether preparing or running it failed: the error names its statement.
+      throw Object.assign(error as object, { query: text, params });
+    }
   };
 
   return new Proxy(pglite, {
