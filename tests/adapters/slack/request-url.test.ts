@@ -33,8 +33,8 @@ describe('the Request URL', () => {
     const { 'X-Slack-Signature': signature, 'X-Slack-Request-Timestamp': timestamp } = signer.sign(raw);
     const answers = [
       await signer.sendForged(h.url, raw),
-      await signer.sendStale(h.url, raw, 301),
-      await signer.sendFuture(h.url, raw, 301),
+      await signer.sendStale(h.url, raw),
+      await signer.sendFuture(h.url, raw),
       await signer.sendUnsigned(h.url, raw),
       await signer.post(h.url, raw, { unsigned: true, headers: { 'X-Slack-Signature': signature! } }),
       await signer.post(h.url, raw, { unsigned: true, headers: { 'X-Slack-Request-Timestamp': timestamp! } }),
@@ -51,10 +51,12 @@ describe('the Request URL', () => {
     expect(llm.requests).toHaveLength(1);
   });
 
+  // Over the wire the clock moves between signing and checking, so these stay a minute clear of the edge;
+  // the exact edge (±300 s in, ±301 s out) is unit-tested against a fixed clock.
   it('accepts timestamps within five minutes either way', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
-    expect((await h.fake.signer.sendStale(h.url, dmEnvelope(h, 'EvOLD', 'old'), 290)).status).toBe(200);
-    expect((await h.fake.signer.sendFuture(h.url, dmEnvelope(h, 'EvNEW', 'new'), 290)).status).toBe(200);
+    expect((await h.fake.signer.sendStale(h.url, dmEnvelope(h, 'EvOLD', 'old'), 240)).status).toBe(200);
+    expect((await h.fake.signer.sendFuture(h.url, dmEnvelope(h, 'EvNEW', 'new'), 240)).status).toBe(200);
     await h.settled();
     expect(botTexts(h).sort()).toEqual(['echo: new', 'echo: old']);
   });

@@ -141,8 +141,11 @@ export function createSigner(world: SignerWorld) {
     /** Slack's unsigned health probe; apps must answer 200 and do nothing. */
     sslCheck: (url: string) => post(url, form({ ssl_check: '1', token: 'fake-verification-token' }), { contentType: FORM, unsigned: true }),
     sendForged: (url: string, raw = probe()) => post(url, raw, { secret: `${world.secret}-forged` }),
-    sendStale: (url: string, raw = probe(), ageSec = 301) => post(url, raw, { timestamp: nowSec() - ageSec }),
-    sendFuture: (url: string, raw = probe(), aheadSec = 301) => post(url, raw, { timestamp: nowSec() + aheadSec }),
+    // A minute past Slack's five-minute window: a request spends real time in flight (and nowSec() floors),
+    // so a timestamp one second outside the window can arrive inside it. The exact edge is unit-tested
+    // against a fixed clock (tests/adapters/slack/units.test.ts).
+    sendStale: (url: string, raw = probe(), ageSec = 360) => post(url, raw, { timestamp: nowSec() - ageSec }),
+    sendFuture: (url: string, raw = probe(), aheadSec = 360) => post(url, raw, { timestamp: nowSec() + aheadSec }),
     sendUnsigned: (url: string, raw = probe()) => post(url, raw, { unsigned: true }),
   };
 }
