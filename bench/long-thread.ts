@@ -24,7 +24,6 @@ import { startFakeLlm } from '../tests/fakes/llm-server.ts';
 import { startAssembled } from '../tests/helpers/assembled.ts';
 import type { Backend } from '../tests/helpers/databases.ts';
 import { AwaitedSurface, countedDatabase } from './lib/turn-cost.ts';
-import { embeddedWasmTier } from './lib/wasm-tier.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 const ROOT = join(HERE, '../..');
@@ -113,7 +112,7 @@ const backends: Backend[] = values.database ? [values.database as Backend] : ['p
 const llm = await startFakeLlm();
 console.log(`one chat, ${values.turns} turns, messages of ${values.chars} characters, agent.context.max_tokens ${values['max-tokens']}`);
 for (const backend of backends) {
-  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--measure', backend, llm.baseURL, values.turns, values['max-tokens'], values.chars], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--measure', backend, llm.baseURL, values.turns, values['max-tokens'], values.chars], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -26,7 +26,6 @@ import { createPgDatabase, type Backend } from '../tests/helpers/databases.ts';
 import { measureTurnCost, type Spread, type TurnCost } from './lib/turn-cost.ts';
 import { costDifference } from './lib/turn-profile.ts';
 import { startFakeTelegram, type CallRecord, type FakeTelegram } from '../tests/fakes/telegram/index.ts';
-import { embeddedWasmTier } from './lib/wasm-tier.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 const ROOT = join(HERE, '../..');
@@ -164,7 +163,7 @@ function exitEarly(child: ChildProcess, name: string): void {
 
 /** Part 1 in a child process per database: the fake model's CPU stays in this one. */
 async function turnCost(backend: Backend, llmUrl: string): Promise<TurnCost> {
-  const child = spawn(process.execPath, [...embeddedWasmTier(backend), '--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32', String(opts.rounds), values.profile ? 'profile' : 'plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--turn-cost', backend, llmUrl, String(opts.turns), '32', String(opts.rounds), values.profile ? 'profile' : 'plain'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { migrateDatabase, openDatabase, type Database, type MigrationStep } from '../../src/core/db/index.ts';
+import { startPglite } from '../../src/core/db/pglite-open.ts';
 import { buildPgliteTemplate, STANDARD_STEPS } from './pglite-template.ts';
 
 /** The real PostgreSQL every storage test also runs on (CI starts it; see .ci/run). */
@@ -62,7 +62,8 @@ export interface FreshDatabase extends Database {
 export async function freshDatabase(kind: Backend, extraSteps: MigrationStep[] = []): Promise<FreshDatabase> {
   const ownSteps = extraSteps.filter((step) => !STANDARD_STEPS.includes(step));
   if (kind === 'pglite') {
-    const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate() });
+    // Started as Kazma starts its own (settings, WebAssembly tier): cheaper per copy, and what Kazma runs.
+    const pglite = await startPglite({ loadDataDir: await pgliteTemplate() });
     const database = await openDatabase({ pglite });
     // The template is shared by every caller in this worker, so caller-specific steps run on the copy.
     if (ownSteps.length > 0) await migrateDatabase(database, ownSteps);

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { operatorNodeFlags } from '../node-flags.ts';
 
 /**
@@ -51,10 +51,20 @@ export function baselineWasmFlag(given: string): string | undefined {
  * read as each module compiles, so it is set before PGlite's.
  */
 export async function openPglite(dir: string): Promise<PGlite> {
+  if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, baselineWasmFlag(operatorNodeFlags()));
+  return startPglite({ dataDir: dir });
+}
+
+/**
+ * Starts PGlite as Kazma runs it, whatever it starts from (a data dir, or a dump in `loadDataDir`): on
+ * the baseline WebAssembly tier ({@link baselineWasmFlag}, set before PGlite's module compiles) with
+ * {@link PGLITE_SETTINGS}. The tests' and benches' embedded databases start here too, so what they
+ * measure and exercise is what Kazma runs.
+ */
+export function startPglite(options: Omit<PGliteOptions, 'startParams'>): Promise<PGlite> {
   const wasmFlag = baselineWasmFlag(operatorNodeFlags());
-  if (!existsSync(join(dir, 'PG_VERSION'))) await initdbInChild(dir, wasmFlag);
   if (wasmFlag) setFlagsFromString(wasmFlag);
-  return PGlite.create({ dataDir: dir, startParams: pgliteStartParams() });
+  return PGlite.create({ ...options, startParams: pgliteStartParams() });
 }
 
 // CommonJS: the child resolves nothing itself (it may start in any working directory), it requires the
