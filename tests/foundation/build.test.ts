@@ -1,8 +1,11 @@
 // The compiled build: `npm run build` bundles src/ into dist/ and the compiled CLI runs from it, finding
 // Kazma’s folder (package.json, migrations/) from the bundle’s chunks as it does from src/. A broken build,
 // an import left with a .ts extension, or an asset path that only works from src/ fails here.
+// The builds here are made in a copy of Kazma's folder: the repository's own dist/ is what every other
+// test's `kazma` process runs (tests/helpers/global-setup.ts builds it), and five rebuilds in a row would
+// take away the chunks of a process started from it.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,12 +17,23 @@ import { createPgDatabase } from '../helpers/databases.ts';
 import { REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
 
 const run = promisify(execFile);
-const DIST_CLI = join(REPO_ROOT, 'dist/cli/index.js');
+
+/** A copy of what `npm run build` reads and a compiled Kazma needs, sharing the repository's node_modules. */
+function kazmaCopy(): string {
+  const root = mkdtempSync(join(tmpdir(), 'kazma-build-'));
+  for (const entry of ['package.json', 'tsconfig.json', 'bin', 'src', 'migrations']) {
+    cpSync(join(REPO_ROOT, entry), join(root, entry), { recursive: true });
+  }
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
+  return root;
+}
+const COPY = kazmaCopy();
+const DIST_CLI = join(COPY, 'dist/cli/index.js');
 
 /** Runs the compiled CLI itself (not bin/kazma.js, which falls back to tsx when dist/ is stale). */
 async function compiled(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [DIST_CLI, ...args], { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } });
+    const { stdout, stderr } = await run(process.execPath, [DIST_CLI, ...args], { cwd: COPY, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -33,14 +47,14 @@ function jsFiles(dir: string): string[] {
 
 describe('npm run build', () => {
   it('compiles src/ to dist/, and the compiled CLI prints its version, checks a config and migrates PostgreSQL', { timeout: 300_000 }, async () => {
-    const build = await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    const build = await run(process.execPath, ['bin/build.js'], { cwd: COPY });
     expect(build.stderr).toBe('');
 
     // Every relative import was rewritten to .js: Node cannot load a .ts file without tsx.
-    const leftovers = jsFiles(join(REPO_ROOT, 'dist')).filter((file) => /(?:from |import\()\s*["']\.{1,2}\/[^"']*\.ts["']/.test(readFileSync(file, 'utf8')));
+    const leftovers = jsFiles(join(COPY, 'dist')).filter((file) => /(?:from |import\()\s*["']\.{1,2}\/[^"']*\.ts["']/.test(readFileSync(file, 'utf8')));
     expect(leftovers).toEqual([]);
 
-    const version = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version as string;
+    const version = JSON.parse(readFileSync(join(COPY, 'package.json'), 'utf8')).version as string;
     expect(await compiled(['--version'])).toMatchObject({ code: 0, stdout: `kazma ${version}\n` });
 
     const { path } = writeConfig('http: { port: 0 }\n');
@@ -53,7 +67,7 @@ describe('npm run build', () => {
       const migrated = await compiled(['migrate', '--config', pgConfig]);
       expect(migrated.stderr).toBe('');
       expect(migrated.code).toBe(0);
-      const journal = JSON.parse(readFileSync(join(REPO_ROOT, 'migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+      const journal = JSON.parse(readFileSync(join(COPY, 'migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
       try {
         const [row] = await sql<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
@@ -70,16 +84,16 @@ describe('npm run build', () => {
 describe('the bundle’s builds', () => {
   it('a rebuild keeps the two builds before it, so a process started from one still finds its chunks', { timeout: 300_000 }, async () => {
     const current = () => /builds\/([^/]+)\/index\.js/.exec(readFileSync(DIST_CLI, 'utf8'))![1]!;
-    const builds = () => readdirSync(join(REPO_ROOT, 'dist/builds')).sort();
-    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    const builds = () => readdirSync(join(COPY, 'dist/builds')).sort();
+    await run(process.execPath, ['bin/build.js'], { cwd: COPY });
     const first = current();
-    const firstChunks = readdirSync(join(REPO_ROOT, 'dist/builds', first, 'chunks'));
+    const firstChunks = readdirSync(join(COPY, 'dist/builds', first, 'chunks'));
     expect(firstChunks.length).toBeGreaterThan(1);
-    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    await run(process.execPath, ['bin/build.js'], { cwd: COPY });
     expect(current()).not.toBe(first);
-    expect(readdirSync(join(REPO_ROOT, 'dist/builds', first, 'chunks'))).toEqual(firstChunks);
-    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
-    await run(process.execPath, ['bin/build.js'], { cwd: REPO_ROOT });
+    expect(readdirSync(join(COPY, 'dist/builds', first, 'chunks'))).toEqual(firstChunks);
+    await run(process.execPath, ['bin/build.js'], { cwd: COPY });
+    await run(process.execPath, ['bin/build.js'], { cwd: COPY });
     expect(builds()).toHaveLength(3);
     expect(builds()).not.toContain(first);
     expect(builds().at(-1)).toBe(current());
