@@ -1,5 +1,5 @@
 // A small, honest fake of an OpenAI-compatible server: real HTTP on 127.0.0.1, driven by the real
-// @langchain/openai client. Tests script replies, inject failures and hangs, and read what was received.
+// @langchain/openai client. Tests script replies, inject failures, hangs and holds, and read what was received.
 // Also runnable on its own (`node --import tsx tests/fakes/llm-server.ts`) for tests of a spawned Kazma.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,10 @@ export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
 export interface FakeFailure { status: number; body?: unknown; headers?: Record<string, string> }
 
 /** One received chat request, failed and hung ones included; `at` is `Date.now()` on arrival. */
-export interface FakeAttempt { at: number; body: ChatRequestBody; headers: IncomingHttpHeaders; outcome: 'ok' | 'failed' | 'hung' }
+export interface FakeAttempt { at: number; body: ChatRequestBody; headers: IncomingHttpHeaders; outcome: 'ok' | 'failed' | 'hung' | 'held' }
+
+/** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
+export interface FakeHold { release(): void }
 
 export interface FakeLlm {
   /** e.g. `http://127.0.0.1:PORT/v1` — the value for `model.base_url`. */
@@ -31,6 +34,12 @@ export interface FakeLlm {
   failNext(n: number, failure: FakeFailure): void;
   /** The next `n` requests (not failed) wait `ms` before replying; a client that gives up just goes away. */
   hangNext(n: number, ms: number): void;
+  /**
+   * The next `n` requests (not failed) wait until `release()`: a test asserts what happens while a model
+   * call is under way (an acknowledgement sent, other calls made) by order, not by a clock that a loaded
+   * machine can outrun. Taken before hangs; a client that gives up just goes away.
+   */
+  holdNext(n: number): FakeHold;
   /** Replace the default reply (used once the script is empty). */
   setDefault(fn: (body: ChatRequestBody) => FakeStep): void;
   close(): Promise<void>;
@@ -40,6 +49,7 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   const steps: FakeStep[] = [];
   const failures: FakeFailure[] = [];
   const hangs: number[] = [];
+  const holds: Array<Promise<void>> = [];
   const timers = new Set<NodeJS.Timeout>();
   let fallback: (body: ChatRequestBody) => FakeStep = defaultStep;
   let seq = 0;
@@ -61,6 +71,12 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     if (failure) {
       attempts.push({ at: Date.now(), body, headers, outcome: 'failed' });
       return sendJson(res, failure.status, failure.body ?? errorBody(failure.status), failure.headers);
+    }
+    const hold = holds.shift();
+    if (hold) {
+      attempts.push({ at: Date.now(), body, headers, outcome: 'held' });
+      void hold.then(() => { if (!res.destroyed) reply(body, res); });
+      return;
     }
     const hang = hangs.shift();
     attempts.push({ at: Date.now(), body, headers, outcome: hang === undefined ? 'ok' : 'hung' });
@@ -92,6 +108,12 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     script: (...s) => { steps.push(...s); },
     failNext: (n, failure) => { for (let i = 0; i < n; i++) failures.push(failure); },
     hangNext: (n, ms) => { for (let i = 0; i < n; i++) hangs.push(ms); },
+    holdNext: (n) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      for (let i = 0; i < n; i++) holds.push(released);
+      return { release };
+    },
     setDefault: (fn) => { fallback = fn; },
     close: async () => {
       for (const t of timers) clearTimeout(t);
