@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distState } from '../../bin/dist-state.js';
 import { findPackageRoot } from '../../src/core/package-root.ts';
 import { createPgDatabase } from '../helpers/databases.ts';
@@ -27,8 +27,14 @@ function kazmaCopy(): string {
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
   return root;
 }
-const COPY = kazmaCopy();
-const DIST_CLI = join(COPY, 'dist/cli/index.js');
+let COPY = '';
+let DIST_CLI = '';
+beforeAll(() => {
+  COPY = kazmaCopy();
+  DIST_CLI = join(COPY, 'dist/cli/index.js');
+});
+// Four builds of ~12 MB each: not left behind in the temp folder run after run.
+afterAll(() => rmSync(COPY, { recursive: true, force: true }));
 
 /** Runs the compiled CLI itself (not bin/kazma.js, which falls back to tsx when dist/ is stale). */
 async function compiled(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
