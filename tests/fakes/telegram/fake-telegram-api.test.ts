@@ -2,6 +2,7 @@
 // methods (commands, chat actions, deletes, callback answers, concurrent polls).
 import { Bot } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../helpers/eventually.ts';
 import { startFakeTelegram, type FakeTelegram } from './index.ts';
 
 const MAYA = { id: 42, first_name: 'Maya' };
@@ -88,7 +89,8 @@ describe('fake Telegram wire', () => {
     expect(first).toHaveLength(1);
     const offset = first[0]!.update_id + 1; // confirms 'hi'
     const held = call('getUpdates', json({ offset, timeout: 5 }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Held before the second arrives: on a loaded machine a fixed pause let the second one in first.
+    await eventually(() => fake.heldPolls(), (n) => n === 1, 'the first poll held by the fake');
     const second = await call('getUpdates', json({ offset, timeout: 0 }));
     expect(await held).toEqual({
       status: 409,
@@ -101,11 +103,12 @@ describe('fake Telegram wire', () => {
     const first = (await call('getUpdates', json({ timeout: 0 }))).body.result as Array<{ update_id: number }>;
     const aborter = new AbortController();
     const held = call('getUpdates', { ...json({ offset: first[0]!.update_id + 1, timeout: 30 }), signal: aborter.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => fake.heldPolls(), (n) => n === 1, 'the poll held by the fake');
     aborter.abort();
     await expect(held).rejects.toThrow();
     // Without abort handling the poll would stay held for 30 s and never be recorded in time.
     await fake.calls.waitForAttempt('getUpdates', (c) => c.body.timeout === 30, 1000);
+    expect(fake.heldPolls()).toBe(0);
   });
 
   it('keeps message_thread_id on bot messages in forum topics', async () => {

@@ -47,6 +47,8 @@ export interface FakeTelegram {
   deliveries: Delivery[];
   /** Resolves once queued webhook deliveries have been attempted. */
   webhookSettled(): Promise<void>;
+  /** How many getUpdates long polls the fake holds open now (a test waits for one to be held). */
+  heldPolls(): number;
   /** The commands set for a scope (default scope) and language, as getMyCommands would return them. */
   commands(opts?: { scope?: unknown; languageCode?: string }): BotCommand[];
   close(): Promise<void>;
@@ -129,6 +131,7 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
     },
     deliveries: hub.deliveries,
     webhookSettled: () => hub.settled(),
+    heldPolls: () => hub.heldPolls(),
     commands: (o = {}) => structuredClone(state.commands.get(commandKey({ scope: o.scope, language_code: o.languageCode })) ?? []),
     async close() {
       hub.releaseAll();

@@ -100,6 +100,11 @@ export class UpdateHub {
     return this.delivering;
   }
 
+  /** How many getUpdates calls are held open right now, waiting for an update. */
+  heldPolls(): number {
+    return this.held.size;
+  }
+
   /** Ends every held poll now (server shutdown). */
   releaseAll(): void {
     for (const poll of this.held) poll.wake();
