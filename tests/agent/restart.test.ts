@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
-import { BACKENDS, createPgDatabase, type Backend } from '../helpers/databases.ts';
+import { BACKENDS, createPgDatabase, seedPgliteDataDir, type Backend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { transcript } from './helpers/core.ts';
 import { CHAT_CHILD, killAll, spawnNode, writeConfig } from './helpers/spawn.ts';
@@ -31,7 +31,7 @@ function config(name: string, store: Record<string, unknown>, llm: FakeLlm): str
 
 async function store(name: string, backend: Backend): Promise<Record<string, unknown>> {
   const base = { data_dir: join(dir, name) };
-  if (backend === 'pglite') return base;
+  if (backend === 'pglite') return seedPgliteDataDir(base.data_dir).then(() => base);
   const created = await createPgDatabase();
   cleanups.push(created.drop);
   return { ...base, database: { url: created.url } };

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../../src/core/db/index.ts';
 import { approvalGates } from '../../src/core/db/schema/approvals.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { killAll, spawnNode, ROOT } from '../agent/helpers/spawn.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
+import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 
 const CHILD = join(ROOT, 'tests/approvals/fixtures/marking-chat.ts');
 let llm: FakeLlm;
@@ -21,6 +21,7 @@ describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume
   it('after restart the reconciler resumes the gate once; the effect ran once; the reply reaches the chat', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kazma-claim-'));
     const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
+    if (!pg) await seedPgliteDataDir(join(dir, 'data'));
     const config = join(dir, 'kazma.yaml');
     writeFileSync(config, JSON.stringify({
       data_dir: join(dir, 'data'),

@@ -11,7 +11,7 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.ts';
 import { killAll, ROOT, spawnNode, type Spawned } from '../agent/helpers/spawn.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
+import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 import { writeConfig } from '../helpers/kazma-process.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { MAYA } from '../adapters/telegram/harness.ts';
@@ -28,6 +28,7 @@ async function fakes(): Promise<{ fake: FakeTelegram; llm: FakeLlm; dir: string 
   const fake = await startFakeTelegram();
   const llm = await startFakeLlm();
   const dir = mkdtempSync(join(tmpdir(), 'kazma-inbound-'));
+  await seedPgliteDataDir(join(dir, 'data'));
   cleanup.push(() => fake.close(), () => llm.close(), () => rmSync(dir, { recursive: true, force: true }));
   return { fake, llm, dir };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { runChat } from '../../src/cli/commands/chat.ts';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
@@ -30,6 +31,7 @@ afterAll(async () => {
 });
 
 async function kazmaChat(name: string, config: Record<string, unknown>, lines: string[]) {
+  await seedPgliteDataDir(join(dir, name));
   const path = writeConfig(dir, `${name}.yaml`, { data_dir: join(dir, name), http: { port: 0 }, ...config });
   const child = spawnNode(CLI, ['chat', '--config', path]);
   child.send(lines, true);
@@ -74,6 +76,7 @@ describe('kazma chat over piped stdin', () => {
 describe('kazma chat at a terminal', () => {
   it('prints a one-line banner with the version, the model and the thread, then the conversation', async () => {
     const version = (JSON.parse(readFileSync(join(CLI, '../../../package.json'), 'utf8')) as { version: string }).version;
+    await seedPgliteDataDir(join(dir, 'banner'));
     const loaded = parseConfig(JSON.stringify({ data_dir: join(dir, 'banner'), http: { port: 0 }, model: { name: 'fake-model', base_url: llm.baseURL } }), { env: { PATH: process.env.PATH }, baseDir: dir });
     const input = new PassThrough();
     const output = new PassThrough();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createPgDatabase, type Backend } from '../helpers/databases.ts';
+import { BACKENDS, createPgDatabase, seedPgliteDataDir, type Backend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -63,7 +63,7 @@ for (const kind of BACKENDS) {
 
     /** A fresh database only these children use: a PGlite data dir, or a new PostgreSQL database. */
     async function target(name: string, backend: Backend): Promise<string[]> {
-      if (backend === 'pglite') return ['--data-dir', join(dir, name)];
+      if (backend === 'pglite') return seedPgliteDataDir(join(dir, name)).then(() => ['--data-dir', join(dir, name)]);
       const created = await createPgDatabase();
       cleanups.push(created.drop);
       return ['--url', created.url];

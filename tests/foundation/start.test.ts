@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -39,7 +40,8 @@ describe('kazma start on embedded defaults', () => {
   });
 
   it('refuses a second kazma on the same data dir, naming the running pid; the first keeps serving', async () => {
-    const { path } = writeConfig('http: { port: 0 }\n');
+    const { dir, path } = writeConfig('http: { port: 0 }\n');
+    await seedPgliteDataDir(join(dir, 'kazma-data'));
     const first = startKazma(path);
     const port = await first.port();
 
@@ -63,7 +65,8 @@ describe('kazma start on embedded defaults', () => {
     let redis = startRedis();
     try {
       await eventually(() => tcpAnswers(redisPort), (up) => up, `redis-server answering on port ${redisPort}`, { timeoutMs: 10_000, intervalMs: 100 });
-      const { path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`);
+      const { dir: configDir, path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`);
+      await seedPgliteDataDir(join(configDir, 'kazma-data'));
       const kazma = startKazma(path);
       const port = await kazma.port();
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
@@ -96,7 +99,8 @@ describe('kazma start on embedded defaults', () => {
   });
 
   it('fails to start with one clear line when the configured Redis does not answer', async () => {
-    const { path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${await freePort()}" }\n`);
+    const { dir, path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${await freePort()}" }\n`);
+    await seedPgliteDataDir(join(dir, 'kazma-data'));
     const kazma = startKazma(path);
     const { code } = await kazma.exited;
     expect(code).toBe(1);

@@ -5,6 +5,7 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
 
 const FAIL_ON_SIGNAL = pathToFileURL(join(REPO_ROOT, 'tests/helpers/fail-on-signal.mjs')).href;
@@ -16,7 +17,8 @@ afterEach(() => {
 
 describe('an error nothing caught, in a running kazma start', () => {
   it.each(['rejection', 'exception'] as const)('an unhandled %s is logged at fatal, then Kazma stops gracefully and exits 1', async (failure) => {
-    const { path } = writeConfig('http: { port: 0 }\nshutdown: { timeout: 5000 }\n');
+    const { dir, path } = writeConfig('http: { port: 0 }\nshutdown: { timeout: 5000 }\n');
+    await seedPgliteDataDir(join(dir, 'kazma-data'));
     const kazma = new KazmaProcess(['start', '--config', path], {
       env: { DATABASE_URL: undefined, REDIS_URL: undefined, NODE_OPTIONS: `--import=${FAIL_ON_SIGNAL}`, KAZMA_TEST_FAILURE: failure },
     });

@@ -2,10 +2,12 @@
 // a child process, on a temp data_dir. A server that does not start is not saved (its error and stderr
 // shown); a typed-in secret goes into the vault and never comes out in a listing.
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAddArgs, rewriteInstall } from '../../src/cli/commands/mcp-args.ts';
 import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
 import { EVERYTHING } from './servers.ts';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 
 const KEY = 'mcp cli test passphrase';
 const SECRET = 'ghp_typed_in_secret_0123456789';
@@ -14,6 +16,7 @@ mcp:
   servers:
     - { name: yamlbroken, command: kazma-no-such-command-xyz }
 `);
+await seedPgliteDataDir(join(dir, 'data'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `--config` goes right after the server's name: what follows the command of `mcp add` is the server's own argv. */

@@ -13,6 +13,7 @@ import { tasks } from '../../src/core/db/schema/tasks.ts';
 import { openMigratedDatabase } from '../../src/storage.ts';
 import { CLI, killAll, ROOT, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 
 const CHILD = join(ROOT, 'tests/runs/fixtures/supervising-kazma.ts');
 afterEach(() => killAll());
@@ -22,6 +23,7 @@ type Stage = 'incident-row' | 'card-rows' | 'sending';
 /** A data dir whose database holds one task that has made no progress for an hour. */
 async function stalledInstall() {
   const dir = mkdtempSync(join(tmpdir(), 'kazma-incident-'));
+  await seedPgliteDataDir(join(dir, 'data'));
   const config = writeConfig(dir, 'kazma.yaml', {
     data_dir: join(dir, 'data'), http: { port: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },

@@ -5,12 +5,14 @@ import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
 import { SECRET, sign, skillsRoot, toolSource, writeAgentSkill, writeSkill } from './skill-folders.ts';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 
 const root = skillsRoot();
 const { path: config } = writeConfig(`data_dir: ./data\nskills:\n  paths: [./skills]\n`, root);
+await seedPgliteDataDir(join(root, 'data'));
 const skills = join(root, 'skills');
 const greeter = writeSkill(skills, 'greeter', { tools: [toolSource('greet'), toolSource('stamp', { tier: 'write' })] });
 const other = writeSkill(skills, 'other');
@@ -85,6 +87,7 @@ describe('kazma tools with skill packages', { timeout: 180_000 }, () => {
   const home = skillsRoot();
   afterAll(() => rmSync(home, { recursive: true, force: true }));
   const { path: homeConfig } = writeConfig(`data_dir: ./data\nskills:\n  paths: [./skills]\n`, home);
+  beforeAll(() => seedPgliteDataDir(join(home, 'data')));
   const weather = writeSkill(join(home, 'skills'), 'weather', { tools: [toolSource('forecast'), toolSource('storm_alert', { tier: 'write' })] });
   const broken = writeSkill(join(home, 'skills'), 'broken');
   writeSkill(join(home, 'skills'), 'clash', { tools: [toolSource('read_file')] });

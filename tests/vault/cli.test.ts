@@ -7,10 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db/index.ts';
 import { Vault } from '../../src/core/vault/index.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { seedPgliteDataDir } from '../helpers/databases.ts';
 
 const SECRET = 'xoxb-secret-value-0123456789';
 const KEY = 'cli test passphrase';
 const { dir, path } = writeConfig('data_dir: ./data\n');
+await seedPgliteDataDir(join(dir, 'data'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `kazma vault …` with `stdin` piped in (closed at once when none). */
@@ -80,6 +82,7 @@ describe('kazma vault', { timeout: 240_000 }, () => {
 
   it('kazma start stops at a vault:// pointer it cannot resolve, naming the key (exit 2)', async () => {
     const other = writeConfig('data_dir: ./data\naccess:\n  operators: [{ name: maya, console: maya, api_token: "vault://maya-api" }]\n');
+    await seedPgliteDataDir(join(other.dir, 'data'));
     try {
       const result = await runKazma(['start', '--config', other.path], { cwd: other.dir, env: { KAZMA_VAULT_KEY: KEY, KAZMA_CONFIG: undefined } });
       expect(result.code).toBe(2);

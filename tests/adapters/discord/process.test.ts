@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../helpers/eventually.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/fake-discord.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
+import { seedPgliteDataDir } from '../../helpers/databases.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';
 import { DM_OF, MAYA } from './harness.ts';
 import { visible } from './visible.ts';
@@ -28,6 +29,7 @@ access: { operators: [{ name: Maya, discord: "${MAYA.id}" }] }
 discord: { enabled: true, token: "${token ?? fake.token}", api: "${fake.api}" }
 shutdown: { timeout: 5s }
 `);
+  await seedPgliteDataDir(join(dir, 'kazma-data'));
   return { fake, llm, config: path, dir };
 }
 

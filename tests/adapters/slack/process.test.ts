@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../helpers/eventually.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeSlack, type FakeSlack } from '../../fakes/slack/index.ts';
+import { seedPgliteDataDir } from '../../helpers/databases.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';
 import { dmOf, MAYA } from './harness.ts';
 
@@ -26,6 +27,7 @@ access: { operators: [{ name: Maya, slack: ${MAYA.id} }] }
 slack: { enabled: true, token: "${token ?? fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
 shutdown: { timeout: 5s }
 `);
+  await seedPgliteDataDir(join(dir, 'kazma-data'));
   return { fake, llm, config: path, dir };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
+import { seedPgliteDataDir } from '../../helpers/databases.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { MAYA } from './harness.ts';
@@ -25,6 +26,7 @@ access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
 shutdown: { timeout: 5s }
 `);
+  await seedPgliteDataDir(join(dir, 'kazma-data'));
   return { fake, llm, config: path, dir };
 }
 

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { checkpointerSetupStep, createCheckpointer } from '../../../src/core/agent/checkpointer.ts';
 import { migrateDatabase, openDatabase, type Database } from '../../../src/core/db/index.ts';
-import { createPgDatabase, freshDatabase } from '../../helpers/databases.ts';
+import { createPgDatabase, freshDatabase, seedPgliteDataDir } from '../../helpers/databases.ts';
 import { selectRows } from './rows.ts';
 
 const CHILD = fileURLToPath(new URL('./restart-child.ts', import.meta.url));
@@ -57,6 +57,7 @@ describe('checkpointer state across process restarts', () => {
 
   it('PGlite data directory: process 2 reads what process 1 wrote (one process at a time, by the lock file)', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'kazma-ckpt-'));
+    await seedPgliteDataDir(dataDir);
     try {
       await expectStateSurvivesRestart({ dataDir });
     } finally {
