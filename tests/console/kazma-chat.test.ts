@@ -10,7 +10,7 @@ import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { contentText, defaultStep, type ChatRequestBody, type FakeStep } from '../fakes/llm-wire.ts';
-import { CLI, killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { CLI, killAll, ROOT, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
 
 let dir: string;
 let llm: FakeLlm;
@@ -75,7 +75,7 @@ describe('kazma chat over piped stdin', () => {
 
 describe('kazma chat at a terminal', () => {
   it('prints a one-line banner with the version, the model and the thread, then the conversation', async () => {
-    const version = (JSON.parse(readFileSync(join(CLI, '../../../package.json'), 'utf8')) as { version: string }).version;
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     await seedPgliteDataDir(join(dir, 'banner'));
     const loaded = parseConfig(JSON.stringify({ data_dir: join(dir, 'banner'), http: { port: 0 }, model: { name: 'fake-model', base_url: llm.baseURL } }), { env: { PATH: process.env.PATH }, baseDir: dir });
     const input = new PassThrough();

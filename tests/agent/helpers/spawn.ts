@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { eventually } from '../../helpers/eventually.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-export const CLI = join(ROOT, 'src/cli/index.ts');
+/** The `kazma` command as installed (bin/kazma.js): the compiled build the test run brought up to date. */
+export const CLI = join(ROOT, 'bin/kazma.js');
 export const CHAT_CHILD = join(ROOT, 'tests/agent/fixtures/chat-child.ts');
 
 export interface Spawned {
@@ -27,9 +28,9 @@ export function killAll(): void {
   for (const child of live) child.kill('SIGKILL');
 }
 
-/** Runs `node --import tsx <script> ...args` from the repository root. */
+/** Runs `node <script> ...args` from the repository root, through tsx when the script is TypeScript (a fixture). */
 export function spawnNode(script: string, args: string[]): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   live.add(child);
   let out = '';
   let err = '';
