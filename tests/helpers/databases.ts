@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
@@ -15,29 +14,26 @@ export const TEST_PG_ADMIN_URL = process.env.KAZMA_TEST_PG_URL ?? 'postgres://po
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
 
-let templateFile: Promise<string> | undefined;
-
-/**
- * The file holding the migrated, empty PGlite dump copies load from (~0.4 s instead of ~3 s): built
- * once per run by tests/helpers/global-setup.ts, or here when a file runs outside that setup (a bench).
- */
-function pgliteTemplatePath(): Promise<string> {
-  templateFile ??= (async () => {
-    try {
-      return inject('pgliteTemplatePath');
-    } catch {
-      const path = join(mkdtempSync(join(tmpdir(), 'kazma-template-')), 'pglite.tar');
-      writeFileSync(path, Buffer.from(await (await buildPgliteTemplate()).arrayBuffer()));
-      return path;
-    }
-  })();
-  return templateFile;
+/** The migrated, empty PGlite dump tests/helpers/global-setup.ts built for this run, if it ran (a bench: no). */
+function templatePathOfRun(): string | undefined {
+  try {
+    return inject('pgliteTemplatePath');
+  } catch {
+    return undefined;
+  }
 }
 
 let template: Promise<Blob> | undefined;
 
+/**
+ * The migrated, empty PGlite dump copies load from (~0.4 s instead of ~3 s): built once per run by
+ * tests/helpers/global-setup.ts, or here when a file runs outside that setup.
+ */
 function pgliteTemplate(): Promise<Blob> {
-  template ??= pgliteTemplatePath().then((path) => new Blob([readFileSync(path)]));
+  template ??= (async () => {
+    const path = templatePathOfRun();
+    return path ? new Blob([readFileSync(path)]) : buildPgliteTemplate();
+  })();
   return template;
 }
 
@@ -51,7 +47,14 @@ function pgliteTemplate(): Promise<Blob> {
 export async function seedPgliteDataDir(dataDir: string): Promise<void> {
   const target = join(dataDir, 'pglite');
   mkdirSync(target, { recursive: true });
-  await promisify(execFile)('tar', ['-xf', await pgliteTemplatePath(), '-C', target]);
+  const ofRun = templatePathOfRun();
+  const tar = ofRun ?? join(dataDir, 'template.tar');
+  if (!ofRun) writeFileSync(tar, Buffer.from(await (await pgliteTemplate()).arrayBuffer()));
+  try {
+    await promisify(execFile)('tar', ['-xf', tar, '-C', target]);
+  } finally {
+    if (!ofRun) rmSync(tar, { force: true });
+  }
 }
 
 /** Creates an empty PostgreSQL database and returns its URL; `drop()` removes it. */
