@@ -61,6 +61,40 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     expect(await inbox.get({ platform: 'telegram', eventId: first })).toEqual(mine.taken);
   });
 
+  it('with a row taken, the statement also takes the chat’s current thread’s lease, kept for the run of that row; without one, no thread lease', async () => {
+    const { chat, key, record } = setup();
+    const leases = new ThreadLeases({ db: db().db, owner: 'p1', ttlMs: TTL });
+    const statements = new ChatLeaseStatements({ db: db().db, leases, ttlMs: TTL });
+    const first = await record();
+    const second = await record();
+    const staleBefore = new Date(Date.now() - 60_000);
+    // Nothing taken (not the chat's first row): nothing kept, no thread lease row.
+    await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
+    expect(statements.takeAhead(chat)).toBeUndefined();
+    // Taken: the lease of the chat's current thread, under a holder of its own, kept once.
+    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    expect(mine.taken).toMatchObject({ eventId: first });
+    const ahead = statements.takeAhead(chat);
+    expect(ahead).toMatchObject({ threadId: `${chat}#0`, holder: expect.stringMatching(/^p1\//) });
+    expect(statements.takeAhead(chat)).toBeUndefined();
+    // Held in the database: another holder cannot take it; its holder can.
+    const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
+    expect(await other.acquire(ahead!.threadId, 'p2/x')).toBe(false);
+    expect(await leases.acquire(ahead!.threadId, ahead!.holder)).toBe(true);
+    await leases.release(ahead!.threadId, ahead!.holder);
+  });
+
+  it('a thread lease another holder has is not taken with the row, and nothing is kept', async () => {
+    const { chat, key, statements, record } = setup();
+    const eventId = await record();
+    const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
+    expect(await other.acquire(`${chat}#0`, 'p2/x')).toBe(true);
+    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() - 60_000) });
+    expect(mine.taken).toMatchObject({ eventId });
+    expect(statements.takeAhead(chat)).toBeUndefined();
+    await other.release(`${chat}#0`, 'p2/x');
+  });
+
   it('a take in the listing never takes a row another live process is running', async () => {
     const { chat, key, statements, record } = setup();
     const eventId = await record();

@@ -4,7 +4,8 @@
 // chat's current thread is read by the statement that takes the thread's lease (it was read on its own),
 // and that lease is let go by the listing too (it was a statement of its own), and so is the reply recorded
 // as sent (it was a statement of its own after the send). The row itself is taken by the statement that
-// takes the chat's lease (it was taken on its own just after).
+// takes the chat's lease (it was taken on its own just after), and so is the lease of the chat's current
+// thread, kept for the turn that runs the row (it was a statement of its own, reading the chat's thread).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -55,22 +56,21 @@ async function turn(text: string) {
 /** A turn's own statements, by what they do; the rest (sweeps, polls running meanwhile) are not the turn's. */
 const TURN_STATEMENTS: Array<[string, RegExp]> = [
   ['record', /^insert into "inbox"/],
-  ['chat lease, listing, take', /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state"/s],
-  ['thread lease, chat thread', /^with lease as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s],
+  ['chat lease, listing, take, thread lease', /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state".*"ahead" as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s],
   ['checkpoint read', /^with cp as \(/],
   ['checkpoint write', /^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/],
   ['reply', /^insert into "outbox"/],
   ['end, listing, both leases', /^with "ended" as \(update "inbox" set "state"/],
 ];
 
-it('a simple turn on PostgreSQL: 7 statements — its row is taken with the chat’s lease, it ends, and its reply is recorded sent, in the listing that lets both leases go, and its thread is read with the thread’s lease', async () => {
+it('a simple turn on PostgreSQL: 6 statements — its row and its thread’s lease are taken with the chat’s lease, it ends, and its reply is recorded sent, in the listing that lets both leases go', async () => {
   await turn('warm up');
   const { statements, row, leases } = await turn('hello');
   const matching = (pattern: RegExp) => statements.filter((text) => pattern.test(text)).length;
   // Ended by the time its waiter is told.
   expect(row?.state).toBe('done');
   expect(row?.finishedAt).not.toBeNull();
-  // What each was before: a finish, a read of the chat's thread, a release of the thread's lease, the reply's own "sent".
+  // What each was before: a finish, a read of the chat's thread, the thread's lease taken and let go, the reply's own "sent".
   expect(matching(/^update "inbox" set "state" = \$1, "last_error"/)).toBe(0);
   expect(matching(/^update "outbox" set "state"/)).toBe(0);
   const [reply] = await database.db.execute(sql`select state, message_ref from outbox where id like 'reply_%' order by seq desc limit 1`) as unknown as Array<{ state: string; message_ref: unknown }>;
@@ -78,6 +78,7 @@ it('a simple turn on PostgreSQL: 7 statements — its row is taken with the chat
   expect(matching(/^select "generation" from "chat_threads"/)).toBe(0);
   expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
   expect(matching(/^delete from "thread_leases"/)).toBe(0);
+  expect(matching(/^with lease as \(insert into "thread_leases"/)).toBe(0);
   // Both leases, the chat's and its thread's, were let go by then.
   expect(leases).toEqual([]);
   const labels = statements.map((text) => TURN_STATEMENTS.find(([, pattern]) => pattern.test(text.replace(/\s+/g, ' ')))?.[0]).filter((label) => label !== undefined);

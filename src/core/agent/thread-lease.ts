@@ -5,6 +5,7 @@ import { builtOnce, dialect, queryPrepared } from '../db/prepared.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { KazmaError } from '../errors.ts';
+import { leasesAhead } from './leases-ahead.ts';
 import { currentThreadIdSql } from './threads.ts';
 
 /** Another process kept the thread for longer than a turn may wait. */
@@ -88,6 +89,20 @@ export class ThreadLeases {
     return this.#o.solo;
   }
 
+  /**
+   * Keeps a lease the chat's lease statement took on the chat's current thread for the run that comes
+   * next: {@link runOnChat} on that chat, or {@link run} on that thread, holds it without a statement of
+   * its own. Whoever runs the chat's row and does not use it lets it go ({@link takeAhead}).
+   */
+  keepAhead(chat: string, lease: ThreadLease): void {
+    leasesAhead(this.#o.db, this.#o.owner).keep(chat, lease);
+  }
+
+  /** The lease kept ahead for `chat` that no run used, now the caller's to let go; undefined when none is left. */
+  takeAhead(chat: string): ThreadLease | undefined {
+    return leasesAhead(this.#o.db, this.#o.owner).take(chat);
+  }
+
   #soloTable(): Map<string, HeldLease> {
     let table = SOLO_TABLES.get(this.#o.db);
     if (!table) SOLO_TABLES.set(this.#o.db, (table = new Map()));
@@ -161,7 +176,8 @@ export class ThreadLeases {
    * every third of its lifetime, and releases it after. Throws {@link ThreadBusyError} past `waitMs`.
    */
   async run<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    return this.#held(threadId, this.#holder(), false, work);
+    const ahead = this.#o.solo ? undefined : leasesAhead(this.#o.db, this.#o.owner).takeOfThread(threadId);
+    return ahead ? this.#held(threadId, ahead.holder, true, work) : this.#held(threadId, this.#holder(), false, work);
   }
 
   /**
@@ -174,6 +190,9 @@ export class ThreadLeases {
       const threadId = await current();
       return this.#held(threadId, holder, false, () => work(threadId));
     }
+    // Taken by the chat's lease statement with the row this run is for: no statement of its own.
+    const ahead = this.takeAhead(chat);
+    if (ahead) return this.#held(ahead.threadId, ahead.holder, true, () => work(ahead.threadId), options.handOff);
     const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) => dialect.sqlToQuery(currentLeaseUpsert(db)));
     const [row] = await queryPrepared(this.#o.db, statement, { chat, holder, ttl: `${this.#o.ttlMs} milliseconds` });
     const threadId = String(row!['thread_id']);
@@ -181,7 +200,7 @@ export class ThreadLeases {
     return this.#held(threadId, holder, row!['held'] === true, () => work(threadId), options.handOff);
   }
 
-  /** Each run holds the lease under its own name: two runs of one process exclude each other too. */
+  /** A new holder's name: each run holds the lease under its own, so two runs of one process exclude each other too. */
   #holder(): string {
     return `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
   }

@@ -11,6 +11,7 @@ import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { threadLeases } from '../db/schema/leases.ts';
+import { aheadHolder, currentLeaseUpsertWhen } from '../agent/leases-ahead.ts';
 import { leaseUpsert, type ThreadLease, type ThreadLeases } from '../agent/thread-lease.ts';
 import { sentMarksUpdate } from '../outbox/sent-marks.ts';
 import type { ChatLeases } from './chat-leases.ts';
@@ -70,9 +71,25 @@ export class ChatLeaseStatements implements ChatLeases {
     return { held: listed[0]?.held, rows: listed.map(({ held: _held, ...row }) => row) };
   }
 
+  /**
+   * The taking listing also takes the lease of the chat's current thread, with the row, under a holder of
+   * that row's (aheadHolder), kept for the turn that runs it (ThreadLeases.keepAhead): that turn then takes
+   * no lease of its own, one statement fewer. Whoever runs the row and does not use it lets it go
+   * (ChatTurns, {@link takeAhead}).
+   */
   async #acquireListingTaking(key: string, holder: string, chat: string, take: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
-    const statement = builtOnce(this.#db, 'chatLeases.acquireListingTaking', (db) => unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db))).prepare('chat_lease_acquire_listing_taking'));
-    return readUnfinishedTaking(await statement.execute({ thread: key, holder, chat, ttl: this.#ttl, ...takeParams(take.key, holder, take.staleBefore) }));
+    const statement = builtOnce(this.#db, 'chatLeases.acquireListingTaking', (db) =>
+      unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db)), (taken) => db.$with('ahead').as(currentLeaseUpsertWhen(db, taken))).prepare('chat_lease_acquire_listing_taking'),
+    );
+    const threadHolder = aheadHolder(holder, take.key);
+    const { ahead, ...listed } = readUnfinishedTaking(await statement.execute({ thread: key, holder, chat, ttl: this.#ttl, threadHolder, ...takeParams(take.key, holder, take.staleBefore) }));
+    if (ahead) this.#leases.keepAhead(chat, { threadId: ahead, holder: threadHolder });
+    return listed;
+  }
+
+  /** The thread lease the taking listing took for `chat` that no run used; the caller lets it go. */
+  takeAhead(chat: string): ThreadLease | undefined {
+    return this.#leases.takeAhead(chat);
   }
 
   /**

@@ -31,6 +31,11 @@ export interface ChatLeases {
    * its turn handed off, in the same statement.
    */
   listReleasing?(key: string, holder: string, chat: string, ending?: { row: RowEnd; lease?: ThreadLease }): Promise<{ rows: InboxRow[]; released: boolean }>;
+  /**
+   * The thread lease a taking `acquireListing` took for the chat's current thread, when the run of the
+   * row did not use it (ThreadLeases.keepAhead): the caller must let it go. Undefined when none is left.
+   */
+  takeAhead?(chat: string): ThreadLease | undefined;
   /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
   renew(key: string, holder: string): Promise<boolean>;
 }

@@ -194,6 +194,8 @@ export class ChatTurns {
         const result = await next.work.run(taken, handed).finally(() => handed.close());
         const { outcome } = result;
         const end = result.end && handed.ending(result.end);
+        // The thread lease taken with the row (the chat's lease statement) goes as a handed-off one, if unused.
+        await this.#alone.letGo(handed.unused(leases.takeAhead?.(chat)));
         if (end && leases.listReleasing && outcome !== 'stopping') {
           ran = { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } };
           continue;
@@ -207,6 +209,7 @@ export class ChatTurns {
       return false;
     } finally {
       clearInterval(timer);
+      await this.#alone.letGo(leases.takeAhead?.(chat)); // taken with a row that never ran
       // The listing that was to end it failed (or never came): end it on its own.
       if (ran) {
         await this.#alone.letGo(ran.ending.lease);

@@ -29,24 +29,31 @@ export function takeParams(key: InboxKey, owner: string, staleBefore: Date) {
  * snapshot), while the same statement takes the row {@link takeUpdate} names when it is the chat's first
  * unfinished one — and, given `lease` (a CTE that returns a row when the chat's lease was taken), only
  * then. The row as taken comes back as `taken` beside its listing; `held`: the lease was taken (always
- * true without one).
+ * true without one). `ahead`, given the CTE of the taken row, builds a CTE that does more with it and
+ * returns a `thread_id` (the thread lease taken with it, chat-lease-statements.ts): that comes back as `ahead`.
  */
-export function unfinishedTaking(db: Db, lease?: WithSubquery) {
+export function unfinishedTaking(db: Db, lease?: WithSubquery, ahead?: (taken: WithSubquery) => WithSubquery) {
   const held = lease ? sql<boolean>`exists (select 1 from ${lease})` : sql<boolean>`true`;
   const taken = db.$with('taken').as(takeUpdate(db, and(lease && held, firstUnfinishedOfItsChat())));
   const takenColumns = Object.fromEntries(Object.keys(getTableColumns(inbox)).map((name) => [name, taken[name as keyof typeof taken]])) as unknown as ReturnType<typeof getTableColumns<typeof inbox>>;
-  return db.with(...(lease ? [lease, taken] : [taken]))
-    .select({ listed: getTableColumns(inbox), taken: takenColumns, held: held.as('held') })
+  const aheadLease = ahead?.(taken);
+  const withs = [...(lease ? [lease] : []), taken, ...(aheadLease ? [aheadLease] : [])];
+  return db.with(...withs)
+    .select({ listed: getTableColumns(inbox), taken: takenColumns, held: held.as('held'), ahead: (aheadLease ? sql<string | null>`(select thread_id from ${aheadLease})` : sql<string | null>`null::text`).as('ahead') })
     .from(inbox)
     .leftJoin(taken, eq(taken.seq, inbox.seq))
     .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running'])))
     .orderBy(inbox.seq);
 }
 
-/** The rows of {@link unfinishedTaking}: the listing, the row taken if any, and whether the lease is held (unknown with no row). */
-export function readUnfinishedTaking(rows: Array<{ listed: InboxRow; taken: InboxRow | null; held: boolean }>): { held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow } {
+/**
+ * The rows of {@link unfinishedTaking}: the listing, the row taken if any, whether the lease is held
+ * (unknown with no row), and the thread of the lease taken ahead, if any.
+ */
+export function readUnfinishedTaking(rows: Array<{ listed: InboxRow; taken: InboxRow | null; held: boolean; ahead: string | null }>): { held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: string } {
   const taken = rows.find((row) => row.taken !== null)?.taken ?? undefined;
-  return { held: rows[0]?.held, rows: rows.map((row) => row.listed), ...(taken && { taken }) };
+  const ahead = rows[0]?.ahead ?? undefined;
+  return { held: rows[0]?.held, rows: rows.map((row) => row.listed), ...(taken && { taken }), ...(ahead && { ahead }) };
 }
 
 /** The row is its chat's first unfinished one: none recorded before it is still received or running. */

@@ -28,6 +28,17 @@ export class TurnHandOffs {
   readonly handOff = (held: ThreadLease): boolean => this.#open && !this.lease && (this.lease = held) !== undefined;
   readonly sentHandOff = (reply: SentReply): boolean => this.#open && this.sent.push(reply) > 0;
 
+  /**
+   * The thread lease taken with the row (ThreadLeases.keepAhead) when the row's run did not use it: let go
+   * with the row's end, as a handed-off one is. Returned when a lease was handed off already: the caller
+   * lets it go.
+   */
+  unused(lease: ThreadLease | undefined): ThreadLease | undefined {
+    if (this.lease) return lease;
+    this.lease = lease;
+    return undefined;
+  }
+
   /** The turn has ended: later hand-offs are declined. */
   close(): void {
     this.#open = false;
