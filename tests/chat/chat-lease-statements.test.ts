@@ -75,8 +75,12 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
     expect(mine.taken).toMatchObject({ eventId: first });
     const ahead = statements.takeAhead(chat);
-    expect(ahead).toMatchObject({ threadId: `${chat}#0`, holder: expect.stringMatching(/^p1\//) });
+    expect(ahead).toEqual({ threadId: `${chat}#0`, holder: `p1/row:telegram:${first}` });
     expect(statements.takeAhead(chat)).toBeUndefined();
+    // A second try at the same row (the first one's answer was lost) takes the same lease again, at once.
+    const again = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    expect(again.taken).toMatchObject({ eventId: first, attempts: 2 });
+    expect(statements.takeAhead(chat)).toEqual(ahead);
     // Held in the database: another holder cannot take it; its holder can.
     const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
     expect(await other.acquire(ahead!.threadId, 'p2/x')).toBe(false);

@@ -48,7 +48,19 @@ async function say(text: string): Promise<string> {
 const heldLeases = async () => (await database.db.execute(sql`select thread_id from thread_leases`) as unknown as Array<{ thread_id: string }>).map((row) => row.thread_id);
 
 it('a message’s turn runs on the thread lease taken with its row, and the row’s end lets it go', { timeout: 30_000 }, async () => {
-  expect(await say('hello')).toContain('hello');
+  // While the model answers, the thread's lease is the one taken with the row: its holder is named after
+  // the row (a lease the turn took by a statement of its own would have a holder of its own).
+  const model = llm.holdNext(1);
+  const eventId = randomUUID();
+  const handled = k.kazma.core.pipeline.handle({ kind: 'message', eventId, platform: 'telegram', chat, actor: maya, text: 'hello' });
+  await eventually(() => llm.attempts.filter((a) => a.outcome === 'held').length, (n) => n === 1, 'the turn’s model call');
+  const owners = (await database.db.execute(sql`select thread_id, owner from thread_leases where thread_id not like 'inbox:%'`) as unknown as Array<{ thread_id: string; owner: string }>);
+  model.release();
+  await handled;
+  expect(owners).toEqual([{ thread_id: `${chat}#0`, owner: expect.stringMatching(new RegExp(`/row:telegram:${eventId}$`)) }]);
+  await eventually(() => surface.sent.length, (n) => n > 0, 'the answer to "hello"');
+  await k.settled();
+  expect(surface.sent.at(-1)!.text).toContain('hello');
   expect(await heldLeases()).toEqual([]);
   expect(await say('again')).toContain('again');
   expect(await heldLeases()).toEqual([]);
