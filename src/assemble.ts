@@ -119,7 +119,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // A database or Redis outage is said once, with the address and what waits, and once when it ends.
     const deps = watchDependencies({ loaded, database, redis, logger });
     const { dbFailed } = deps;
-    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, logger, outage: deps.redisOutage });
+    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, stalledAfterMs: config.jobs.stalled_after, logger, outage: deps.redisOutage });
     lifecycle.onStop('jobs', async () => {
       deps.stop();
       await jobs.close();

@@ -16,6 +16,8 @@ export interface BullJobDriverOptions {
   kinds: JobKinds;
   /** Jobs one process runs at once, per lane (`jobs.concurrency.<lane>`); default 4. */
   concurrency?: Partial<Record<JobLane, number>>;
+  /** `jobs.stalled_after`: a job whose worker stopped renewing its lock this long ago goes to another; default 15 s. */
+  stalledAfterMs?: number;
   logger: Logger;
   /** Says a Redis outage once (its workers would each log every reconnect attempt); default: every error is logged. */
   outage?: OutageLog;
@@ -24,7 +26,8 @@ export interface BullJobDriverOptions {
 /**
  * Runs the job port on BullMQ. Queues exist from construction (enqueue works at once); workers start
  * with {@link startWorkers} — a process may enqueue without working (and later, `kazma worker` works
- * without chat connections). Stall detection hands a job whose worker died to another within ~30 s.
+ * without chat connections). Stall detection hands a job whose worker died to another within twice
+ * `stalledAfterMs` (its lock lapses, then the next stalled-job check finds it).
  */
 export class BullJobDriver implements JobQueue {
   readonly #o: BullJobDriverOptions;
@@ -45,8 +48,9 @@ export class BullJobDriver implements JobQueue {
       const worker = new Worker(lane, (job) => kinds.run(job.name, job.data), {
         ...this.#connection(),
         concurrency: this.#o.concurrency?.[lane] ?? 4,
-        // Stall detection is what recovers a job whose worker died; keep it well under a minute.
-        lockDuration: 15_000, stalledInterval: 15_000, maxStalledCount: 1,
+        // Stall detection is what recovers a job whose worker died; BullMQ renews a live job's lock at half
+        // lockDuration, and checks for lapsed locks every stalledInterval.
+        lockDuration: this.#o.stalledAfterMs ?? 15_000, stalledInterval: this.#o.stalledAfterMs ?? 15_000, maxStalledCount: 1,
         settings: { backoffStrategy: retryDelay },
       });
       worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));

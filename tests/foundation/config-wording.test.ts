@@ -19,6 +19,7 @@ describe('configuration errors in plain words', () => {
     ['model: { max_retries: 2.5 }', 'model.max_retries: expected a whole number, got 2.5'],
     ['telegram: { mode: hook }', 'telegram.mode: expected one of polling, webhook; got "hook"'],
     ['jobs: { concurrency: { swarm: -1 } }', 'jobs.concurrency.swarm: expected 0 or more, got -1'],
+    ['jobs: { stalled_after: 500ms }', 'jobs.stalled_after: expected 2s or longer, got "500ms"'],
     ['access: { operators: [ { telegram: 1 } ] }', 'access.operators[0].name: required, but missing'],
     ['access: { operators: [ { name: "" } ] }', 'access.operators[0].name: must not be empty'],
     ['telegram: { api_root: notaurl }', 'telegram.api_root: expected a URL, e.g. https://example.com, got "notaurl"'],

@@ -57,6 +57,8 @@ async function cluster(workers: number) {
     access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
     approvals: { channels: [OPS] },
     turns: { stale_after: '3s' },
+    // A killed worker's job goes to the other within 3–6 s, not the default 15–30 s.
+    jobs: { stalled_after: '3s' },
     shutdown: { timeout: '3s' },
     http: { port: 0 },
   };
@@ -70,7 +72,7 @@ async function cluster(workers: number) {
   for (let i = 0; i < workers; i++) spawnWorker();
   await Promise.all(children.map((c) => c.waitFor('kazma worker ready', 90_000)));
   const prefix = queuePrefix(parseConfig(JSON.stringify(config), { env: {}, baseDir: dir }), { kind: 'postgres' });
-  chatSide = await startAssembled({ ...config, jobs: { concurrency: { swarm: 0 } } }, { database, queuePrefix: prefix });
+  chatSide = await startAssembled({ ...config, jobs: { ...config.jobs, concurrency: { swarm: 0 } } }, { database, queuePrefix: prefix });
   const telegram = new RecordingSurface('telegram');
   const slack = new RecordingSurface('slack');
   chatSide.kazma.core.attachSurface(telegram);

@@ -11,8 +11,9 @@ export function parseDuration(text: string | number): number | undefined {
   return Math.round(Number(match[1]) * UNIT_MS[unit]);
 }
 
-/** A zod field for durations; the parsed value is milliseconds. */
-export function duration(fallback: string) {
+/** A zod field for durations; the parsed value is milliseconds, and never shorter than `min` when given. */
+export function duration(fallback: string, options: { min?: string } = {}) {
+  const min = options.min === undefined ? 0 : parseDuration(options.min)!;
   return z
     .union([z.string(), z.number()])
     .default(fallback)
@@ -20,6 +21,10 @@ export function duration(fallback: string) {
       const ms = parseDuration(value);
       if (ms === undefined) {
         ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (use e.g. 30s, 30m, 2h)` });
+        return z.NEVER;
+      }
+      if (ms < min) {
+        ctx.addIssue({ code: 'custom', message: `expected ${options.min} or longer, got "${value}"` });
         return z.NEVER;
       }
       return ms;

@@ -159,6 +159,11 @@ export const configSchema = z.strictObject({
       swarm: z.number().int().min(0).default(4),
       outbox: z.number().int().min(1).default(8),
     }),
+    /**
+     * A job whose worker stopped renewing its lock this long ago (a killed process) is handed to another
+     * worker. Locks are renewed at half this, so a busier event loop than that would hand a live job over.
+     */
+    stalled_after: duration('15s', { min: '2s' }),
   }),
   turns: section({
     /** A turn that has crashed the process this many times is ended with a ⚠️ instead of started again. */
