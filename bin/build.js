@@ -5,16 +5,13 @@
 // by a type error, and the compiled code is the code tsx would run.
 //
 // Why a bundle: a start loaded ~3,400 files from node_modules one by one, and resolving, reading and
-// linking them was over half of a start (see the README's "Footprint and start time"). The bundle is
-// split at every dynamic import(), so what Kazma loads on first use (a platform's SDK, the MCP SDK, an
-// HTML parser) still loads only then. A few packages stay outside, loaded from node_modules as before:
-// PGlite finds its WebAssembly and data files next to its own modules, pino's pretty output runs in a
-// worker loaded by file name, msgpackr loads an optional native addon, and optional native modules
-// (pg-native, zlib-sync, bufferutil, utf-8-validate) may be absent.
+// linking them was over half of a start (see the README's "Footprint and start time"). How it is bundled
+// (split at every dynamic import, a few packages left outside) is bin/bundle-options.js.
 //   node bin/build.js             build
 //   node bin/build.js --if-stale  build only when the source changed since the last build (`npm start`)
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { bundleOptions } from './bundle-options.js';
 import { ROOT, distPaths, distState } from './dist-state.js';
 
 const paths = distPaths();
@@ -36,20 +33,6 @@ try {
 /** Builds kept in dist/builds/: the current one and the two before it, for processes started from those. */
 const KEPT_BUILDS = 3;
 
-/** Packages loaded from node_modules at run time instead of bundled (see the top). */
-const EXTERNAL = ['@electric-sql/pglite', 'pino', 'pino-pretty', 'thread-stream', 'msgpackr', 'msgpackr-extract', 'pg-native', 'zlib-sync', 'bufferutil', 'utf-8-validate'];
-
-// CommonJS modules inside an ES module bundle still call require() and read __dirname/__filename: each
-// chunk defines them for itself (__dirname is the chunk's folder; the bundled packages use it only to
-// shorten stack traces and to find worker files Kazma does not use).
-const BANNER = [
-  "import { createRequire as __kazmaCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __kazmaFileURLToPath } from 'node:url';",
-  'const require = __kazmaCreateRequire(import.meta.url);',
-  'const __kazma_filename = __kazmaFileURLToPath(import.meta.url);',
-  "const __kazma_dirname = __kazma_filename.slice(0, __kazma_filename.lastIndexOf('/'));",
-].join('\n');
-
 // The stamp is dated when the build starts: a file saved while esbuild runs is newer, so the next start rebuilds.
 const startedAt = new Date();
 // Not current while it is rewritten (no stamp): a `kazma` started meanwhile runs the source instead.
@@ -60,25 +43,7 @@ rmSync(paths.stamp, { force: true });
 const buildId = startedAt.toISOString().replace(/[:.]/g, '-');
 const builds = join(paths.dist, 'builds');
 try {
-  await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: ['src/cli/index.ts'],
-    outdir: join(builds, buildId),
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    tsconfig: 'tsconfig.json',
-    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
-    banner: { js: BANNER },
-    define: { __dirname: '__kazma_dirname', __filename: '__kazma_filename' },
-    legalComments: 'none',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-  });
+  await esbuild.build(bundleOptions({ root: ROOT, entryPoints: ['src/cli/index.ts'], outdir: join(builds, buildId) }));
 } catch {
   console.error('kazma: the build failed (see above); dist/ is not marked current.');
   process.exit(1);

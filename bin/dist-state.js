@@ -1,6 +1,6 @@
 // Whether dist/ (the compiled JavaScript) is the source as it is now. A stale dist must never run silently
 // old code, so the inputs are every file and folder under src/ (a folder's mtime changes when a file in it
-// is added, removed or renamed), tsconfig.json and the build script, against the stamp bin/build.js writes.
+// is added, removed or renamed), tsconfig.json and the build scripts, against the stamp bin/build.js writes.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ export function distPaths(root = ROOT) {
     /** Written by bin/build.js after a successful build, dated when that build began reading the source. */
     stamp: join(dist, '.build-stamp'),
     sources: join(root, 'src'),
-    configs: ['tsconfig.json', 'bin/build.js'].map((name) => join(root, name)),
+    configs: ['tsconfig.json', 'bin/build.js', 'bin/bundle-options.js'].map((name) => join(root, name)),
   };
 }
 

@@ -8,13 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createPgDatabase, seedPgliteDataDir, type Backend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { fixtureArgs } from '../helpers/fixtures.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/journal-child.ts', import.meta.url));
 const live = new Set<ChildProcess>();
 
 function start(target: string[], marker: string, mode: 'block' | 'complete') {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...target, '--marker', marker, '--mode', mode], {
+  const child = spawn(process.execPath, [...fixtureArgs(CHILD), ...target, '--marker', marker, '--mode', mode], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -150,6 +150,14 @@ describe('whether dist/ is current (bin/kazma.js runs it only then; `npm start` 
     expect(distState(configured)).toMatchObject({ state: 'stale' });
   });
 
+  it('is stale when how the code is bundled changed (bin/bundle-options.js)', () => {
+    const root = tree(builtAt);
+    mkdirSync(join(root, 'bin'));
+    writeFileSync(join(root, 'bin/bundle-options.js'), '');
+    utimesSync(join(root, 'bin/bundle-options.js'), later, later);
+    expect(distState(root)).toEqual({ state: 'stale', newer: 'bin/bundle-options.js' });
+  });
+
   it('is missing when never built or the build did not finish (no stamp)', () => {
     const root = mkdtempSync(join(tmpdir(), 'kazma-dist-'));
     expect(distState(root)).toEqual({ state: 'missing' });

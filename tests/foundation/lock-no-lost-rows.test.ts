@@ -6,11 +6,12 @@ import { count } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { openDatabase, schema } from '../../src/core/db/index.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { fixtureArgs } from '../helpers/fixtures.ts';
 import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
 
 it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kazma-rows-'));
-  const writer = spawn(process.execPath, ['--import', 'tsx', 'tests/foundation/fixtures/pglite-writer.ts', dataDir], { cwd: REPO_ROOT });
+  const writer = spawn(process.execPath, [...fixtureArgs('tests/foundation/fixtures/pglite-writer.ts'), dataDir], { cwd: REPO_ROOT });
   let output = '';
   writer.stdout.on('data', (c) => (output += c));
   writer.stderr.on('data', (c) => (output += c));

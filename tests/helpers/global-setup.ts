@@ -2,17 +2,22 @@
 // copies (initdb in WASM plus migrations costs seconds; doing it once instead of once per test file
 // keeps the suite well inside CI's time), and brings dist/ up to date, so every `kazma` process a test
 // spawns (bin/kazma.js) runs the compiled code `npm start` runs — not the source through tsx, which
-// costs each spawn ~3 s of CPU more, nor one or the other depending on which test file ran first.
+// costs each spawn ~3 s of CPU more, nor one or the other depending on which test file ran first. For the
+// same reason it bundles the test fixtures the tests spawn (tests/helpers/fixture-bundles.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { bundleFixtures } from './fixture-bundles.ts';
 import { buildPgliteTemplate } from './pglite-template.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplatePath: string;
+    /** Each spawned fixture's bundle, by its path from the repository root (tests/helpers/fixtures.ts). */
+    fixtureBundles: Record<string, string>;
   }
 }
 
@@ -22,5 +27,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const path = join(dir, 'pglite.tar');
   writeFileSync(path, Buffer.from(await (await buildPgliteTemplate()).arrayBuffer()));
   project.provide('pgliteTemplatePath', path);
-  return () => rmSync(dir, { recursive: true, force: true });
+  // Under the repository, so what the bundles leave outside (PGlite, pino) is found in node_modules; a
+  // folder per run, so two runs at once never share one.
+  const fixtures = mkdtempSync(join(fileURLToPath(new URL('../../dist/', import.meta.url)), 'test-fixtures-'));
+  project.provide('fixtureBundles', await bundleFixtures(fixtures));
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(fixtures, { recursive: true, force: true });
+  };
 }

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool } from '../../src/core/tools/builtin/shell.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { fixtureArgs } from '../helpers/fixtures.ts';
 import { makeCanary, SECRET, type Canary } from './escape-kit.ts';
 import { makeWorkspace } from './fixture.ts';
 
@@ -156,7 +157,7 @@ function readlinkArgv0(pid: number): string {
 describe('a running shell child dies with Kazma', () => {
   async function killParentMidCommand(sandbox: 'bwrap' | 'off'): Promise<string> {
     const seconds = `${(40 + Math.random() * 10).toFixed(6)}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ws.dir, sandbox, seconds], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...fixtureArgs(CHILD), ws.dir, sandbox, seconds], { cwd: ROOT, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Wait for the sleep itself, not only the sandbox starting it.
     const asleep = async () => (await sleepers(seconds)).some((pid) => /(^|\/)sleep$/.test(readlinkArgv0(pid)));

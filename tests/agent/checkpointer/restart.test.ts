@@ -10,16 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { checkpointerSetupStep, createCheckpointer } from '../../../src/core/agent/checkpointer.ts';
 import { migrateDatabase, openDatabase, type Database } from '../../../src/core/db/index.ts';
 import { createPgDatabase, freshDatabase, seedPgliteDataDir } from '../../helpers/databases.ts';
+import { fixtureArgs } from '../../helpers/fixtures.ts';
 import { selectRows } from './rows.ts';
 
-const CHILD = fileURLToPath(new URL('./restart-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./fixtures/restart-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface ChildReport { pid: number; before: string[]; after: string[] }
 
 /** Runs one child process to completion and returns what it printed. */
 async function runProcess(target: { url?: string; dataDir?: string }, thread: string, label: string): Promise<ChildReport> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ ...target, thread, label })], {
+  const { stdout } = await promisify(execFile)(process.execPath, [...fixtureArgs(CHILD), JSON.stringify({ ...target, thread, label })], {
     cwd: ROOT,
     timeout: 60_000,
   });

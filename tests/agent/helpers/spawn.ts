@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '../../helpers/eventually.ts';
+import { fixtureArgs } from '../../helpers/fixtures.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** The `kazma` command as installed (bin/kazma.js): the compiled build the test run brought up to date. */
@@ -28,9 +29,9 @@ export function killAll(): void {
   for (const child of live) child.kill('SIGKILL');
 }
 
-/** Runs `node <script> ...args` from the repository root, through tsx when the script is TypeScript (a fixture). */
+/** Runs `node <script> ...args` from the repository root; a TypeScript script is a fixture, run as its bundle. */
 export function spawnNode(script: string, args: string[]): Spawned {
-  const child = spawn(process.execPath, [...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...fixtureArgs(script), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   live.add(child);
   let out = '';
   let err = '';
