@@ -14,7 +14,7 @@
 // `--only` runs one part, `--database` one database; `--runs N` repeats (a) N times on each database
 // (a fresh database each time), to see past the noise of a shared machine. (a) also prints the CPU time
 // this process spent during the wall time; the rest is waiting (on the database, or for a core).
-// Not part of the test suite; prints figures, asserts nothing. Needs PostgreSQL (KAZMA_TEST_PG_URL, default
+// Prints figures, asserts nothing (tests/bench/ runs it to see that it still does). Needs PostgreSQL (KAZMA_TEST_PG_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres) and Redis on 127.0.0.1:6379, like the tests.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';

@@ -13,7 +13,7 @@
 //                                        [--before DIR]   (another checkout to compare with, run through tsx)
 //                                        [--node-arg=--max-semi-space-size=1 …]   (node options for Kazma's processes)
 //
-// Not part of the test suite; prints figures, asserts nothing. Needs Redis on 127.0.0.1:6379 and
+// Prints figures, asserts nothing (tests/bench/ runs it with --runs 1 to see that it still does). Needs Redis on 127.0.0.1:6379 and
 // PostgreSQL (KAZMA_TEST_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres), like the tests.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@
 //
 //   node --import tsx bench/jobs.ts [--tasks 2000]
 //
-// Not part of the test suite; prints figures, asserts nothing. Needs PostgreSQL (KAZMA_TEST_PG_URL) and
+// Prints figures, asserts nothing (tests/bench/ runs it with few tasks to see that it still does). Needs PostgreSQL (KAZMA_TEST_PG_URL) and
 // Redis on 127.0.0.1:6379, like the tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -12,8 +12,9 @@
 //
 //   node --import tsx bench/long-thread.ts [--turns 400] [--max-tokens 32000] [--chars 200] [--database pglite|postgres]
 //
-// --chars is the length of each message (the reply echoes it). Not part of the test suite; needs Redis
-// like `kazma start` and, for the PostgreSQL run, the test server (KAZMA_TEST_PG_URL).
+// --chars is the length of each message (the reply echoes it). tests/bench/ runs it with 100 turns to see
+// that it still does. Needs Redis like `kazma start` and, for the PostgreSQL run, the test server
+// (KAZMA_TEST_PG_URL).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';

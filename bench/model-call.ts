@@ -8,7 +8,7 @@
 //
 //   node --import tsx bench/model-call.ts [--calls 300] [--rounds 6] [--messages 40]
 //
-// Not part of the test suite.
+// tests/bench/ runs it with few calls to see that it still does; the figures are not checked.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';

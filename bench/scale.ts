@@ -10,7 +10,7 @@
 //
 //   node --import tsx bench/scale.ts [--messages 1000] [--concurrency 16] [--chats 64] [--warmup 64]
 //
-// Not part of the test suite. Needs PostgreSQL and Redis as the tests do (KAZMA_TEST_PG_URL, 127.0.0.1:6379).
+// tests/bench/ runs it with few messages to see that it still does; the figures are not checked. Needs PostgreSQL and Redis as the tests do (KAZMA_TEST_PG_URL, 127.0.0.1:6379).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -14,7 +14,7 @@
 // --profile adds a pass to part 1 under V8's sampling profiler and prints, per category of code, the CPU
 // a Kazma turn spends beside the `exit` floor's.
 //
-// Not part of the test suite. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
+// tests/bench/ runs it with small sizes to see that it still does; the figures are not checked. Needs Redis like `kazma start` (127.0.0.1:6379, or redis-server on PATH).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
