@@ -5,7 +5,7 @@
 // costs each spawn ~3 s of CPU more, nor one or the other depending on which test file ran first. For the
 // same reason it bundles the test fixtures the tests spawn (tests/helpers/fixture-bundles.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +29,21 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.provide('pgliteTemplatePath', path);
   // Under the repository, so what the bundles leave outside (PGlite, pino) is found in node_modules; a
   // folder per run, so two runs at once never share one.
-  const fixtures = mkdtempSync(join(fileURLToPath(new URL('../../dist/', import.meta.url)), 'test-fixtures-'));
+  const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+  removeAbandonedBundles(dist);
+  const fixtures = mkdtempSync(join(dist, 'test-fixtures-'));
   project.provide('fixtureBundles', await bundleFixtures(fixtures));
   return () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(fixtures, { recursive: true, force: true });
   };
+}
+
+/** A run that was killed never removed its bundles; those a day old cannot belong to a run still going. */
+function removeAbandonedBundles(dist: string): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(dist)) {
+    const path = join(dist, name);
+    if (name.startsWith('test-fixtures-') && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
 }
