@@ -3,9 +3,10 @@
 // thread, so the turn that runs the row needs no statement of its own for it; this process keeps it
 // until that run holds it (ThreadLeases.runOnChat on the chat, ThreadLeases.run on the thread) or ChatTurns
 // lets it go with the row's end.
-import { eq, lt, or, sql, type WithSubquery } from 'drizzle-orm';
+import { sql, type WithSubquery } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { threadLeases } from '../db/schema/leases.ts';
+import { leaseTerms } from './lease-terms.ts';
 import type { ThreadLease } from './thread-lease.ts';
 import { currentThreadIdSql } from './threads.ts';
 
@@ -15,17 +16,12 @@ import { currentThreadIdSql } from './threads.ts';
  * `threadHolder` holds the lease now — taken, or renewed when it already held it.
  */
 export function currentLeaseUpsertWhen(db: Db, when: WithSubquery) {
-  const holderValue = sql.placeholder('threadHolder') as unknown as string;
-  const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
-  const row = { threadId: sql<string>`${currentThreadIdSql(sql.placeholder('chat'))}`.as('thread_id'), owner: sql<string>`${holderValue}::text`.as('owner'), expiresAt: sql<Date>`${expiresAt}`.as('expires_at') };
+  const { holder, expiresAt, onConflict } = leaseTerms('threadHolder');
+  const row = { threadId: sql<string>`${currentThreadIdSql(sql.placeholder('chat'))}`.as('thread_id'), owner: sql<string>`${holder}::text`.as('owner'), expiresAt: sql<Date>`${expiresAt}`.as('expires_at') };
   return db
     .insert(threadLeases)
     .select(db.select(row).from(when))
-    .onConflictDoUpdate({
-      target: threadLeases.threadId,
-      set: { owner: holderValue, expiresAt },
-      setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)),
-    })
+    .onConflictDoUpdate(onConflict)
     .returning({ threadId: threadLeases.threadId });
 }
 

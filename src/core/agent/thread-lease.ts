@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { builtOnce, dialect, queryPrepared } from '../db/prepared.ts';
 import type { ChatRef } from '../chat/ref.ts';
 import { threadLeases } from '../db/schema/leases.ts';
 import { KazmaError } from '../errors.ts';
+import { leaseTerms } from './lease-terms.ts';
 import { leasesAhead } from './leases-ahead.ts';
 import { currentThreadIdSql } from './threads.ts';
 
@@ -54,16 +55,11 @@ export type LeaseHandOff = (lease: ThreadLease) => boolean;
  * the holder's. Shared with the chat's lease-and-listing statement (core/chat/chat-lease-statements.ts).
  */
 export function leaseUpsert(db: Db, thread: SQL | Placeholder = sql.placeholder('thread')) {
-  const holderValue = sql.placeholder('holder') as unknown as string;
-  const expiresAt = sql`now() + ${sql.placeholder('ttl')}::interval`;
+  const { holder, expiresAt, onConflict } = leaseTerms('holder');
   return db
     .insert(threadLeases)
-    .values({ threadId: thread as unknown as string, owner: holderValue, expiresAt })
-    .onConflictDoUpdate({
-      target: threadLeases.threadId,
-      set: { owner: holderValue, expiresAt },
-      setWhere: or(lt(threadLeases.expiresAt, sql`now()`), eq(threadLeases.owner, holderValue)),
-    })
+    .values({ threadId: thread as unknown as string, owner: holder, expiresAt })
+    .onConflictDoUpdate(onConflict)
     .returning({ owner: threadLeases.owner });
 }
 
