@@ -43,6 +43,7 @@ export class BullJobDriver implements JobQueue {
   startWorkers(lanes: readonly JobLane[] = JOB_LANES): void {
     if (this.#workers.length > 0) return;
     const { kinds, logger } = this.#o;
+    const stalledAfterMs = this.#o.stalledAfterMs ?? 15_000;
     for (const lane of lanes) {
       if (this.#o.concurrency?.[lane] === 0) continue; // e.g. jobs.concurrency.swarm: 0 — tasks run elsewhere
       const worker = new Worker(lane, (job) => kinds.run(job.name, job.data), {
@@ -50,7 +51,7 @@ export class BullJobDriver implements JobQueue {
         concurrency: this.#o.concurrency?.[lane] ?? 4,
         // Stall detection is what recovers a job whose worker died; BullMQ renews a live job's lock at half
         // lockDuration, and checks for lapsed locks every stalledInterval.
-        lockDuration: this.#o.stalledAfterMs ?? 15_000, stalledInterval: this.#o.stalledAfterMs ?? 15_000, maxStalledCount: 1,
+        lockDuration: stalledAfterMs, stalledInterval: stalledAfterMs, maxStalledCount: 1,
         settings: { backoffStrategy: retryDelay },
       });
       worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));

@@ -4,11 +4,9 @@
 // (PGlite, pino) are found in node_modules from there, and src/core/package-root.ts finds package.json.
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../../bin/bundle-options.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { ROOT } from '../../bin/dist-state.js';
 
 /** Every `fixtures/` file under tests/, relative to the repository. */
 export function fixtureSources(dir = join(ROOT, 'tests')): string[] {

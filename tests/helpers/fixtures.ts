@@ -3,10 +3,8 @@
 // them all once per test run (tests/helpers/fixture-bundles.ts), as `npm run build` bundles Kazma: a
 // child run through tsx transpiled and loaded src/ afresh, ~3 s of CPU per child, dozens per run.
 import { isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { ROOT } from '../../bin/dist-state.js';
 
 /** The bundles global-setup built for this run, by fixture path relative to the repository; none outside vitest. */
 function bundlesOfRun(): Record<string, string> {

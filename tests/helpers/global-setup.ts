@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { distPaths } from '../../bin/dist-state.js';
 import { bundleFixtures } from './fixture-bundles.ts';
 import { buildPgliteTemplate } from './pglite-template.ts';
 
@@ -29,7 +29,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   project.provide('pgliteTemplatePath', path);
   // Under the repository, so what the bundles leave outside (PGlite, pino) is found in node_modules; a
   // folder per run, so two runs at once never share one.
-  const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const { dist } = distPaths();
   removeAbandonedBundles(dist);
   const fixtures = mkdtempSync(join(dist, 'test-fixtures-'));
   project.provide('fixtureBundles', await bundleFixtures(fixtures));
