@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import OpenAI from 'openai';
-import { createChatModel } from '../src/core/agent/model-factory.ts';
-import { modelFetch } from '../src/core/agent/model-fetch.ts';
+import { createChatModel } from '../src/core/agent/model/model-factory.ts';
+import { modelFetch } from '../src/core/agent/model/model-fetch.ts';
 import { startAssembled } from '../tests/helpers/assembled.ts';
 import { freshDatabase } from '../tests/helpers/databases.ts';
 

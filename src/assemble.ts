@@ -33,7 +33,7 @@ import { watchTurns } from './core/runs/watch-turns.ts';
 import { createSchedules } from './core/schedules/module.ts';
 import { createMcp } from './core/mcp/module.ts';
 import { serverRequestHandler } from './core/mcp/server-requests.ts';
-import { createSampler } from './core/agent/sampler.ts';
+import { createSampler } from './core/agent/model/sampler.ts';
 import { watchMcp } from './core/mcp/watch.ts';
 import { createCommitment } from './core/commitment/module.ts';
 import { createWeb } from './core/web/module.ts';

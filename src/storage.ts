@@ -14,7 +14,7 @@ export function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> 
 export async function openMigratedDatabase(loaded: LoadedConfig): Promise<Database> {
   // The checkpointer's module (LangGraph's saver, node-postgres: ~0.5 s to load) loads while the database
   // connects and checks its migrations, instead of before; its setup() is the last migration step.
-  const checkpointer = import('./core/agent/checkpointer.ts');
+  const checkpointer = import('./core/agent/checkpoint/checkpointer.ts');
   checkpointer.catch(() => {}); // a failed import is reported where it is awaited, not as an unhandled rejection
   const database = await openConfiguredDatabase(loaded);
   try {

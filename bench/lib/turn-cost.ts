@@ -12,7 +12,7 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { CHECKPOINTER_SCHEMA, createCheckpointer } from '../../src/core/agent/checkpointer.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
 import type { Actor, ChatRef, Message, MessageRef } from '../../src/core/chat/index.ts';
 import { migrateDatabase, openDatabase } from '../../src/core/db/index.ts';
 import { startAssembled } from '../../tests/helpers/assembled.ts';

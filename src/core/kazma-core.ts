@@ -1,7 +1,7 @@
 // The core as the rest of the program sees it. It is assembled from each module's factory by
 // src/assemble.ts; these types name the two views of the result.
-import type { ThreadStore } from './agent/threads.ts';
-import type { TurnRunner } from './agent/turn-runner.ts';
+import type { ThreadStore } from './turns/threads.ts';
+import type { TurnRunner } from './agent/runner/turn-runner.ts';
 import type { ApprovalDecider } from './approvals/decide.ts';
 import type { ApprovalBroker } from './approvals/port.ts';
 import type { ApprovalReconciler } from './approvals/reconciler.ts';

@@ -3,9 +3,9 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { hasDistinctCallIds, withOwnCallIds } from '../../src/core/agent/call-ids.ts';
-import { gateNode } from '../../src/core/agent/gate-node.ts';
-import type { AgentStateValue } from '../../src/core/agent/state.ts';
+import { hasDistinctCallIds, withOwnCallIds } from '../../src/core/agent/graph/call-ids.ts';
+import { gateNode } from '../../src/core/agent/graph/gate-node.ts';
+import type { AgentStateValue } from '../../src/core/agent/graph/state.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
 

@@ -2,8 +2,8 @@
 // result, the current turn and pinned summaries always stay, and only a prefix is ever archived.
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { describe, expect, it } from 'vitest';
-import { approxTokensOf, fitRequest, planWindow, TRIM_TO } from '../../src/core/agent/context-window.ts';
-import { isSummary, summaryMessage } from '../../src/core/agent/summary.ts';
+import { approxTokensOf, fitRequest, planWindow, TRIM_TO } from '../../src/core/agent/graph/context-window.ts';
+import { isSummary, summaryMessage } from '../../src/core/agent/graph/summary.ts';
 
 const words = (n: number) => 'word '.repeat(n);
 let next = 0;

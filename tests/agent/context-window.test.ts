@@ -5,8 +5,8 @@
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TranscriptArchive } from '../../src/core/agent/archive.ts';
-import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpointer.ts';
+import { TranscriptArchive } from '../../src/core/agent/graph/archive.ts';
+import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import { startFakeLlm, type ChatRequestBody, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS } from '../helpers/databases.ts';

@@ -3,7 +3,7 @@
 import { AIMessage, AIMessageChunk, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { messagesStateReducer, REMOVE_ALL_MESSAGES, type Messages } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
-import { conversationReducer } from '../../src/core/agent/conversation-reducer.ts';
+import { conversationReducer } from '../../src/core/agent/graph/conversation-reducer.ts';
 
 /** What the test compares: class, id and content of each message, in order. */
 const shape = (messages: BaseMessage[]) => messages.map((m) => [m.getType(), m.constructor.name, m.id, m.content]);

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AIMessage } from '@langchain/core/messages';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpointer.ts';
+import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { defaultStep } from '../fakes/llm-wire.ts';

@@ -2,7 +2,7 @@
 // is built from — not the token counts and provider fields that every later checkpoint would carry again.
 import { AIMessage } from '@langchain/core/messages';
 import { expect, it } from 'vitest';
-import { leanReply } from '../../src/core/agent/lean-reply.ts';
+import { leanReply } from '../../src/core/agent/graph/lean-reply.ts';
 
 // As ChatOpenAI returns a reply (fields as @langchain/openai 1.5 sets them).
 const reply = () => new AIMessage({

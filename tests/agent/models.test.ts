@@ -1,7 +1,7 @@
 // The model chain inside a turn, end to end through the real OpenAI client: retries, fail-fast,
 // the honest ⚠️ reply, fallbacks, and running with no model at all.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_MODEL_TEXT } from '../../src/core/agent/replies.ts';
+import { NO_MODEL_TEXT } from '../../src/core/agent/runner/replies.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startTestCore, type TestCore } from './helpers/core.ts';
 

@@ -3,8 +3,8 @@
 // first turn's words, instead of both starting from the same checkpoint.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
-import { ThreadStore } from '../../src/core/agent/threads.ts';
+import { ThreadLeases } from '../../src/core/turns/thread-lease.ts';
+import { ThreadStore } from '../../src/core/turns/threads.ts';
 import type { ChatRef } from '../../src/core/chat/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';

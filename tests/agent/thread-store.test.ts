@@ -1,7 +1,7 @@
 // Which thread a chat is on: `/new` moves it to the next generation, and a solo store (the embedded
 // database, one process) remembers generations so a turn need not read them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ThreadStore } from '../../src/core/agent/threads.ts';
+import { ThreadStore } from '../../src/core/turns/threads.ts';
 import type { ChatRef } from '../../src/core/chat/index.ts';
 import { describeEachBackend, freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 

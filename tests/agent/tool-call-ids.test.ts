@@ -8,10 +8,10 @@
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelChains } from '../../src/core/agent/chain-provider.ts';
-import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpointer.ts';
-import type { GateAnswer } from '../../src/core/agent/gate-node.ts';
-import { buildAgentGraph, type AgentGraph } from '../../src/core/agent/graph.ts';
+import { ModelChains } from '../../src/core/agent/model/chain-provider.ts';
+import { createCheckpointer, type Checkpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
+import type { GateAnswer } from '../../src/core/agent/graph/gate-node.ts';
+import { buildAgentGraph, type AgentGraph } from '../../src/core/agent/graph/graph.ts';
 import type { ApprovalQuestion } from '../../src/core/approvals/port.ts';
 import { EffectJournal } from '../../src/core/effects/journal.ts';
 import { builtinTools } from '../../src/core/tools/builtin/index.ts';

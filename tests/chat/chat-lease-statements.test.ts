@@ -5,9 +5,9 @@
 // expired.
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
-import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
-import { Inbox } from '../../src/core/chat/inbox.ts';
+import { ThreadLeases } from '../../src/core/turns/thread-lease.ts';
+import { ChatLeaseStatements } from '../../src/core/turns/chat-lease-statements.ts';
+import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 describeEachBackend('a chat’s lease and listing in one statement', (db) => {

@@ -7,12 +7,12 @@
 // holds the chat — must leave such a waiter for the next listing.
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
-import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
-import type { ChatLeases, TakeRequest } from '../../src/core/chat/chat-leases.ts';
-import { ChatTurns } from '../../src/core/chat/chat-turns.ts';
-import { Inbox } from '../../src/core/chat/inbox.ts';
-import type { RowEnd } from '../../src/core/chat/row-end.ts';
+import { ThreadLeases } from '../../src/core/turns/thread-lease.ts';
+import { ChatLeaseStatements } from '../../src/core/turns/chat-lease-statements.ts';
+import type { ChatLeases, TakeRequest } from '../../src/core/turns/chat-leases.ts';
+import { ChatTurns } from '../../src/core/chat/queue/chat-turns.ts';
+import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
+import type { RowEnd } from '../../src/core/turns/row-end.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 type Listing = 'acquireListing' | 'listReleasing' | 'unfinishedOf';

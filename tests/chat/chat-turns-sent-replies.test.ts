@@ -5,13 +5,13 @@
 // so its sender records it itself. Each way, on every backend, over the real inbox and leases.
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { ThreadLeases } from '../../src/core/agent/thread-lease.ts';
-import { ChatLeaseStatements } from '../../src/core/chat/chat-lease-statements.ts';
-import { ChatTurns } from '../../src/core/chat/chat-turns.ts';
-import type { OrderedWork } from '../../src/core/chat/turn-hand-offs.ts';
-import { Inbox } from '../../src/core/chat/inbox.ts';
-import type { ChatRef } from '../../src/core/chat/ref.ts';
-import type { InboundEvent } from '../../src/core/chat/types.ts';
+import { ThreadLeases } from '../../src/core/turns/thread-lease.ts';
+import { ChatLeaseStatements } from '../../src/core/turns/chat-lease-statements.ts';
+import { ChatTurns } from '../../src/core/chat/queue/chat-turns.ts';
+import type { OrderedWork } from '../../src/core/chat/queue/turn-hand-offs.ts';
+import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
+import type { ChatRef } from '../../src/core/surface/ref.ts';
+import type { InboundEvent } from '../../src/core/surface/types.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import type { SentHandOff } from '../../src/core/outbox/sent-marks.ts';
 import { describeEachBackend } from '../helpers/databases.ts';

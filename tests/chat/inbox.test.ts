@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { Inbox } from '../../src/core/chat/inbox.ts';
-import type { InboundEvent } from '../../src/core/chat/types.ts';
+import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
+import type { InboundEvent } from '../../src/core/surface/types.ts';
 import { inbox as inboxTable } from '../../src/core/db/schema/chat.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 

@@ -1,4 +1,4 @@
-// The platform list is named once (src/core/chat/platforms.ts). Per-platform tables typed by it are
+// The platform list is named once (src/core/surface/platforms.ts). Per-platform tables typed by it are
 // checked by the compiler; this checks the places the compiler cannot see: adapter folders, the
 // composition root's factories, the config schema, secret collection, access and card labels.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { outcomeLine } from '../../src/core/approvals/card.ts';
 import type { Gate } from '../../src/core/approvals/port.ts';
-import { AccessPolicy } from '../../src/core/chat/access.ts';
-import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, PLATFORM_IDS, platformLabel } from '../../src/core/chat/platforms.ts';
+import { AccessPolicy } from '../../src/core/chat/intake/access.ts';
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, PLATFORM_IDS, platformLabel } from '../../src/core/surface/platforms.ts';
 import { configSchema, parseConfig } from '../../src/core/config/index.ts';
 import { REPO_ROOT } from '../helpers/kazma-process.ts';
 

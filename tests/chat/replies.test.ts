@@ -3,7 +3,7 @@
 // platform refuses is left to the outbox worker's retries with the rest of the turn behind it, in order.
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
+import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { getOutbox } from '../../src/core/outbox/index.ts';
 import { ReplyOutbox, replyOutboxId } from '../../src/core/outbox/replies.ts';
 import { describeEachBackend } from '../helpers/databases.ts';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ChatQueues, chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef } from '../../src/core/chat/index.ts';
 import { formatUptime, parseCommand } from '../../src/core/commands/index.ts';
-import { clipText, ellipsis } from '../../src/core/chat/text-split.ts';
-import { sendInParts } from '../../src/core/chat/send-parts.ts';
+import { clipText, ellipsis } from '../../src/core/surface/text-split.ts';
+import { sendInParts } from '../../src/core/surface/send-parts.ts';
 
 describe('ChatRef', () => {
   it('parses and formats <platform>:<chat>[:<thread>]', () => {

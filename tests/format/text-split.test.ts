@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitFenced } from '../../src/core/chat/fence-split.ts';
-import { TextCutter, clusterStarts, splitText } from '../../src/core/chat/text-split.ts';
+import { splitFenced } from '../../src/core/surface/fence-split.ts';
+import { TextCutter, clusterStarts, splitText } from '../../src/core/surface/text-split.ts';
 import { rng } from './helpers.ts';
 import { ARABIC, EMOJI, clusterBoundaries, expectReassembles, fenceLines, genReply, unfence } from './helpers.ts';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCheckpointer } from '../../src/core/agent/checkpointer.ts';
+import { createCheckpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
 import { openDatabase, type Database } from '../../src/core/db/index.ts';
 import { inbox } from '../../src/core/db/schema/chat.ts';
 import { createPgDatabase, freshDatabase } from '../helpers/databases.ts';

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { checkpointerSetupStep } from '../../src/core/agent/checkpointer.ts';
+import { checkpointerSetupStep } from '../../src/core/agent/checkpoint/checkpointer.ts';
 import { migrateDatabase, openDatabase, type MigrationStep } from '../../src/core/db/index.ts';
 
 /**

@@ -3,8 +3,8 @@
 // newest edit, never go back to an older state.
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import type { Card } from '../../src/core/chat/types.ts';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
+import type { Card } from '../../src/core/surface/types.ts';
+import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { EditTargetNotReadyError, deliverOutbox } from '../../src/core/outbox/deliver.ts';
 import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
 import { describeEachBackend } from '../helpers/databases.ts';

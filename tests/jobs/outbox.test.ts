@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
-import type { Card, Surface } from '../../src/core/chat/types.ts';
+import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
+import type { Card, Surface } from '../../src/core/surface/types.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
 import { JobKinds } from '../../src/core/jobs/port.ts';

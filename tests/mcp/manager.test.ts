@@ -9,7 +9,7 @@ import { mcpMetaTools } from '../../src/core/mcp/meta-tools.ts';
 import { watchMcp } from '../../src/core/mcp/watch.ts';
 import { classifyToolName, namespacedName } from '../../src/core/mcp/names.ts';
 import { retryDelayMs } from '../../src/core/mcp/state-store.ts';
-import { mcpServersSchema } from '../../src/core/mcp/schema.ts';
+import { mcpServersSchema } from '../../src/core/config/mcp-schema.ts';
 import { serverTools } from '../../src/core/mcp/tools.ts';
 import { basicAuthGate, everythingHttp, everythingStdio, FILESYSTEM, managerFor } from './servers.ts';
 

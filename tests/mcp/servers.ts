@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { McpManager } from '../../src/core/mcp/manager.ts';
-import { mcpServersSchema } from '../../src/core/mcp/schema.ts';
+import { mcpServersSchema } from '../../src/core/config/mcp-schema.ts';
 import { McpServerSettings } from '../../src/core/mcp/server-settings.ts';
 import { McpStateStore } from '../../src/core/mcp/state-store.ts';
 import { RuntimeSettings } from '../../src/core/settings/store.ts';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { McpSecretError } from '../../src/core/mcp/errors.ts';
-import { mcpServerSchema } from '../../src/core/mcp/schema.ts';
+import { mcpServerSchema } from '../../src/core/config/mcp-schema.ts';
 import { maskServer, plainSecrets, resolveSecrets, stashSecrets } from '../../src/core/mcp/secrets.ts';
 import { Vault } from '../../src/core/vault/index.ts';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';

@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
+import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { parseConfig } from '../../src/core/config/load.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';
 import { decisionQuestions } from '../../src/core/db/schema/questions.ts';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { Inbox } from '../../src/core/chat/inbox.ts';
+import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
 import { inbox as inboxTable } from '../../src/core/db/schema/chat.ts';
 import { progressStamps } from '../../src/core/runs/progress.ts';
 import { describeEachBackend } from '../helpers/databases.ts';

@@ -7,7 +7,7 @@
 // incident would do nothing.
 import { expect, it } from 'vitest';
 import type { ChatRef } from '../../src/core/chat/index.ts';
-import { SurfaceRegistry } from '../../src/core/chat/surfaces.ts';
+import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { FirstDecisionWins } from '../../src/core/decisions/first-wins.ts';

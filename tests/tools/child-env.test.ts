@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellTool } from '../../src/core/tools/builtin/shell.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
-import { childEnv, isSecretEnv } from '../../src/core/vault/child-env.ts';
+import { childEnv, isSecretEnv } from '../../src/core/secrets/child-env.ts';
 import { makeWorkspace } from './fixture.ts';
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, maskSecrets, maskText } from '../../src/core/vault/mask.ts';
+import { MASK, maskSecrets, maskText } from '../../src/core/secrets/mask.ts';
 
 describe('maskSecrets', () => {
   it('masks values by key name, recursively through objects and arrays', () => {

@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
 import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
 import type { Interactions, OpenInteraction } from './interactions.ts';
-import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
 
 /** Options for {@link DiscordInbound}. */
 export interface DiscordInboundOptions {

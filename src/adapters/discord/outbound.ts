@@ -14,7 +14,7 @@ import { CODES, discordError, hasCode } from './errors.ts';
 import { discordChunks } from './format.ts';
 import { channelOf, messageRefOf, PLATFORM } from './ids.ts';
 import type { Interactions } from './interactions.ts';
-import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
 
 /** Options for {@link DiscordSurface}. */
 export interface DiscordSurfaceOptions {

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { maskSecrets } from '../../core/vault/mask.ts';
+import { maskSecrets } from '../../core/secrets/mask.ts';
 import type { DecideOutcome, Decision, Gate, GatePage, GateState } from '../../core/approvals/port.ts';
 import { DECISIONS, GATE_STATES } from '../../core/approvals/port.ts';
-import type { Actor } from '../../core/chat/types.ts';
+import type { Actor } from '../../core/surface/types.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
 /** What the API needs from the core. */

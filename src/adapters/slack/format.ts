@@ -1,6 +1,6 @@
 // Canonical Markdown -> Slack mrkdwn, and mrkdwn -> messages of section blocks within Slack's limits.
-import { splitFenced } from '../../core/chat/fence-split.ts';
-import { renderMarkdown, type MarkdownDialect } from '../../core/chat/markdown.ts';
+import { splitFenced } from '../../core/surface/fence-split.ts';
+import { renderMarkdown, type MarkdownDialect } from '../../core/surface/markdown.ts';
 
 /** Escapes text the way Slack asks: only `&`, `<` and `>` are control characters in mrkdwn. */
 export function escapeMrkdwn(s: string): string {

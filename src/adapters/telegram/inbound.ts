@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
 import { actorOf, chatRefOf, messageKeyOf, PLATFORM } from './ids.ts';
-import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
 import { parseUpdate } from './update-schema.ts';
 
 /** Which group messages reach Kazma: only those addressed to the bot, or every one. */

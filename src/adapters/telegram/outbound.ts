@@ -11,7 +11,7 @@ import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './c
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
-import type { TypingRefresher } from '../../core/chat/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
 
 /** Options for {@link TelegramSurface}. */
 export interface TelegramSurfaceOptions {

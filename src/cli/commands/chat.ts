@@ -4,7 +4,7 @@ import { CONSOLE_CHAT, ConsoleSession, ConsoleSurface } from '../../adapters/con
 import type { LoadedConfig } from '../../core/config/index.ts';
 import { createLogger, type Logger } from '../../core/log/index.ts';
 import type { ToolDefinition } from '../../core/tools/define.ts';
-import { isModelConfigured, modelLabel } from '../../core/agent/model-factory.ts';
+import { isModelConfigured, modelLabel } from '../../core/agent/model/model-factory.ts';
 import { startKazma } from '../../main.ts';
 import { kazmaVersion } from '../version.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { CHAT_PLATFORM_IDS } from '../../core/chat/platforms.ts';
-import { maskText } from '../../core/vault/mask.ts';
+import { CHAT_PLATFORM_IDS } from '../../core/surface/platforms.ts';
+import { maskText } from '../../core/secrets/mask.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 export const configCheck: Subcommand = {

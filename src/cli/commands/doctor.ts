@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { discordChecks } from '../../adapters/discord/doctor.ts';
 import { slackChecks } from '../../adapters/slack/doctor.ts';
 import { telegramChecks } from '../../adapters/telegram/doctor.ts';
-import type { ChatPlatform } from '../../core/chat/platforms.ts';
+import type { ChatPlatform } from '../../core/surface/platforms.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
 import { incidentLine } from '../../core/runs/commands.ts';
 import { openIncidents, type IncidentRow } from '../../core/runs/incident-store.ts';
-import { callSite } from '../../core/agent/model-chain.ts';
-import { isModelConfigured, modelEntries } from '../../core/agent/model-factory.ts';
-import { NO_MODEL_HELP, probeModel } from '../../core/agent/model-probe.ts';
+import { callSite } from '../../core/agent/model/model-chain.ts';
+import { isModelConfigured, modelEntries } from '../../core/agent/model/model-factory.ts';
+import { NO_MODEL_HELP, probeModel } from '../../core/agent/model/model-probe.ts';
 import { sandboxStatus } from '../../core/tools/shell/sandbox-status.ts';
 import { connectRedis } from '../../jobs/redis.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
@@ -18,7 +18,7 @@ type Check = { name: string; run: () => Promise<string> };
 
 /**
  * Each chat platform's checks, run when it is enabled, in this order. Typed by the platform list
- * (core/chat/platforms.ts), so a platform added there cannot be forgotten here.
+ * (core/surface/platforms.ts), so a platform added there cannot be forgotten here.
  */
 const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => Check[] } = {
   telegram: telegramChecks,

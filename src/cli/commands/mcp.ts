@@ -1,9 +1,9 @@
-import { trustIssues, mcpServerSchema, type McpServerConfig } from '../../core/mcp/schema.ts';
+import { trustIssues, mcpServerSchema, type McpServerConfig } from '../../core/config/mcp-schema.ts';
 import { connectServer } from '../../core/mcp/connection.ts';
 import { McpStartError } from '../../core/mcp/errors.ts';
 import { listServers } from '../../core/mcp/manager.ts';
 import { maskServer, plainSecrets, resolveSecrets, stashSecrets } from '../../core/mcp/secrets.ts';
-import { maskText } from '../../core/vault/mask.ts';
+import { maskText } from '../../core/secrets/mask.ts';
 import type { VaultPort } from '../../core/vault/port.ts';
 import { serverLine } from '../../core/settings/commands.ts';
 import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';

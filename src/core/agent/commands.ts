@@ -1,6 +1,6 @@
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
-import type { CompactOutcome } from './compact.ts';
+import type { CompactOutcome } from './runner/compact.ts';
 
 /** What the agent's commands use of the agent module. */
 export interface AgentCommandsPort {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { ApprovalBroker } from '../approvals/port.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { SurfaceRegistry } from '../surface/surfaces.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -10,17 +10,17 @@ import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
 import type { ReplyOutbox } from '../outbox/replies.ts';
 import type { ToolsModule } from '../tools/module.ts';
-import { ModelChains, modelSettingsFromConfig } from './chain-provider.ts';
-import { TranscriptArchive } from './archive.ts';
-import { CheckpointRetention } from './checkpoint-retention.ts';
-import { CHECKPOINTER_SCHEMA, createCheckpointer } from './checkpointer.ts';
+import { ModelChains, modelSettingsFromConfig } from './model/chain-provider.ts';
+import { TranscriptArchive } from './graph/archive.ts';
+import { CheckpointRetention } from './checkpoint/checkpoint-retention.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer } from './checkpoint/checkpointer.ts';
 import { agentStatus, compactCommand, newCommand } from './commands.ts';
-import { Compactor } from './compact.ts';
-import { buildAgentGraph } from './graph.ts';
-import { defaultSystemPrompt } from './model-node.ts';
-import { ThreadLeases } from './thread-lease.ts';
-import { ThreadStore } from './threads.ts';
-import { TurnRunner } from './turn-runner.ts';
+import { Compactor } from './runner/compact.ts';
+import { buildAgentGraph } from './graph/graph.ts';
+import { defaultSystemPrompt } from './graph/model-node.ts';
+import { ThreadLeases } from '../turns/thread-lease.ts';
+import { ThreadStore } from '../turns/threads.ts';
+import { TurnRunner } from './runner/turn-runner.ts';
 
 /** What {@link createAgent} needs. */
 export interface AgentDeps {

@@ -1,4 +1,4 @@
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { DecisionInput } from './decide.ts';
 import type { DecideOutcome, Grant } from './port.ts';

@@ -1,6 +1,6 @@
-import type { ChatQueues } from '../chat/chat-queue.ts';
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatQueues } from '../chat/queue/chat-queue.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import { runQueue } from '../runs/ref.ts';
 import type { FirstDecisionWins } from '../decisions/first-wins.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';

@@ -1,5 +1,5 @@
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import type { Db } from '../db/index.ts';
 import type { GateState } from '../db/schema/approvals.ts';
 import type { Logger } from '../log/index.ts';

@@ -1,5 +1,5 @@
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import { actorFromStored } from '../decisions/wording.ts';
 import type { ApprovalQuestion, Decision, Gate, ResumeDecision } from './port.ts';
 import type { GateRow } from './transition.ts';

@@ -1,8 +1,8 @@
 // The approvals port: what the turn runner, the pipeline and the commands need from whoever keeps
 // approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
 // resumes what the broker says was decided, and tells the broker when the resume began and ended.
-import type { Actor } from '../chat/types.ts';
-import type { ChatRef } from '../chat/ref.ts';
+import type { Actor } from '../surface/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Decision, GateState } from '../db/schema/approvals.ts';
 
 export { DECISIONS, GATE_STATES, type Decision, type GateState } from '../db/schema/approvals.ts';

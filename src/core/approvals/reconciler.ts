@@ -1,4 +1,4 @@
-import type { ChatQueues } from '../chat/chat-queue.ts';
+import type { ChatQueues } from '../chat/queue/chat-queue.ts';
 import { runQueue } from '../runs/ref.ts';
 import { resumeOf } from './gate-view.ts';
 import type { Logger } from '../log/index.ts';

@@ -1,5 +1,5 @@
-import { ThreadLeases } from '../agent/thread-lease.ts';
-import type { TurnRunner } from '../agent/turn-runner.ts';
+import { ThreadLeases } from '../turns/thread-lease.ts';
+import type { TurnRunner } from '../agent/runner/turn-runner.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
@@ -7,12 +7,12 @@ import type { ActionRouter } from '../decisions/actions.ts';
 import type { Clock } from '../clock.ts';
 import type { SweepStep } from '../jobs/sweep.ts';
 import type { Logger } from '../log/index.ts';
-import { ChatLeaseStatements } from './chat-lease-statements.ts';
-import type { ChatQueues } from './chat-queue.ts';
-import type { AccessPolicy } from './access.ts';
-import { Inbox } from './inbox.ts';
-import { InboundPipeline } from './pipeline.ts';
-import type { SurfaceRegistry } from './surfaces.ts';
+import { ChatLeaseStatements } from '../turns/chat-lease-statements.ts';
+import type { ChatQueues } from './queue/chat-queue.ts';
+import type { AccessPolicy } from './intake/access.ts';
+import { Inbox } from './inbox/inbox.ts';
+import { InboundPipeline } from './intake/pipeline.ts';
+import type { SurfaceRegistry } from '../surface/surfaces.ts';
 
 /** What {@link createChat} needs. */
 export interface ChatDeps {

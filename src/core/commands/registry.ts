@@ -1,6 +1,6 @@
-import type { Role } from '../chat/access.ts';
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { Role } from '../chat/intake/access.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import { KazmaError } from '../errors.ts';
 
 /** What a command sees of the message that invoked it. Its module's port it holds itself. */

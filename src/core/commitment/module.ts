@@ -1,4 +1,4 @@
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Questions } from '../decisions/questions.ts';
 import type { ReplyOutbox } from '../outbox/replies.ts';

@@ -1,4 +1,4 @@
-import { isChatRef, type ChatRef } from '../chat/ref.ts';
+import { isChatRef, type ChatRef } from '../surface/ref.ts';
 
 /** `outbound` as the schema reads it. */
 export interface OutboundConfig {

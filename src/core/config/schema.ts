@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../chat/platforms.ts';
-import { mcpServersSchema } from '../mcp/schema.ts';
-import { isVaultPointer } from '../vault/pointer.ts';
+import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/platforms.ts';
+import { mcpServersSchema } from './mcp-schema.ts';
+import { isVaultPointer } from '../secrets/pointer.ts';
 import { duration } from './duration.ts';
 import { platformIssues } from './platform-rules.ts';
-import { outboundConfigIssues } from '../commitment/config-rules.ts';
-import { webConfigIssues } from '../web/config-rules.ts';
+import { outboundConfigIssues } from './outbound-rules.ts';
+import { webConfigIssues } from './web-rules.ts';
 
 /**
  * The zod schema of kazma.yaml. Every section is optional and has defaults, so an empty file is a valid
@@ -115,7 +115,7 @@ export const configSchema = z.strictObject({
     }),
   }),
   mcp: section({
-    /** MCP servers to connect (see src/core/mcp/schema.ts); run-time settings add, change and remove them. */
+    /** MCP servers to connect (see src/core/config/mcp-schema.ts); run-time settings add, change and remove them. */
     servers: mcpServersSchema,
     /** Tools (`mcp__<server>__<tool>`) that run without approval even from an untrusted server. */
     safe_tools: z.array(z.string()).default([]),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ellipsis } from '../chat/text-split.ts';
+import { ellipsis } from '../surface/text-split.ts';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor, Card } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor, Card } from '../surface/types.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import type { SweepStep } from '../jobs/sweep.ts';

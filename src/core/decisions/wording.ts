@@ -1,7 +1,7 @@
 // How every decision card and every loser's answer words who decided, where and when — one place, so
 // "Approved once by maya on Slack at 12:03 UTC" and "Retry by maya on Slack at 12:03 UTC" read alike.
-import { platformLabel } from '../chat/platforms.ts';
-import type { Actor } from '../chat/types.ts';
+import { platformLabel } from '../surface/platforms.ts';
+import type { Actor } from '../surface/types.ts';
 import type { StoredActor } from '../db/schema/approvals.ts';
 
 /** "on Slack", "on the console", "on the API". */

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { maskSecrets, maskText } from '../vault/mask.ts';
+import { maskSecrets, maskText } from '../secrets/mask.ts';
 
 export type { Logger };
 

@@ -1,6 +1,6 @@
-import type { Card, Message, MessageRef, SendProgress } from '../chat/types.ts';
-import type { ChatRef } from '../chat/ref.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { Card, Message, MessageRef, SendProgress } from '../surface/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { SurfaceRegistry } from '../surface/surfaces.ts';
 import { KazmaError } from '../errors.ts';
 import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';

@@ -2,7 +2,7 @@
 // outbox row under `(owner_kind, owner_id)`, so an edit reaches every card of it, wherever and whenever
 // it was posted.
 import { sql } from 'drizzle-orm';
-import type { Card } from '../chat/types.ts';
+import type { Card } from '../surface/types.ts';
 import type { Db } from '../db/index.ts';
 import { dialect, queryPrepared } from '../db/prepared.ts';
 import { outbox } from '../db/schema/outbox.ts';

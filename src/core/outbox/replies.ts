@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
-import type { MessageRef } from '../chat/types.ts';
-import type { SurfaceRegistry } from '../chat/surfaces.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { MessageRef } from '../surface/types.ts';
+import type { SurfaceRegistry } from '../surface/surfaces.ts';
 import { onLiveConnection } from '../db/connection-errors.ts';
 import type { Db } from '../db/index.ts';
 import { builtOnce } from '../db/prepared.ts';

@@ -4,7 +4,7 @@
 // the outbox recovery calls "delivery unknown" and never sends again, as after a crash between a send and
 // its own mark.
 import { and, eq, sql } from 'drizzle-orm';
-import type { MessageRef } from '../chat/types.ts';
+import type { MessageRef } from '../surface/types.ts';
 import type { Db } from '../db/client.ts';
 import { builtOnce } from '../db/prepared.ts';
 import { outbox } from '../db/schema/outbox.ts';

@@ -1,4 +1,4 @@
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import type { WorkKind } from '../db/schema/incidents.ts';

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lte } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Db } from '../db/index.ts';
 import { approvalGates } from '../db/schema/approvals.ts';
 import { ago, FAILURE_LOOKBACK_MS, type Finding, type WatchedKind } from './watch.ts';

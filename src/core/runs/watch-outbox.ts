@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, lte, ne, or } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Db } from '../db/index.ts';
 import { outbox } from '../db/schema/outbox.ts';
 import { getOutbox, moveOutbox } from '../outbox/store.ts';

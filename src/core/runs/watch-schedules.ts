@@ -1,5 +1,5 @@
 import { and, eq, lte } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Db } from '../db/index.ts';
 import { schedules } from '../db/schema/schedules.ts';
 import { clip } from './watch-tasks.ts';

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Db } from '../db/index.ts';
 import { inbox } from '../db/schema/chat.ts';
 import { ago, type WatchedKind } from './watch.ts';

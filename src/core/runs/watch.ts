@@ -1,4 +1,4 @@
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Problem, WorkKind } from '../db/schema/incidents.ts';
 
 /** One work item in trouble, as a kind's scan sees it. */

@@ -1,5 +1,5 @@
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import { KazmaError } from '../errors.ts';
 import type { ScheduleRow } from './store.ts';

@@ -1,5 +1,5 @@
-import type { AccessPolicy } from '../chat/access.ts';
-import type { ChatRef } from '../chat/ref.ts';
+import type { AccessPolicy } from '../chat/intake/access.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';

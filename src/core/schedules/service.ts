@@ -3,8 +3,8 @@
 // a reminder fires by compare-and-set, so never twice, and one due while Kazma was down fires once at
 // start, marked late.
 import { z } from 'zod';
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { storedActor } from '../decisions/wording.ts';

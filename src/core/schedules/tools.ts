@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import { defineTool, type ToolContext } from '../tools/define.ts';
 import type { Schedules } from './service.ts';
 

@@ -1,11 +1,11 @@
-import type { AccessPolicy } from '../chat/access.ts';
+import type { AccessPolicy } from '../chat/intake/access.ts';
 import type { CommandRegistry } from '../commands/registry.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import { storedActor } from '../decisions/wording.ts';
 import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import { maskSecrets } from '../vault/mask.ts';
+import { maskSecrets } from '../secrets/mask.ts';
 import { MCP_PREFIX } from '../mcp/names.ts';
 import { configCommand, type ServerLine } from './commands.ts';
 import { RuntimeSettings } from './store.ts';

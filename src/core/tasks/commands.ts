@@ -1,10 +1,10 @@
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { TaskState } from '../db/schema/tasks.ts';
 import { taskStateLine } from './card.ts';
 import type { TaskRow } from './transition.ts';
-import { ellipsis } from '../chat/text-split.ts';
+import { ellipsis } from '../surface/text-split.ts';
 
 /** What the task commands use of the tasks module. */
 export interface TaskCommandsPort {

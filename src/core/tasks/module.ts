@@ -1,9 +1,9 @@
 import type { GateResumer } from '../approvals/decide.ts';
 import type { ApprovalBroker } from '../approvals/port.ts';
 import type { ResumingRunner } from '../approvals/reconciler.ts';
-import type { TurnRunner } from '../agent/turn-runner.ts';
-import type { AccessPolicy } from '../chat/access.ts';
-import type { ChatRef } from '../chat/ref.ts';
+import type { TurnRunner } from '../agent/runner/turn-runner.ts';
+import type { AccessPolicy } from '../chat/intake/access.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import type { ChatCommand, StatusSection } from '../commands/registry.ts';
 import type { Db } from '../db/index.ts';
 import type { JobKinds, JobQueue } from '../jobs/port.ts';

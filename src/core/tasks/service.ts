@@ -3,9 +3,9 @@
 // carries the status card and the answer to the origin chat, each once.
 import type { ApprovalBroker } from '../approvals/port.ts';
 import { resumeOf } from '../approvals/gate-view.ts';
-import type { DriveResult, TurnRunner } from '../agent/turn-runner.ts';
-import type { ChatRef } from '../chat/ref.ts';
-import type { Actor } from '../chat/types.ts';
+import type { DriveResult, TurnRunner } from '../agent/runner/turn-runner.ts';
+import type { ChatRef } from '../surface/ref.ts';
+import type { Actor } from '../surface/types.ts';
 import type { Db } from '../db/index.ts';
 import { actorFromStored, storedActor } from '../decisions/wording.ts';
 import type { JobKind, JobQueue } from '../jobs/port.ts';

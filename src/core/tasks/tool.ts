@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatRef } from '../chat/ref.ts';
+import type { ChatRef } from '../surface/ref.ts';
 import { defineTool } from '../tools/define.ts';
 import type { Tasks } from './service.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RefusedBeforeEffect } from '../effects/refused.ts';
 import { defineTool } from '../tools/define.ts';
 import { VaultDisabledError } from './errors.ts';
-import { VAULT_NAME, VAULT_NAME_RULE, vaultPointer } from './pointer.ts';
+import { VAULT_NAME, VAULT_NAME_RULE, vaultPointer } from '../secrets/pointer.ts';
 import type { Vault } from './vault.ts';
 
 type VaultTools = Pick<Vault, 'enabled' | 'put' | 'get' | 'list' | 'has' | 'remove'>;

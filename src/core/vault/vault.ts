@@ -4,7 +4,7 @@ import { vaultSecrets } from '../db/schema/vault.ts';
 import { DEFAULT_ITERATIONS, openSealed, seal } from './cipher.ts';
 import { VaultDisabledError, VaultNameError, VaultTamperedError, VaultUnknownNameError, VaultWrongKeyError } from './errors.ts';
 import { unlockKeyring } from './keyring.ts';
-import { isVaultPointer, pointerName, VAULT_NAME, vaultPointer } from './pointer.ts';
+import { isVaultPointer, pointerName, VAULT_NAME, vaultPointer } from '../secrets/pointer.ts';
 import type { VaultPort } from './port.ts';
 
 /** Options for {@link Vault}. */

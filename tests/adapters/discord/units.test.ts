@@ -9,7 +9,7 @@ import { discordError } from '../../../src/adapters/discord/errors.ts';
 import { actionEvent, commandEvent, messageEvent, type MessageView } from '../../../src/adapters/discord/events.ts';
 import { discordChunks } from '../../../src/adapters/discord/format.ts';
 import { channelOf, chatRefOf } from '../../../src/adapters/discord/ids.ts';
-import { TypingRefresher } from '../../../src/core/chat/typing-refresher.ts';
+import { TypingRefresher } from '../../../src/core/chat/intake/typing-refresher.ts';
 import { approvalActionId, gateCard } from '../../../src/core/approvals/card.ts';
 import { newGateId } from '../../../src/core/approvals/gate-store.ts';
 import { newCommand } from '../../../src/core/agent/commands.ts';

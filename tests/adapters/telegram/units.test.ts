@@ -9,7 +9,7 @@ import { retryTransport } from '../../../src/adapters/telegram/client.ts';
 import { describeWebhook } from '../../../src/adapters/telegram/doctor.ts';
 import { chatRefOf, displayNameOf, targetOf } from '../../../src/adapters/telegram/ids.ts';
 import { addressedText } from '../../../src/adapters/telegram/inbound.ts';
-import { TypingRefresher } from '../../../src/core/chat/typing-refresher.ts';
+import { TypingRefresher } from '../../../src/core/chat/intake/typing-refresher.ts';
 import { approvalActionId } from '../../../src/core/approvals/card.ts';
 import { newGateId } from '../../../src/core/approvals/gate-store.ts';
 

@@ -10,10 +10,10 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
-import { BatchedPostgresSaver } from '../../../src/core/agent/batched-saver.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import { BatchedPostgresSaver } from '../../../src/core/agent/checkpoint/batched-saver.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
-import { DELTA_TYPE } from '../../../src/core/agent/message-deltas.ts';
+import { DELTA_TYPE } from '../../../src/core/agent/checkpoint/message-deltas.ts';
 import { appendGraph, approvalGraph, texts } from './graphs.ts';
 
 /** A thread's history as comparable data: per checkpoint, newest first, its values and pending writes. */

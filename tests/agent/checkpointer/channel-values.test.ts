@@ -11,9 +11,9 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { messagesStateReducer } from '@langchain/langgraph';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedPostgresSaver } from '../../../src/core/agent/batched-saver.ts';
-import { CHECKPOINTER_SCHEMA } from '../../../src/core/agent/checkpointer.ts';
-import { MessageMemoSerializer } from '../../../src/core/agent/message-serde.ts';
+import { BatchedPostgresSaver } from '../../../src/core/agent/checkpoint/batched-saver.ts';
+import { CHECKPOINTER_SCHEMA } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import { MessageMemoSerializer } from '../../../src/core/agent/checkpoint/message-serde.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph, texts } from './graphs.ts';
 

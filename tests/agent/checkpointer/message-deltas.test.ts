@@ -9,8 +9,8 @@ import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } 
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
-import { applyDelta, DELTA_TYPE, diffMessages, MAX_DELTA_DEPTH } from '../../../src/core/agent/message-deltas.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import { applyDelta, DELTA_TYPE, diffMessages, MAX_DELTA_DEPTH } from '../../../src/core/agent/checkpoint/message-deltas.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph, texts } from './graphs.ts';
 

@@ -1,5 +1,5 @@
 // Drizzle transactions and checkpoint writes in flight together. On PGlite both share ONE session, which
-// is why src/core/agent/checkpointer.ts serialises its pool on PGlite's transaction mutex.
+// is why src/core/agent/checkpoint/checkpointer.ts serialises its pool on PGlite's transaction mutex.
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { sql } from 'drizzle-orm';
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
-import { CheckpointerBusyError, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
+import { CheckpointerBusyError, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import type { Db } from '../../../src/core/db/index.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph } from './graphs.ts';

@@ -4,8 +4,8 @@
 // read with EXPLAIN ANALYZE, so the test counts rows, not milliseconds.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCheckpointer, CHECKPOINTER_SCHEMA, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
-import { checkpointReadSql } from '../../../src/core/agent/checkpoint-read.ts';
+import { createCheckpointer, CHECKPOINTER_SCHEMA, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import { checkpointReadSql } from '../../../src/core/agent/checkpoint/checkpoint-read.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph } from './graphs.ts';
 

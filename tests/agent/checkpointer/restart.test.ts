@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { checkpointerSetupStep, createCheckpointer } from '../../../src/core/agent/checkpointer.ts';
+import { checkpointerSetupStep, createCheckpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { migrateDatabase, openDatabase, type Database } from '../../../src/core/db/index.ts';
 import { createPgDatabase, freshDatabase, seedPgliteDataDir } from '../../helpers/databases.ts';
 import { fixtureArgs } from '../../helpers/fixtures.ts';

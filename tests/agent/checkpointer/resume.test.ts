@@ -3,7 +3,7 @@
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { createCheckpointer } from '../../../src/core/agent/checkpointer.ts';
+import { createCheckpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { approvalGraph, texts } from './graphs.ts';
 

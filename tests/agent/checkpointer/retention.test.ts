@@ -5,10 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { Command } from '@langchain/langgraph';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CheckpointRetention } from '../../../src/core/agent/checkpoint-retention.ts';
-import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
-import { DELTA_TYPE } from '../../../src/core/agent/message-deltas.ts';
-import { ThreadLeases } from '../../../src/core/agent/thread-lease.ts';
+import { CheckpointRetention } from '../../../src/core/agent/checkpoint/checkpoint-retention.ts';
+import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import { DELTA_TYPE } from '../../../src/core/agent/checkpoint/message-deltas.ts';
+import { ThreadLeases } from '../../../src/core/turns/thread-lease.ts';
 import { describeEachBackend, type FreshDatabase } from '../../helpers/databases.ts';
 import { appendGraph, approvalGraph, texts } from './graphs.ts';
 

@@ -7,8 +7,8 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { BatchedPostgresSaver } from '../../../src/core/agent/batched-saver.ts';
-import { CHECKPOINTER_SCHEMA } from '../../../src/core/agent/checkpointer.ts';
+import { BatchedPostgresSaver } from '../../../src/core/agent/checkpoint/batched-saver.ts';
+import { CHECKPOINTER_SCHEMA } from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph, approvalGraph, texts } from './graphs.ts';
 

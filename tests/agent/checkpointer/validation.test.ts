@@ -4,7 +4,7 @@ import { deltaChannelHistoryTests, validate, type CheckpointSaverTestInitializer
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpointer.ts';
+import { createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { BACKENDS, freshDatabase, type Backend, type FreshDatabase } from '../../helpers/databases.ts';
 
 // The suite calls describe/it/expect as globals (its own CLI runs vitest with `globals: true`); our

@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
-import { createModelChain } from '../../../src/core/agent/model-chain.ts';
-import { ModelUnavailableError } from '../../../src/core/agent/model-errors.ts';
+import { createModelChain } from '../../../src/core/agent/model/model-chain.ts';
+import { ModelUnavailableError } from '../../../src/core/agent/model/model-errors.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { fakeSettings, readFileTool } from './settings.ts';
 

@@ -1,9 +1,9 @@
 // classifyModelError on the objects the real clients throw (captured from the fake server), plus the
 // header formats and wrappings a provider or proxy may produce.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyModelError, retryAfterMs } from '../../../src/core/agent/model-errors.ts';
-import { createChatModel } from '../../../src/core/agent/model-factory.ts';
-import type { ModelEntry } from '../../../src/core/agent/model-settings.ts';
+import { classifyModelError, retryAfterMs } from '../../../src/core/agent/model/model-errors.ts';
+import { createChatModel } from '../../../src/core/agent/model/model-factory.ts';
+import type { ModelEntry } from '../../../src/core/agent/model/model-settings.ts';
 import { startFakeLlm, type FakeLlm, type FakeFailure } from '../../fakes/llm-server.ts';
 
 let llm: FakeLlm;

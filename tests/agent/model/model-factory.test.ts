@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { ChatOpenAI } from '@langchain/openai';
-import { createChatModel, isModelConfigured } from '../../../src/core/agent/model-factory.ts';
-import { createModelChain } from '../../../src/core/agent/model-chain.ts';
+import { createChatModel, isModelConfigured } from '../../../src/core/agent/model/model-factory.ts';
+import { createModelChain } from '../../../src/core/agent/model/model-chain.ts';
 import { startFakeLlm } from '../../fakes/llm-server.ts';
 import { fakeSettings, readFileTool } from './settings.ts';
 import type { AIMessageChunk } from '@langchain/core/messages';

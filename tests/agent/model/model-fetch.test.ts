@@ -1,4 +1,4 @@
-// The model SDKs' fetch (core/agent/model-fetch.ts) against a real local HTTP server: what a model SDK
+// The model SDKs' fetch (core/agent/model/model-fetch.ts) against a real local HTTP server: what a model SDK
 // relies on of fetch, kept over undici's request API.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +36,7 @@ const routes: Record<string, (res: ServerResponse) => void> = {
 
 beforeAll(async () => {
   process.on('warning', onWarning);
-  ({ modelFetch } = await import('../../../src/core/agent/model-fetch.ts'));
+  ({ modelFetch } = await import('../../../src/core/agent/model/model-fetch.ts'));
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));

@@ -1,7 +1,7 @@
 // withRetry's decisions with time and chance injected: which errors are retried, how long it waits.
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, retryOutcome, withRetry } from '../../../src/core/agent/retry.ts';
-import type { ModelErrorInfo } from '../../../src/core/agent/model-errors.ts';
+import { backoffDelay, retryOutcome, withRetry } from '../../../src/core/agent/model/retry.ts';
+import type { ModelErrorInfo } from '../../../src/core/agent/model/model-errors.ts';
 
 const transient = (retryAfterMs?: number): ModelErrorInfo => ({ kind: 'transient', message: 'x', ...(retryAfterMs !== undefined && { retryAfterMs }) });
 class Boom extends Error { constructor(readonly info: ModelErrorInfo) { super(info.message); } }

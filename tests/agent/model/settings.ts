@@ -1,5 +1,5 @@
 // Shared test settings: a primary pointed at a fake server, with no key (the local-server case).
-import type { ModelSettings } from '../../../src/core/agent/model-settings.ts';
+import type { ModelSettings } from '../../../src/core/agent/model/model-settings.ts';
 
 export function fakeSettings(baseURL: string, over: Partial<ModelSettings> = {}): ModelSettings {
   return {

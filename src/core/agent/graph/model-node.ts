@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { leanReply } from './lean-reply.ts';
+import { withOwnCallIds } from './call-ids.ts';
+import type { ModelChains } from '../model/chain-provider.ts';
+import { prepareContext, type ContextDeps } from './context.ts';
+import { ModelUnavailableError } from '../model/model-errors.ts';
+import { modelFailedText, NO_MODEL_TEXT } from '../runner/replies.ts';
+import type { AgentStateUpdate, AgentStateValue } from './state.ts';
+import { noticeMessage } from '../runner/transcript.ts';
+
+/** What the `model` node needs. */
+export interface ModelNodeDeps {
+  chains: ModelChains;
+  /** The system prompt, built per call (it may name the date). */
+  systemPrompt: () => string;
+  /** Told as each model call begins and ends (the run supervisor's progress stamp). */
+  progress?: (threadId: string) => void;
+  /** The context window (agent.context.max_tokens) and its archive; absent: the whole thread is sent and kept. */
+  context?: ContextDeps;
+}
+
+/**
+ * The `model` node: one call of the model chain (retries and fallbacks inside it), bound to the
+ * enabled tools. It never throws for a model failure: the turn's reply becomes the ⚠️ text, which has
+ * no tool calls, so the graph ends and no further model request is made. Every new model message
+ * clears the verdicts of the previous one.
+ */
+export function modelNode(deps: ModelNodeDeps) {
+  return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
+    const chain = deps.chains.current();
+    const threadId = String(config.configurable?.['thread_id'] ?? '');
+    // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
+    const { request, removals } = await prepareContext({ messages: state.messages, prompt: deps.systemPrompt(), threadId, context: deps.context });
+    if (!chain) return { messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+    try {
+      deps.progress?.(threadId);
+      const reply = await chain.invoke(request, config);
+      deps.progress?.(threadId);
+      // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
+      // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the
+      // history. Our own id keeps every reply; the provider's id stays in response_metadata. Tool calls
+      // get ids of Kazma's own too: every decision about a call is keyed by its id.
+      const message = leanReply(withOwnCallIds(reply.message));
+      message.id = `ai-${randomUUID()}`;
+      return { messages: [...removals, message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
+    } catch (error) {
+      if (error instanceof ModelUnavailableError) {
+        return { messages: [...removals, noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * The default system prompt: who Kazma is and how approvals work, plus today's date. `extra` adds lines
+ * other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
+ */
+export function defaultSystemPrompt(zone: string, now: () => Date = () => new Date(), extra?: () => readonly string[]): () => string {
+  // Built once: a DateTimeFormat per turn cost ~2 % of a turn's CPU.
+  const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' });
+  return () => {
+    const today = format.format(now());
+    const base =
+      `You are Kazma, a self-hosted assistant. Today is ${today} (${zone}). ` +
+      'Some tools change things and wait for a person to approve them; when a call is denied or refused, ' +
+      'do not retry it unchanged: explain, or ask the user what to do instead.';
+    return [base, ...(extra?.() ?? [])].join('\n');
+  };
+}

@@ -1,0 +1,84 @@
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { EffectReceipt } from '../../db/schema/effects.ts';
+import { effectUnknownMessage } from '../../effects/errors.ts';
+import { runWithJournal, type EffectJournal } from '../../effects/journal.ts';
+import type { ToolContext } from '../../tools/define.ts';
+import { hasDistinctCallIds } from './call-ids.ts';
+import type { ToolRegistry } from '../../tools/registry.ts';
+import { noticeMessage } from '../runner/transcript.ts';
+import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
+
+/** What the `tools` node needs. */
+export interface ToolsNodeDeps {
+  registry: ToolRegistry;
+  journal: EffectJournal;
+  toolContext: (signal?: AbortSignal) => ToolContext;
+  /** Told as each tool call begins and ends (the run supervisor's progress stamp). */
+  progress?: (threadId: string) => void;
+}
+
+/**
+ * The `tools` node: runs the calls the gate let through and answers every call with a ToolMessage
+ * (refusals, invalid arguments and denials tell the model why). It raises no interrupt, so it is
+ * re-run only after a crash; side-effecting tools go through the effect journal, so a re-run replays
+ * a finished call and never repeats a started one. When a call's effect is unknown the turn stops
+ * with the honest ⚠️ text as an AI message (the edge then goes to END, never back to the model).
+ */
+export function toolsNode(deps: ToolsNodeDeps) {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
+    const pending = pendingToolMessage(state.messages);
+    if (!pending) return {};
+    const threadId = String(config.configurable?.thread_id ?? '');
+    const ctx = { ...deps.toolContext(config.signal), ...(state.turn && { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } }) };
+    const out: BaseMessage[] = [];
+    let unknown: { receipt: EffectReceipt; callId: string } | undefined;
+    // Belt and braces with the gate: with ids that collide, no verdict can be trusted to be this call's.
+    const distinct = hasDistinctCallIds(pending.message.tool_calls!);
+    for (const [position, call] of pending.message.tool_calls!.entries()) {
+      const callId = callIdOf(call, position);
+      const answer = (content: string, ok = false) =>
+        out.push(new ToolMessage({ tool_call_id: callId, name: call.name, content, status: ok ? 'success' : 'error' }));
+      if (unknown) {
+        answer("not run: the turn stopped because an earlier call's effect is unknown");
+        continue;
+      }
+      const verdict: Verdict | undefined = distinct ? state.verdicts[callId] : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
+      if (!verdict) {
+        answer('not run: no decision was recorded for this call');
+      } else if (verdict.action === 'refuse') {
+        answer(`refused before any effect: ${verdict.reason}`);
+      } else if (verdict.action === 'invalid') {
+        answer(verdict.error);
+      } else if (verdict.action === 'deny') {
+        answer(`denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call did not run; do not retry it unchanged.`);
+      } else {
+        deps.progress?.(threadId);
+        const outcome = await runWithJournal({
+          journal: deps.journal,
+          key: { threadId, callId: journalCallId(pending, callId) },
+          ...(state.turn && { turnId: state.turn.id }),
+          tool: call.name,
+          args: call.args,
+          // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
+          effects: deps.registry.get(call.name)?.effects ?? true,
+          // The guards run again here, after any approval and before the receipt: a call refused now
+          // has no effect and leaves no receipt, and the model is told why.
+          ...deps.registry.prepare(call.name, call.args, ctx),
+        });
+        deps.progress?.(threadId);
+        if (outcome.status === 'unknown') {
+          unknown = { receipt: outcome.receipt, callId };
+          answer('effect unknown: this call started earlier but never finished, and was not run again');
+        } else if (outcome.result.ok) {
+          answer(outcome.result.output === '' ? '(no output)' : outcome.result.output, true);
+        } else {
+          answer(outcome.result.error);
+        }
+      }
+    }
+    // Kazma's own words, not the model's: a notice, so the model is never sent them as its own.
+    if (unknown) out.push(noticeMessage(effectUnknownMessage(unknown.receipt), `effect-unknown-${unknown.callId}`));
+    return { messages: out };
+  };
+}

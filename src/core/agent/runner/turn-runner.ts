@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { HumanMessage } from '@langchain/core/messages';
+import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
+import { GATE_STATES, type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/port.ts';
+import type { ChatRef } from '../../surface/ref.ts';
+import type { SentHandOff } from '../../outbox/sent-marks.ts';
+import type { Actor } from '../../surface/types.ts';
+import { chatRun, runOf, type RunRef } from '../../runs/ref.ts';
+import type { GateAnswer } from '../graph/gate-node.ts';
+import type { AgentGraph } from '../graph/graph.ts';
+import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
+import type { AgentStateValue } from '../graph/state.ts';
+import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
+import type { LeaseHandOff, ThreadLeases } from '../../turns/thread-lease.ts';
+import type { ThreadStore } from '../../turns/threads.ts';
+import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
+import { TurnInterruptedError } from '../../turns/turn-interrupted.ts';
+import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
+
+/** Options for {@link TurnRunner}. */
+export interface TurnRunnerOptions extends TurnOutputOptions {
+  graph: AgentGraph;
+  threads: ThreadStore;
+  broker: ApprovalBroker;
+  /** Aborted at shutdown: running model calls and tools stop. */
+  signal?: AbortSignal;
+  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.stale_after). */
+  heartbeatMs?: number;
+  /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
+  recursionLimit?: number;
+  /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
+  leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
+  /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
+  reads?: Pick<SharedLatestReads, 'share'>;
+}
+
+/** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
+export type DriveResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * Runs turns on a thread (a {@link RunRef}): invokes the graph, delivers the replies to the run's
+ * targets, hands an approval question to the broker, and resumes the graph — addressed to exactly that
+ * interrupt id — when the broker says a decision won. Callers order work per queue (ChatQueues); every
+ * graph drive holds the thread's lease, so two processes never run one thread at once.
+ */
+export class TurnRunner {
+  readonly #o: TurnRunnerOptions;
+  readonly #out: TurnOutput;
+
+  constructor(options: TurnRunnerOptions) {
+    this.#o = options;
+    this.#out = new TurnOutput(options);
+  }
+
+  /**
+   * A new message. A run cut short by a crash in `tools` is finished first (its outcome, e.g. "effect
+   * unknown", is reported). A pending question is superseded, its open tool calls are answered "not run",
+   * and the new input starts a fresh run: LangGraph discards the interrupted task, so the thread is not
+   * left waiting and the model sees the new message. `turnId` names the turn for good (the inbox gives
+   * each message event one): when the thread shows this turn already began — the process stopped mid-turn
+   * and the message is taken up again — it continues from its last checkpoint, its replies delivered once.
+   * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent.
+   */
+  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }, options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff } = {}): Promise<void> {
+    const current = () => this.#o.threads.current(input.chat);
+    if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
+    // The chat's thread is read with the first try for its lease (one statement where leases are rows).
+    await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
+      const run = chatRun(input.chat, threadId);
+      return this.#shared(run, () => this.#turn(run, input, options.sentHandOff));
+    }, options);
+  }
+
+  /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
+  async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
+    return this.#leased(run, () => this.#turn(run, input));
+  }
+
+  /** A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
+  async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
+    const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
+    const messages = values.messages ?? [];
+    const replies = newReplies(messages, Math.max(0, messages.findIndex((m) => m.id === turnMessageId(turnId)))).map((r) => r.text);
+    // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
+    return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
+  }
+
+  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }, sent?: SentHandOff): Promise<DriveResult> {
+    const turnId = input.turnId ?? randomUUID();
+    const { threadId } = run;
+    let snapshot = await this.#o.graph.getState(configOf(threadId));
+    const values = snapshot.values as Partial<AgentStateValue>;
+    if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
+    if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
+      const requester = values.turn?.requester ?? input.actor;
+      await this.#drive(run, null, requester); // its replies recorded at once: another drive follows
+      snapshot = await this.#o.graph.getState(configOf(threadId));
+    }
+    if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
+    const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
+    const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
+    return this.#drive(run, {
+      messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
+      verdicts: {},
+      turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
+    }, input.actor, { repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []), phase: 'think', ...(sent && { sent }) });
+  }
+
+  /**
+   * Ends a turn that cannot be finished (it stopped the process `turns.max_attempts` times): a question
+   * it waits on is superseded, its open calls are answered "not run", and the thread is closed with
+   * `text` as a notice — shown to the chat, never sent to the model as its own words — so the next
+   * message starts clean instead of running the same step again.
+   */
+  async endTurn(input: { chat: ChatRef; turnId: string; text: string }): Promise<void> {
+    const run = chatRun(input.chat, await this.#o.threads.current(input.chat));
+    await this.#leased(run, () => this.#endTurn(run, input));
+  }
+
+  async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {
+    const config = configOf(threadId);
+    const snapshot = await this.#o.graph.getState(config);
+    const values = snapshot.values as Partial<AgentStateValue>;
+    const notice = noticeMessage(input.text, `notice-${input.turnId}`);
+    if (values.turn?.id === input.turnId && (snapshot.next.length > 0 || hasQuestion(snapshot.tasks))) {
+      if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'the turn was ended after repeated crashes');
+      const closing = closeCalls(unansweredCalls(values.messages ?? []), 'the turn was ended after repeated crashes');
+      await this.#o.graph.updateState(config, { messages: [...closing, notice], verdicts: {} }, 'tools');
+    }
+    await this.#out.deliver({ threadId, ...run }, [{ key: notice.id!, text: input.text }]);
+  }
+
+  /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
+  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>, sent?: SentHandOff): Promise<DriveResult> {
+    const values = snapshot.values as AgentStateValue;
+    const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
+    const from = anchorAtTurn(values.messages, turnId);
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
+    await this.#out.replies(run, values, from, sent);
+    const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
+    if (!question?.id || !question.value) return { ok: true };
+    // The process may have stopped after the checkpoint paused and before the gate was written.
+    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some((gate) => gate.interruptId === question.id);
+    if (!asked) await this.#ask(run, question.id, requester, question.value);
+    return { ok: true };
+  }
+
+  /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */
+  async resumeClaimed(gate: Gate, resume: ResumeDecision, options: { alreadyResuming?: boolean; run?: RunRef } = {}): Promise<DriveResult | undefined> {
+    // After a crash mid-resume the gate is already `resuming`; resuming again is safe because effects
+    // that started are in the journal and are reported, never repeated.
+    if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return undefined;
+    const answer: GateAnswer = { callId: gate.call.callId, ...resume };
+    // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
+    // It beats while waiting for the thread's lease too: another process's turn may hold the thread.
+    const beat = setInterval(() => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}), this.#o.heartbeatMs ?? 5_000);
+    const run = options.run ?? runOf(gate);
+    let result: DriveResult;
+    try {
+      result = await this.#leased(run, () => this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
+    } finally {
+      clearInterval(beat);
+    }
+    if (result.ok) await this.#o.broker.settle(gate.gateId);
+    else await this.#o.broker.fail(gate.gateId, result.error);
+    return result;
+  }
+
+  /** A question that timed out: the paused turn is resumed with a denial (fail closed) and the user is told. */
+  async resumeExpired(gate: Gate, options: { run?: RunRef } = {}): Promise<DriveResult | undefined> {
+    const run = options.run ?? runOf(gate);
+    return this.#leased(run, async () => {
+      if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return undefined;
+      await this.#out.notice(run, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
+      const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
+      return this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+    });
+  }
+
+  /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
+  async waitingOn(threadId: string): Promise<string[]> {
+    const snapshot = await this.#o.graph.getState(configOf(threadId));
+    return snapshot.tasks.flatMap((task) => task.interrupts.map((i) => i.id).filter((id): id is string => typeof id === 'string'));
+  }
+
+  /** `/new`: abandons the pending question, moves the chat to a fresh thread, returns its id. */
+  async newThread(chat: ChatRef): Promise<string> {
+    await this.#o.broker.supersede(await this.#o.threads.current(chat), 'the chat started a new conversation (/new)');
+    return this.#o.threads.next(chat);
+  }
+
+  /** Where a chat's thread stands: the nodes it would run next and how many questions it waits on. */
+  async inspect(chat: ChatRef): Promise<{ threadId: string; next: string[]; questions: number }> {
+    const threadId = await this.#o.threads.current(chat);
+    const snapshot = await this.#o.graph.getState(configOf(threadId));
+    return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
+  }
+
+  /**
+   * Runs `work` holding the thread's lease (when leases are configured). Holding it, nobody else writes
+   * the thread, so its checkpoint, read here, need not be read again by the graph.
+   */
+  #leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    const shared = () => this.#shared(run, work);
+    return this.#o.leases ? this.#o.leases.run(run.threadId, shared) : shared();
+  }
+
+  /** `work` on a thread whose lease is held: the graph reuses the runner's read of its checkpoint. */
+  #shared<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    return this.#o.reads ? this.#o.reads.share(run.threadId, work) : work();
+  }
+
+  async #ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
+    await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
+  }
+
+  /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
+  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {}): Promise<DriveResult> {
+    const { threadId } = run;
+    const config = configOf(threadId);
+    // By id, not position: the model node may move older turns out of the checkpoint during this drive.
+    const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
+    this.#out.typing(run);
+    let result: DriveOutput;
+    // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
+    // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
+    const turn = new AbortController();
+    const follow = () => turn.abort(this.#o.signal?.reason);
+    if (this.#o.signal?.aborted) follow();
+    else this.#o.signal?.addEventListener('abort', follow, { once: true });
+    try {
+      result = await invokePhased(this.#o.graph, input, { threadId, phase: options.phase ?? 'act', recursionLimit: this.#o.recursionLimit ?? 100, signal: turn.signal });
+    } catch (error) {
+      // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
+      // the next start takes it up from there.
+      if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
+      await this.#out.notice(run, this.#out.failureText(error, threadId));
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.#o.signal?.removeEventListener('abort', follow);
+    }
+    await this.#out.replies(run, result, before, options.sent);
+    const question = result[INTERRUPT]?.[0];
+    if (question?.id && question.value) await this.#ask(run, question.id, requester, question.value);
+    return { ok: true };
+  }
+}
+
+/** The graph's config for a thread. */
+const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });

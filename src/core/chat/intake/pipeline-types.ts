@@ -1,0 +1,60 @@
+// The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
+import type { LeaseHandOff } from '../../turns/thread-lease.ts';
+import type { TurnRunner } from '../../agent/runner/turn-runner.ts';
+import type { SentHandOff } from '../../outbox/sent-marks.ts';
+import type { CommandRegistry } from '../../commands/registry.ts';
+import type { ActionRouter } from '../../decisions/actions.ts';
+import type { Logger } from '../../log/index.ts';
+import type { AccessPolicy } from './access.ts';
+import type { ChatQueues } from '../queue/chat-queue.ts';
+import type { ChatLeases } from '../../turns/chat-leases.ts';
+import type { Inbox } from '../inbox/inbox.ts';
+import type { RefusalLimiter } from './refusals.ts';
+import type { SurfaceRegistry } from '../../surface/surfaces.ts';
+
+/** What `InboundPipeline.handle` did with an event. */
+export type PipelineOutcome = 'handled' | 'own' | 'duplicate' | 'refused' | 'stopping';
+
+/**
+ * What `InboundPipeline.accept` did at once. `stopping` means the event was NOT recorded: the
+ * adapter must tell the platform to deliver it again (a 5xx, a poll offset kept). Every other status
+ * means the event is safe to acknowledge; `done` resolves when its work has finished.
+ */
+export interface Accepted {
+  status: 'accepted' | 'own' | 'duplicate' | 'refused' | 'stopping';
+  done: Promise<PipelineOutcome>;
+}
+
+/** The parts the pipeline routes between; all built by the composition root. */
+export interface PipelineOptions {
+  inbox: Inbox;
+  access: AccessPolicy;
+  commands: CommandRegistry;
+  runner: Pick<TurnRunner, 'message' | 'endTurn'>;
+  /** Reads a tapped button id (each card's module registered its prefix). */
+  actions: Pick<ActionRouter, 'route'>;
+  surfaces: SurfaceRegistry;
+  queues: ChatQueues;
+  /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
+  maxAttempts?: number;
+  /** When a refused sender is told so; default once per person per chat per day. */
+  refusals?: RefusalLimiter;
+  /**
+   * Each chat's lease, shared by every process on the database (ThreadLeases): whoever holds it takes the
+   * chat's messages in the inbox's order. Default: this process only (the embedded database).
+   */
+  leases?: ChatLeases;
+  /** `turns.stale_after`: a held chat lease lasts this long unless renewed, and a running row untouched this long is a stopped process's. Default 15 s. */
+  staleAfterMs?: number;
+  logger?: Logger;
+}
+
+export interface Work {
+  /** The queue it waits in (a chat's turns run one at a time); none for commands that need no order. */
+  queue?: string;
+  /**
+   * `handOff`: takes over letting the turn's thread lease go; `sentHandOff`: takes over recording its
+   * replies as sent (a chat's turn: both written by the statement that ends its inbox row, ChatTurns).
+   */
+  run: (options?: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff }) => Promise<void>;
+}
