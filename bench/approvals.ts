@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
 import { auditOf } from '../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../src/core/approvals/port.ts';
-import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, type Surface } from '../src/core/chat/index.ts';
+import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, type Surface } from '../src/core/surface/index.ts';
 import type { Db } from '../src/core/db/index.ts';
 import { FirstDecisionWins } from '../src/core/decisions/first-wins.ts';
 import { createLogger } from '../src/core/log/index.ts';

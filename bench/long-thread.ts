@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Actor, ChatRef } from '../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../src/core/surface/index.ts';
 import { startFakeLlm } from '../tests/fakes/llm-server.ts';
 import { startAssembled } from '../tests/helpers/assembled.ts';
 import type { Backend } from '../tests/helpers/databases.ts';

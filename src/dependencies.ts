@@ -1,12 +1,12 @@
 // The two services every process depends on, as the composition root watches them: where each is
 // (for people), whether it answers (for /readyz), and its outages said once in the log.
 import type { LoadedConfig } from './core/config/index.ts';
-import { isConnectionError } from './core/db/connection-errors.ts';
+import { isConnectionError } from './core/db/index.ts';
 import { redactUrl, type Database } from './core/db/index.ts';
 import type { Logger } from './core/log/index.ts';
-import { OutageLog } from './core/log/outage.ts';
+import { OutageLog } from './core/log/index.ts';
 import { withTimeout } from './core/with-timeout.ts';
-import type { RedisHandle } from './jobs/redis.ts';
+import type { RedisHandle } from './jobs/index.ts';
 
 /** What {@link watchDependencies} returns. */
 export interface Dependencies {

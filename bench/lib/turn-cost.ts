@@ -13,7 +13,7 @@ import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
 import { CHECKPOINTER_SCHEMA, createCheckpointer } from '../../src/core/agent/checkpoint/checkpointer.ts';
-import type { Actor, ChatRef, Message, MessageRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef, Message, MessageRef } from '../../src/core/surface/index.ts';
 import { migrateDatabase, openDatabase } from '../../src/core/db/index.ts';
 import { startAssembled } from '../../tests/helpers/assembled.ts';
 import { createPgDatabase, freshDatabase, type Backend, type FreshDatabase } from '../../tests/helpers/databases.ts';

@@ -1,20 +1,21 @@
 // The core as the rest of the program sees it. It is assembled from each module's factory by
 // src/assemble.ts; these types name the two views of the result.
-import type { ThreadStore } from './turns/threads.ts';
-import type { TurnRunner } from './agent/runner/turn-runner.ts';
-import type { ApprovalDecider } from './approvals/decide.ts';
-import type { ApprovalBroker } from './approvals/port.ts';
-import type { ApprovalReconciler } from './approvals/reconciler.ts';
-import type { Questions } from './decisions/questions.ts';
-import type { RunSupervisor } from './runs/supervisor.ts';
-import type { Schedules } from './schedules/service.ts';
-import type { Tasks } from './tasks/service.ts';
-import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline, Surface, SurfaceRegistry } from './chat/index.ts';
-import type { CommandRegistry } from './commands/registry.ts';
-import type { ActionRouter } from './decisions/actions.ts';
-import type { JobOutboxDispatcher } from './outbox/jobs.ts';
-import type { ReplyOutbox } from './outbox/replies.ts';
-import type { ToolRegistry } from './tools/registry.ts';
+import type { ThreadStore } from './turns/index.ts';
+import type { TurnRunner } from './agent/index.ts';
+import type { ApprovalDecider } from './approvals/index.ts';
+import type { ApprovalBroker } from './approvals/index.ts';
+import type { ApprovalReconciler } from './approvals/index.ts';
+import type { Questions } from './decisions/index.ts';
+import type { RunSupervisor } from './runs/index.ts';
+import type { Schedules } from './schedules/index.ts';
+import type { Tasks } from './tasks/index.ts';
+import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline } from './chat/index.ts';
+import type { Surface, SurfaceRegistry } from './surface/index.ts';
+import type { CommandRegistry } from './commands/index.ts';
+import type { ActionRouter } from './decisions/index.ts';
+import type { JobOutboxDispatcher } from './outbox/index.ts';
+import type { ReplyOutbox } from './outbox/index.ts';
+import type { ToolRegistry } from './tools/index.ts';
 
 /** What the edges (platform adapters, the console) use: hand events in, plug a surface in, list commands. */
 export interface KazmaCore {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ThreadLeases } from '../../src/core/turns/thread-lease.ts';
 import { ThreadStore } from '../../src/core/turns/threads.ts';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
 import { BACKENDS, freshDatabase, type FreshDatabase } from '../helpers/databases.ts';

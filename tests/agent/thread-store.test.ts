@@ -2,7 +2,7 @@
 // database, one process) remembers generations so a turn need not read them.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ThreadStore } from '../../src/core/turns/threads.ts';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { describeEachBackend, freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
 
 describeEachBackend('the chat’s thread', (db) => {

@@ -2,7 +2,7 @@
 // approvals.requester_may_approve is false. Every refusal is private, audited, and leaves the gate
 // pending. The /approve and /deny text commands decide like the buttons; a deny reason reaches the model.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';

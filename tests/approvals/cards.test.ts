@@ -1,7 +1,7 @@
 // approvals.channels: one card per destination through the outbox; a decision on any of them edits
 // all of them to the outcome. Card arguments are masked and long ones cut with an honest count.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { outboxOfOwner } from '../../src/core/outbox/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';

@@ -2,7 +2,7 @@
 // decision wins, every other tap is told who won, and the tool and the model see it once.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor } from '../../src/core/chat/index.ts';
+import type { Actor } from '../../src/core/surface/index.ts';
 import { approvalGates } from '../../src/core/db/schema/approvals.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';

@@ -1,7 +1,7 @@
 // "Always": the same call (same tool, same argv) in the same chat runs without a card until the grant
 // expires or is revoked; a different command or a different chat asks again.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { CHAT, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS } from '../helpers/databases.ts';

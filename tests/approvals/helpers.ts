@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { auditOf } from '../../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../../src/core/approvals/port.ts';
-import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/chat/index.ts';
+import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/surface/index.ts';
 import type { Db } from '../../src/core/db/index.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import type { ChatRequestBody, FakeStep } from '../fakes/llm-server.ts';

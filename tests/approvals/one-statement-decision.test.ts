@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DurableApprovalBroker } from '../../src/core/approvals/durable-broker.ts';
 import type { DecideOutcome, Decision, Gate } from '../../src/core/approvals/port.ts';
 import { transitionGate } from '../../src/core/approvals/transition.ts';
-import { SurfaceRegistry, type Actor } from '../../src/core/chat/index.ts';
+import { SurfaceRegistry, type Actor } from '../../src/core/surface/index.ts';
 import { questionAudit } from '../../src/core/db/schema/questions.ts';
 import { FirstDecisionWins } from '../../src/core/decisions/first-wins.ts';
 import { Questions } from '../../src/core/decisions/questions.ts';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
 import { eventually } from '../helpers/eventually.ts';

@@ -5,7 +5,7 @@
 // runner's read is the graph's (shared-reads.ts). Each of those was a statement of its own before.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
 import { freshDatabase } from '../helpers/databases.ts';

@@ -1,6 +1,7 @@
 // Small pure parts of the chat port and commands: ChatRef, the per-chat queue, command parsing.
 import { describe, expect, it } from 'vitest';
-import { ChatQueues, chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef } from '../../src/core/chat/index.ts';
+import { ChatQueues } from '../../src/core/chat/index.ts';
+import { chatOf, formatChatRef, InvalidChatRefError, isChatRef, parseChatRef } from '../../src/core/surface/index.ts';
 import { formatUptime, parseCommand } from '../../src/core/commands/index.ts';
 import { clipText, ellipsis } from '../../src/core/surface/text-split.ts';
 import { sendInParts } from '../../src/core/surface/send-parts.ts';

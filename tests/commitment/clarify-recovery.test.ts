@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { decisionQuestions } from '../../src/core/db/schema/questions.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { kazmasOnOneDatabase, type Assembled } from '../helpers/assembled.ts';

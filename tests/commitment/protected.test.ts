@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { isProtectedSetting } from '../../src/core/commitment/protected.ts';
 import { commitmentGuard } from '../../src/core/commitment/protected.ts';
 import { RefusedBeforeEffect } from '../../src/core/effects/refused.ts';

@@ -3,7 +3,7 @@
 // on two platforms, one tap settles both, and the message goes to the chosen chat once.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { field, tapEvent, toolResults } from '../approvals/helpers.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../src/core/approvals/gate-store.ts';
-import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/chat/index.ts';
+import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/surface/index.ts';
 import { questionAudit } from '../../src/core/db/schema/questions.ts';
 import type { Question } from '../../src/core/decisions/questions.ts';
 import { eq } from 'drizzle-orm';

@@ -5,7 +5,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleKazma, type RunningKazma } from '../../src/assemble.ts';
-import type { Surface } from '../../src/core/chat/index.ts';
+import type { Surface } from '../../src/core/surface/index.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';

@@ -1,6 +1,6 @@
 // A Surface that records what the core sent, for core-level tests (platform adapters are tested against
 // their fake servers instead). `failNext` makes calls throw like a platform error.
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../src/core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../src/core/surface/index.ts';
 
 export interface SentCard { ref: MessageRef; card: Card; edits: Card[] }
 

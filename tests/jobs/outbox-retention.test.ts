@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
 import { pruneOutbox } from '../../src/core/outbox/store.ts';

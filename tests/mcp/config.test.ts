@@ -3,7 +3,7 @@
 // request, stays off across a restart and comes back on the next toggle; a non-operator changes nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { mcpServers } from '../../src/core/db/schema/mcp.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';

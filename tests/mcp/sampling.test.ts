@@ -3,7 +3,7 @@
 // the server gets its words. Deny refuses it, and the server is told who denied.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { contentText } from '../fakes/llm-wire.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';

@@ -5,7 +5,7 @@
 // got through is not run a second time, and an incident that recovered on its own is not acted on.
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { parseConfig } from '../../src/core/config/load.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';

@@ -6,7 +6,7 @@
 // could have seen. And an incident closed before its cards were written gets no cards: buttons on a closed
 // incident would do nothing.
 import { expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor, ChatRef } from '../../src/core/chat/index.ts';
+import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';
 import { decisionQuestions, questionAudit } from '../../src/core/db/schema/questions.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';

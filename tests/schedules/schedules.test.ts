@@ -3,7 +3,7 @@
 // schedule until cancelled.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';
 import { eventually } from '../helpers/eventually.ts';

@@ -3,7 +3,7 @@
 // privately, audited, and changes nothing; the command never reaches the model.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { configAudit } from '../../src/core/db/schema/settings.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';

@@ -4,7 +4,7 @@
 // anywhere resumes it through a continuation job; cancel and expiry end it honestly.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import type { TaskState } from '../../src/core/db/schema/tasks.ts';
 import { launch, launchTool } from '../approvals/helpers.ts';
 import { defaultStep } from '../fakes/llm-wire.ts';

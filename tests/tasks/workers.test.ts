@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queuePrefix } from '../../src/assemble.ts';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { migrateDatabase, openDatabase } from '../../src/core/db/index.ts';
 import type { TaskState } from '../../src/core/db/schema/tasks.ts';

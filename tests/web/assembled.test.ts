@@ -3,7 +3,7 @@
 // only with a provider, and its results come back fenced too.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/core/chat/index.ts';
+import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { toolResults } from '../approvals/helpers.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';

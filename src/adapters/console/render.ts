@@ -1,7 +1,7 @@
 // Plain, greppable text for the terminal: every reply line starts with `kazma> `, every card line with
 // `[approval] `, so scripts can pick them out of the output.
-import { DECISIONS } from '../../core/approvals/port.ts';
-import type { Card, CardButton } from '../../core/chat/index.ts';
+import { DECISIONS } from '../../core/db/index.ts';
+import type { Card, CardButton } from '../../core/surface/index.ts';
 
 export const REPLY_PREFIX = 'kazma> ';
 export const CARD_PREFIX = '[approval] ';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Actor, ChatRef, InboundEvent, PipelineOutcome } from '../../core/chat/index.ts';
+import type { Actor, ChatRef, InboundEvent } from '../../core/surface/index.ts';
+import type { PipelineOutcome } from '../../core/chat/index.ts';
 import { buttonFor, CARD_PREFIX } from './render.ts';
 import type { ConsoleSurface } from './surface.ts';
 

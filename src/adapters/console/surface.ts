@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/surface/index.ts';
 import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
 
 const THINKING = '⋯ thinking…';

@@ -3,7 +3,7 @@
 // button id verbatim (`apv:<gate>:<decision>`, far under Discord's 100 characters), so a tap still means
 // the same after a restart. Values are plain text: Markdown characters in them are escaped.
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord.js';
-import type { Card, CardButton } from '../../core/chat/index.ts';
+import type { Card, CardButton } from '../../core/surface/index.ts';
 import { DISCORD_TEXT_LIMIT, splitForDiscord } from './format.ts';
 
 /** Discord's limits on a button. */

@@ -1,7 +1,7 @@
 // Discord gateway events as InboundEvents, as pure functions over small views of discord.js objects (so
 // the rules are testable without a gateway). The event id is Discord's snowflake of the message or the
 // interaction — unique across both — so the pipeline's durable dedupe drops a replayed dispatch.
-import type { InboundAction, InboundCommand, InboundMessage } from '../../core/chat/index.ts';
+import type { InboundAction, InboundCommand, InboundMessage } from '../../core/surface/index.ts';
 import { actorOf, chatRefOf, PLATFORM, type ChannelPlace, type DiscordUserLike } from './ids.ts';
 
 /** Which guild messages reach Kazma: only those that mention the bot (or reply to it), or every one. */

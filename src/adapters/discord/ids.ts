@@ -2,7 +2,7 @@
 // conversation under its parent, `discord:<parent channel id>:<thread id>` — so `access.chats` naming
 // the parent also covers its threads, as with Slack threads and Telegram topics. Threads are channels
 // on Discord, so a thread is sent to by its own id. A person is their user id, never their name.
-import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/chat/index.ts';
+import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/surface/index.ts';
 
 export const PLATFORM = 'discord';
 

@@ -27,3 +27,4 @@ export async function discordPlatform(context: DiscordPlatformContext): Promise<
   if (!config.enabled) return undefined;
   return new DiscordPlatform({ ...context.tuning, config, core: context.core, logger: context.logger.child({ platform: 'discord' }) });
 }
+export { discordChecks } from './doctor.ts';

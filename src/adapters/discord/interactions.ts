@@ -8,7 +8,7 @@
 // Other work running meanwhile — turns, the outbox — has its own scope and is not affected.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InteractionResponseType, MessageFlags, Routes, type REST } from 'discord.js';
-import type { ChatRef } from '../../core/chat/index.ts';
+import type { ChatRef } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 
 /** A tap or a slash command being handled. */

@@ -5,8 +5,8 @@
 // of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
-import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
-import { sendInParts } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/surface/index.ts';
+import { sendInParts } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, sameCard, type RenderedCard } from './cards.ts';
 import type { DirectMessages } from './dms.ts';
@@ -14,7 +14,7 @@ import { CODES, discordError, hasCode } from './errors.ts';
 import { discordChunks } from './format.ts';
 import { channelOf, messageRefOf, PLATFORM } from './ids.ts';
 import type { Interactions } from './interactions.ts';
-import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Options for {@link DiscordSurface}. */
 export interface DiscordSurfaceOptions {

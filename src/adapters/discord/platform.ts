@@ -13,7 +13,7 @@ import { DiscordGatewayError, loginError } from './errors.ts';
 import { DiscordInbound } from './inbound.ts';
 import { Interactions } from './interactions.ts';
 import { DiscordSurface } from './outbound.ts';
-import { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
+import { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Discord's typing indicator lasts about 10 s per signal; refresh a little sooner. */
 const DISCORD_TYPING_MS = 8000;

@@ -1,10 +1,11 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { maskSecrets } from '../../core/secrets/mask.ts';
-import type { DecideOutcome, Decision, Gate, GatePage, GateState } from '../../core/approvals/port.ts';
-import { DECISIONS, GATE_STATES } from '../../core/approvals/port.ts';
-import type { Actor } from '../../core/surface/types.ts';
+import { maskSecrets } from '../../core/secrets/index.ts';
+import type { DecideOutcome, Gate, GatePage } from '../../core/approvals/index.ts';
+import type { Decision, GateState } from '../../core/db/index.ts';
+import { DECISIONS, GATE_STATES } from '../../core/db/index.ts';
+import type { Actor } from '../../core/surface/index.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
 /** What the API needs from the core. */

@@ -1,1 +1,2 @@
 export { HttpServer } from './server.ts';
+export { approvalsApi } from './approvals-api.ts';

@@ -1,7 +1,7 @@
 // Cards as Block Kit: a header with the title, sections of `label / value` fields, one actions block
 // whose buttons carry the core's ids as `action_id` (Slack hands it back on a click), and the footer in a
 // context block. Every piece is kept within Slack's per-element limits, so a card is never refused.
-import type { Card, CardButton } from '../../core/chat/index.ts';
+import type { Card, CardButton } from '../../core/surface/index.ts';
 import { escapeMrkdwn } from './format.ts';
 
 type Text = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };

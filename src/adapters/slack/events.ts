@@ -2,7 +2,7 @@
 // mention (`app_mention`) in a thread of its own, and replies in threads it takes part in. The event id
 // is the Events API `event_id`, so the pipeline's durable dedupe drops Slack's retries; clicks and slash
 // commands use their `trigger_id`.
-import type { InboundAction, InboundCommand, InboundEvent } from '../../core/chat/index.ts';
+import type { InboundAction, InboundCommand, InboundEvent } from '../../core/surface/index.ts';
 import { slackTextToPlain, stripBotMention } from './format.ts';
 import { actorOf, chatRefOf, PLATFORM, type SlackIdentity } from './ids.ts';
 import type { KnownThreads } from './threads.ts';

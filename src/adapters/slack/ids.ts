@@ -1,7 +1,7 @@
 // Slack ids as the core sees them. A conversation is `slack:<channel>` (a DM `D…`, a channel `C…`, a
 // private channel `G…`); a thread is its own conversation, `slack:<channel>:<thread_ts>`. A message is
 // known by its `ts`, with the channel in MessageRef.chat. A person is their user id (`U…`), never a name.
-import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/chat/index.ts';
+import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/surface/index.ts';
 
 export const PLATFORM = 'slack';
 

@@ -3,7 +3,8 @@
 // gets its answer. A click's or command's response URL stays open while the core handles
 // it, so private answers reach that person (see responses.ts).
 import type { App } from '@slack/bolt';
-import { InFlight, InvalidInboundEventError, type InboundEvent, type PlatformCoreLink } from '../../core/chat/index.ts';
+import { InFlight, type PlatformCoreLink } from '../../core/chat/index.ts';
+import { InvalidInboundEventError, type InboundEvent } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { actionEvent, commandEvent, mentionEvent, messageEvent } from './events.ts';
 import { parseActionBody, parseCommandBody, parseMessageEvent } from './payload-schema.ts';

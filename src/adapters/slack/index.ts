@@ -30,3 +30,4 @@ export async function slackPlatform(context: SlackPlatformContext): Promise<Slac
   if (!config.enabled) return undefined;
   return new SlackPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'slack' }) });
 }
+export { slackChecks } from './doctor.ts';

@@ -2,7 +2,7 @@
 // carry a field of the wrong type (a bug at Slack's end, or a leaked signing secret), and that must be a
 // clear 400, not a crash in a listener. Unknown fields pass through.
 import { z } from 'zod';
-import { InvalidInboundEventError } from '../../core/chat/index.ts';
+import { InvalidInboundEventError } from '../../core/surface/index.ts';
 import type { SlackActionBody, SlackCommandBody, SlackMessageEvent } from './events.ts';
 
 const messageEvent = z.looseObject({

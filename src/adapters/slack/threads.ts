@@ -1,7 +1,7 @@
 // Which channel threads Kazma takes part in. In a channel Kazma answers only when mentioned; a reply
 // in a thread it was mentioned in (or posted in) continues that conversation without a new mention.
 // In memory and bounded: after a restart, a mention brings a thread back.
-import type { ChatRef } from '../../core/chat/index.ts';
+import type { ChatRef } from '../../core/surface/index.ts';
 
 export class KnownThreads {
   readonly #threads = new Set<ChatRef>();

@@ -3,7 +3,7 @@
 // bytes) fit, and anything longer is replaced by a short digest remembered here.
 import { createHash } from 'node:crypto';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { Card } from '../../core/chat/index.ts';
+import type { Card } from '../../core/surface/index.ts';
 import { escapeTelegramHtml } from './format.ts';
 import { splitTelegramHtml } from './html-split.ts';
 

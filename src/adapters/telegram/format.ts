@@ -1,7 +1,7 @@
 // Canonical Markdown -> Telegram Bot API HTML (parse_mode 'HTML'). HTML rather than MarkdownV2 because
 // its escaping is three characters instead of eighteen, and a mistake shows a stray '&lt;' instead of
 // failing the whole send with "can't parse entities".
-import { renderMarkdown, type MarkdownDialect } from '../../core/surface/markdown.ts';
+import { renderMarkdown, type MarkdownDialect } from '../../core/surface/index.ts';
 
 export { splitTelegramHtml, telegramVisibleText } from './html-split.ts';
 

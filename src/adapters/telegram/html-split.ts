@@ -2,7 +2,7 @@
 // parses the HTML (tags and entity spelling cost nothing), so cuts are chosen on that visible text
 // and mapped back; the open tags at a cut are closed at the chunk's end and reopened at the next
 // chunk's start, so each chunk parses on its own and keeps its formatting.
-import { TextCutter } from '../../core/surface/text-split.ts';
+import { TextCutter } from '../../core/surface/index.ts';
 
 /**
  * Telegram's message text limit: "1-4096 characters after entities parsing". tdlib (behind the Bot API)

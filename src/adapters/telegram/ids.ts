@@ -2,7 +2,7 @@
 // conversation, `telegram:<chat id>:<message_thread_id>`. A message is known by its message_id, with
 // the chat in MessageRef.chat. A person is their numeric user id, never their (changeable) name.
 import type { Message as TgMessage, User } from 'grammy/types';
-import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/chat/index.ts';
+import { formatChatRef, parseChatRef, type Actor, type ChatRef, type MessageRef } from '../../core/surface/index.ts';
 
 export const PLATFORM = 'telegram';
 

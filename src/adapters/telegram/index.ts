@@ -29,3 +29,4 @@ export async function telegramPlatform(context: TelegramPlatformContext): Promis
   if (!config.enabled) return undefined;
   return new TelegramPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'telegram' }) });
 }
+export { telegramChecks } from './doctor.ts';

@@ -3,15 +3,15 @@
 // retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
 // delivered once or fails with a TelegramApiError that says why.
 import type { Api } from 'grammy';
-import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/chat/index.ts';
-import { sendInParts } from '../../core/chat/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/surface/index.ts';
+import { sendInParts } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
-import type { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
+import type { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Options for {@link TelegramSurface}. */
 export interface TelegramSurfaceOptions {

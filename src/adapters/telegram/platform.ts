@@ -14,7 +14,7 @@ import { registerCommands } from './commands.ts';
 import { isQueryGone, telegramError } from './errors.ts';
 import { TelegramInbound } from './inbound.ts';
 import { TelegramSurface } from './outbound.ts';
-import { TypingRefresher } from '../../core/chat/intake/typing-refresher.ts';
+import { TypingRefresher } from '../../core/chat/index.ts';
 import { mountWebhook } from './webhook.ts';
 
 /** Options for {@link TelegramPlatform}. Timing options exist for operators and tests alike. */

@@ -6,7 +6,8 @@
 import { GrammyError, type Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Logger } from '../../core/log/index.ts';
-import { InboxUnavailableError, InvalidInboundEventError } from '../../core/chat/index.ts';
+import { InboxUnavailableError } from '../../core/chat/index.ts';
+import { InvalidInboundEventError } from '../../core/surface/index.ts';
 import { ALLOWED_UPDATES } from './client.ts';
 
 /** Options for {@link TelegramPoller}. */

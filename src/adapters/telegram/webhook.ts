@@ -8,7 +8,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { InboxUnavailableError, InvalidInboundEventError } from '../../core/chat/index.ts';
+import { InboxUnavailableError } from '../../core/chat/index.ts';
+import { InvalidInboundEventError } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 
 /** The path Kazma serves Telegram's webhook on. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { CHAT_PLATFORM_IDS } from '../../core/surface/platforms.ts';
-import { maskText } from '../../core/secrets/mask.ts';
+import { CHAT_PLATFORM_IDS } from '../../core/surface/index.ts';
+import { maskText } from '../../core/secrets/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 export const configCheck: Subcommand = {

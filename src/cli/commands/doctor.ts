@@ -1,17 +1,17 @@
 import { parseArgs } from 'node:util';
-import { discordChecks } from '../../adapters/discord/doctor.ts';
-import { slackChecks } from '../../adapters/slack/doctor.ts';
-import { telegramChecks } from '../../adapters/telegram/doctor.ts';
-import type { ChatPlatform } from '../../core/surface/platforms.ts';
+import { discordChecks } from '../../adapters/discord/index.ts';
+import { slackChecks } from '../../adapters/slack/index.ts';
+import { telegramChecks } from '../../adapters/telegram/index.ts';
+import type { ChatPlatform } from '../../core/surface/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
-import { incidentLine } from '../../core/runs/commands.ts';
-import { openIncidents, type IncidentRow } from '../../core/runs/incident-store.ts';
-import { callSite } from '../../core/agent/model/model-chain.ts';
-import { isModelConfigured, modelEntries } from '../../core/agent/model/model-factory.ts';
-import { NO_MODEL_HELP, probeModel } from '../../core/agent/model/model-probe.ts';
-import { sandboxStatus } from '../../core/tools/shell/sandbox-status.ts';
-import { connectRedis } from '../../jobs/redis.ts';
+import { incidentLine } from '../../core/runs/index.ts';
+import { openIncidents, type IncidentRow } from '../../core/runs/index.ts';
+import { callSite } from '../../core/agent/index.ts';
+import { isModelConfigured, modelEntries } from '../../core/agent/index.ts';
+import { NO_MODEL_HELP, probeModel } from '../../core/agent/index.ts';
+import { sandboxStatus } from '../../core/tools/index.ts';
+import { connectRedis } from '../../jobs/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 type Check = { name: string; run: () => Promise<string> };

@@ -1,17 +1,17 @@
-import { sendMessageTool } from '../../core/commitment/send-message.ts';
-import { listServers } from '../../core/mcp/manager.ts';
-import { scheduleTools } from '../../core/schedules/tools.ts';
-import { serverLine, toolLine } from '../../core/settings/commands.ts';
-import { ToolsOverlay } from '../../core/settings/tools-overlay.ts';
-import { startTaskTool } from '../../core/tasks/tool.ts';
-import { builtinTools } from '../../core/tools/builtin/index.ts';
-import { ToolRegistry } from '../../core/tools/registry.ts';
-import { agentSkillTools } from '../../core/skills/agent/tools.ts';
-import { vaultTools } from '../../core/vault/tools.ts';
+import { sendMessageTool } from '../../core/commitment/index.ts';
+import { listServers } from '../../core/mcp/index.ts';
+import { scheduleTools } from '../../core/schedules/index.ts';
+import { serverLine, toolLine } from '../../core/settings/index.ts';
+import { ToolsOverlay } from '../../core/settings/index.ts';
+import { startTaskTool } from '../../core/tasks/index.ts';
+import { builtinTools } from '../../core/tools/index.ts';
+import { ToolRegistry } from '../../core/tools/index.ts';
+import { agentSkillTools } from '../../core/skills/index.ts';
+import { vaultTools } from '../../core/vault/index.ts';
 import { createWeb } from '../../core/web/module.ts';
 import { createLogger } from '../../core/log/index.ts';
 import { createSkills } from '../../core/skills/module.ts';
-import { didYouMean } from '../../core/config/did-you-mean.ts';
+import { didYouMean } from '../../core/config/index.ts';
 import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DataDirLockedError } from '../../core/db/data-dir-lock.ts';
-import { Vault, VAULT_KEY_ENV, VaultDisabledError, VaultUnknownNameError, vaultPointer } from '../../core/vault/index.ts';
+import { DataDirLockedError } from '../../core/db/index.ts';
+import { Vault, VAULT_KEY_ENV, VaultDisabledError, VaultUnknownNameError } from '../../core/vault/index.ts';
+import { vaultPointer } from '../../core/secrets/index.ts';
 import { openMigratedDatabase } from '../../storage.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 

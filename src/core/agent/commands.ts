@@ -1,5 +1,5 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { CompactOutcome } from './runner/compact.ts';
 
 /** What the agent's commands use of the agent module. */

@@ -1,14 +1,14 @@
 import { setMaxListeners } from 'node:events';
-import type { ApprovalBroker } from '../approvals/port.ts';
-import type { SurfaceRegistry } from '../surface/surfaces.ts';
+import type { ApprovalBroker } from '../approvals/index.ts';
+import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
-import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Database } from '../db/index.ts';
-import { EffectJournal } from '../effects/journal.ts';
-import type { SweepStep } from '../jobs/sweep.ts';
+import { EffectJournal } from '../effects/index.ts';
+import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { ReplyOutbox } from '../outbox/replies.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
 import type { ToolsModule } from '../tools/module.ts';
 import { ModelChains, modelSettingsFromConfig } from './model/chain-provider.ts';
 import { TranscriptArchive } from './graph/archive.ts';
@@ -18,8 +18,8 @@ import { agentStatus, compactCommand, newCommand } from './commands.ts';
 import { Compactor } from './runner/compact.ts';
 import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
-import { ThreadLeases } from '../turns/thread-lease.ts';
-import { ThreadStore } from '../turns/threads.ts';
+import { ThreadLeases } from '../turns/index.ts';
+import { ThreadStore } from '../turns/index.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 
 /** What {@link createAgent} needs. */

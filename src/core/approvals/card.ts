@@ -1,8 +1,8 @@
-import { clock, decidedBy } from '../decisions/wording.ts';
-import type { Card } from '../surface/types.ts';
-import { maskSecrets } from '../secrets/mask.ts';
+import { clock, decidedBy } from '../decisions/index.ts';
+import type { Card } from '../surface/index.ts';
+import { maskSecrets } from '../secrets/index.ts';
 import { DECISIONS, type Decision, type Gate } from './port.ts';
-import { clipText } from '../surface/text-split.ts';
+import { clipText } from '../surface/index.ts';
 
 const PREFIX = 'apv';
 const ACTION_ID = new RegExp(`^${PREFIX}:([A-Za-z0-9_-]{1,32}):(${DECISIONS.join('|')})$`);

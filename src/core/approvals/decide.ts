@@ -1,8 +1,8 @@
-import type { ChatQueues } from '../chat/queue/chat-queue.ts';
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor } from '../surface/types.ts';
-import { runQueue } from '../runs/ref.ts';
-import type { FirstDecisionWins } from '../decisions/first-wins.ts';
+import type { ChatQueues } from '../chat/index.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor } from '../surface/index.ts';
+import { runQueue } from '../runs/index.ts';
+import type { FirstDecisionWins } from '../decisions/index.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
 
 /** What a decision needs from the turn runner: resume exactly the gate's interrupt, once. */

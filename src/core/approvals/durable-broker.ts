@@ -1,11 +1,11 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor } from '../surface/types.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
-import type { GateState } from '../db/schema/approvals.ts';
+import type { GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { DecisionKind, FirstDecisionWins } from '../decisions/first-wins.ts';
-import { storedActor } from '../decisions/wording.ts';
-import { runQueue } from '../runs/ref.ts';
+import type { DecisionKind, FirstDecisionWins } from '../decisions/index.ts';
+import { storedActor } from '../decisions/index.ts';
+import { runQueue } from '../runs/index.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import * as store from './gate-store.ts';

@@ -1,11 +1,11 @@
 // Approval gates as one kind of first-decision-wins question: the gate table's compare-and-set
 // (pending → claimed, with its audit row, in one statement), its card and the words a losing tap gets back.
 import { sql } from 'drizzle-orm';
-import type { Actor } from '../surface/types.ts';
-import { approvalGates } from '../db/schema/approvals.ts';
+import type { Actor } from '../surface/index.ts';
+import { approvalGates } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import type { DecisionKind } from '../decisions/first-wins.ts';
-import { storedActor } from '../decisions/wording.ts';
+import type { DecisionKind } from '../decisions/index.ts';
+import { storedActor } from '../decisions/index.ts';
 import { gateCard, outcomeLine } from './card.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';

@@ -1,6 +1,6 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor } from '../surface/types.ts';
-import { actorFromStored } from '../decisions/wording.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor } from '../surface/index.ts';
+import { actorFromStored } from '../decisions/index.ts';
 import type { ApprovalQuestion, Decision, Gate, ResumeDecision } from './port.ts';
 import type { GateRow } from './transition.ts';
 

@@ -1,11 +1,11 @@
 // The approvals port: what the turn runner, the pipeline and the commands need from whoever keeps
 // approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
 // resumes what the broker says was decided, and tells the broker when the resume began and ended.
-import type { Actor } from '../surface/types.ts';
-import type { ChatRef } from '../surface/ref.ts';
-import type { Decision, GateState } from '../db/schema/approvals.ts';
+import type { Actor } from '../surface/index.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Decision, GateState } from '../db/index.ts';
 
-export { DECISIONS, GATE_STATES, type Decision, type GateState } from '../db/schema/approvals.ts';
+export { DECISIONS, type Decision, type GateState } from '../db/index.ts';
 
 /** The value the graph is resumed with, for exactly one interrupt. */
 export interface ResumeDecision {

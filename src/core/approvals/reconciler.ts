@@ -1,5 +1,5 @@
-import type { ChatQueues } from '../chat/queue/chat-queue.ts';
-import { runQueue } from '../runs/ref.ts';
+import type { ChatQueues } from '../chat/index.ts';
+import { runQueue } from '../runs/index.ts';
 import { resumeOf } from './gate-view.ts';
 import type { Logger } from '../log/index.ts';
 import type { ApprovalBroker, Gate } from './port.ts';

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import type { Db } from '../db/index.ts';
-import { approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/schema/approvals.ts';
-import { compareAndSet } from '../decisions/compare-and-set.ts';
+import { approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/index.ts';
+import { compareAndSet } from '../decisions/index.ts';
 
 export type GateRow = typeof approvalGates.$inferSelect;
 /** Columns a transition may set besides the state (never `state` itself, never the id). */

@@ -1,18 +1,18 @@
-import { ThreadLeases } from '../turns/thread-lease.ts';
-import type { TurnRunner } from '../agent/runner/turn-runner.ts';
-import type { CommandRegistry } from '../commands/registry.ts';
+import { ThreadLeases } from '../turns/index.ts';
+import type { TurnRunner } from '../agent/index.ts';
+import type { CommandRegistry } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
-import type { ActionRouter } from '../decisions/actions.ts';
+import type { ActionRouter } from '../decisions/index.ts';
 import type { Clock } from '../clock.ts';
-import type { SweepStep } from '../jobs/sweep.ts';
+import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import { ChatLeaseStatements } from '../turns/chat-lease-statements.ts';
+import { ChatLeaseStatements } from '../turns/index.ts';
 import type { ChatQueues } from './queue/chat-queue.ts';
 import type { AccessPolicy } from './intake/access.ts';
 import { Inbox } from './inbox/inbox.ts';
 import { InboundPipeline } from './intake/pipeline.ts';
-import type { SurfaceRegistry } from '../surface/surfaces.ts';
+import type { SurfaceRegistry } from '../surface/index.ts';
 
 /** What {@link createChat} needs. */
 export interface ChatDeps {

@@ -1,4 +1,4 @@
-import { firstRefusal, type AuthorizeEffect, type Guard } from '../tools/guards/index.ts';
+import { firstRefusal, type AuthorizeEffect, type Guard } from '../tools/index.ts';
 import type { Clarifier } from './clarify.ts';
 import { SEND_MESSAGE } from './send-message.ts';
 import { decideTarget, type OutboundConfig } from './targets.ts';

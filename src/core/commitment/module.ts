@@ -1,9 +1,9 @@
-import type { ChatRef } from '../surface/ref.ts';
+import type { ChatRef } from '../surface/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
-import type { Questions } from '../decisions/questions.ts';
-import type { ReplyOutbox } from '../outbox/replies.ts';
-import type { ToolDefinition } from '../tools/define.ts';
-import { createGuardList, type AuthorizeEffect, type Guard } from '../tools/guards/index.ts';
+import type { Questions } from '../decisions/index.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
+import type { ToolDefinition } from '../tools/index.ts';
+import { createGuardList, type AuthorizeEffect, type Guard } from '../tools/index.ts';
 import { createAuthorizeEffect } from './authorize.ts';
 import { Clarifier } from './clarify.ts';
 import { commitmentGuard } from './protected.ts';

@@ -1,8 +1,8 @@
-import { RefusedBeforeEffect } from '../effects/refused.ts';
-import { parseCommand } from '../tools/shell/parse.ts';
-import { checkCatastrophic } from '../tools/shell/catastrophic.ts';
-import type { Guard } from '../tools/guards/index.ts';
-import { workspaceRoot } from '../tools/workspace.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
+import { parseCommand } from '../tools/index.ts';
+import { checkCatastrophic } from '../tools/index.ts';
+import type { Guard } from '../tools/index.ts';
+import { workspaceRoot } from '../tools/index.ts';
 import path from 'node:path';
 
 /**

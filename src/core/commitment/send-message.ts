@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ChatRef } from '../surface/ref.ts';
-import type { ReplyOutbox } from '../outbox/replies.ts';
-import { defineTool } from '../tools/define.ts';
-import { maskText } from '../secrets/mask.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
+import { defineTool } from '../tools/index.ts';
+import { maskText } from '../secrets/index.ts';
 
 /** The tool's name; the commitment check decides its target. */
 export const SEND_MESSAGE = 'send_message';

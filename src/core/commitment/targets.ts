@@ -1,4 +1,4 @@
-import { isChatRef, type ChatRef } from '../surface/ref.ts';
+import { isChatRef, type ChatRef } from '../surface/index.ts';
 
 /** `outbound` as the schema reads it. */
 export interface OutboundConfig {

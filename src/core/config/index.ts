@@ -1,3 +1,6 @@
 export { loadConfig, parseConfig, type LoadedConfig } from './load.ts';
 export { configSchema, type KazmaConfig } from './schema.ts';
 export { assertPlatformSection, enabledPlatformIssues } from './platform-rules.ts';
+export { didYouMean } from './did-you-mean.ts';
+export { mcpServerSchema, trustIssues, type McpServerConfig } from './mcp-schema.ts';
+export { crossFieldIssues, type Operator } from './schema.ts';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../surface/platforms.ts';
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../surface/index.ts';
 import { ConfigError } from '../errors.ts';
 import { substituteEnv, type Environment } from './env-substitution.ts';
 import { trustIssues } from './mcp-schema.ts';
-import { isSecretEnv } from '../secrets/child-env.ts';
+import { isSecretEnv } from '../secrets/index.ts';
 import { describeIssues } from './issues.ts';
 import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
 

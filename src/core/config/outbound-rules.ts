@@ -1,4 +1,4 @@
-import { isChatRef } from '../surface/ref.ts';
+import { isChatRef } from '../surface/index.ts';
 import type { KazmaConfig } from './schema.ts';
 
 /** `outbound.*` rules: every allowed target is an alias or a chat, so a typo is caught at start, not guessed at. */

@@ -1,9 +1,9 @@
 // What an enabled platform's section of kazma.yaml must hold, written once. Loading the configuration
 // applies these rules (so `kazma config check` names the key and the fix before anything starts), and
 // the adapters and `kazma doctor` reuse them instead of keeping their own copies of the rule text.
-import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, type ChatPlatform } from '../surface/platforms.ts';
+import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, type ChatPlatform } from '../surface/index.ts';
 import { ConfigError } from '../errors.ts';
-import { isVaultPointer } from '../secrets/pointer.ts';
+import { isVaultPointer } from '../secrets/index.ts';
 import type { KazmaConfig } from './schema.ts';
 
 /** Rules beyond the bot token, per platform; each issue is `key.path: reason (fix)`. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/platforms.ts';
+import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
-import { isVaultPointer } from '../secrets/pointer.ts';
+import { isVaultPointer } from '../secrets/index.ts';
 import { duration } from './duration.ts';
 import { platformIssues } from './platform-rules.ts';
 import { outboundConfigIssues } from './outbound-rules.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ellipsis } from '../surface/text-split.ts';
+import { ellipsis } from '../surface/index.ts';
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,5 +1,5 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor } from '../surface/types.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** What a button tap means once its owner has read it: which chat's queue it waits in, and the work. */

@@ -3,7 +3,7 @@
 // between the decision and its effect cannot lose the effect: the next start, or the sweep once the
 // decision is past its staleness wait, finds it owed and runs the kind's handler again. Handlers are keyed
 // (postOnce by the question id, an incident's close by compare-and-set), so a second run sends nothing new.
-import type { Actor } from '../surface/types.ts';
+import type { Actor } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { effectDone, owedEffects, takeOverEffect, type QuestionRow } from './effect-store.ts';

@@ -3,7 +3,7 @@
 // take it over, and record it done.
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { decisionQuestions } from '../db/schema/questions.ts';
+import { decisionQuestions } from '../db/index.ts';
 
 export type QuestionRow = typeof decisionQuestions.$inferSelect;
 

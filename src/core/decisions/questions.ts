@@ -1,19 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor, Card } from '../surface/types.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor, Card } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
-import type { SweepStep } from '../jobs/sweep.ts';
+import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/schema/questions.ts';
+import { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/index.ts';
 import type { ActionHandler } from './actions.ts';
 import { decidedBy, storedActor } from './wording.ts';
 import { compareAndSet } from './compare-and-set.ts';
 import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
 import type { QuestionRow } from './effect-store.ts';
 import type { DecisionKind, FirstDecision, FirstDecisionWins } from './first-wins.ts';
-export { whoMayAnswer } from './who-answers.ts';
 
 /** A question with a fixed set of answers, as its owner and the card see it. */
 export interface Question {

@@ -1,7 +1,7 @@
 // Who may answer a question card beyond "an operator": the kinds that decide like an approval card, and
 // who asked for what they decide.
-import type { AccessPolicy } from '../chat/intake/access.ts';
-import type { Actor } from '../surface/types.ts';
+import type { AccessPolicy } from '../chat/index.ts';
+import type { Actor } from '../surface/index.ts';
 import type { Question, Questions } from './questions.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EffectReceipt } from '../db/schema/effects.ts';
+import type { EffectReceipt } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** The identity of one tool call in the journal: the model's tool_call id within a thread. */

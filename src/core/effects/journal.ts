@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { effectReceipts, type EffectReceipt } from '../db/schema/effects.ts';
-import type { ExecuteResult } from '../tools/registry.ts';
+import type { Db } from '../db/index.ts';
+import { effectReceipts, type EffectReceipt } from '../db/index.ts';
+import type { ExecuteResult } from '../tools/index.ts';
 import { canonicalArgsHash } from './canonical.ts';
 import { EffectArgsMismatchError, EffectReceiptStateError, type EffectKey } from './errors.ts';
 

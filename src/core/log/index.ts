@@ -1,1 +1,2 @@
 export { createLogger, type Logger } from './logger.ts';
+export { OutageLog } from './outage.ts';

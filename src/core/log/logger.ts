@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { maskSecrets, maskText } from '../secrets/mask.ts';
+import { maskSecrets, maskText } from '../secrets/index.ts';
 
 export type { Logger };
 

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { withTimeout } from '../with-timeout.ts';
 import { McpStartError } from './errors.ts';
-import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpServerConfig } from '../config/index.ts';
 import { createTransport, StderrTail } from './transport.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { childEnv } from '../secrets/child-env.ts';
+import { childEnv } from '../secrets/index.ts';
 
 /**
  * Beyond childEnv's basics (PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR): the other temp-dir names and the

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log/index.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-import { maskText } from '../secrets/mask.ts';
-import type { VaultPort } from '../vault/port.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import { maskText } from '../secrets/index.ts';
+import type { VaultPort } from '../vault/index.ts';
 import type { McpConnection, McpServerRequestHandler } from './connection.ts';
 import { McpStartError, McpUnknownServerError } from './errors.ts';
-import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpServerConfig } from '../config/index.ts';
 import { maskServer, resolveSecrets } from './secrets.ts';
 import type { McpServerSettings } from './server-settings.ts';
 import type { McpServerRow, McpStateStore } from './state-store.ts';

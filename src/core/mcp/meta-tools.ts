@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../tools/index.ts';
 import type { McpConnection } from './connection.ts';
 import { resourceText, untrustedData } from './tools.ts';
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
+import { MCP_PREFIX } from '../tools/index.ts';
 
-/** Every MCP tool's name starts with this, so the model and the operator can tell them from built-ins. */
-export const MCP_PREFIX = 'mcp__';
 const MAX_NAME = 64;
 
 /**

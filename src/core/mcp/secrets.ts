@@ -1,9 +1,9 @@
-import { isSecretEnv } from '../secrets/child-env.ts';
-import { MASK, maskText } from '../secrets/mask.ts';
-import { isVaultPointer, pointerName } from '../secrets/pointer.ts';
-import type { VaultPort } from '../vault/port.ts';
+import { isSecretEnv } from '../secrets/index.ts';
+import { MASK, maskText } from '../secrets/index.ts';
+import { isVaultPointer, pointerName } from '../secrets/index.ts';
+import type { VaultPort } from '../vault/index.ts';
 import { McpSecretError } from './errors.ts';
-import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpServerConfig } from '../config/index.ts';
 
 // `--api-key=VALUE`, `--token=VALUE`, `--password=VALUE`: a credential passed as a flag.
 const SECRET_FLAG = /^(--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|auth)[A-Za-z0-9_-]*=)(.+)$/i;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RuntimeSettings } from '../settings/store.ts';
-import { mcpServerSchema, type McpServerConfig } from '../config/mcp-schema.ts';
+import type { RuntimeSettings } from '../settings/index.ts';
+import { mcpServerSchema, type McpServerConfig } from '../config/index.ts';
 
 /** Settings keys: servers added or changed at run time, names removed, and on/off switches. */
 export const MCP_SERVERS = 'mcp.servers';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { mcpServers } from '../db/schema/mcp.ts';
+import { mcpServers } from '../db/index.ts';
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpServerState = McpServerRow['state'];

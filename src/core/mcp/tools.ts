@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../tools/index.ts';
 import { classifyToolName, namespacedName } from './names.ts';
-import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpServerConfig } from '../config/index.ts';
 
 /** Calls a tool on a connected server; the manager routes by server name. */
 export type McpCall = (server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;

@@ -3,7 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { stdioEnv } from './env.ts';
-import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpServerConfig } from '../config/index.ts';
 
 /** The last few kilobytes a stdio server wrote to stderr: shown when it fails to start. */
 export class StderrTail {

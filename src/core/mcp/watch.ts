@@ -1,7 +1,7 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { mcpServers } from '../db/schema/mcp.ts';
-import type { WatchedKind } from '../runs/watch.ts';
+import { mcpServers } from '../db/index.ts';
+import type { WatchedKind } from '../runs/index.ts';
 
 /**
  * MCP servers for the run supervisor: one that has kept failing to start for `runs.stall_after.mcp`

@@ -1,8 +1,8 @@
-import type { Card, Message, MessageRef, SendProgress } from '../surface/types.ts';
-import type { ChatRef } from '../surface/ref.ts';
-import type { SurfaceRegistry } from '../surface/surfaces.ts';
+import type { Card, Message, MessageRef, SendProgress } from '../surface/index.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { SurfaceRegistry } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
-import { onLiveConnection } from '../db/connection-errors.ts';
+import { onLiveConnection } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
 

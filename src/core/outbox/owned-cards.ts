@@ -2,10 +2,10 @@
 // outbox row under `(owner_kind, owner_id)`, so an edit reaches every card of it, wherever and whenever
 // it was posted.
 import { sql } from 'drizzle-orm';
-import type { Card } from '../surface/types.ts';
+import type { Card } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
-import { dialect, queryPrepared } from '../db/prepared.ts';
-import { outbox } from '../db/schema/outbox.ts';
+import { dialect, queryPrepared } from '../db/index.ts';
+import { outbox } from '../db/index.ts';
 import { enqueueOutbox, type OutboxOwner } from './store.ts';
 
 // One statement finds the cards and writes their edits (a winning decision's only other round trip). The

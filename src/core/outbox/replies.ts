@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { ChatRef } from '../surface/ref.ts';
-import type { MessageRef } from '../surface/types.ts';
-import type { SurfaceRegistry } from '../surface/surfaces.ts';
-import { onLiveConnection } from '../db/connection-errors.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { MessageRef } from '../surface/index.ts';
+import type { SurfaceRegistry } from '../surface/index.ts';
+import { onLiveConnection } from '../db/index.ts';
 import type { Db } from '../db/index.ts';
-import { builtOnce } from '../db/prepared.ts';
-import { outbox } from '../db/schema/outbox.ts';
+import { builtOnce } from '../db/index.ts';
+import { outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';

@@ -4,10 +4,10 @@
 // the outbox recovery calls "delivery unknown" and never sends again, as after a crash between a send and
 // its own mark.
 import { and, eq, sql } from 'drizzle-orm';
-import type { MessageRef } from '../surface/types.ts';
-import type { Db } from '../db/client.ts';
-import { builtOnce } from '../db/prepared.ts';
-import { outbox } from '../db/schema/outbox.ts';
+import type { MessageRef } from '../surface/index.ts';
+import type { Db } from '../db/index.ts';
+import { builtOnce } from '../db/index.ts';
+import { outbox } from '../db/index.ts';
 
 /** A reply the platform took, still to be recorded as sent. */
 export interface SentReply {

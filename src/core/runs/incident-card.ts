@@ -1,5 +1,5 @@
-import type { QuestionOption } from '../db/schema/questions.ts';
-import type { Problem, WorkKind } from '../db/schema/incidents.ts';
+import type { QuestionOption } from '../db/index.ts';
+import type { Problem, WorkKind } from '../db/index.ts';
 import type { IncidentRow } from './incident-store.ts';
 import type { IncidentAction } from './watch.ts';
 

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type { ChatRef } from '../surface/ref.ts';
+import type { ChatRef } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
-import { outbox } from '../db/schema/outbox.ts';
-import type { Questions } from '../decisions/questions.ts';
-import type { SweepStep } from '../jobs/sweep.ts';
+import { outbox } from '../db/index.ts';
+import type { Questions } from '../decisions/index.ts';
+import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentsCommand, runsStatus, type RunsCommandsPort } from './commands.ts';
 import { INCIDENT_QUESTION } from './incident-card.ts';

@@ -3,8 +3,8 @@
 // ends, so the run supervisor sees a hung call as no progress.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { inbox } from '../db/schema/chat.ts';
-import { tasks } from '../db/schema/tasks.ts';
+import { inbox } from '../db/index.ts';
+import { tasks } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 
 /** Called by the agent's nodes at each step of a run on `threadId`; never throws, never waits. */

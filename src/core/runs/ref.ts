@@ -1,7 +1,7 @@
 // A run is work on one conversation thread: a chat turn, or (later) a background task with no chat.
 // The runner takes a RunRef instead of a chat, so where a thread's words go and which queue keeps its
 // turns in order are data, not the assumption that every thread belongs to a chat.
-import type { ChatRef } from '../surface/ref.ts';
+import type { ChatRef } from '../surface/index.ts';
 
 /** One thread's run: where it came from and where its replies go. */
 export interface RunRef {

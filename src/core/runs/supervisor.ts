@@ -1,8 +1,8 @@
-import type { ChatRef } from '../surface/ref.ts';
+import type { ChatRef } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
-import type { WorkKind } from '../db/schema/incidents.ts';
-import type { Questions } from '../decisions/questions.ts';
+import type { WorkKind } from '../db/index.ts';
+import type { Questions } from '../decisions/index.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentQuestion, INCIDENT_QUESTION, RECOVERED } from './incident-card.ts';
 import { attachQuestion, closeIncident, incidentsWithoutCards, openIncident, openIncidents, type IncidentRow } from './incident-store.ts';

@@ -1,7 +1,7 @@
 import { and, eq, lte } from 'drizzle-orm';
-import type { ChatRef } from '../surface/ref.ts';
+import type { ChatRef } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
-import { schedules } from '../db/schema/schedules.ts';
+import { schedules } from '../db/index.ts';
 import { clip } from './watch-tasks.ts';
 import { ago, type WatchedKind } from './watch.ts';
 

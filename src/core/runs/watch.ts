@@ -1,5 +1,5 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { Problem, WorkKind } from '../db/schema/incidents.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Problem, WorkKind } from '../db/index.ts';
 
 /** One work item in trouble, as a kind's scan sees it. */
 export interface Finding {

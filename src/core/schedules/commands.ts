@@ -1,6 +1,6 @@
-import type { ChatRef } from '../surface/ref.ts';
-import type { Actor } from '../surface/types.ts';
-import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Actor } from '../surface/index.ts';
+import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { ScheduleRow } from './store.ts';
 

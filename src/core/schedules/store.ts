@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { schedules, type ScheduleState } from '../db/schema/schedules.ts';
+import { schedules, type ScheduleState } from '../db/index.ts';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 

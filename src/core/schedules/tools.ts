@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChatRef } from '../surface/ref.ts';
-import { defineTool, type ToolContext } from '../tools/define.ts';
+import type { ChatRef } from '../surface/index.ts';
+import { defineTool, type ToolContext } from '../tools/index.ts';
 import type { Schedules } from './service.ts';
 
 /** The chat a scheduled job answers in: the turn's (a task's thread has none of its own). */

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import type { ChatCommand } from '../commands/registry.ts';
-import { didYouMean } from '../config/did-you-mean.ts';
+import type { ChatCommand } from '../commands/index.ts';
+import { didYouMean } from '../config/index.ts';
 
 /** What `/config` uses of the settings module. */
 export interface ConfigCommandPort {

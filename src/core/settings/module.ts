@@ -1,12 +1,12 @@
-import type { AccessPolicy } from '../chat/intake/access.ts';
-import type { CommandRegistry } from '../commands/registry.ts';
+import type { AccessPolicy } from '../chat/index.ts';
+import type { CommandRegistry } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
-import { storedActor } from '../decisions/wording.ts';
+import { storedActor } from '../decisions/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-import { maskSecrets } from '../secrets/mask.ts';
-import { MCP_PREFIX } from '../mcp/names.ts';
+import type { ToolRegistry } from '../tools/index.ts';
+import { maskSecrets } from '../secrets/index.ts';
+import { MCP_PREFIX } from '../tools/index.ts';
 import { configCommand, type ServerLine } from './commands.ts';
 import { RuntimeSettings } from './store.ts';
 import { ToolsOverlay } from './tools-overlay.ts';

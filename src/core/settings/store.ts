@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/index.ts';
-import type { StoredActor } from '../db/schema/approvals.ts';
-import { configAudit, settings } from '../db/schema/settings.ts';
+import type { StoredActor } from '../db/index.ts';
+import { configAudit, settings } from '../db/index.ts';
 
 /**
  * Settings changed at run time (`/config`, `kazma tools toggle`), kept in the database: kazma.yaml is

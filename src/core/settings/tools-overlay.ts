@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../log/index.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolRegistry } from '../tools/index.ts';
 import { LocalChanges } from './local-changes.ts';
 import type { RuntimeSettings } from './store.ts';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../tools/index.ts';
 import type { SkillManifest } from './manifest.ts';
 
 /**

@@ -1,10 +1,10 @@
-import type { StatusSection } from '../commands/registry.ts';
+import type { StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { RuntimeSettings } from '../settings/store.ts';
-import type { ToolDefinition } from '../tools/define.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
+import { RuntimeSettings } from '../settings/index.ts';
+import type { ToolDefinition } from '../tools/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
 import { inspectSkills, reportLine, type SkillReport, type SkillSearch } from './inventory.ts';
 import { importSkillTools } from './load.ts';
 import { freeName } from './names.ts';

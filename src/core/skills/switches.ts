@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Logger } from '../log/index.ts';
-import { LocalChanges } from '../settings/local-changes.ts';
-import type { RuntimeSettings } from '../settings/store.ts';
-import type { ToolDefinition } from '../tools/define.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
+import { LocalChanges } from '../settings/index.ts';
+import type { RuntimeSettings } from '../settings/index.ts';
+import type { ToolDefinition } from '../tools/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
 
 /** Settings key of the skills switched at run time (`/config tools toggle <skill>`): name → on. */
 export const SKILL_SWITCHES = 'skills.switches';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobKind } from '../jobs/port.ts';
+import type { JobKind } from '../jobs/index.ts';
 
 /**
  * A task job that throws (its turn stopped by a shutdown, the database away for a moment) is tried

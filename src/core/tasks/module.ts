@@ -1,20 +1,20 @@
-import type { GateResumer } from '../approvals/decide.ts';
-import type { ApprovalBroker } from '../approvals/port.ts';
-import type { ResumingRunner } from '../approvals/reconciler.ts';
-import type { TurnRunner } from '../agent/runner/turn-runner.ts';
-import type { AccessPolicy } from '../chat/intake/access.ts';
-import type { ChatRef } from '../surface/ref.ts';
-import type { ChatCommand, StatusSection } from '../commands/registry.ts';
+import type { GateResumer } from '../approvals/index.ts';
+import type { ApprovalBroker } from '../approvals/index.ts';
+import type { ResumingRunner } from '../approvals/index.ts';
+import type { TurnRunner } from '../agent/index.ts';
+import type { AccessPolicy } from '../chat/index.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
-import type { JobKinds, JobQueue } from '../jobs/port.ts';
+import type { JobKinds, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/port.ts';
-import type { ReplyOutbox } from '../outbox/replies.ts';
+import type { OutboxDispatcher } from '../outbox/index.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
 import { taskCommands, taskStatus } from './commands.ts';
 import { taskAwareResumer } from './resumer.ts';
 import { Tasks } from './service.ts';
 import { startTaskTool } from './tool.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolRegistry } from '../tools/index.ts';
 import { tasksOfChat } from './store.ts';
 
 /** What {@link createTasks} needs. */

@@ -1,6 +1,6 @@
-import type { GateResumer } from '../approvals/decide.ts';
-import type { ResumingRunner } from '../approvals/reconciler.ts';
-import type { JobKind, JobQueue } from '../jobs/port.ts';
+import type { GateResumer } from '../approvals/index.ts';
+import type { ResumingRunner } from '../approvals/index.ts';
+import type { JobKind, JobQueue } from '../jobs/index.ts';
 import { taskIdOfThread } from './store.ts';
 
 /**

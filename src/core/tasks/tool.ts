@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ChatRef } from '../surface/ref.ts';
-import { defineTool } from '../tools/define.ts';
+import type { ChatRef } from '../surface/index.ts';
+import { defineTool } from '../tools/index.ts';
 import type { Tasks } from './service.ts';
 
 /**

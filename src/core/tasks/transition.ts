@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { tasks, type TaskState } from '../db/schema/tasks.ts';
+import { tasks, type TaskState } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;

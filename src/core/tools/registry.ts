@@ -1,6 +1,6 @@
-import { RefusedBeforeEffect } from '../effects/refused.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
 import { KazmaError } from '../errors.ts';
-import { maskText } from '../secrets/mask.ts';
+import { maskText } from '../secrets/index.ts';
 import { parseToolArgs } from './args.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
 import { fenceOutside } from './fence.ts';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RefusedBeforeEffect } from '../effects/refused.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
 import { checkBinaryPath, DEFAULT_SHELL_ALLOW, executorReason } from './shell/binaries.ts';
 import { checkCatastrophic } from './shell/catastrophic.ts';
 import { checkGit } from './shell/git.ts';

@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { RefusedBeforeEffect } from '../effects/refused.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
 
 // The kernel gives up after 40 links in one lookup (ELOOP); so do we.
 const MAX_LINKS = 40;

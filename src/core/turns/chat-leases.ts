@@ -1,6 +1,6 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
 import type { ThreadLease } from './thread-lease.ts';
-import type { InboxKey, InboxRow } from '../chat/inbox/inbox.ts';
+import type { InboxKey, InboxRow } from '../chat/index.ts';
 import type { RowEnd } from './row-end.ts';
 
 /** A row to take with a chat's listing: the event, and when a running row's owner counts as stopped. */

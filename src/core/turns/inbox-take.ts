@@ -3,9 +3,9 @@
 // row is taken as it is listed (Inbox.unfinishedTakingOf; chat-lease-statements.ts with the chat's lease).
 import { and, eq, getTableColumns, inArray, lte, or, sql, type SQL, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/client.ts';
-import { inbox } from '../db/schema/chat.ts';
-import type { InboxKey, InboxRow } from '../chat/inbox/inbox.ts';
+import type { Db } from '../db/index.ts';
+import { inbox } from '../db/index.ts';
+import type { InboxKey, InboxRow } from '../chat/index.ts';
 
 /**
  * Inbox.take's compare-and-set (its doc comment says which rows it takes), with placeholders `platform`,

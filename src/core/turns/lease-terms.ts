@@ -3,7 +3,7 @@
 // plain lease upsert (thread-lease.ts) and the one the chat's lease statement takes a thread's lease
 // with (leases-ahead.ts) build on it.
 import { eq, lt, or, sql } from 'drizzle-orm';
-import { threadLeases } from '../db/schema/leases.ts';
+import { threadLeases } from '../db/index.ts';
 
 /**
  * The holder (placeholder `holderParam`), the new expiry (`now()` plus placeholder `ttl`) and the

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { builtOnce, dialect, queryPrepared } from '../db/prepared.ts';
-import type { ChatRef } from '../surface/ref.ts';
-import { threadLeases } from '../db/schema/leases.ts';
+import type { Db } from '../db/index.ts';
+import { builtOnce, dialect, queryPrepared } from '../db/index.ts';
+import type { ChatRef } from '../surface/index.ts';
+import { threadLeases } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 import { leaseTerms } from './lease-terms.ts';
 import { leasesAhead } from './leases-ahead.ts';

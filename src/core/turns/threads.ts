@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { ChatRef } from '../surface/ref.ts';
-import type { Db } from '../db/client.ts';
-import { builtOnce } from '../db/prepared.ts';
-import { chatThreads } from '../db/schema/chat.ts';
+import type { ChatRef } from '../surface/index.ts';
+import type { Db } from '../db/index.ts';
+import { builtOnce } from '../db/index.ts';
+import { chatThreads } from '../db/index.ts';
 
 /** The agent thread id of a chat at a generation: `<ChatRef>#<generation>`. */
 export function threadIdOf(chat: ChatRef, generation: number): string {

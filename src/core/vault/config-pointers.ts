@@ -1,7 +1,7 @@
 import type { LoadedConfig } from '../config/index.ts';
-import { crossFieldIssues } from '../config/schema.ts';
+import { crossFieldIssues } from '../config/index.ts';
 import { ConfigError, KazmaError } from '../errors.ts';
-import { isVaultPointer } from '../secrets/pointer.ts';
+import { isVaultPointer } from '../secrets/index.ts';
 import type { VaultPort } from './port.ts';
 
 /** Every `vault://` pointer in a configuration, by its key path (`access.operators[0].api_token`). */

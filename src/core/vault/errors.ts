@@ -1,5 +1,5 @@
 import { KazmaError } from '../errors.ts';
-import { VAULT_NAME_RULE } from '../secrets/pointer.ts';
+import { VAULT_NAME_RULE } from '../secrets/index.ts';
 
 /** The environment variable holding the vault passphrase. */
 export const VAULT_KEY_ENV = 'KAZMA_VAULT_KEY';

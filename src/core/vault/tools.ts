@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { RefusedBeforeEffect } from '../effects/refused.ts';
-import { defineTool } from '../tools/define.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
+import { defineTool } from '../tools/index.ts';
 import { VaultDisabledError } from './errors.ts';
-import { VAULT_NAME, VAULT_NAME_RULE, vaultPointer } from '../secrets/pointer.ts';
+import { VAULT_NAME, VAULT_NAME_RULE, vaultPointer } from '../secrets/index.ts';
 import type { Vault } from './vault.ts';
 
 type VaultTools = Pick<Vault, 'enabled' | 'put' | 'get' | 'list' | 'has' | 'remove'>;

@@ -1,10 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { vaultSecrets } from '../db/schema/vault.ts';
+import { vaultSecrets } from '../db/index.ts';
 import { DEFAULT_ITERATIONS, openSealed, seal } from './cipher.ts';
 import { VaultDisabledError, VaultNameError, VaultTamperedError, VaultUnknownNameError, VaultWrongKeyError } from './errors.ts';
 import { unlockKeyring } from './keyring.ts';
-import { isVaultPointer, pointerName, VAULT_NAME, vaultPointer } from '../secrets/pointer.ts';
+import { isVaultPointer, pointerName, VAULT_NAME, vaultPointer } from '../secrets/index.ts';
 import type { VaultPort } from './port.ts';
 
 /** Options for {@link Vault}. */

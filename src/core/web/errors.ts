@@ -1,4 +1,4 @@
-import { RefusedBeforeEffect } from '../effects/refused.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /**

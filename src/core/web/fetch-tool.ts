@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../tools/define.ts';
+import { defineTool } from '../tools/index.ts';
 import { egressRequest } from './client.ts';
 import type { EgressGuard } from './egress.ts';
 import { READABLE_TYPES, readablePage } from './extract.ts';

@@ -1,4 +1,4 @@
-import type { Guard } from '../tools/guards/index.ts';
+import type { Guard } from '../tools/index.ts';
 import type { EgressGuard } from './egress.ts';
 import { parseWebUrl } from './url.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RefusedBeforeEffect } from '../effects/refused.ts';
-import { defineTool } from '../tools/define.ts';
+import { RefusedBeforeEffect } from '../effects/index.ts';
+import { defineTool } from '../tools/index.ts';
 import type { EgressGuard } from './egress.ts';
 import { searchWeb, type SearchConfig } from './search.ts';
 import { carriedSecret } from './url.ts';

@@ -1,4 +1,4 @@
-import { isSecretEnv } from '../secrets/child-env.ts';
+import { isSecretEnv } from '../secrets/index.ts';
 import { stripBrackets } from './address.ts';
 import { EgressRefused } from './errors.ts';
 

@@ -6,7 +6,7 @@
 // the chain of bases it is written on), and their pending writes, and deletes the rest.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { ThreadLeases } from '../../turns/thread-lease.ts';
+import type { ThreadLeases } from '../../turns/index.ts';
 import { DELTA_TYPE, type DeltaHeader } from './message-deltas.ts';
 
 /** Options for {@link CheckpointRetention}. */

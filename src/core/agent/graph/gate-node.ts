@@ -1,8 +1,9 @@
 import { interrupt } from '@langchain/langgraph';
-import type { ApprovalQuestion, Decision } from '../../approvals/port.ts';
+import type { ApprovalQuestion } from '../../approvals/index.ts';
+import type { Decision } from '../../db/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
-import type { ToolContext } from '../../tools/define.ts';
-import type { ToolRegistry } from '../../tools/registry.ts';
+import type { ToolContext } from '../../tools/index.ts';
+import type { ToolRegistry } from '../../tools/index.ts';
 import { callIdOf, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
 
 /** What the `gate` node needs. */

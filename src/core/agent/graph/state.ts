@@ -4,8 +4,8 @@ import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import { AIMessage as AIMessageClass } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Annotation, type Messages } from '@langchain/langgraph';
-import type { ChatRef } from '../../surface/ref.ts';
-import type { Actor } from '../../surface/types.ts';
+import type { ChatRef } from '../../surface/index.ts';
+import type { Actor } from '../../surface/index.ts';
 import { conversationReducer } from './conversation-reducer.ts';
 
 /**

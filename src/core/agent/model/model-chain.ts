@@ -5,7 +5,7 @@ import type { BaseLanguageModelInput } from '@langchain/core/language_models/bas
 import type { AIMessage } from '@langchain/core/messages';
 import type { Runnable, RunnableConfig } from '@langchain/core/runnables';
 import { KazmaError } from '../../errors.ts';
-import { maskText } from '../../secrets/mask.ts';
+import { maskText } from '../../secrets/index.ts';
 import { createChatModel, endpointOf, modelEntries, modelLabel } from './model-factory.ts';
 import { ModelUnavailableError, type ModelCallSite, type ModelFailure } from './model-errors.ts';
 import { retryOutcome, type RetryOptions } from './retry.ts';

@@ -1,6 +1,6 @@
 // The `model` section of kazma.yaml as the agent sees it: the config schema's own type, not a copy,
 // so a key added to the schema reaches the model chain without a hand-kept twin drifting apart.
-import type { KazmaConfig } from '../../config/schema.ts';
+import type { KazmaConfig } from '../../config/index.ts';
 
 /**
  * `model` in kazma.yaml, after validation: durations are milliseconds (`timeout`).

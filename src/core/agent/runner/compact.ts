@@ -9,7 +9,7 @@ import { turnBlocks } from '../graph/context-window.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
 import { isSummary, summaryMessage } from '../graph/summary.ts';
-import type { ThreadLeases } from '../../turns/thread-lease.ts';
+import type { ThreadLeases } from '../../turns/index.ts';
 import { hasQuestion, isNotice, textOf } from './transcript.ts';
 
 /** How a /compact ended. */

@@ -8,7 +8,7 @@
 //   so a tool's call and its result are in the checkpoint before the next step, and the effect journal
 //   finds a re-run's receipts.
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
-import type { ApprovalQuestion } from '../../approvals/port.ts';
+import type { ApprovalQuestion } from '../../approvals/index.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
 

@@ -1,13 +1,13 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { onLiveConnection } from '../../db/connection-errors.ts';
-import { builtOnce } from '../../db/prepared.ts';
-import { inbox, type InboxState } from '../../db/schema/chat.ts';
+import type { Db } from '../../db/index.ts';
+import { onLiveConnection } from '../../db/index.ts';
+import { builtOnce } from '../../db/index.ts';
+import { inbox, type InboxState } from '../../db/index.ts';
 import { KazmaError } from '../../errors.ts';
-import { recordSent, type SentReply } from '../../outbox/sent-marks.ts';
-import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking } from '../../turns/inbox-take.ts';
-import { rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/row-end.ts';
-import type { InboundEvent } from '../../surface/types.ts';
+import { recordSent, type SentReply } from '../../outbox/index.ts';
+import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking } from '../../turns/index.ts';
+import { rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/index.ts';
+import type { InboundEvent } from '../../surface/index.ts';
 
 export type InboxRow = typeof inbox.$inferSelect;
 

@@ -1,7 +1,7 @@
-import type { KazmaConfig, Operator } from '../../config/schema.ts';
-import { isPlatform } from '../../surface/platforms.ts';
-import { chatOf, type ChatRef } from '../../surface/ref.ts';
-import type { Actor } from '../../surface/types.ts';
+import type { KazmaConfig, Operator } from '../../config/index.ts';
+import { isPlatform } from '../../surface/index.ts';
+import { chatOf, type ChatRef } from '../../surface/index.ts';
+import type { Actor } from '../../surface/index.ts';
 
 /** Who someone is to Kazma: an operator (chat, approve, /config), a user, or a member of an allowed chat. */
 export type Role = 'operator' | 'user' | 'chat_member';

@@ -1,7 +1,7 @@
 // What a platform adapter needs of the core, as one type: the core passes itself, tests pass a stub,
 // and no adapter keeps its own copy of the shape.
 import type { Accepted } from './pipeline-types.ts';
-import type { InboundEvent, Surface } from '../../surface/types.ts';
+import type { InboundEvent, Surface } from '../../surface/index.ts';
 
 /**
  * What a platform adapter uses of the core. The core has it all; a test may pass a stub.

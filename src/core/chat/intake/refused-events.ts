@@ -4,9 +4,9 @@
 import type { Logger } from '../../log/index.ts';
 import type { Inbox } from '../inbox/inbox.ts';
 import { inboxKey } from '../inbox/inbox.ts';
-import { chatOf, type ChatRef } from '../../surface/ref.ts';
+import { chatOf, type ChatRef } from '../../surface/index.ts';
 import type { RefusalLimiter } from './refusals.ts';
-import type { Actor, InboundEvent } from '../../surface/types.ts';
+import type { Actor, InboundEvent } from '../../surface/index.ts';
 
 export interface RefusedEventsOptions {
   limiter: RefusalLimiter;

@@ -2,7 +2,7 @@
 // per typing POST). The core says once that a turn started (Surface.typing); this keeps the indicator
 // alive until the reply goes out, the turn ends, or `maxMs` passes — whichever is first. Adapters set
 // `intervalMs` to their platform's indicator.
-import type { ChatRef } from '../../surface/ref.ts';
+import type { ChatRef } from '../../surface/index.ts';
 
 /** Options for {@link TypingRefresher}. */
 export interface TypingOptions {

@@ -2,7 +2,7 @@
 // one rule for reading a listing of the inbox against them.
 import type { InboxKey, InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
-import type { TakeRequest } from '../../turns/chat-leases.ts';
+import type { TakeRequest } from '../../turns/index.ts';
 
 interface Waiter {
   key: InboxKey;

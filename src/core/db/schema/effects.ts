@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import type { ExecuteResult } from '../../tools/registry.ts';
+import type { ExecuteResult } from '../../tools/index.ts';
 
 /** The two states of an effect receipt; nothing else is ever written to `state`. */
 export const EFFECT_STATES = ['started', 'finished'] as const;

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { ToolDefinition } from '../../tools/define.ts';
+import type { ToolDefinition } from '../../tools/index.ts';
 import { agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from './catalog.ts';
 import { installAgentSkill } from './install.ts';
 import { agentSkillTools } from './tools.ts';

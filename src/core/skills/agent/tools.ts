@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../../tools/index.ts';
 import { agentSkillLine, type AgentSkillEntry } from './catalog.ts';
 import { installAgentSkill } from './install.ts';
 

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { z } from 'zod';
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 import { defineTool, type ToolContext } from '../define.ts';
 import { gitFileReasonResolved } from '../git-files.ts';
 import { openInWorkspace } from '../workspace-open.ts';

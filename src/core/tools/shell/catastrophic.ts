@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 
 /**
  * Commands that destroy far more than the task could need. Checked before the allow list, so the

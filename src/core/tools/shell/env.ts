@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { childEnv } from '../../secrets/child-env.ts';
+import { childEnv } from '../../secrets/index.ts';
 import { isInside } from '../workspace.ts';
 import { gitEnv } from './git-env.ts';
 import { SANDBOX_HOME } from './sandbox.ts';

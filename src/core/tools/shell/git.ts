@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 import { gitFileReason, hasGitDirComponent } from '../git-files.ts';
 import { resolveInWorkspace } from '../workspace.ts';
 import { isExecKey } from './git-keys.ts';

@@ -1,5 +1,5 @@
 import { parse, type ParseEntry } from 'shell-quote';
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 
 /** Marks where shell-quote met `$NAME`; an object, so it cannot be confused with a word. */
 interface EnvMarker {

@@ -1,4 +1,4 @@
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 import { gitFileReasonResolved } from '../git-files.ts';
 import { resolveInWorkspace } from '../workspace.ts';
 

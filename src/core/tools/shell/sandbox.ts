@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { RefusedBeforeEffect } from '../../effects/refused.ts';
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 import { findBinary } from './binaries.ts';
 
 /** `tools.shell.sandbox`: `bwrap` contains every command in bubblewrap; `off` runs it uncontained. */

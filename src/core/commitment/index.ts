@@ -1,0 +1,2 @@
+// The public face of core/commitment.
+export { sendMessageTool } from './send-message.ts';

@@ -1,0 +1,5 @@
+// The public face of core/effects.
+export { canonicalArgsHash } from './canonical.ts';
+export { effectUnknownMessage } from './errors.ts';
+export { EffectJournal, runWithJournal } from './journal.ts';
+export { RefusedBeforeEffect } from './refused.ts';

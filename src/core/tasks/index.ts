@@ -1,0 +1,3 @@
+// The public face of core/tasks.
+export { Tasks } from './service.ts';
+export { startTaskTool } from './tool.ts';
