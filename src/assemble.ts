@@ -6,6 +6,7 @@ import { HttpServer } from './adapters/http/index.ts';
 import { createAgent } from './core/agent/module.ts';
 import { createApprovalBroker, createApprovals } from './core/approvals/module.ts';
 import { AccessPolicy, ChatQueues } from './core/chat/index.ts';
+import { ThreadLeases } from './core/turns/index.ts';
 import { SurfaceRegistry, type ChatRef, type Surface } from './core/surface/index.ts';
 import { createChat } from './core/chat/module.ts';
 import { systemClock, type Clock } from './core/clock.ts';
@@ -146,7 +147,11 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const tools = await createTools({ loaded, logger, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
     const progress = progressStamps({ db: database.db, logger });
-    const agent = await createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger, progress, onDbError: dbFailed, promptLines: agentSkills.promptLines });
+    // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded
+    // database has one process (the data-dir lock), so its leases live in this object's memory and a
+    // start begins with none.
+    const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after, solo: database.kind === 'pglite' });
+    const agent = await createAgent({ loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress, onDbError: dbFailed, promptLines: agentSkills.promptLines });
     const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
     const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
     const serverRequests = serverRequestHandler({ questions, destinations: config.approvals.channels as ChatRef[], sample: createSampler(config.model), timeoutMs: config.approvals.timeout });
@@ -159,7 +164,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const settings = await createSettings({ loaded, db: database.db, registry: tools.registry, commands, access, logger, mcp: mcp.manager, skills: skills.config, onDbError: dbFailed });
     lifecycle.onStop('settings', () => settings.stop());
     const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
-    const chat = createChat({ loaded, processName, db: database.db, solo: database.kind === 'pglite', access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger, progress });
+    const chat = createChat({ loaded, processName, db: database.db, threadLeases: leases, access, commands, runner: agent.runner, actions, surfaces, queues, clock, logger, progress });
     const runs = createRuns({
       loaded, db: database.db, questions, clock, logger, ...(options.onIncidentStage && { onStage: options.onIncidentStage }),
       kinds: [

@@ -90,14 +90,14 @@ describe('solo thread leases', () => {
   beforeAll(async () => { [database, other] = await Promise.all([freshDatabase('pglite'), freshDatabase('pglite')]); });
   afterAll(async () => { await Promise.all([database.dispose(), other.dispose()]); });
 
-  it('live in memory: every ThreadLeases on one database shares them, another database has its own, and none is a row', async () => {
-    const [a, b] = [new ThreadLeases({ db: database.db, owner: 'p1', solo: true }), new ThreadLeases({ db: database.db, owner: 'p2', solo: true })];
-    expect(await a.acquire('t1', 'p1/x')).toBe(true);
-    expect(await b.acquire('t1', 'p2/y')).toBe(false);
+  it('live in the one ThreadLeases of the process: its holders exclude each other, a new one (a start) holds none, and none is a row', async () => {
+    const leases = new ThreadLeases({ db: database.db, owner: 'p1', solo: true });
+    expect(await leases.acquire('t1', 'p1/x')).toBe(true);
+    expect(await leases.acquire('t1', 'p1/y')).toBe(false);
     expect(await new ThreadLeases({ db: other.db, owner: 'p3', solo: true }).acquire('t1', 'p3/z')).toBe(true);
     expect(await database.pglite!.query('select count(*)::int as n from thread_leases')).toMatchObject({ rows: [{ n: 0 }] });
-    await b.forgetAll(); // a start after a crash
-    expect(await b.acquire('t1', 'p2/y')).toBe(true);
+    // A start after a crash builds a new ThreadLeases: nothing the old one held is held.
+    expect(await new ThreadLeases({ db: database.db, owner: 'p2', solo: true }).acquire('t1', 'p2/y')).toBe(true);
   });
 });
 

@@ -18,7 +18,7 @@ import { agentStatus, compactCommand, newCommand } from './commands.ts';
 import { Compactor } from './runner/compact.ts';
 import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
-import { ThreadLeases } from '../turns/index.ts';
+import type { ThreadLeases } from '../turns/index.ts';
 import { ThreadStore } from '../turns/index.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 
@@ -28,6 +28,8 @@ export interface AgentDeps {
   /** This process's name in lease columns (thread leases). */
   processName: string;
   database: Database;
+  /** The process's one ThreadLeases (built by assembleKazma, shared with the chat module). */
+  leases: ThreadLeases;
   tools: ToolsModule;
   broker: ApprovalBroker;
   surfaces: SurfaceRegistry;
@@ -61,7 +63,7 @@ export interface AgentModule {
  * Builds the model chain (every configured model now, so a broken fallback fails at start), the durable
  * checkpointer (fails at start when its tables are missing), the graph and the turn runner.
  */
-export async function createAgent({ loaded, processName, database, tools, broker, surfaces, replies, clock, logger, progress, onDbError, promptLines }: AgentDeps): Promise<AgentModule> {
+export async function createAgent({ loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress, onDbError, promptLines }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry, ...(loaded.sources && { sources: loaded.sources }) });
   chains.current();
@@ -76,10 +78,6 @@ export async function createAgent({ loaded, processName, database, tools, broker
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });
-  // The embedded database has one process (the data-dir lock): its leases live in memory, and any
-  // lease found at start was left by a crash (or by a process in the same memory that stopped).
-  const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after, solo: database.kind === 'pglite' });
-  if (leases.solo) await leases.forgetAll();
   const aborter = new AbortController();
   // Each running turn follows this signal with one listener, removed when it ends; many run at once on a worker.
   setMaxListeners(1_000, aborter.signal);

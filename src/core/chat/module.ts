@@ -1,4 +1,4 @@
-import { ThreadLeases } from '../turns/index.ts';
+import type { ThreadLeases } from '../turns/index.ts';
 import type { TurnRunner } from '../agent/index.ts';
 import type { CommandRegistry } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -20,8 +20,11 @@ export interface ChatDeps {
   /** This process's name in lease columns (inbox rows, thread leases). */
   processName: string;
   db: Db;
-  /** Only this process can open the database (PGlite): chat leases live in memory (ThreadLeasesOptions.solo). */
-  solo?: boolean;
+  /**
+   * The process's one ThreadLeases (built by assembleKazma, shared with the agent). A chat's lease is a
+   * row keyed `inbox:<chat>` taken by its statements; on a solo database (PGlite) it lives in its memory.
+   */
+  threadLeases: ThreadLeases;
   access: AccessPolicy;
   commands: CommandRegistry;
   runner: Pick<TurnRunner, 'message' | 'endTurn'>;
@@ -43,7 +46,7 @@ export interface ChatModule {
 }
 
 /** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
-export function createChat({ loaded, processName, db, solo = false, access, commands, runner, actions, surfaces, queues, clock, logger, progress }: ChatDeps): ChatModule {
+export function createChat({ loaded, processName, db, threadLeases, access, commands, runner, actions, surfaces, queues, clock, logger, progress }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
   const inbox = new Inbox({ db, owner: processName, ...(progress && { onTaken: (chat: string) => progress.taken(chat) }) });
@@ -51,8 +54,7 @@ export function createChat({ loaded, processName, db, solo = false, access, comm
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
   // statements, keyed `inbox:<chat>`, with the chat's listing folded in (on PGlite, with one process,
   // held in memory).
-  const threadLeases = new ThreadLeases({ db, owner: processName, ttlMs: turns.stale_after, solo });
-  const leases = solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.stale_after });
+  const leases = threadLeases.solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.stale_after });
   const pipeline = new InboundPipeline({
     inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.stale_after,
   });
@@ -61,7 +63,7 @@ export function createChat({ loaded, processName, db, solo = false, access, comm
     sweep: {
       name: 'inbox',
       run: async () => {
-        await pipeline.recover({ staleBefore: new Date(Date.now() - turns.stale_after) });
+        await pipeline.recover({ staleBefore: new Date(clock.now().getTime() - turns.stale_after) });
         await inbox.prune(new Date(clock.now().getTime() - inboxConfig.retention));
       },
     },

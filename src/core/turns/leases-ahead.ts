@@ -34,8 +34,8 @@ export function aheadHolder(owner: string, row: { platform: string; eventId: str
   return `${owner}/row:${row.platform}:${row.eventId}`;
 }
 
-/** The leases kept ahead by one process (its owner name) on one database, by chat. */
-class LeasesAhead {
+/** The leases kept ahead by one process, by chat (one per ThreadLeases, which Kazma builds once). */
+export class LeasesAhead {
   readonly #byChat = new Map<string, ThreadLease>();
 
   keep(chat: string, lease: ThreadLease): void {
@@ -54,17 +54,4 @@ class LeasesAhead {
     for (const [chat, lease] of this.#byChat) if (lease.threadId === threadId) return this.take(chat);
     return undefined;
   }
-}
-
-// By database, then by owner: a chat's lease statements and the turn runner each have ThreadLeases of
-// their own (the chat and agent modules), on the same database under the same owner.
-const KEPT = new WeakMap<Db, Map<string, LeasesAhead>>();
-
-/** The leases `owner` keeps ahead on `db`. */
-export function leasesAhead(db: Db, owner: string): LeasesAhead {
-  let owners = KEPT.get(db);
-  if (!owners) KEPT.set(db, (owners = new Map()));
-  let kept = owners.get(owner);
-  if (!kept) owners.set(owner, (kept = new LeasesAhead()));
-  return kept;
 }

@@ -6,7 +6,7 @@ import type { ChatRef } from '../surface/index.ts';
 import { threadLeases } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 import { leaseTerms } from './lease-terms.ts';
-import { leasesAhead } from './leases-ahead.ts';
+import { LeasesAhead } from './leases-ahead.ts';
 import { currentThreadIdSql } from './threads.ts';
 
 /** Another process kept the thread for longer than a turn may wait. */
@@ -26,14 +26,16 @@ export interface ThreadLeasesOptions {
   /** How long {@link run} waits for a lease another run holds; default 10 minutes (a long turn). */
   waitMs?: number;
   /**
-   * Only this process can open the database (PGlite's data-dir lock): the leases live in this process's
-   * memory — the same rules, no statements — shared by every ThreadLeases on the same `db`.
+   * Only this process can open the database (PGlite's data-dir lock): the leases live in this object's
+   * memory — the same rules, no statements. Kazma builds one ThreadLeases per process (assembleKazma) and
+   * hands it to every module that takes leases, so they all see the same table.
    */
   solo?: boolean;
 }
 
 interface HeldLease {
   holder: string;
+  /** performance.now() milliseconds: a solo lease lives in this process, so its own monotonic clock suffices. */
   expiresAt: number;
 }
 
@@ -63,9 +65,6 @@ export function leaseUpsert(db: Db, thread: SQL | Placeholder = sql.placeholder(
     .returning({ owner: threadLeases.owner });
 }
 
-/** The in-memory lease table of each solo database (see ThreadLeasesOptions.solo). */
-const SOLO_TABLES = new WeakMap<Db, Map<string, HeldLease>>();
-
 /**
  * Per-thread exclusion across processes, by an owned, expiring lease row (the gate lease pattern). The
  * expiry is the database's clock (`now()`), so processes with drifting clocks still agree.
@@ -75,6 +74,10 @@ const SOLO_TABLES = new WeakMap<Db, Map<string, HeldLease>>();
  */
 export class ThreadLeases {
   readonly #o: Required<ThreadLeasesOptions>;
+  /** The leases of a solo database (see ThreadLeasesOptions.solo), by thread. */
+  readonly #soloTable = new Map<string, HeldLease>();
+  /** Leases the chat's lease statement took ahead of the run that uses them (core/turns/leases-ahead.ts). */
+  readonly #ahead = new LeasesAhead();
 
   constructor(options: ThreadLeasesOptions) {
     this.#o = { ttlMs: 15_000, waitMs: 600_000, solo: false, ...options };
@@ -91,18 +94,12 @@ export class ThreadLeases {
    * its own. Whoever runs the chat's row and does not use it lets it go ({@link takeAhead}).
    */
   keepAhead(chat: string, lease: ThreadLease): void {
-    leasesAhead(this.#o.db, this.#o.owner).keep(chat, lease);
+    this.#ahead.keep(chat, lease);
   }
 
   /** The lease kept ahead for `chat` that no run used, now the caller's to let go; undefined when none is left. */
   takeAhead(chat: string): ThreadLease | undefined {
-    return leasesAhead(this.#o.db, this.#o.owner).take(chat);
-  }
-
-  #soloTable(): Map<string, HeldLease> {
-    let table = SOLO_TABLES.get(this.#o.db);
-    if (!table) SOLO_TABLES.set(this.#o.db, (table = new Map()));
-    return table;
+    return this.#ahead.take(chat);
   }
 
   /**
@@ -114,10 +111,9 @@ export class ThreadLeases {
    */
   async acquire(threadId: string, holder: string): Promise<boolean> {
     if (this.#o.solo) {
-      const table = this.#soloTable();
-      const held = table.get(threadId);
-      if (held && held.holder !== holder && held.expiresAt >= Date.now()) return false;
-      table.set(threadId, { holder, expiresAt: Date.now() + this.#o.ttlMs });
+      const held = this.#soloTable.get(threadId);
+      if (held && held.holder !== holder && held.expiresAt >= performance.now()) return false;
+      this.#soloTable.set(threadId, { holder, expiresAt: performance.now() + this.#o.ttlMs });
       return true;
     }
     const statement = builtOnce(this.#o.db, 'leases.acquire', (db) => leaseUpsert(db).prepare('leases_acquire'));
@@ -133,9 +129,9 @@ export class ThreadLeases {
    */
   async renew(threadId: string, holder: string): Promise<boolean> {
     if (this.#o.solo) {
-      const held = this.#soloTable().get(threadId);
+      const held = this.#soloTable.get(threadId);
       if (held?.holder !== holder) return false;
-      held.expiresAt = Date.now() + this.#o.ttlMs;
+      held.expiresAt = performance.now() + this.#o.ttlMs;
       return true;
     }
     const statement = builtOnce(this.#o.db, 'leases.renew', (db) =>
@@ -151,8 +147,7 @@ export class ThreadLeases {
   /** Gives the lease up (only if `holder` still has it). */
   async release(threadId: string, holder: string): Promise<void> {
     if (this.#o.solo) {
-      const table = this.#soloTable();
-      if (table.get(threadId)?.holder === holder) table.delete(threadId);
+      if (this.#soloTable.get(threadId)?.holder === holder) this.#soloTable.delete(threadId);
       return;
     }
     const statement = builtOnce(this.#o.db, 'leases.release', (db) =>
@@ -161,18 +156,12 @@ export class ThreadLeases {
     await statement.execute({ thread: threadId, holder });
   }
 
-  /** Drops every lease: only for a database this process alone may use (PGlite), at start, after a crash. */
-  async forgetAll(): Promise<void> {
-    if (this.#o.solo) return this.#soloTable().clear();
-    await this.#o.db.delete(threadLeases);
-  }
-
   /**
    * Runs `work` holding the thread's lease: waits (polling) while another process holds it, renews it
    * every third of its lifetime, and releases it after. Throws {@link ThreadBusyError} past `waitMs`.
    */
   async run<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    const ahead = this.#o.solo ? undefined : leasesAhead(this.#o.db, this.#o.owner).takeOfThread(threadId);
+    const ahead = this.#o.solo ? undefined : this.#ahead.takeOfThread(threadId);
     return ahead ? this.#held(threadId, ahead.holder, true, work) : this.#held(threadId, this.#holder(), false, work);
   }
 
@@ -202,9 +191,9 @@ export class ThreadLeases {
   }
 
   async #held<T>(threadId: string, holder: string, held: boolean, work: () => Promise<T>, handOff?: LeaseHandOff): Promise<T> {
-    const started = Date.now();
+    const started = performance.now();
     for (let pause = 20; !(held ||= await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
-      if (Date.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
+      if (performance.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
     const renew = setInterval(() => void this.renew(threadId, holder).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
