@@ -1,10 +1,8 @@
 // The two services every process depends on, as the composition root watches them: where each is
 // (for people), whether it answers (for /readyz), and its outages said once in the log.
 import type { LoadedConfig } from './core/config/index.ts';
-import { isConnectionError } from './core/db/index.ts';
-import { redactUrl, type Database } from './core/db/index.ts';
-import type { Logger } from './core/log/index.ts';
-import { OutageLog } from './core/log/index.ts';
+import { isConnectionError, redactUrl, type Database } from './core/db/index.ts';
+import { type Logger, OutageLog } from './core/log/index.ts';
 import { withTimeout } from './core/with-timeout.ts';
 import type { RedisHandle } from './jobs/index.ts';
 

@@ -2,19 +2,15 @@
 // src/assemble.ts; these types name the two views of the result.
 import type { ThreadStore } from './turns/index.ts';
 import type { TurnRunner } from './agent/index.ts';
-import type { ApprovalDecider } from './approvals/index.ts';
-import type { ApprovalBroker } from './approvals/index.ts';
-import type { ApprovalReconciler } from './approvals/index.ts';
-import type { Questions } from './decisions/index.ts';
+import type { ApprovalDecider, ApprovalBroker, ApprovalReconciler } from './approvals/index.ts';
+import type { Questions, ActionRouter } from './decisions/index.ts';
 import type { RunSupervisor } from './runs/index.ts';
 import type { Schedules } from './schedules/index.ts';
 import type { Tasks } from './tasks/index.ts';
 import type { AccessPolicy, ChatQueues, Inbox, InboundPipeline } from './chat/index.ts';
 import type { Surface, SurfaceRegistry } from './surface/index.ts';
 import type { CommandRegistry } from './commands/index.ts';
-import type { ActionRouter } from './decisions/index.ts';
-import type { JobOutboxDispatcher } from './outbox/index.ts';
-import type { ReplyOutbox } from './outbox/index.ts';
+import type { JobOutboxDispatcher, ReplyOutbox } from './outbox/index.ts';
 import type { ToolRegistry } from './tools/index.ts';
 
 /** What the edges (platform adapters, the console) use: hand events in, plug a surface in, list commands. */

@@ -5,8 +5,7 @@ import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq'
 // ioredis' options type and BullMQ's structural copy of it disagree on details; the values are the same.
 import type { RedisOptions } from 'ioredis';
 import { JOB_LANES, type JobKind, type JobKinds, type JobLane, type JobOptions, type JobQueue } from '../core/jobs/index.ts';
-import type { Logger } from '../core/log/index.ts';
-import type { OutageLog } from '../core/log/index.ts';
+import type { Logger, OutageLog } from '../core/log/index.ts';
 
 /** Options for {@link BullJobDriver}. */
 export interface BullJobDriverOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkImportGraph, readSourceTree, type SourceTree } from '../helpers/import-graph.ts';
+import { checkLayers } from '../helpers/layering.ts';
 import { REPO_ROOT } from '../helpers/kazma-process.ts';
 
 const tree = readSourceTree(REPO_ROOT);
@@ -64,6 +65,43 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
     it('type-only imports do not count as a cycle (they vanish at run time)', () => {
       const ok = new Map([...tree, ['src/core/a.ts', "import type { B } from './b.ts';\nexport type A = 1;\n"], ['src/core/b.ts', "import './a.ts';\nexport type B = 2;\n"]]);
       expect(checkImportGraph(ok)).toEqual([]);
+    });
+  });
+
+  describe('modules and layers (docs/architecture.md)', () => {
+    it('hold for the source tree as it is: a face per module, imports through it, a foundation, no module cycle', () => {
+      expect(checkLayers(tree)).toEqual([]);
+    });
+
+    it('a module without an index.ts', () => {
+      const bad = withFile('src/core/newmod/thing.ts', 'export const x = 1;\n');
+      expect(checkLayers(bad)).toEqual(['src/core/newmod: has no index.ts (its public face)']);
+    });
+
+    it('an import of another module\'s internal file, a static import of a lazy entry, and the same through its face', () => {
+      const deep = withFile('src/core/tasks/bad.ts', "import { ThreadLeases } from '../turns/thread-lease.ts';\nexport const x = ThreadLeases;\n");
+      expect(checkLayers(deep)).toEqual(['src/core/tasks/bad.ts: imports src/core/turns/thread-lease.ts, inside src/core/turns; import src/core/turns/index.ts']);
+      const lazy = withFile('src/bad.ts', "import '../src/core/agent/checkpoint/checkpointer.ts';\n".replace('../src/', './'));
+      expect(checkLayers(lazy)).toEqual(['src/bad.ts: imports src/core/agent/checkpoint/checkpointer.ts, inside src/core/agent; import src/core/agent/index.ts']);
+      const face = withFile('src/core/tasks/good.ts', "import { ThreadLeases } from '../turns/index.ts';\nexport const x = ThreadLeases;\n");
+      expect(checkLayers(face)).toEqual([]);
+    });
+
+    it('the foundation importing a feature module, by value or by type', () => {
+      const byValue = withFile('src/core/config/bad.ts', "import { Tasks } from '../tasks/index.ts';\nexport const x = Tasks;\n");
+      expect(checkLayers(byValue)).toEqual(['src/core/config/bad.ts: the foundation imports src/core/tasks, a feature module']);
+      const byType = withFile('src/core/config/bad.ts', "import type { Tasks } from '../tasks/index.ts';\nexport type X = Tasks;\n");
+      expect(checkLayers(byType)).toEqual(['src/core/config/bad.ts: the foundation imports src/core/tasks, a feature module']);
+      const rootFile = withFile('src/core/clock.ts', `import type { Tasks } from './tasks/index.ts';\n${tree.get('src/core/clock.ts')}`);
+      expect(checkLayers(rootFile)).toEqual(['src/core/clock.ts: the foundation imports src/core/tasks, a feature module']);
+    });
+
+    it('a cycle between modules (through their faces), but not one of type imports', () => {
+      const cycle = withFile('src/core/turns/bad.ts', "import { Tasks } from '../tasks/index.ts';\nexport const x = Tasks;\n");
+      const withTasksImport = new Map([...cycle, ['src/core/tasks/bad.ts', "import { ThreadLeases } from '../turns/index.ts';\nexport const y = ThreadLeases;\n"]]);
+      expect(checkLayers(withTasksImport)).toEqual([expect.stringMatching(/^module cycle: src\/core\/(tasks|turns) -> .*src\/core\/(tasks|turns)$/)]);
+      const typesOnly = new Map([...tree, ['src/core/turns/bad.ts', "import type { Tasks } from '../tasks/index.ts';\nexport type X = Tasks;\n"], ['src/core/tasks/bad.ts', "import { ThreadLeases } from '../turns/index.ts';\nexport const y = ThreadLeases;\n"]]);
+      expect(checkLayers(typesOnly)).toEqual([]);
     });
   });
 });

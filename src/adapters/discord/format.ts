@@ -1,8 +1,7 @@
 // Canonical Markdown -> Discord Markdown. Discord reads Markdown itself, so most blocks pass through
 // byte for byte; only what Discord lacks is rewritten (tables, deep or setext headings, rules,
 // indented or ~~~ code, inline images). Nothing is escaped: escaping would change what people see.
-import { splitFenced } from '../../core/surface/index.ts';
-import { lexMarkdown, tableText } from '../../core/surface/index.ts';
+import { splitFenced, lexMarkdown, tableText } from '../../core/surface/index.ts';
 import type { MarkedToken, Token } from 'marked';
 
 /** Discord's message content limit, in characters (we count UTF-16 units, never fewer). */

@@ -3,13 +3,12 @@
 // turn runs without being waited for, so the gateway listener never waits on a model, and the pipeline
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
 import { MessageType, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
-import { InFlight, type Accepted, type PlatformCoreLink } from '../../core/chat/index.ts';
+import { InFlight, type Accepted, type PlatformCoreLink, type TypingRefresher } from '../../core/chat/index.ts';
 import { InvalidInboundEventError, type ChatRef, type InboundEvent } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
 import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
 import type { Interactions, OpenInteraction } from './interactions.ts';
-import type { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Options for {@link DiscordInbound}. */
 export interface DiscordInboundOptions {

@@ -5,8 +5,7 @@
 // of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
-import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/surface/index.ts';
-import { sendInParts } from '../../core/surface/index.ts';
+import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, sameCard, type RenderedCard } from './cards.ts';
 import type { DirectMessages } from './dms.ts';

@@ -2,7 +2,7 @@
 // (gateway login, READY, slash commands) after; stopped first at shutdown, which closes the gateway only
 // — running turns still reply through Kazma's own REST client while the core drains.
 import { Events, RESTEvents, type Client, type REST } from 'discord.js';
-import type { PlatformCoreLink } from '../../core/chat/index.ts';
+import { type PlatformCoreLink, TypingRefresher } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
@@ -13,7 +13,6 @@ import { DiscordGatewayError, loginError } from './errors.ts';
 import { DiscordInbound } from './inbound.ts';
 import { Interactions } from './interactions.ts';
 import { DiscordSurface } from './outbound.ts';
-import { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Discord's typing indicator lasts about 10 s per signal; refresh a little sooner. */
 const DISCORD_TYPING_MS = 8000;

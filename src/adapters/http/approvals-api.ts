@@ -3,8 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { maskSecrets } from '../../core/secrets/index.ts';
 import type { DecideOutcome, Gate, GatePage } from '../../core/approvals/index.ts';
-import type { Decision, GateState } from '../../core/db/index.ts';
-import { DECISIONS, GATE_STATES } from '../../core/db/index.ts';
+import { type Decision, type GateState, DECISIONS, GATE_STATES } from '../../core/db/index.ts';
 import type { Actor } from '../../core/surface/index.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 

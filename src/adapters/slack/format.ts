@@ -1,6 +1,5 @@
 // Canonical Markdown -> Slack mrkdwn, and mrkdwn -> messages of section blocks within Slack's limits.
-import { splitFenced } from '../../core/surface/index.ts';
-import { renderMarkdown, type MarkdownDialect } from '../../core/surface/index.ts';
+import { splitFenced, renderMarkdown, type MarkdownDialect } from '../../core/surface/index.ts';
 
 /** Escapes text the way Slack asks: only `&`, `<` and `>` are control characters in mrkdwn. */
 export function escapeMrkdwn(s: string): string {

@@ -3,8 +3,7 @@
 // cards are Block Kit, edited with chat.update; private text is ephemeral. WebClient retries a 429
 // after its Retry-After (see client.ts), so a call here is delivered once or fails with a SlackApiError.
 import type { webApi } from '@slack/bolt';
-import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/surface/index.ts';
-import { sendInParts } from '../../core/surface/index.ts';
+import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
 import { SlackApiError, slackError } from './errors.ts';

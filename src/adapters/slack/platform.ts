@@ -2,8 +2,7 @@
 // listens; started (auth.test says who the bot is and that the token works, then Socket Mode connects
 // when configured) after; stopped first at shutdown, which ends intake only — running turns still
 // reply through the surface while the core drains.
-import { App } from '@slack/bolt';
-import type { webApi } from '@slack/bolt';
+import { App, type webApi } from '@slack/bolt';
 import type { Hono } from 'hono';
 import type { PlatformCoreLink } from '../../core/chat/index.ts';
 import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';

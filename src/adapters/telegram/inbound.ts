@@ -3,13 +3,12 @@
 // offset) only once the inbox holds it; the turn then runs without being waited for, so neither the
 // polling loop nor the webhook answer waits on a model, and the pipeline keeps each chat's turns in order.
 import type { Message, Update, UserFromGetMe } from 'grammy/types';
-import { InFlight, type Accepted, type PlatformCoreLink } from '../../core/chat/index.ts';
+import { InFlight, type Accepted, type PlatformCoreLink, type TypingRefresher } from '../../core/chat/index.ts';
 import { InvalidInboundEventError, type InboundEvent } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
 import { actorOf, chatRefOf, messageKeyOf, PLATFORM } from './ids.ts';
-import type { TypingRefresher } from '../../core/chat/index.ts';
 import { parseUpdate } from './update-schema.ts';
 
 /** Which group messages reach Kazma: only those addressed to the bot, or every one. */

@@ -3,8 +3,7 @@
 // retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
 // delivered once or fails with a TelegramApiError that says why.
 import type { Api } from 'grammy';
-import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../core/surface/index.ts';
-import { sendInParts } from '../../core/surface/index.ts';
+import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';

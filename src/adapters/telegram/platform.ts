@@ -3,7 +3,7 @@
 // which ends intake only — running turns still reply through the surface while the core drains.
 import type { Bot } from 'grammy';
 import type { Hono } from 'hono';
-import type { PlatformCoreLink } from '../../core/chat/index.ts';
+import { type PlatformCoreLink, TypingRefresher } from '../../core/chat/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { CallbackAnswers, type AnswerFn } from './answers.ts';
@@ -14,7 +14,6 @@ import { registerCommands } from './commands.ts';
 import { isQueryGone, telegramError } from './errors.ts';
 import { TelegramInbound } from './inbound.ts';
 import { TelegramSurface } from './outbound.ts';
-import { TypingRefresher } from '../../core/chat/index.ts';
 import { mountWebhook } from './webhook.ts';
 
 /** Options for {@link TelegramPlatform}. Timing options exist for operators and tests alike. */

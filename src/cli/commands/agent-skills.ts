@@ -2,10 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadedConfig } from '../../core/config/index.ts';
-import { agentSkillLine, agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from '../../core/skills/index.ts';
-import { installAgentSkill } from '../../core/skills/index.ts';
-import { sealFolder } from '../../core/skills/index.ts';
-import { SkillSecretMissingError, SkillUnknownError } from '../../core/skills/index.ts';
+import { agentSkillLine, agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry, installAgentSkill, sealFolder, SkillSecretMissingError, SkillUnknownError } from '../../core/skills/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 /** Runs `body` with the configuration and the one positional argument (when `arg` is required); usage errors exit 2. */

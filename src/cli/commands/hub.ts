@@ -1,12 +1,6 @@
 import { parseArgs } from 'node:util';
-import { SkillSecretMissingError, SkillUnknownError } from '../../core/skills/index.ts';
-import { inspectSkill, inspectSkills, reportLine, type SkillReport } from '../../core/skills/index.ts';
-import { importSkillTools } from '../../core/skills/index.ts';
-import { readManifest, writeSignature } from '../../core/skills/index.ts';
-import { skillFiles } from '../../core/skills/index.ts';
+import { SkillSecretMissingError, SkillUnknownError, inspectSkill, inspectSkills, reportLine, type SkillReport, importSkillTools, readManifest, writeSignature, skillFiles, searchHub, HUB_URL_ENV, SECRET_ENV, signSkill } from '../../core/skills/index.ts';
 import { skillSearch } from '../../core/skills/module.ts';
-import { searchHub, HUB_URL_ENV } from '../../core/skills/index.ts';
-import { SECRET_ENV, signSkill } from '../../core/skills/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 /** Parses `[--config FILE] [--secret S] <one positional>`; undefined after printing usage when it does not fit. */

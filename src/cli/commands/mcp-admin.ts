@@ -3,8 +3,7 @@
 // reaches it within seconds (it follows the settings).
 import type { LoadedConfig } from '../../core/config/index.ts';
 import { createLogger } from '../../core/log/index.ts';
-import { McpServerSettings } from '../../core/mcp/index.ts';
-import { McpStateStore } from '../../core/mcp/index.ts';
+import { McpServerSettings, McpStateStore } from '../../core/mcp/index.ts';
 import { RuntimeSettings } from '../../core/settings/index.ts';
 import { createVault } from '../../core/vault/module.ts';
 import { openMigratedDatabase } from '../../storage.ts';

@@ -1,8 +1,5 @@
 import { trustIssues, mcpServerSchema, type McpServerConfig } from '../../core/config/index.ts';
-import { connectServer } from '../../core/mcp/index.ts';
-import { McpStartError } from '../../core/mcp/index.ts';
-import { listServers } from '../../core/mcp/index.ts';
-import { maskServer, plainSecrets, resolveSecrets, stashSecrets } from '../../core/mcp/index.ts';
+import { connectServer, McpStartError, listServers, maskServer, plainSecrets, resolveSecrets, stashSecrets } from '../../core/mcp/index.ts';
 import { maskText } from '../../core/secrets/index.ts';
 import type { VaultPort } from '../../core/vault/index.ts';
 import { serverLine } from '../../core/settings/index.ts';

@@ -1,14 +1,12 @@
 import { sendMessageTool } from '../../core/commitment/index.ts';
 import { listServers } from '../../core/mcp/index.ts';
 import { scheduleTools } from '../../core/schedules/index.ts';
-import { serverLine, toolLine } from '../../core/settings/index.ts';
-import { ToolsOverlay } from '../../core/settings/index.ts';
+import { serverLine, toolLine, ToolsOverlay } from '../../core/settings/index.ts';
 import { startTaskTool } from '../../core/tasks/index.ts';
-import { builtinTools } from '../../core/tools/index.ts';
-import { ToolRegistry } from '../../core/tools/index.ts';
+import { builtinTools, ToolRegistry } from '../../core/tools/index.ts';
 import { agentSkillTools } from '../../core/skills/index.ts';
 import { vaultTools } from '../../core/vault/index.ts';
-import { createWeb } from '../../core/web/module.ts';
+import { createWeb } from '../../core/web/index.ts';
 import { createLogger } from '../../core/log/index.ts';
 import { createSkills } from '../../core/skills/module.ts';
 import { didYouMean } from '../../core/config/index.ts';

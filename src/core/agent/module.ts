@@ -18,8 +18,7 @@ import { agentStatus, compactCommand, newCommand } from './commands.ts';
 import { Compactor } from './runner/compact.ts';
 import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
-import type { ThreadLeases } from '../turns/index.ts';
-import { ThreadStore } from '../turns/index.ts';
+import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 
 /** What {@link createAgent} needs. */

@@ -1,8 +1,7 @@
 import { clock, decidedBy } from '../decisions/index.ts';
-import type { Card } from '../surface/index.ts';
+import { type Card, clipText } from '../surface/index.ts';
 import { maskSecrets } from '../secrets/index.ts';
 import { DECISIONS, type Decision, type Gate } from './port.ts';
-import { clipText } from '../surface/index.ts';
 
 const PREFIX = 'apv';
 const ACTION_ID = new RegExp(`^${PREFIX}:([A-Za-z0-9_-]{1,32}):(${DECISIONS.join('|')})$`);

@@ -1,6 +1,5 @@
 import type { ChatQueues } from '../chat/index.ts';
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import { runQueue } from '../runs/index.ts';
 import type { FirstDecisionWins } from '../decisions/index.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';

@@ -1,10 +1,7 @@
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import type { GateState } from '../db/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
+import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { DecisionKind, FirstDecisionWins } from '../decisions/index.ts';
-import { storedActor } from '../decisions/index.ts';
+import { type DecisionKind, type FirstDecisionWins, storedActor } from '../decisions/index.ts';
 import { runQueue } from '../runs/index.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';

@@ -2,10 +2,8 @@
 // (pending → claimed, with its audit row, in one statement), its card and the words a losing tap gets back.
 import { sql } from 'drizzle-orm';
 import type { Actor } from '../surface/index.ts';
-import { approvalGates } from '../db/index.ts';
-import type { Db } from '../db/index.ts';
-import type { DecisionKind } from '../decisions/index.ts';
-import { storedActor } from '../decisions/index.ts';
+import { approvalGates, type Db } from '../db/index.ts';
+import { type DecisionKind, storedActor } from '../decisions/index.ts';
 import { gateCard, outcomeLine } from './card.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from '../db/index.ts';
+import { type Db, approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from '../db/index.ts';
 import { canonicalArgsHash } from '../effects/index.ts';
 import type { GatePage } from './port.ts';
 import type { GateRow } from './transition.ts';

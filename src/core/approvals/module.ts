@@ -1,12 +1,10 @@
-import type { AccessPolicy } from '../chat/index.ts';
-import type { ChatQueues } from '../chat/index.ts';
+import type { AccessPolicy, ChatQueues } from '../chat/index.ts';
 import type { ChatRef } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
-import type { ActionRouter } from '../decisions/index.ts';
-import type { FirstDecisionWins } from '../decisions/index.ts';
+import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { runQueue } from '../runs/index.ts';

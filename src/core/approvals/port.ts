@@ -1,8 +1,7 @@
 // The approvals port: what the turn runner, the pipeline and the commands need from whoever keeps
 // approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
 // resumes what the broker says was decided, and tells the broker when the resume began and ended.
-import type { Actor } from '../surface/index.ts';
-import type { ChatRef } from '../surface/index.ts';
+import type { Actor, ChatRef } from '../surface/index.ts';
 import type { Decision, GateState } from '../db/index.ts';
 
 export { DECISIONS, type Decision, type GateState } from '../db/index.ts';

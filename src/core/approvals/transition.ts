@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
-import type { Db } from '../db/index.ts';
-import { approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/index.ts';
+import { type Db, approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/index.ts';
 import { compareAndSet } from '../decisions/index.ts';
 
 export type GateRow = typeof approvalGates.$inferSelect;

@@ -1,4 +1,4 @@
-import type { ThreadLeases } from '../turns/index.ts';
+import { type ThreadLeases, ChatLeaseStatements } from '../turns/index.ts';
 import type { TurnRunner } from '../agent/index.ts';
 import type { CommandRegistry } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -7,7 +7,6 @@ import type { ActionRouter } from '../decisions/index.ts';
 import type { Clock } from '../clock.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import { ChatLeaseStatements } from '../turns/index.ts';
 import type { ChatQueues } from './queue/chat-queue.ts';
 import type { AccessPolicy } from './intake/access.ts';
 import { Inbox } from './inbox/inbox.ts';

@@ -1,6 +1,5 @@
 import type { Role } from '../chat/index.ts';
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** What a command sees of the message that invoked it. Its module's port it holds itself. */

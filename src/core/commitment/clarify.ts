@@ -1,11 +1,10 @@
-import type { ChatRef } from '../surface/index.ts';
+import { type ChatRef, ellipsis } from '../surface/index.ts';
 import type { Question, Questions } from '../decisions/index.ts';
 import type { ReplyOutbox } from '../outbox/index.ts';
 import type { ToolContext } from '../tools/index.ts';
 import { maskText } from '../secrets/index.ts';
 import { postOnce } from './send-message.ts';
 import type { KnownTarget } from './targets.ts';
-import { ellipsis } from '../surface/index.ts';
 
 /** The question kind of clarify cards (`decisions/questions.ts`). */
 export const CLARIFY_QUESTION = 'clarify';

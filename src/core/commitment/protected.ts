@@ -1,8 +1,5 @@
 import { RefusedBeforeEffect } from '../effects/index.ts';
-import { parseCommand } from '../tools/index.ts';
-import { checkCatastrophic } from '../tools/index.ts';
-import type { Guard } from '../tools/index.ts';
-import { workspaceRoot } from '../tools/index.ts';
+import { parseCommand, checkCatastrophic, type Guard, workspaceRoot } from '../tools/index.ts';
 import path from 'node:path';
 
 /**

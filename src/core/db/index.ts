@@ -6,7 +6,7 @@ export { DataDirLockedError } from './data-dir-lock.ts';
 export { builtOnce, dialect, queryPrepared } from './prepared.ts';
 export { DECISIONS, GATE_STATES, approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from './schema/approvals.ts';
 export { chatThreads, inbox, type InboxState } from './schema/chat.ts';
-export { effectReceipts, type EffectReceipt } from './schema/effects.ts';
+export { effectReceipts, type EffectReceipt, type ExecuteResult } from './schema/effects.ts';
 export { runIncidents, type Problem, type WorkKind } from './schema/incidents.ts';
 export { threadLeases } from './schema/leases.ts';
 export { mcpServers } from './schema/mcp.ts';

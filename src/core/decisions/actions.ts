@@ -1,5 +1,4 @@
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** What a button tap means once its owner has read it: which chat's queue it waits in, and the work. */

@@ -3,8 +3,7 @@
 // the row as the winner left it, in a single round trip.
 import { getTableColumns, getTableName, is, Placeholder, SQL, sql, type Column, type Query } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/index.ts';
-import { dialect, queryPrepared } from '../db/index.ts';
+import { type Db, dialect, queryPrepared } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** An audit table of attempts: one row per attempt, whatever came of it (approval_audit, question_audit). */

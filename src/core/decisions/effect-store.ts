@@ -2,8 +2,7 @@
 // (compare-and-set.ts, in the statement that decides); these find what is still owed, let one process
 // take it over, and record it done.
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { decisionQuestions } from '../db/index.ts';
+import { type Db, decisionQuestions } from '../db/index.ts';
 
 export type QuestionRow = typeof decisionQuestions.$inferSelect;
 

@@ -1,13 +1,10 @@
 // "First decision wins, losers told, every card edited": the one mechanism behind approval gates,
 // incident cards and clarify questions. A kind supplies its table's compare-and-set, its audit, its card
 // and its loser's wording; this file supplies the order of the steps and the cards' edits.
-import type { ChatRef } from '../surface/index.ts';
-import type { SurfaceRegistry } from '../surface/index.ts';
-import type { Actor, Card } from '../surface/index.ts';
+import type { ChatRef, SurfaceRegistry, Actor, Card } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/index.ts';
-import { editOwnedCards, postOwnedCards } from '../outbox/index.ts';
+import { type OutboxDispatcher, editOwnedCards, postOwnedCards } from '../outbox/index.ts';
 
 /** One decision on one question. */
 export interface DecisionRequest<D extends string> {

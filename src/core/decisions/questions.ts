@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor, Card } from '../surface/index.ts';
+import type { ChatRef, Actor, Card } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/index.ts';
+import { type Db, decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/index.ts';
 import type { ActionHandler } from './actions.ts';
 import { decidedBy, storedActor } from './wording.ts';
 import { compareAndSet } from './compare-and-set.ts';

@@ -1,7 +1,6 @@
 // How every decision card and every loser's answer words who decided, where and when — one place, so
 // "Approved once by maya on Slack at 12:03 UTC" and "Retry by maya on Slack at 12:03 UTC" read alike.
-import { platformLabel } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import { platformLabel, type Actor } from '../surface/index.ts';
 import type { StoredActor } from '../db/index.ts';
 
 /** "on Slack", "on the console", "on the API". */

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { effectReceipts, type EffectReceipt } from '../db/index.ts';
+import { type Db, effectReceipts, type EffectReceipt } from '../db/index.ts';
 import type { ExecuteResult } from '../tools/index.ts';
 import { canonicalArgsHash } from './canonical.ts';
 import { EffectArgsMismatchError, EffectReceiptStateError, type EffectKey } from './errors.ts';

@@ -1,6 +1,4 @@
-import { isSecretEnv } from '../secrets/index.ts';
-import { MASK, maskText } from '../secrets/index.ts';
-import { isVaultPointer, pointerName } from '../secrets/index.ts';
+import { isSecretEnv, MASK, maskText, isVaultPointer, pointerName } from '../secrets/index.ts';
 import type { VaultPort } from '../vault/index.ts';
 import { McpSecretError } from './errors.ts';
 import type { McpServerConfig } from '../config/index.ts';

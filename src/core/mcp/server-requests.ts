@@ -2,10 +2,9 @@
 // Kazma for something: a person decides first, on a card in every approvals.channels chat (first
 // decision wins, like any question); only then is the model called for it. Nobody to ask, a denial,
 // or no answer in time: the server is refused, and told why.
-import type { ChatRef } from '../surface/index.ts';
+import { type ChatRef, ellipsis } from '../surface/index.ts';
 import type { Questions } from '../decisions/index.ts';
 import type { McpServerRequestHandler } from './connection.ts';
-import { ellipsis } from '../surface/index.ts';
 
 /** The question kind of these cards. */
 export const MCP_REQUEST_QUESTION = 'mcp_request';

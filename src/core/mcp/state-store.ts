@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { mcpServers } from '../db/index.ts';
+import { type Db, mcpServers } from '../db/index.ts';
 
 export type McpServerRow = typeof mcpServers.$inferSelect;
 export type McpServerState = McpServerRow['state'];

@@ -1,6 +1,5 @@
 import { and, eq, lte } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { mcpServers } from '../db/index.ts';
+import { type Db, mcpServers } from '../db/index.ts';
 import type { WatchedKind } from '../runs/index.ts';
 
 /**

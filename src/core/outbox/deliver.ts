@@ -1,9 +1,6 @@
-import type { Card, Message, MessageRef, SendProgress } from '../surface/index.ts';
-import type { ChatRef } from '../surface/index.ts';
-import type { SurfaceRegistry } from '../surface/index.ts';
+import type { Card, Message, MessageRef, SendProgress, ChatRef, SurfaceRegistry } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
-import { onLiveConnection } from '../db/index.ts';
-import type { Db } from '../db/index.ts';
+import { onLiveConnection, type Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */

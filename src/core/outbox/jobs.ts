@@ -1,14 +1,13 @@
 // Outbox delivery as a job kind: the outbox owns the rule (deliver a row once, by compare-and-set),
 // the job port carries it (retries with backoff, on any process that works the outbox lane).
 import { z } from 'zod';
-import type { SurfaceRegistry } from '../surface/index.ts';
+import type { SurfaceRegistry, ChatRef } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { openOutbox, pruneOutbox, recoverOutbox } from './store.ts';
-import type { ChatRef } from '../surface/index.ts';
 
 /** `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). */
 export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry }): JobKind<{ id: string }> {

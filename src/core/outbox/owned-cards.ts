@@ -3,9 +3,7 @@
 // it was posted.
 import { sql } from 'drizzle-orm';
 import type { Card } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { dialect, queryPrepared } from '../db/index.ts';
-import { outbox } from '../db/index.ts';
+import { type Db, dialect, queryPrepared, outbox } from '../db/index.ts';
 import { enqueueOutbox, type OutboxOwner } from './store.ts';
 
 // One statement finds the cards and writes their edits (a winning decision's only other round trip). The

@@ -1,11 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { ChatRef } from '../surface/index.ts';
-import type { MessageRef } from '../surface/index.ts';
-import type { SurfaceRegistry } from '../surface/index.ts';
-import { onLiveConnection } from '../db/index.ts';
-import type { Db } from '../db/index.ts';
-import { builtOnce } from '../db/index.ts';
-import { outbox } from '../db/index.ts';
+import type { ChatRef, MessageRef, SurfaceRegistry } from '../surface/index.ts';
+import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';

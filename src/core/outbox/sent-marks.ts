@@ -5,9 +5,7 @@
 // its own mark.
 import { and, eq, sql } from 'drizzle-orm';
 import type { MessageRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { builtOnce } from '../db/index.ts';
-import { outbox } from '../db/index.ts';
+import { type Db, builtOnce, outbox } from '../db/index.ts';
 
 /** A reply the platform took, still to be recorded as sent. */
 export interface SentReply {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { MessageRef, SendProgress } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
+import { type Db, outbox, type OutboxKind, type OutboxState } from '../db/index.ts';
 import { isPermanentRefusal } from '../errors.ts';
-import { outbox, type OutboxKind, type OutboxState } from '../db/index.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 

@@ -1,5 +1,4 @@
-import type { QuestionOption } from '../db/index.ts';
-import type { Problem, WorkKind } from '../db/index.ts';
+import type { QuestionOption, Problem, WorkKind } from '../db/index.ts';
 import type { IncidentRow } from './incident-store.ts';
 import type { IncidentAction } from './watch.ts';
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { runIncidents, type WorkKind } from '../db/index.ts';
+import { type Db, runIncidents, type WorkKind } from '../db/index.ts';
 import type { Finding } from './watch.ts';
 
 export type IncidentRow = typeof runIncidents.$inferSelect;

@@ -2,9 +2,7 @@
 // call. Every model call and tool call stamps the row of the work it belongs to as it begins and as it
 // ends, so the run supervisor sees a hung call as no progress.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { inbox } from '../db/index.ts';
-import { tasks } from '../db/index.ts';
+import { type Db, inbox, tasks } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 
 /** Called by the agent's nodes at each step of a run on `threadId`; never throws, never waits. */

@@ -1,7 +1,6 @@
 import type { ChatRef } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/index.ts';
-import type { WorkKind } from '../db/index.ts';
+import type { Db, WorkKind } from '../db/index.ts';
 import type { Questions } from '../decisions/index.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentQuestion, INCIDENT_QUESTION, RECOVERED } from './incident-card.ts';

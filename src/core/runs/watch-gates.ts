@@ -1,7 +1,6 @@
 import { and, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { approvalGates } from '../db/index.ts';
+import { type Db, approvalGates } from '../db/index.ts';
 import { ago, FAILURE_LOOKBACK_MS, type Finding, type WatchedKind } from './watch.ts';
 
 /**

@@ -1,7 +1,6 @@
 import { and, eq, gte, inArray, isNull, lte, ne, or } from 'drizzle-orm';
 import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { outbox } from '../db/index.ts';
+import { type Db, outbox } from '../db/index.ts';
 import { getOutbox, moveOutbox } from '../outbox/index.ts';
 import { ago, FAILURE_LOOKBACK_MS, type Finding, type WatchedKind } from './watch.ts';
 

@@ -1,7 +1,6 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { schedules } from '../db/index.ts';
+import { type Db, schedules } from '../db/index.ts';
 import { clip } from './watch-tasks.ts';
 import { ago, type WatchedKind } from './watch.ts';
 

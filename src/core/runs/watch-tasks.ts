@@ -1,9 +1,7 @@
 import { and, eq, gte, lte } from 'drizzle-orm';
-import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { tasks } from '../db/index.ts';
+import { type ChatRef, ellipsis } from '../surface/index.ts';
+import { type Db, tasks } from '../db/index.ts';
 import { ago, FAILURE_LOOKBACK_MS, type Finding, type WatchedKind } from './watch.ts';
-import { ellipsis } from '../surface/index.ts';
 
 /** What the task watcher needs of the tasks module to act on a decision. */
 export interface TaskActions {

@@ -1,7 +1,6 @@
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { inbox } from '../db/index.ts';
+import { type Db, inbox } from '../db/index.ts';
 import { ago, type WatchedKind } from './watch.ts';
 
 /**

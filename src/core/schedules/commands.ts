@@ -1,5 +1,4 @@
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { ScheduleRow } from './store.ts';

@@ -3,16 +3,14 @@
 // a reminder fires by compare-and-set, so never twice, and one due while Kazma was down fires once at
 // start, marked late.
 import { z } from 'zod';
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { storedActor } from '../decisions/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/index.ts';
-import { enqueueOutbox } from '../outbox/index.ts';
+import { type OutboxDispatcher, enqueueOutbox } from '../outbox/index.ts';
 import { countFiring, getSchedule, insertSchedule, newScheduleId, scheduledJobs, settleSchedule, type ScheduleRow } from './store.ts';
 import { parseWhen } from './when.ts';
 

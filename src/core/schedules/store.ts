@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { schedules, type ScheduleState } from '../db/index.ts';
+import { type Db, schedules, type ScheduleState } from '../db/index.ts';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 

@@ -1,8 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../db/index.ts';
-import type { StoredActor } from '../db/index.ts';
-import { configAudit, settings } from '../db/index.ts';
+import { type Db, type StoredActor, configAudit, settings } from '../db/index.ts';
 
 /**
  * Settings changed at run time (`/config`, `kazma tools toggle`), kept in the database: kazma.yaml is

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../log/index.ts';
-import { LocalChanges } from '../settings/index.ts';
-import type { RuntimeSettings } from '../settings/index.ts';
-import type { ToolDefinition } from '../tools/index.ts';
-import type { ToolRegistry } from '../tools/index.ts';
+import { LocalChanges, type RuntimeSettings } from '../settings/index.ts';
+import type { ToolDefinition, ToolRegistry } from '../tools/index.ts';
 
 /** Settings key of the skills switched at run time (`/config tools toggle <skill>`): name → on. */
 export const SKILL_SWITCHES = 'skills.switches';

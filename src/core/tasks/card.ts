@@ -1,10 +1,9 @@
 // THE status message of a task, in any state: one card in the origin chat, edited in place as the task
 // moves (queued → running → waiting for approval → done / failed / cancelled). It has no buttons; a
 // task is cancelled with `/task cancel <id>`.
-import type { Card } from '../surface/index.ts';
+import { type Card, clipText } from '../surface/index.ts';
 import type { TaskState } from '../db/index.ts';
 import type { TaskRow } from './transition.ts';
-import { clipText } from '../surface/index.ts';
 
 const STATE_LINES: Record<TaskState, string> = {
   queued: '⏳ queued',

@@ -1,10 +1,8 @@
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import { type ChatRef, type Actor, ellipsis } from '../surface/index.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { TaskState } from '../db/index.ts';
 import { taskStateLine } from './card.ts';
 import type { TaskRow } from './transition.ts';
-import { ellipsis } from '../surface/index.ts';
 
 /** What the task commands use of the tasks module. */
 export interface TaskCommandsPort {

@@ -1,6 +1,4 @@
-import type { GateResumer } from '../approvals/index.ts';
-import type { ApprovalBroker } from '../approvals/index.ts';
-import type { ResumingRunner } from '../approvals/index.ts';
+import type { GateResumer, ApprovalBroker, ResumingRunner } from '../approvals/index.ts';
 import type { TurnRunner } from '../agent/index.ts';
 import type { AccessPolicy } from '../chat/index.ts';
 import type { ChatRef } from '../surface/index.ts';
@@ -8,8 +6,7 @@ import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
 import type { JobKinds, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/index.ts';
-import type { ReplyOutbox } from '../outbox/index.ts';
+import type { OutboxDispatcher, ReplyOutbox } from '../outbox/index.ts';
 import { taskCommands, taskStatus } from './commands.ts';
 import { taskAwareResumer } from './resumer.ts';
 import { Tasks } from './service.ts';

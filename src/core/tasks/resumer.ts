@@ -1,5 +1,4 @@
-import type { GateResumer } from '../approvals/index.ts';
-import type { ResumingRunner } from '../approvals/index.ts';
+import type { GateResumer, ResumingRunner } from '../approvals/index.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import { taskIdOfThread } from './store.ts';
 

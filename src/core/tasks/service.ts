@@ -1,18 +1,14 @@
 // Background (swarm) tasks: a goal the agent works on in a thread of its own, on any worker process.
 // The task row says where it stands; the runner and its checkpoint hold the conversation; the outbox
 // carries the status card and the answer to the origin chat, each once.
-import type { ApprovalBroker } from '../approvals/index.ts';
-import { resumeOf } from '../approvals/index.ts';
+import { type ApprovalBroker, resumeOf } from '../approvals/index.ts';
 import type { DriveResult, TurnRunner } from '../agent/index.ts';
-import type { ChatRef } from '../surface/index.ts';
-import type { Actor } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import { actorFromStored, storedActor } from '../decisions/index.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { OutboxDispatcher } from '../outbox/index.ts';
-import { editOwnedCards, postOwnedCards } from '../outbox/index.ts';
-import type { Reply } from '../outbox/index.ts';
+import { type OutboxDispatcher, editOwnedCards, postOwnedCards, type Reply } from '../outbox/index.ts';
 import type { RunRef } from '../runs/index.ts';
 import { taskCard } from './card.ts';
 import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';

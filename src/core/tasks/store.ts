@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import type { StoredActor } from '../db/index.ts';
-import { tasks } from '../db/index.ts';
+import { type Db, type StoredActor, tasks } from '../db/index.ts';
 import type { TaskRow } from './transition.ts';
 
 /** `tk_` and 8 random base64url characters: short enough to type in `/task cancel`. */

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { tasks, type TaskState } from '../db/index.ts';
+import { type Db, tasks, type TaskState } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;

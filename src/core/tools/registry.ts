@@ -6,6 +6,7 @@ import type { ToolContext, ToolDefinition } from './define.ts';
 import { fenceOutside } from './fence.ts';
 import { createGuardList, guardsOnly, type Authorization, type AuthorizeEffect, type Guard } from './guards/index.ts';
 import { toolSpecs, type ToolSpec } from './specs.ts';
+import type { ExecuteResult } from '../db/index.ts';
 
 /**
  * What happens to a tool call, decided in one place ({@link ToolRegistry.classify}):
@@ -19,7 +20,7 @@ export type Classification =
   | { kind: 'invalid'; error: string };
 
 /** Result of {@link ToolRegistry.execute}; `refused` marks a refusal before any effect. */
-export type ExecuteResult = { ok: true; output: string } | { ok: false; error: string; refused?: boolean };
+export type { ExecuteResult };
 
 /**
  * {@link ToolRegistry.execute} in two halves, for a caller that must write something between the

@@ -7,17 +7,13 @@
 // renewal only ever extends a lease still held, so one under way when the last listing let the lease go
 // cannot take it back).
 import { and, eq, getTableColumns, inArray, not, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { builtOnce } from '../db/index.ts';
-import { inbox } from '../db/index.ts';
-import { threadLeases } from '../db/index.ts';
+import { type Db, builtOnce, inbox, threadLeases } from '../db/index.ts';
 import { aheadHolder, currentLeaseUpsertWhen } from './leases-ahead.ts';
 import { leaseUpsert, type ThreadLease, type ThreadLeases } from './thread-lease.ts';
 import { sentMarksUpdate } from '../outbox/index.ts';
-import type { ChatLeases } from './chat-leases.ts';
+import type { ChatLeases, TakeRequest } from './chat-leases.ts';
 import type { InboxRow } from '../chat/index.ts';
 import { readUnfinishedTaking, takeParams, unfinishedTaking } from './inbox-take.ts';
-import type { TakeRequest } from './chat-leases.ts';
 import { rowEndParams, rowEndUpdate, type RowEnd } from './row-end.ts';
 
 const UNFINISHED = ['received', 'running'] as const;

@@ -3,8 +3,7 @@
 // row is taken as it is listed (Inbox.unfinishedTakingOf; chat-lease-statements.ts with the chat's lease).
 import { and, eq, getTableColumns, inArray, lte, or, sql, type SQL, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/index.ts';
-import { inbox } from '../db/index.ts';
+import { type Db, inbox } from '../db/index.ts';
 import type { InboxKey, InboxRow } from '../chat/index.ts';
 
 /**

@@ -4,8 +4,7 @@
 // until that run holds it (ThreadLeases.runOnChat on the chat, ThreadLeases.run on the thread) or ChatTurns
 // lets it go with the row's end.
 import { sql, type WithSubquery } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { threadLeases } from '../db/index.ts';
+import { type Db, threadLeases } from '../db/index.ts';
 import { leaseTerms } from './lease-terms.ts';
 import type { ThreadLease } from './thread-lease.ts';
 import { currentThreadIdSql } from './threads.ts';

@@ -1,8 +1,7 @@
 // How a row of the inbox ends (running → done | failed), in the statement that ends it: Inbox's own, or
 // the chat's last listing (chat-lease-statements.ts), which ends the row its turn ran in the same statement.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { inbox, type InboxState } from '../db/index.ts';
+import { type Db, inbox, type InboxState } from '../db/index.ts';
 import { sentMarksParam, sentMarksUpdate, type SentReply } from '../outbox/index.ts';
 import type { InboxKey } from '../chat/index.ts';
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { builtOnce, dialect, queryPrepared } from '../db/index.ts';
+import { type Db, builtOnce, dialect, queryPrepared, threadLeases } from '../db/index.ts';
 import type { ChatRef } from '../surface/index.ts';
-import { threadLeases } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 import { leaseTerms } from './lease-terms.ts';
 import { LeasesAhead } from './leases-ahead.ts';

@@ -1,8 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { ChatRef } from '../surface/index.ts';
-import type { Db } from '../db/index.ts';
-import { builtOnce } from '../db/index.ts';
-import { chatThreads } from '../db/index.ts';
+import { type Db, builtOnce, chatThreads } from '../db/index.ts';
 
 /** The agent thread id of a chat at a generation: `<ChatRef>#<generation>`. */
 export function threadIdOf(chat: ChatRef, generation: number): string {

@@ -1,5 +1,4 @@
-import type { LoadedConfig } from '../config/index.ts';
-import { crossFieldIssues } from '../config/index.ts';
+import { type LoadedConfig, crossFieldIssues } from '../config/index.ts';
 import { ConfigError, KazmaError } from '../errors.ts';
 import { isVaultPointer } from '../secrets/index.ts';
 import type { VaultPort } from './port.ts';

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { vaultKeyring } from '../db/index.ts';
+import { type Db, vaultKeyring } from '../db/index.ts';
 import { deriveKey, newSalt, openSealed, seal } from './cipher.ts';
 import { VaultWrongKeyError } from './errors.ts';
 

@@ -1,6 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
-import { vaultSecrets } from '../db/index.ts';
+import { type Db, vaultSecrets } from '../db/index.ts';
 import { DEFAULT_ITERATIONS, openSealed, seal } from './cipher.ts';
 import { VaultDisabledError, VaultNameError, VaultTamperedError, VaultUnknownNameError, VaultWrongKeyError } from './errors.ts';
 import { unlockKeyring } from './keyring.ts';

@@ -1,6 +1,5 @@
 import type { LoadedConfig } from '../config/index.ts';
-import type { ToolDefinition } from '../tools/index.ts';
-import type { Guard } from '../tools/index.ts';
+import type { ToolDefinition, Guard } from '../tools/index.ts';
 import { EgressGuard, type Resolve } from './egress.ts';
 import { webFetchTool } from './fetch-tool.ts';
 import { egressGuard } from './guard.ts';

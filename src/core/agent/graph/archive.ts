@@ -1,8 +1,6 @@
 import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage } from '@langchain/core/messages';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/index.ts';
-import { builtOnce, dialect, queryPrepared } from '../../db/index.ts';
-import { threadTranscript, type ARCHIVE_REASONS } from '../../db/index.ts';
+import { type Db, builtOnce, dialect, queryPrepared, threadTranscript, type ARCHIVE_REASONS } from '../../db/index.ts';
 
 /** The rows of placeholder `rows` (a JSON array of {id, message}) inserted in their order. */
 const appendStatement = () => sql`

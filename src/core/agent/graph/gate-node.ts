@@ -2,8 +2,7 @@ import { interrupt } from '@langchain/langgraph';
 import type { ApprovalQuestion } from '../../approvals/index.ts';
 import type { Decision } from '../../db/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
-import type { ToolContext } from '../../tools/index.ts';
-import type { ToolRegistry } from '../../tools/index.ts';
+import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
 import { callIdOf, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
 
 /** What the `gate` node needs. */

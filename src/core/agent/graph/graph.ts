@@ -1,6 +1,5 @@
 import { AIMessage } from '@langchain/core/messages';
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { END, START, StateGraph } from '@langchain/langgraph';
+import { type BaseCheckpointSaver, END, START, StateGraph } from '@langchain/langgraph';
 import { gateNode, type GateNodeDeps } from './gate-node.ts';
 import { modelNode, type ModelNodeDeps } from './model-node.ts';
 import { AgentState, callIdOf, pendingToolMessage, type AgentStateValue } from './state.ts';

@@ -1,11 +1,9 @@
 // The graph's state: the conversation (LangGraph's messages channel, with a reducer that does not
 // re-coerce the whole conversation on every update) plus three small fields the nodes share.
-import type { AIMessage, BaseMessage } from '@langchain/core/messages';
-import { AIMessage as AIMessageClass } from '@langchain/core/messages';
+import { type AIMessage, type BaseMessage, AIMessage as AIMessageClass } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Annotation, type Messages } from '@langchain/langgraph';
-import type { ChatRef } from '../../surface/index.ts';
-import type { Actor } from '../../surface/index.ts';
+import type { ChatRef, Actor } from '../../surface/index.ts';
 import { conversationReducer } from './conversation-reducer.ts';
 
 /**

@@ -1,11 +1,9 @@
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { EffectReceipt } from '../../db/index.ts';
-import { effectUnknownMessage } from '../../effects/index.ts';
-import { runWithJournal, type EffectJournal } from '../../effects/index.ts';
-import type { ToolContext } from '../../tools/index.ts';
+import { effectUnknownMessage, runWithJournal, type EffectJournal } from '../../effects/index.ts';
+import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
-import type { ToolRegistry } from '../../tools/index.ts';
 import { noticeMessage } from '../runner/transcript.ts';
 import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
 

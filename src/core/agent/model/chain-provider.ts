@@ -1,6 +1,5 @@
 import type { KazmaConfig } from '../../config/index.ts';
-import type { ToolRegistry } from '../../tools/index.ts';
-import type { ToolSpec } from '../../tools/index.ts';
+import type { ToolRegistry, ToolSpec } from '../../tools/index.ts';
 import { createModelChain, type ModelChain, type ModelChainOptions, type ModelToolSpec } from './model-chain.ts';
 import { isModelConfigured, modelEntries, modelLabel } from './model-factory.ts';
 import type { ModelSettings } from './model-settings.ts';

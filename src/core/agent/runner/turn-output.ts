@@ -1,11 +1,9 @@
 // What a run says: the model's replies (each once, through the reply outbox) and Kazma's own notices,
 // delivered to every target of the run; and the words for a turn that failed.
 import { GraphRecursionError, isUnknownInterruptError } from '@langchain/langgraph';
-import type { ChatRef } from '../../surface/index.ts';
-import type { SurfaceRegistry } from '../../surface/index.ts';
+import type { ChatRef, SurfaceRegistry } from '../../surface/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { Reply } from '../../outbox/index.ts';
-import type { SentHandOff } from '../../outbox/index.ts';
+import type { Reply, SentHandOff } from '../../outbox/index.ts';
 import type { RunRef } from '../../runs/index.ts';
 import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from '../graph/state.ts';

@@ -3,19 +3,16 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES } from '../../db/index.ts';
 import { type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/index.ts';
-import type { ChatRef } from '../../surface/index.ts';
+import type { ChatRef, Actor } from '../../surface/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
-import type { Actor } from '../../surface/index.ts';
 import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import type { AgentStateValue } from '../graph/state.ts';
 import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
-import type { LeaseHandOff, ThreadLeases } from '../../turns/index.ts';
-import type { ThreadStore } from '../../turns/index.ts';
+import { type LeaseHandOff, type ThreadLeases, type ThreadStore, TurnInterruptedError } from '../../turns/index.ts';
 import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
-import { TurnInterruptedError } from '../../turns/index.ts';
 import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
 
 /** Options for {@link TurnRunner}. */

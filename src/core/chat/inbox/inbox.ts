@@ -1,12 +1,8 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/index.ts';
-import { onLiveConnection } from '../../db/index.ts';
-import { builtOnce } from '../../db/index.ts';
-import { inbox, type InboxState } from '../../db/index.ts';
+import { type Db, onLiveConnection, builtOnce, inbox, type InboxState } from '../../db/index.ts';
 import { KazmaError } from '../../errors.ts';
 import { recordSent, type SentReply } from '../../outbox/index.ts';
-import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking } from '../../turns/index.ts';
-import { rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/index.ts';
+import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking, rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/index.ts';
 import type { InboundEvent } from '../../surface/index.ts';
 
 export type InboxRow = typeof inbox.$inferSelect;

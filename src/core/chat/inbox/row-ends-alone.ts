@@ -1,11 +1,9 @@
 // What a chat's last listing writes with a row's end (chat-lease-statements.ts), written in statements of
 // their own: when that listing failed, or when none carries it (the embedded database, a shutdown).
-import type { ThreadLease } from '../../turns/index.ts';
+import type { ThreadLease, ChatLeases, RowEnd } from '../../turns/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { SentReply } from '../../outbox/index.ts';
-import type { ChatLeases } from '../../turns/index.ts';
 import type { Inbox } from './inbox.ts';
-import type { RowEnd } from '../../turns/index.ts';
 
 export interface RowEndsAloneOptions {
   inbox: Pick<Inbox, 'end' | 'recordSent'>;

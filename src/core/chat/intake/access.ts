@@ -1,7 +1,5 @@
 import type { KazmaConfig, Operator } from '../../config/index.ts';
-import { isPlatform } from '../../surface/index.ts';
-import { chatOf, type ChatRef } from '../../surface/index.ts';
-import type { Actor } from '../../surface/index.ts';
+import { isPlatform, chatOf, type ChatRef, type Actor } from '../../surface/index.ts';
 
 /** Who someone is to Kazma: an operator (chat, approve, /config), a user, or a member of an allowed chat. */
 export type Role = 'operator' | 'user' | 'chat_member';

@@ -1,5 +1,5 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
-import type { LeaseHandOff } from '../../turns/index.ts';
+import type { LeaseHandOff, ChatLeases } from '../../turns/index.ts';
 import type { TurnRunner } from '../../agent/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import type { CommandRegistry } from '../../commands/index.ts';
@@ -7,7 +7,6 @@ import type { ActionRouter } from '../../decisions/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { AccessPolicy } from './access.ts';
 import type { ChatQueues } from '../queue/chat-queue.ts';
-import type { ChatLeases } from '../../turns/index.ts';
 import type { Inbox } from '../inbox/inbox.ts';
 import type { RefusalLimiter } from './refusals.ts';
 import type { SurfaceRegistry } from '../../surface/index.ts';

@@ -1,16 +1,13 @@
-import { TurnInterruptedError } from '../../turns/index.ts';
+import { TurnInterruptedError, type RowEnd } from '../../turns/index.ts';
 import { parseCommand } from '../../commands/index.ts';
 import type { Role } from './access.ts';
 import { ChatTurns } from '../queue/chat-turns.ts';
 import type { OrderedWork } from '../queue/turn-hand-offs.ts';
 import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
-import { parseInboundEvent } from '../../surface/index.ts';
+import { parseInboundEvent, type ChatRef, type Actor, type InboundEvent } from '../../surface/index.ts';
 import { inboxKey, turnIdOf, type InboxRow } from '../inbox/inbox.ts';
-import type { RowEnd } from '../../turns/index.ts';
-import type { ChatRef } from '../../surface/index.ts';
 import { RefusalLimiter } from './refusals.ts';
 import { RefusedEvents } from './refused-events.ts';
-import type { Actor, InboundEvent } from '../../surface/index.ts';
 
 /**
  * The one inbound path every adapter uses: drop own messages → check access → record in the inbox

@@ -2,11 +2,9 @@
 // once per person per chat per window (RefusalLimiter), so a stranger in a busy group gets one polite
 // refusal, not one per message.
 import type { Logger } from '../../log/index.ts';
-import type { Inbox } from '../inbox/inbox.ts';
-import { inboxKey } from '../inbox/inbox.ts';
-import { chatOf, type ChatRef } from '../../surface/index.ts';
+import { type Inbox, inboxKey } from '../inbox/inbox.ts';
+import { chatOf, type ChatRef, type Actor, type InboundEvent } from '../../surface/index.ts';
 import type { RefusalLimiter } from './refusals.ts';
-import type { Actor, InboundEvent } from '../../surface/index.ts';
 
 export interface RefusedEventsOptions {
   limiter: RefusalLimiter;

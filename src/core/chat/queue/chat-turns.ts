@@ -1,11 +1,9 @@
-import type { ThreadLease } from '../../turns/index.ts';
+import { type ThreadLease, LOCAL_LEASES, type ChatLeases, type RowEnd } from '../../turns/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { TurnHandOffs, type OrderedWork } from './turn-hand-offs.ts';
-import { LOCAL_LEASES, type ChatLeases } from '../../turns/index.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
 import { RowEndsAlone } from '../inbox/row-ends-alone.ts';
 import type { Inbox, InboxKey, InboxRow } from '../inbox/inbox.ts';
-import type { RowEnd } from '../../turns/index.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
 
 /** Options for {@link ChatTurns}. */

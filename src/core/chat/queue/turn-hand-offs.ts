@@ -1,11 +1,10 @@
 // What a chat's turn hands to the statement that ends its inbox row (ChatTurns): its thread's lease, to
 // be let go there, and the replies it sent, to be recorded as sent there. Accepted only while the turn
 // runs; once it has ended, a hand-off is declined and its holder does the work itself.
-import type { LeaseHandOff, ThreadLease } from '../../turns/index.ts';
+import type { LeaseHandOff, ThreadLease, RowEnd } from '../../turns/index.ts';
 import type { SentHandOff, SentReply } from '../../outbox/index.ts';
 import type { InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
-import type { RowEnd } from '../../turns/index.ts';
 
 /** A row's work, when it takes its turn in its chat's order. */
 export interface OrderedWork {

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { check, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import type { ExecuteResult } from '../../tools/index.ts';
+
+/** A tool call's result as the model saw it (ToolRegistry.execute), kept in its effect receipt. */
+export type ExecuteResult = { ok: true; output: string } | { ok: false; error: string; refused?: boolean };
 
 /** The two states of an effect receipt; nothing else is ever written to `state`. */
 export const EFFECT_STATES = ['started', 'finished'] as const;
