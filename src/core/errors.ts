@@ -1,10 +1,49 @@
 /**
+ * Every code a {@link KazmaError} can carry: a closed set, so a test, a log query or an API client can
+ * match on a code knowing it exists. A new failure adds its code here (grouped by the first word).
+ */
+export type KazmaErrorCode =
+  | 'action_prefix_duplicate'
+  | 'agent_skill_install_failed' | 'agent_skill_invalid'
+  | 'cas_unknown_column'
+  | 'chat_ref_invalid'
+  | 'checkpointer_busy' | 'checkpointer_no_url' | 'checkpointer_not_set_up'
+  | 'command_duplicate'
+  | 'config_invalid'
+  | 'data_dir_lock_failed' | 'data_dir_locked'
+  | 'database_open_failed' | 'database_unconfigured' | 'database_unreachable'
+  | 'discord_api' | 'discord_gateway' | 'discord_not_ready' | 'discord_rate_limited' | 'discord_unauthorized' | 'discord_unreachable'
+  | 'effect_args_mismatch' | 'effect_receipt_state' | 'effect_unknown'
+  | 'guard_list_invalid'
+  | 'illegal_gate_transition' | 'illegal_task_transition'
+  | 'inbound_event_invalid'
+  | 'inbox_unavailable'
+  | 'job_kind_duplicate' | 'job_kind_unknown'
+  | 'mcp_command_not_found' | 'mcp_secret_unresolved' | 'mcp_start_failed' | 'mcp_unknown_server'
+  | 'model_no_tools' | 'model_not_configured' | 'model_unavailable'
+  | 'outbox_edit_not_ready'
+  | 'redis_start_failed' | 'redis_unavailable' | 'redis_unreachable'
+  | 'refused_before_effect'
+  | 'schedule_invalid'
+  | 'skill_files_invalid' | 'skill_hub_failed' | 'skill_manifest_invalid' | 'skill_secret_missing' | 'skill_unknown'
+  | 'slack_api' | 'slack_double_ack' | 'slack_rate_limited' | 'slack_unauthorized' | 'slack_unreachable'
+  | 'surface_duplicate' | 'surface_missing'
+  | 'telegram_api' | 'telegram_rate_limited' | 'telegram_unauthorized' | 'telegram_unreachable'
+  | 'thread_busy'
+  | 'tool_definition_invalid' | 'tool_duplicate'
+  | 'turn_interrupted'
+  | 'vault_disabled' | 'vault_name_invalid' | 'vault_record_tampered' | 'vault_unknown_name' | 'vault_wrong_key'
+  | 'web_fetch_failed'
+  | 'when_invalid'
+  | 'workspace_changed';
+
+/**
  * Base of every error Kazma raises on purpose. `code` is stable (tests, logs and the HTTP API match on
  * it); the message says what happened and what to do.
  */
 export class KazmaError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  readonly code: KazmaErrorCode;
+  constructor(code: KazmaErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -26,7 +65,7 @@ export class ConfigError extends KazmaError {
 
 /** Something Kazma needs at start (database, Redis, a lock) is not available; the message says how to fix it. */
 export class StartupError extends KazmaError {
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: KazmaErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }
