@@ -107,7 +107,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // A database or Redis outage is said once, with the address and what waits, and once when it ends.
     const deps = watchDependencies({ loaded, database, redis, logger });
     const { dbFailed } = deps;
-    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, stalledAfterMs: config.jobs.stalled_after, logger, outage: deps.redisOutage });
+    const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, stalledAfterMs: config.jobs.lease_ttl, logger, outage: deps.redisOutage });
     lifecycle.onStop('jobs', async () => {
       deps.stop();
       await jobs.close();
@@ -136,7 +136,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded
     // database has one process (the data-dir lock), so its leases live in this object's memory and a
     // start begins with none.
-    const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.stale_after, solo: database.kind === 'pglite' });
+    const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.lease_ttl, solo: database.kind === 'pglite' });
     const agent = await createAgent({ loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress, onDbError: dbFailed, promptLines: agentSkills.promptLines });
     const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
     const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
@@ -219,7 +219,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     await schedules.schedules.recover();
     // The embedded database has one owner (the data-dir lock): an unfinished event untouched since this process started is the last run's;
     // on PostgreSQL another live process may hold some, so only those whose lease has lapsed.
-    const found = await chat.pipeline.recover({ staleBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - config.turns.stale_after) });
+    const found = await chat.pipeline.recover({ staleBefore: database.kind === 'pglite' ? bootedAt : new Date(Date.now() - config.turns.lease_ttl) });
     if (found > 0) logger.info({ events: found }, 'taking up events a previous run left unfinished');
     await jobs.enqueue(kinds.get('sweep'), {}, { jobId: SWEEP_SCHEDULE, repeat: { everyMs: config.runs.sweep_interval } });
     return { loaded, database, redis, http, core, platforms, stop };

@@ -16,8 +16,11 @@ export function loadOrExplain(configPath: string | undefined): LoadedConfig {
   return loadConfig({ path: configPath });
 }
 
+/** The process's logger; it says first what the file should change (a renamed key), once per process. */
 export function loggerFor(loaded: LoadedConfig): Logger {
-  return createLogger({ level: loaded.config.log.level, secrets: loaded.secrets });
+  const logger = createLogger({ level: loaded.config.log.level, secrets: loaded.secrets });
+  for (const warning of loaded.warnings ?? []) logger.warn({ file: loaded.path }, warning);
+  return logger;
 }
 
 /** Prints a KazmaError as the one clear message it carries; anything else with its stack. */

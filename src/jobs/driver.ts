@@ -15,7 +15,7 @@ export interface BullJobDriverOptions {
   kinds: JobKinds;
   /** Jobs one process runs at once, per lane (`jobs.concurrency.<lane>`); default 4. */
   concurrency?: Partial<Record<JobLane, number>>;
-  /** `jobs.stalled_after`: a job whose worker stopped renewing its lock this long ago goes to another; default 15 s. */
+  /** `jobs.lease_ttl`: a job whose worker stopped renewing its lock this long ago goes to another; default 15 s. */
   stalledAfterMs?: number;
   logger: Logger;
   /** Says a Redis outage once (its workers would each log every reconnect attempt); default: every error is logged. */

@@ -29,7 +29,7 @@ describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume
       database: { url: pg?.url ?? '' },
       model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
       access: { operators: [{ name: 'maya', console: 'maya' }] },
-      approvals: { stale_after: '0s' },
+      approvals: { lease_ttl: '0s' },
     }));
     const marker = join(dir, 'marker.txt');
     llm.requests.length = 0;

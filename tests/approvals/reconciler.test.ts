@@ -25,7 +25,7 @@ for (const backend of BACKENDS) {
       llm.requests.length = 0;
       tool = launchTool();
       database = await freshDatabase(backend);
-      const config = { access: access(), approvals: { stale_after: '0s' } };
+      const config = { access: access(), approvals: { lease_ttl: '0s' } };
       a = await startTestCore({ baseURL: llm.baseURL, database, config, tools: [tool.tool] });
     });
     afterEach(async () => {
@@ -73,7 +73,7 @@ for (const backend of BACKENDS) {
 
     it('sweeps in two processes at once: one takes the gate over, the resume runs once', async () => {
       const { gate } = await leftBehind('resuming');
-      const b = await startTestCore({ baseURL: llm.baseURL, database, surface: a!.surface, config: { access: access(), approvals: { stale_after: '0s' } }, tools: [tool.tool] });
+      const b = await startTestCore({ baseURL: llm.baseURL, database, surface: a!.surface, config: { access: access(), approvals: { lease_ttl: '0s' } }, tools: [tool.tool] });
       try {
         await Promise.all([a!.core.reconciler.sweep(), b.core.reconciler.sweep(), a!.core.reconciler.sweep(), b.core.reconciler.sweep()]);
         await a!.delivered();

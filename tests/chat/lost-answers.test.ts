@@ -106,9 +106,9 @@ describe('a message whose statements lose their answers', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
-  it('the chat’s turn took the event but lost the answer: it takes it again at once, not after turns.stale_after', async () => {
-    // A stale_after longer than the test: only a take that knows the row is its own answers in time.
-    const core = await start({ turns: { stale_after: '10m' } });
+  it('the chat’s turn took the event but lost the answer: it takes it again at once, not after turns.lease_ttl', async () => {
+    // A lease_ttl longer than the test: only a take that knows the row is its own answers in time.
+    const core = await start({ turns: { lease_ttl: '10m' } });
     faults.push({ statement: TAKE, verdict: 'lose-answer' });
     expect(await core.core.pipeline.handle(message('update-9', 'are you there?'))).toBe('handled');
     expect(faults).toEqual([]);
@@ -129,7 +129,7 @@ describe('a message whose statements lose their answers', () => {
 
   for (const verdict of ['break', 'lose-answer'] as const) {
     it(`the listing that ends the chat's turn ${verdict === 'break' ? 'broke' : 'lost its answer'}: the row is ended on its own, and the chat goes on`, async () => {
-      const core = await start({ turns: { stale_after: '10m' } });
+      const core = await start({ turns: { lease_ttl: '10m' } });
       faults.push({ statement: END_LISTING, verdict });
       expect(await core.core.pipeline.handle(message('update-11', 'first'))).toBe('handled');
       expect(faults).toEqual([]);

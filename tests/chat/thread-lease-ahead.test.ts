@@ -1,7 +1,7 @@
 // On PostgreSQL the statement that takes a chat's lease and its next row also takes the lease of the
 // chat's current thread, kept for whatever runs that row (ThreadLeases.keepAhead): a message's turn holds
 // it without a statement of its own. What runs the row must never wait for that lease, and a row whose run
-// does not use it must let it go: with `turns.stale_after` at ten minutes here, a lease nobody used or let
+// does not use it must let it go: with `turns.lease_ttl` at ten minutes here, a lease nobody used or let
 // go would hold up the chat's next turn past the test's timeout.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   k = await startAssembled({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: maya.id }] },
-    turns: { stale_after: '10m' },
+    turns: { lease_ttl: '10m' },
   }, { database });
   k.kazma.core.attachSurface(surface);
 });

@@ -116,7 +116,7 @@ it('a process dies holding the chat: the other takes the chat over and answers i
   const pg = await createPgDatabase();
   cleanup.push(() => pg.drop());
   // A short lease, so the test waits seconds for the dead process's lease to lapse, not the default 15 s.
-  const { a, ports } = await startTwo(pg.url, { turns: { stale_after: '2s' } });
+  const { a, ports } = await startTwo(pg.url, { turns: { lease_ttl: '2s' } });
   const before = telegram.messages(MAYA.id).length;
   const replies = () => telegram.messages(MAYA.id).slice(before).map((m) => m.text);
   llm.setDefault((body) => ({ text: `echo: ${[...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content as string}` }));

@@ -56,9 +56,9 @@ async function cluster(workers: number) {
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
     approvals: { channels: [OPS] },
-    turns: { stale_after: '3s' },
+    turns: { lease_ttl: '3s' },
     // A killed worker's job goes to the other within 3–6 s, not the default 15–30 s.
-    jobs: { stalled_after: '3s' },
+    jobs: { lease_ttl: '3s' },
     shutdown: { timeout: '3s' },
     http: { port: 0 },
   };

@@ -12,7 +12,8 @@ environment and validates it. Prints each problem as "key.path: reason" and exit
   async run(args) {
     const { values } = parseArgs({ args, options: CONFIG_OPTION });
     try {
-      const { config, path } = loadOrExplain(values.config);
+      const { config, path, warnings = [] } = loadOrExplain(values.config);
+      for (const warning of warnings) console.log(`warning: ${warning}`);
       const enabled = CHAT_PLATFORM_IDS.filter((p) => config[p].enabled);
       console.log(`kazma.yaml is valid (${path ?? 'no file: defaults'})`);
       console.log(`  data_dir:  ${config.data_dir}`);

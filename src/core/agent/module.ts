@@ -82,7 +82,7 @@ export async function createAgent({ loaded, processName, database, leases, tools
   setMaxListeners(1_000, aborter.signal);
   const runner = new TurnRunner({
     graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases, reads: checkpointer.saver.reads,
-    heartbeatMs: Math.max(500, Math.floor(config.approvals.stale_after / 3)),
+    heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });
   const retention = new CheckpointRetention({ pool: checkpointer.pool, schema: CHECKPOINTER_SCHEMA, leases, owner: processName });

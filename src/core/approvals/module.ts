@@ -59,7 +59,7 @@ export interface ApprovalsModule {
 /** Builds deciding and healing around the broker, and registers the `apv` buttons. */
 export function createApprovals({ loaded, broker, decisions, runner, queues, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
   const decider = new ApprovalDecider({ broker, runner, queues, decisions });
-  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.stale_after, now: () => clock.now(), logger });
+  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.lease_ttl, now: () => clock.now(), logger });
   actions.register('apv', {
     async route(actionId) {
       const parsed = parseApprovalActionId(actionId);

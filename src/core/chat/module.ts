@@ -49,20 +49,20 @@ export function createChat({ loaded, processName, db, threadLeases, access, comm
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
   const inbox = new Inbox({ db, owner: processName, ...(progress && { onTaken: (chat: string) => progress.taken(chat) }) });
-  inbox.startHeartbeat(Math.max(200, Math.floor(turns.stale_after / 3)));
+  inbox.startHeartbeat(Math.max(200, Math.floor(turns.lease_ttl / 3)));
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
   // statements, keyed `inbox:<chat>`, with the chat's listing folded in (on PGlite, with one process,
   // held in memory).
-  const leases = threadLeases.solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.stale_after });
+  const leases = threadLeases.solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.lease_ttl });
   const pipeline = new InboundPipeline({
-    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.stale_after,
+    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.lease_ttl,
   });
   return {
     pipeline, inbox,
     sweep: {
       name: 'inbox',
       run: async () => {
-        await pipeline.recover({ staleBefore: new Date(clock.now().getTime() - turns.stale_after) });
+        await pipeline.recover({ staleBefore: new Date(clock.now().getTime() - turns.lease_ttl) });
         await inbox.prune(new Date(clock.now().getTime() - inboxConfig.retention));
       },
     },

@@ -7,6 +7,7 @@ import { substituteEnv, type Environment } from './env-substitution.ts';
 import { trustIssues } from './mcp-schema.ts';
 import { isSecretEnv } from '../secrets/index.ts';
 import { describeIssues } from './issues.ts';
+import { moveRenamedKeys } from './renamed-keys.ts';
 import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
 
 /** A validated configuration plus what the rest of the program may know of its environment. */
@@ -18,6 +19,8 @@ export interface LoadedConfig {
   env: Environment;
   /** Values that must never be printed (tokens, keys, passwords, URLs carrying passwords). */
   secrets: string[];
+  /** What the file should change though Kazma runs with it (a renamed key): logged at start, printed by `config check`. */
+  warnings?: readonly string[];
   /** Which environment variable gave a key its value (`model.api_key` → `OPENAI_API_KEY`); absent: the file itself. */
   sources?: Readonly<Record<string, string>>;
 }
@@ -58,14 +61,18 @@ export function parseConfig(
     throw invalid([`(yaml)${where}: ${what}`]);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(['(root): expected a mapping of sections']);
-  const substituted = substituteEnv(raw, options.env);
+  const renamed = moveRenamedKeys(raw);
+  const substituted = substituteEnv(renamed.value, options.env);
   const parsed = configSchema.safeParse(substituted.value);
-  const issues = [...substituted.issues];
+  const issues = [...renamed.issues, ...substituted.issues];
   if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema, substituted.value));
   else issues.push(...crossFieldIssues(parsed.data), ...trustIssues(parsed.data.mcp.servers, options.env));
   if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
   const config = resolvePaths(parsed.data, options.baseDir, options.env);
-  return { config, path: options.path, env: options.env, secrets: collectSecrets(config), sources: substituted.sources };
+  return {
+    config, path: options.path, env: options.env, secrets: collectSecrets(config), sources: substituted.sources,
+    ...(renamed.warnings.length > 0 && { warnings: renamed.warnings }),
+  };
 }
 
 function readConfigText(path: string, required: boolean): string | undefined {

@@ -68,8 +68,8 @@ export const configSchema = z.strictObject({
     timeout: duration('30m'),
     grant_ttl: duration('30m'),
     channels: z.array(chatRef).default([]),
-    /** A decided gate untouched this long is presumed abandoned by a dead process and healed. */
-    stale_after: duration('15s'),
+    /** A decided gate whose process stopped heart-beating this long ago is presumed dead and healed. */
+    lease_ttl: duration('15s'),
   }),
   telegram: section({
     enabled: z.boolean().default(false),
@@ -163,13 +163,13 @@ export const configSchema = z.strictObject({
      * A job whose worker stopped renewing its lock this long ago (a killed process) is handed to another
      * worker. Locks are renewed at half this, so a busier event loop than that would hand a live job over.
      */
-    stalled_after: duration('15s', { min: '2s' }),
+    lease_ttl: duration('15s', { min: '2s' }),
   }),
   turns: section({
     /** A turn that has crashed the process this many times is ended with a ⚠️ instead of started again. */
     max_attempts: z.number().int().min(1).max(100).default(3),
     /** A running turn whose process stopped heart-beating this long ago is taken over by another process. */
-    stale_after: duration('15s'),
+    lease_ttl: duration('15s'),
   }),
   agent: section({
     context: section({

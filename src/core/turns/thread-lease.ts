@@ -19,7 +19,7 @@ export interface ThreadLeasesOptions {
   db: Db;
   /** This process's name (the inbox owner); each run's holder is this name plus a run id. */
   owner: string;
-  /** How long a lease lasts unless renewed; default 15 s (`turns.stale_after`). */
+  /** How long a lease lasts unless renewed; default 15 s (`turns.lease_ttl`). */
   ttlMs?: number;
   /** How long {@link run} waits for a lease another run holds; default 10 minutes (a long turn). */
   waitMs?: number;

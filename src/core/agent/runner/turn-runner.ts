@@ -22,7 +22,7 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   broker: ApprovalBroker;
   /** Aborted at shutdown: running model calls and tools stop. */
   signal?: AbortSignal;
-  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.stale_after). */
+  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.lease_ttl). */
   heartbeatMs?: number;
   /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
   recursionLimit?: number;

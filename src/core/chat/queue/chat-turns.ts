@@ -13,9 +13,9 @@ export interface ChatTurnsOptions {
   plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
   /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
   leases?: ChatLeases;
-  /** How often a held lease is renewed; default 5 s (a third of `turns.stale_after`, the lease's life). */
+  /** How often a held lease is renewed; default 5 s (a third of `turns.lease_ttl`, the lease's life). */
   renewMs?: number;
-  /** A running row untouched this long was left by a stopped process; default 15 s (`turns.stale_after`). */
+  /** A running row untouched this long was left by a stopped process; default 15 s (`turns.lease_ttl`). */
   staleAfterMs?: number;
   /** Pauses between tries for a lease another process holds, doubling; default 10 ms up to 250 ms. */
   poll?: { minMs: number; maxMs: number };
@@ -30,7 +30,7 @@ export interface ChatTurnsOptions {
  * {@link submit} and waits: it takes the lease when it is free and works through the chat's unfinished
  * events in order (those other processes recorded too), or, while another process holds it, polls until
  * that holder has run the event (it sees every recorded row) or has gone (its lease lapses after
- * `turns.stale_after`, and this process carries on from the first unfinished event).
+ * `turns.lease_ttl`, and this process carries on from the first unfinished event).
  *
  * @example
  * const turns = new ChatTurns({ inbox, leases: threadLeases, plan: (row) => workOf(row) });

@@ -1,4 +1,4 @@
-// `jobs.stalled_after` decides how soon a job whose worker died goes to another worker: it is the life
+// `jobs.lease_ttl` decides how soon a job whose worker died goes to another worker: it is the life
 // of the lock a running job holds in Redis (BullMQ renews it at half that while the worker lives). The
 // lock's remaining time is read from Redis itself, so the check does not depend on the machine's speed.
 import { Redis } from 'ioredis';
@@ -29,17 +29,17 @@ async function lockLifeOfARunningJob(stalledAfterMs: number | undefined): Promis
   return eventually(() => redis.pttl(`${prefix}:sweeps:held:lock`), (ms) => ms > 0 && ms, 'the running job\'s lock', 30_000);
 }
 
-describe('jobs.stalled_after', () => {
-  it('a running job\'s lock lapses within jobs.stalled_after, so a dead worker\'s job is handed over that soon', async () => {
-    const { jobs } = parseConfig('jobs: { stalled_after: 3s }', { env: {}, baseDir: '/tmp' }).config;
-    expect(jobs.stalled_after).toBe(3_000);
-    const left = await lockLifeOfARunningJob(jobs.stalled_after);
+describe('jobs.lease_ttl', () => {
+  it('a running job\'s lock lapses within jobs.lease_ttl, so a dead worker\'s job is handed over that soon', async () => {
+    const { jobs } = parseConfig('jobs: { lease_ttl: 3s }', { env: {}, baseDir: '/tmp' }).config;
+    expect(jobs.lease_ttl).toBe(3_000);
+    const left = await lockLifeOfARunningJob(jobs.lease_ttl);
     expect(left).toBeLessThanOrEqual(3_000);
   });
 
   it('by default the lock lives 15 s', async () => {
     const { jobs } = parseConfig('{}', { env: {}, baseDir: '/tmp' }).config;
-    expect(jobs.stalled_after).toBe(15_000);
+    expect(jobs.lease_ttl).toBe(15_000);
     const left = await lockLifeOfARunningJob(undefined);
     // Read at most a few seconds after it was taken: far above the 3 s case, at most its full life.
     expect(left).toBeGreaterThan(3_000);
