@@ -5,7 +5,7 @@
 // by a type error, and the compiled code is the code tsx would run.
 //
 // Why a bundle: a start loaded ~3,400 files from node_modules one by one, and resolving, reading and
-// linking them was over half of a start (see the README's "Footprint and start time"). How it is bundled
+// linking them was over half of a start (see docs/performance.md, "Footprint and start time"). How it is bundled
 // (split at every dynamic import, a few packages left outside) is bin/bundle-options.js.
 //   node bin/build.js             build
 //   node bin/build.js --if-stale  build only when the source changed since the last build (`npm start`)

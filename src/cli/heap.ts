@@ -1,5 +1,5 @@
 // The young generation of a long-running Kazma stays at V8's initial size (1 MB semi-spaces) instead of
-// growing to 16 MB ones. Measured (bench/footprint.ts, README "Footprint and start time"): a start grows
+// growing to 16 MB ones. Measured (bench/footprint.ts, docs/performance.md "Footprint and start time"): a start grows
 // it to the maximum — loading ~2,000 modules is a burst in which everything survives — and V8 never
 // gives those 32 MB back while the process stays busy with timers and sockets, so an idle Kazma kept
 // ~28 MB of RSS for an empty nursery; start time did not change measurably. The cost is more, smaller

@@ -1,4 +1,4 @@
-// The benches behind the README's approval, job and scale figures run, with small sizes, and print every
+// The benches behind docs/performance.md's approval, job and scale figures run, with small sizes, and print every
 // figure; the counts they check for correctness (one winner per gate, every reply in order) hold.
 import { describe, expect, it } from 'vitest';
 import { N, runBench } from './run-bench.ts';

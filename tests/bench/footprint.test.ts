@@ -1,4 +1,5 @@
-// The benches behind the README's footprint and model-call figures run, with small sizes, and print every figure.
+// The benches behind docs/performance.md's footprint and model-call figures run, with small sizes, and print
+// every figure.
 import { describe, expect, it } from 'vitest';
 import { N, runBench } from './run-bench.ts';
 

@@ -1,4 +1,4 @@
-// The bench behind the README's long-conversation figures runs, with small sizes, and prints every figure.
+// The bench behind docs/performance.md's long-conversation figures runs, with small sizes, and prints every figure.
 import { describe, expect, it } from 'vitest';
 import { N, runBench } from './run-bench.ts';
 

@@ -1,5 +1,5 @@
 // Runs a bench script as a user would (`node --import tsx bench/<name>.ts …`), with small sizes: the
-// benches print the performance figures the README quotes, and a bench that no longer runs (a renamed
+// benches print the performance figures docs/performance.md quotes, and a bench that no longer runs (a renamed
 // config key, a changed access rule) would go unnoticed until someone measures again. What is checked is
 // that it finishes and prints each figure, never the figure's value (shared machines are noisy).
 import { spawn } from 'node:child_process';

@@ -10,7 +10,7 @@ import { operatorNodeFlags } from '../node-flags.ts';
 
 /**
  * PostgreSQL settings the embedded database starts with, on top of PGlite's own start parameters.
- * Measured on Kazma's own workload (bench/footprint.ts; README "Footprint and start time"):
+ * Measured on Kazma's own workload (bench/footprint.ts; docs/performance.md "Footprint and start time"):
  * - `shared_buffers`: PGlite starts PostgreSQL with 128 MB of buffer cache, and its WASM memory never
  *   shrinks, so the cache becomes resident as it fills: ~310 MB RSS for PGlite alone, against ~155 MB at
  *   16 MB (8 MB and 1 MB saved little more). A page not in the cache is one read() from the operating
@@ -32,7 +32,7 @@ export function pgliteStartParams(settings: Readonly<Record<string, string>> = P
  *
  * V8 compiles wasm with Liftoff first and then, on background threads, recompiles the functions that run
  * often with its optimising compiler (TurboFan). For PGlite — PostgreSQL compiled to wasm — that second
- * compilation is what an idle process keeps (bench/footprint.ts; README "Footprint and start time"):
+ * compilation is what an idle process keeps (bench/footprint.ts; docs/performance.md "Footprint and start time"):
  * PGlite alone after the same 15,000 statements held 225–252 MB RSS with it and 161–165 MB without, and
  * each statement cost ~13 % more CPU on Liftoff code (a simple chat turn ~4 %, within this machine's
  * run-to-run noise). A new data dir's initdb ran in 2.0 s instead of 2.6 s. For a chat agent that waits
