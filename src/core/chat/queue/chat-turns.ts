@@ -1,7 +1,9 @@
-import { type ThreadLease, LOCAL_LEASES, type ChatLeases, type RowEnd } from '../../turns/index.ts';
+import { LOCAL_LEASES, type ChatLeases } from '../../turns/index.ts';
 import type { Logger } from '../../log/index.ts';
-import { TurnHandOffs, type OrderedWork } from './turn-hand-offs.ts';
+import type { OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
+import { RowRuns, type Ran } from './row-runs.ts';
 import { RowEndsAlone } from '../inbox/row-ends-alone.ts';
 import type { Inbox, InboxKey, InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
@@ -46,13 +48,14 @@ export class ChatTurns {
   readonly #holding = new Set<string>();
   /** Ends a polling session's pause early: a new event of this process should try for the lease at once. */
   readonly #wake = new Map<string, () => void>();
-  /** What the last listing writes with a row's end, when it is written alone. */
-  readonly #alone: RowEndsAlone;
+  /** Runs a taken row and ends it, folded into the next listing or on its own. */
+  readonly #rows: RowRuns;
   #closed = false;
 
   constructor(options: ChatTurnsOptions) {
     this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, poll: { minMs: 10, maxMs: 250 }, ...options };
-    this.#alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
+    const alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
+    this.#rows = new RowRuns({ alone, waiting: this.#waiting, leases: this.#o.leases });
   }
 
   /**
@@ -140,81 +143,73 @@ export class ChatTurns {
   /**
    * Holding the lease: runs the chat's unfinished events in arrival order until none is left, starting
    * from `listed` when the lease came with the rows. True when its last listing also let the lease go.
+   * Each round: list (ending the row run before, in the same statement where the leases can), settle the
+   * waiters, pick the next row that waits its turn, check the lease is still held, take the row, run it.
    */
   async #hold(chat: string, lease: string, listed?: Listing): Promise<boolean> {
-    const { leases, inbox, renewMs } = this.#o;
-    let renewed = Date.now();
-    let lost = false;
-    const renew = async () => {
-      if (await leases.renew(lease, inbox.owner)) renewed = Date.now();
-      else lost = true;
-    };
-    const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
+    const { leases, inbox } = this.#o;
+    const keeper = new LeaseKeeper(() => leases.renew(lease, inbox.owner), this.#o.renewMs);
     // The row last run, while its end is not written: the next listing writes it (one statement), and
     // only then is its waiter told, so whoever waits on it sees the row ended.
-    let ran: { row: InboxRow; outcome: PipelineOutcome; ending: { row: RowEnd; lease?: ThreadLease } } | undefined;
+    let ran: Ran | undefined;
     try {
-      // Solo, the rows this process waits on are all there is: no need to look again once none is left.
-      const more = () => (this.#o.leases.solo === true ? false : !this.#closed);
-      while (more() || this.#waiting.count(chat) > 0) {
-        const ending = ran?.ending;
-        const listing = listed ?? (await this.#waiting.listing(() => (leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : this.#unfinishedTaking(chat))));
+      while (this.#more(chat)) {
+        const listing = listed ?? (await this.#list(chat, lease, ran?.ending));
         listed = undefined;
         if (ran) this.#waiting.settle(chat, ran.row, ran.outcome);
         ran = undefined;
-        const { rows } = listing;
         this.#waiting.settleFinished(chat, listing);
         // Let go with nothing listed; a waiter added meanwhile keeps the session going (#session's loop).
         if (listing.released) return true;
-        const next = await this.#next(rows);
+        const next = await this.#next(listing.rows);
         if (!next) {
-          this.#waiting.settleUnplanned(chat, rows);
+          this.#waiting.settleUnplanned(chat, listing.rows);
           return false;
         }
-        // Still the holder? A lease that lapsed (renewals failing or hung) now belongs to another
-        // process, which takes the chat's next event; two processes must not both go on.
-        if (!lost && Date.now() - renewed > renewMs) await renew();
-        if (lost) return false;
-        // Taken by the lease's statement already, or now. (A row taken there that planning passes over —
-        // access narrowed in between — stays running under this process, as a row passed over stays
-        // received: the inbox's recovery at the next start takes it up as things then stand.)
-        const takenWithListing = sameRow(listing.taken, next.row) ? listing.taken : undefined;
-        if (takenWithListing) inbox.taken(takenWithListing);
-        const taken = takenWithListing ?? (await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs)));
+        if (!(await keeper.stillHeld())) return false;
+        const taken = await this.#take(chat, listing, next.row);
         if (!taken) {
           // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        // The turn's thread lease and the replies it sent, handed off as its run ends: let go and recorded
-        // with the row's end.
-        const handed = new TurnHandOffs();
-        const result = await next.work.run(taken, handed).finally(() => handed.close());
-        const { outcome } = result;
-        const end = result.end && handed.ending(result.end);
-        // The thread lease taken with the row (the chat's lease statement) goes as a handed-off one, if unused.
-        await this.#alone.letGo(handed.unused(leases.takeAhead?.(chat)));
-        if (end && leases.listReleasing && outcome !== 'stopping') {
-          ran = { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } };
-          continue;
-        }
-        await this.#alone.letGo(handed.lease);
-        if (end) await this.#alone.end(end);
-        else await this.#alone.recordSent(handed.sent);
-        this.#waiting.settle(chat, next.row, outcome);
-        if (outcome === 'stopping') return false;
+        const done = await this.#rows.run(chat, next, taken);
+        if (done.ran) ran = done.ran;
+        else if (done.outcome === 'stopping') return false;
       }
       return false;
     } finally {
-      clearInterval(timer);
-      await this.#alone.letGo(leases.takeAhead?.(chat)); // taken with a row that never ran
-      // The listing that was to end it failed (or never came): end it on its own.
-      if (ran) {
-        await this.#alone.letGo(ran.ending.lease);
-        await this.#alone.end(ran.ending.row);
-        this.#waiting.settle(chat, ran.row, ran.outcome);
-      }
+      keeper.stop();
+      await this.#rows.endUnfinished(chat, ran);
     }
+  }
+
+  /** Whether to look for more rows: solo, the rows this process waits on are all there is. */
+  #more(chat: string): boolean {
+    const others = this.#o.leases.solo === true ? false : !this.#closed;
+    return others || this.#waiting.count(chat) > 0;
+  }
+
+  /** The chat's unfinished rows, ending the row run before in the same statement where the leases can. */
+  #list(chat: string, lease: string, ending: Ran['ending'] | undefined): Promise<Listing> {
+    const { leases, inbox } = this.#o;
+    return this.#waiting.listing(() =>
+      leases.listReleasing ? leases.listReleasing(lease, inbox.owner, chat, ending) : this.#unfinishedTaking(chat),
+    );
+  }
+
+  /**
+   * The row, taken by the listing's statement already, or now by one of its own. (A row taken there that
+   * planning passes over — access narrowed in between — stays running under this process, as a row passed
+   * over stays received: the inbox's recovery at the next start takes it up as things then stand.)
+   */
+  async #take(chat: string, listing: Listing, row: InboxRow): Promise<InboxRow | undefined> {
+    const withListing = sameRow(listing.taken, row) ? listing.taken : undefined;
+    if (withListing) {
+      this.#o.inbox.taken(withListing);
+      return withListing;
+    }
+    return this.#o.inbox.take(row, staleBeforeOf(this.#waiting.get(chat, row), this.#o.staleAfterMs));
   }
 
   /** The chat's unfinished rows, taking the event waited on first when it is the chat's next (one statement). */
