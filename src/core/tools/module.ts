@@ -5,6 +5,7 @@ import { builtinTools } from './builtin/index.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
 import type { AuthorizeEffect } from './guards/index.ts';
 import { ToolRegistry } from './registry.ts';
+import { SandboxProbes } from './shell/sandbox.ts';
 import { logSandboxStatus, sandboxStatus } from './shell/sandbox-status.ts';
 
 /** What {@link createTools} needs. */
@@ -32,9 +33,11 @@ export async function createTools({ loaded, logger, extra = [], authorize }: Too
   const { config } = loaded;
   const registry = new ToolRegistry({ disabled: config.tools.disabled, ...(authorize && { authorize }) });
   const { shell: shellConfig, env_allow: envAllow } = config.tools;
+  // One probe of bubblewrap for the shell tool and the start log's report.
+  const probes = new SandboxProbes();
   const shell = {
     timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
-    network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir],
+    network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir], probes,
   };
   for (const tool of [...builtinTools({ time: { zone: config.time.zone }, shell }), ...extra]) registry.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
@@ -42,7 +45,7 @@ export async function createTools({ loaded, logger, extra = [], authorize }: Too
     // Not awaited: the probe runs bwrap (~100 ms of waiting on a child) only to say it in the log, and the
     // start need not wait for that line. The shell tool's own precheck awaits the same (cached) probe.
     void sandboxStatus({
-      mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+      mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace, probes,
     }).then((status) => logSandboxStatus(logger, status), (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'));
   }
   return {
