@@ -130,7 +130,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const web = createWeb({ loaded });
     const commitment = createCommitment({ loaded, questions, replies, egress: web.guard });
     const agentSkills = createAgentSkills({ loaded, logger });
-    const tools = await createTools({ loaded, logger, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
+    const tools = await createTools({ loaded, logger, clock, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
     const progress = progressStamps({ db: database.db, logger });
     // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded

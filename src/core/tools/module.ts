@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Clock } from '../clock.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
 import { builtinTools } from './builtin/index.ts';
@@ -12,6 +13,8 @@ import { logSandboxStatus, sandboxStatus } from './shell/sandbox-status.ts';
 export interface ToolsDeps {
   loaded: LoadedConfig;
   logger: Logger;
+  /** What `current_time` reads. */
+  clock: Clock;
   /** Tools registered after the built-ins (plugins; a test's own tools). */
   extra?: readonly ToolDefinition[];
   /** The check before every effect (core/commitment's authorizeEffect). Default: the tools' own prechecks. */
@@ -29,7 +32,7 @@ export interface ToolsModule {
  * Registers the built-in tools (configured from `tools.*`) and any extras, creates the workspace, and
  * says in the log whether shell commands will run contained.
  */
-export async function createTools({ loaded, logger, extra = [], authorize }: ToolsDeps): Promise<ToolsModule> {
+export async function createTools({ loaded, logger, clock, extra = [], authorize }: ToolsDeps): Promise<ToolsModule> {
   const { config } = loaded;
   const registry = new ToolRegistry({ disabled: config.tools.disabled, ...(authorize && { authorize }) });
   const { shell: shellConfig, env_allow: envAllow } = config.tools;
@@ -39,7 +42,7 @@ export async function createTools({ loaded, logger, extra = [], authorize }: Too
     timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
     network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir], probes,
   };
-  for (const tool of [...builtinTools({ time: { zone: config.time.zone }, shell }), ...extra]) registry.register(tool);
+  for (const tool of [...builtinTools({ time: { zone: config.time.zone, clock }, shell }), ...extra]) registry.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
   if (registry.get('shell')) {
     // Not awaited: the probe runs bwrap (~100 ms of waiting on a child) only to say it in the log, and the
