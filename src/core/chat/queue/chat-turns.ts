@@ -1,5 +1,6 @@
 import { type ThreadLease, LOCAL_LEASES, type ChatLeases, type RowEnd } from '../../turns/index.ts';
 import type { Logger } from '../../log/index.ts';
+import { systemClock, type Clock } from '../../clock.ts';
 import { TurnHandOffs, type OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
 import { RowEndsAlone } from '../inbox/row-ends-alone.ts';
@@ -17,6 +18,8 @@ export interface ChatTurnsOptions {
   renewMs?: number;
   /** A running row untouched this long was left by a stopped process; default 15 s (`turns.stale_after`). */
   staleAfterMs?: number;
+  /** Where "`staleAfterMs` ago" is read from; default {@link systemClock}. */
+  clock?: Clock;
   /** Pauses between tries for a lease another process holds, doubling; default 10 ms up to 250 ms. */
   poll?: { minMs: number; maxMs: number };
   /** Keeps shutdown waiting for a chat's session (ChatQueues.track). */
@@ -51,7 +54,7 @@ export class ChatTurns {
   #closed = false;
 
   constructor(options: ChatTurnsOptions) {
-    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, poll: { minMs: 10, maxMs: 250 }, ...options };
+    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, clock: systemClock, poll: { minMs: 10, maxMs: 250 }, ...options };
     this.#alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
   }
 
@@ -101,7 +104,7 @@ export class ChatTurns {
         const asOf = this.#waiting.now();
         // The event this process waited on first is taken in the same statement when it is the chat's
         // next (the common case: one message in a quiet chat); any other row is taken on its own below.
-        const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+        const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs, this.#o.clock);
         const got: { held: boolean | undefined; rows?: InboxRow[]; taken?: InboxRow } = leases.acquireListing
           ? await leases.acquireListing(lease, inbox.owner, chat, take)
           : { held: await leases.acquire(lease, inbox.owner) };
@@ -143,10 +146,10 @@ export class ChatTurns {
    */
   async #hold(chat: string, lease: string, listed?: Listing): Promise<boolean> {
     const { leases, inbox, renewMs } = this.#o;
-    let renewed = Date.now();
+    let renewed = performance.now();
     let lost = false;
     const renew = async () => {
-      if (await leases.renew(lease, inbox.owner)) renewed = Date.now();
+      if (await leases.renew(lease, inbox.owner)) renewed = performance.now();
       else lost = true;
     };
     const timer = setInterval(() => void renew().catch(() => undefined), renewMs);
@@ -173,14 +176,14 @@ export class ChatTurns {
         }
         // Still the holder? A lease that lapsed (renewals failing or hung) now belongs to another
         // process, which takes the chat's next event; two processes must not both go on.
-        if (!lost && Date.now() - renewed > renewMs) await renew();
+        if (!lost && performance.now() - renewed > renewMs) await renew();
         if (lost) return false;
         // Taken by the lease's statement already, or now. (A row taken there that planning passes over —
         // access narrowed in between — stays running under this process, as a row passed over stays
         // received: the inbox's recovery at the next start takes it up as things then stand.)
         const takenWithListing = sameRow(listing.taken, next.row) ? listing.taken : undefined;
         if (takenWithListing) inbox.taken(takenWithListing);
-        const taken = takenWithListing ?? (await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs)));
+        const taken = takenWithListing ?? (await inbox.take(next.row, staleBeforeOf(this.#waiting.get(chat, next.row), this.#o.staleAfterMs, this.#o.clock)));
         if (!taken) {
           // Running in a live process that held the chat before (its lease lapsed mid-event): it ends it.
           await sleep(this.#o.poll.maxMs);
@@ -219,7 +222,7 @@ export class ChatTurns {
 
   /** The chat's unfinished rows, taking the event waited on first when it is the chat's next (one statement). */
   #unfinishedTaking(chat: string): Promise<InboxRow[] | { rows: InboxRow[]; taken?: InboxRow }> {
-    const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+    const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs, this.#o.clock);
     return take ? this.#o.inbox.unfinishedTakingOf(chat, take) : this.#o.inbox.unfinishedOf(chat);
   }
 
@@ -231,7 +234,6 @@ export class ChatTurns {
     }
     return undefined;
   }
-
 }
 
 /** The lease key of a chat's inbox, in the thread_leases table (thread ids never start with `inbox:`). */
