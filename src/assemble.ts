@@ -113,10 +113,10 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
       await jobs.close();
     });
     const surfaces = new SurfaceRegistry();
-    const delivery = outboxDeliveryJob({ db: database.db, surfaces });
+    const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock });
     kinds.register(delivery);
     const outbox = new JobOutboxDispatcher({ queue: jobs, kind: delivery, db: database.db, surfaces, logger });
-    const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, logger });
+    const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, clock, logger });
 
     const access = new AccessPolicy({ access: config.access, approvals: config.approvals });
     const queues = new ChatQueues();
@@ -129,8 +129,8 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // questions) make up authorizeEffect, the one check every call passes before any effect.
     const web = createWeb({ loaded });
     const commitment = createCommitment({ loaded, questions, replies, egress: web.guard });
-    const agentSkills = createAgentSkills({ loaded, logger });
-    const tools = await createTools({ loaded, logger, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
+    const agentSkills = createAgentSkills({ loaded, logger, clock });
+    const tools = await createTools({ loaded, logger, clock, authorize: commitment.authorize, extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])] });
     const broker = createApprovalBroker({ loaded, db: database.db, decisions, access, clock, logger });
     const progress = progressStamps({ db: database.db, logger });
     // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded
@@ -138,7 +138,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // start begins with none.
     const leases = new ThreadLeases({ db: database.db, owner: processName, ttlMs: config.turns.lease_ttl, solo: database.kind === 'pglite' });
     const agent = await createAgent({ loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress, onDbError: dbFailed, promptLines: agentSkills.promptLines });
-    const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, logger });
+    const tasks = createTasks({ db: database.db, registry: tools.registry, runner: agent.runner, broker, jobs, kinds, outbox, replies, access, clock, logger });
     const schedules = createSchedules({ loaded, db: database.db, jobs, kinds, outbox, tasks: tasks.tasks, registry: tools.registry, access, clock, logger });
     const serverRequests = serverRequestHandler({ questions, destinations: config.approvals.channels as ChatRef[], sample: createSampler(config.model), timeoutMs: config.approvals.timeout });
     const mcp = await createMcp({ loaded, db: database.db, registry: tools.registry, clock, logger, vault: vault.vault, onDbError: dbFailed, serverRequests });

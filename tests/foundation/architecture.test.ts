@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkImportGraph, readSourceTree, type SourceTree } from '../helpers/import-graph.ts';
 import { checkLayers } from '../helpers/layering.ts';
+import { checkClockReads, checkModuleState } from '../helpers/module-state.ts';
 import { REPO_ROOT } from '../helpers/kazma-process.ts';
 
 const tree = readSourceTree(REPO_ROOT);
@@ -102,6 +103,42 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
       expect(checkLayers(withTasksImport)).toEqual([expect.stringMatching(/^module cycle: src\/core\/(tasks|turns) -> .*src\/core\/(tasks|turns)$/)]);
       const typesOnly = new Map([...tree, ['src/core/turns/bad.ts', "import type { Tasks } from '../tasks/index.ts';\nexport type X = Tasks;\n"], ['src/core/tasks/bad.ts', "import { ThreadLeases } from '../turns/index.ts';\nexport const y = ThreadLeases;\n"]]);
       expect(checkLayers(typesOnly)).toEqual([]);
+    });
+  });
+  describe('state and time (docs/architecture.md): no module-level state; core reads now only through its Clock', () => {
+    it('hold for the source tree as it is', () => {
+      expect(checkModuleState(tree)).toEqual([]);
+      expect(checkClockReads(tree)).toEqual([]);
+    });
+
+    it('a module-level let, and a module-level container that starts empty', () => {
+      const bad = withFile('src/core/config/bad.ts', 'let count = 0;\nconst seen = new Map<string, number>();\nconst none = new Set([]);\nexport const x = () => ++count + seen.size + none.size;\n');
+      expect(checkModuleState(bad)).toEqual([
+        'src/core/config/bad.ts: module-level variable count (state belongs in an object the assembler builds)',
+        'src/core/config/bad.ts: module-level container seen starts empty (state belongs in an object the assembler builds)',
+        'src/core/config/bad.ts: module-level container none starts empty (state belongs in an object the assembler builds)',
+      ]);
+    });
+
+    it('a constant table is not state', () => {
+      const ok = withFile('src/core/config/ok.ts', "const KINDS = new Set(['a']);\nconst LIMITS = { max: 3 };\nexport const x = () => KINDS.has('a') && LIMITS.max;\n");
+      expect(checkModuleState(ok)).toEqual([]);
+    });
+
+    it('Date.now(), new Date(), Date.now handed on as a function, and Date(), in a core file', () => {
+      const bad = withFile('src/core/config/bad.ts', 'export const a = Date.now();\nexport const b = new Date();\nexport const c = { now: Date.now };\nexport const d = new Date;\nexport const e = Date();\n');
+      expect(checkClockReads(bad)).toEqual([
+        expect.stringMatching(/^src\/core\/config\/bad\.ts:1: Date\.now reads the machine's clock/),
+        expect.stringMatching(/^src\/core\/config\/bad\.ts:2: new Date\(\) reads the machine's clock/),
+        expect.stringMatching(/^src\/core\/config\/bad\.ts:3: Date\.now reads the machine's clock/),
+        expect.stringMatching(/^src\/core\/config\/bad\.ts:4: new Date reads the machine's clock/),
+        expect.stringMatching(/^src\/core\/config\/bad\.ts:5: Date\(\) reads the machine's clock/),
+      ]);
+    });
+
+    it('a Date from a value, and performance.now() for elapsed time, are not clock reads', () => {
+      const ok = withFile('src/core/config/ok.ts', 'export const a = (ms: number) => new Date(ms);\nexport const b = () => performance.now();\nexport const c = Date.parse(\'2026-01-01\');\n');
+      expect(checkClockReads(ok)).toEqual([]);
     });
   });
 });

@@ -50,16 +50,21 @@ function startsEmpty(init: ts.Expression): boolean {
 /** Where core may read the machine's clock itself: the Clock that everything else is handed. */
 export const CLOCK_READS = new Map([['src/core/clock.ts', 'systemClock: the one source of now']]);
 
-/** `Date.now()` and `new Date()` in src/core outside {@link CLOCK_READS}: core reads now through its Clock. */
+/**
+ * The machine's clock read in src/core outside {@link CLOCK_READS}: `Date.now` (called, or handed on as a
+ * function), `new Date()` with no argument, `Date()`. Core reads now through its Clock; elapsed time
+ * (deadlines, throttles, renewals) is measured with the monotonic `performance.now()`, which is not "now".
+ */
 export function checkClockReads(tree: SourceTree): string[] {
   const violations: string[] = [];
   for (const [file, text] of tree) {
     if (!file.startsWith('src/core/') || CLOCK_READS.has(file)) continue;
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
     const visit = (node: ts.Node) => {
-      const dateNow = ts.isCallExpression(node) && node.expression.getText(source) === 'Date.now';
+      const dateNow = ts.isPropertyAccessExpression(node) && node.getText(source) === 'Date.now';
       const newDate = ts.isNewExpression(node) && node.expression.getText(source) === 'Date' && !node.arguments?.length;
-      if (dateNow || newDate) {
+      const dateCall = ts.isCallExpression(node) && node.expression.getText(source) === 'Date';
+      if (dateNow || newDate || dateCall) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         violations.push(`${file}:${line}: ${node.getText(source)} reads the machine's clock; take a Clock (or performance.now() for elapsed time)`);
       }

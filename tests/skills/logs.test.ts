@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.ts';
 import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { createAgentSkills } from '../../src/core/skills/agent/module.ts';
@@ -32,7 +33,7 @@ describe('skills in the log', () => {
     const registry = new ToolRegistry();
     registry.register({ ...toolFrom('read_file') });
     try {
-      createAgentSkills({ loaded, logger });
+      createAgentSkills({ loaded, logger, clock: systemClock });
       const skills = await createSkills({ loaded, db: database.db, registry, logger });
       skills.stop();
       await new Promise((r) => setImmediate(r));

@@ -10,7 +10,7 @@ let outside: Awaited<ReturnType<typeof makeWorkspace>>;
 const registry = new ToolRegistry();
 for (const tool of builtinTools({
   readFile: { maxBytes: 10 },
-  time: { zone: 'Europe/Berlin', now: () => new Date('2026-01-15T12:00:00Z') },
+  time: { zone: 'Europe/Berlin', clock: { now: () => new Date('2026-01-15T12:00:00Z') } },
 })) registry.register(tool);
 
 beforeAll(async () => {

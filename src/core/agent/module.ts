@@ -70,7 +70,7 @@ export async function createAgent({ loaded, processName, database, leases, tools
   const checkpointer = await createCheckpointer(database, { onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')) });
   const archive = new TranscriptArchive(database.db);
   const graph = buildAgentGraph({
-    chains, systemPrompt: defaultSystemPrompt(config.time.zone, () => clock.now(), promptLines), registry: tools.registry, toolContext: tools.toolContext,
+    chains, systemPrompt: defaultSystemPrompt(config.time.zone, clock, promptLines), registry: tools.registry, toolContext: tools.toolContext,
     canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
     isGranted: (call) => broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
     journal: new EffectJournal(database.db), checkpointer: checkpointer.saver, ...(progress && { progress }),

@@ -1,4 +1,5 @@
 import { clock, decidedBy } from '../decisions/index.ts';
+import { systemClock } from '../clock.ts';
 import { type Card, clipText } from '../surface/index.ts';
 import { maskSecrets } from '../secrets/index.ts';
 import { DECISIONS, type Decision, type Gate } from './port.ts';
@@ -67,7 +68,7 @@ export function outcomeLine(gate: Gate): string {
  * with the time left (pending) or the outcome (every other state). Every platform renders this.
  */
 export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly string[] } = {}): Card {
-  const now = options.now ?? new Date();
+  const now = options.now ?? systemClock.now();
   const fields = [
     { label: 'Tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
     { label: 'Why', value: gate.call.reason },

@@ -1,4 +1,5 @@
 import type { ChatRef, Actor } from '../surface/index.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type DecisionKind, type FirstDecisionWins, storedActor } from '../decisions/index.ts';
@@ -24,7 +25,8 @@ export interface DurableBrokerOptions {
   timeoutMs: number;
   grantTtlMs: number;
   secrets?: readonly string[];
-  now?: () => Date;
+  /** Where expiry, grant TTLs and settle times read now. Default {@link systemClock}. */
+  clock?: Clock;
   logger?: Logger;
 }
 
@@ -35,18 +37,18 @@ export interface DurableBrokerOptions {
  */
 export class DurableApprovalBroker implements ApprovalBroker {
   readonly #o: DurableBrokerOptions;
-  readonly #now: () => Date;
+  readonly #clock: Clock;
   readonly #kind: DecisionKind<GateRow, Decision, Gate>;
 
   constructor(options: DurableBrokerOptions) {
     this.#o = options;
-    this.#now = options.now ?? (() => new Date());
-    this.#kind = gateKind({ ...options, now: this.#now });
+    this.#clock = options.clock ?? systemClock;
+    this.#kind = gateKind({ ...options, clock: this.#clock });
   }
 
   async open(request: ApprovalRequest): Promise<Gate> {
     const destinations = [...new Set<ChatRef>([...(request.chat ? [request.chat] : []), ...this.#o.channels])];
-    const expiresAt = new Date(this.#now().getTime() + this.#o.timeoutMs);
+    const expiresAt = new Date(this.#clock.now().getTime() + this.#o.timeoutMs);
     const { gate, ids } = await this.#o.db.transaction(async (tx) => {
       const row = await store.insertGate(tx, {
         id: store.newGateId(),
@@ -99,7 +101,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     const gate = gateFromRow(row);
     await store.addGrant(this.#o.db, {
       chat: runQueue(gate), tool: gate.call.tool, args: gate.call.args, grantedBy: row.decidedBy ?? undefined, gateId: gate.gateId,
-      expiresAt: new Date(this.#now().getTime() + this.#o.grantTtlMs),
+      expiresAt: new Date(this.#clock.now().getTime() + this.#o.grantTtlMs),
     });
   }
 
@@ -116,7 +118,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
   }
 
   async settle(gateId: string): Promise<void> {
-    const moved = await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#now() } });
+    const moved = await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#clock.now() } });
     // decide() queues the edits right after its claim; a process that died in between left the cards
     // showing buttons, and the reconciler's resume ends here: edit them now (never twice).
     if (moved.ok && !(await outboxOfOwner(this.#o.db, { kind: GATE_OWNER, id: gateId })).some((row) => row.kind === 'edit')) await this.#editCards(moved.gate);
@@ -124,7 +126,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
 
   async fail(gateId: string, error: string): Promise<void> {
     for (const from of ['resuming', 'claimed'] as const) {
-      const moved = await transitionGate(this.#o.db, { id: gateId, from, to: 'error', patch: { error, settledAt: this.#now() } });
+      const moved = await transitionGate(this.#o.db, { id: gateId, from, to: 'error', patch: { error, settledAt: this.#clock.now() } });
       if (moved.ok) return this.#editCards(moved.gate);
     }
   }
@@ -133,7 +135,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return this.#finish(await store.gatesInState(this.#o.db, ['pending'], { threadId }), 'superseded', reason);
   }
 
-  async expire(now = this.#now()): Promise<Gate[]> {
+  async expire(now = this.#clock.now()): Promise<Gate[]> {
     return this.#finish(await store.expiredGates(this.#o.db, now), 'timeout', 'nobody decided in time');
   }
 
@@ -150,11 +152,11 @@ export class DurableApprovalBroker implements ApprovalBroker {
   }
 
   async isGranted(call: { chat: ChatRef; tool: string; args: unknown }): Promise<boolean> {
-    return (await store.findGrant(this.#o.db, call, this.#now())) !== undefined;
+    return (await store.findGrant(this.#o.db, call, this.#clock.now())) !== undefined;
   }
 
   async grants(chat?: ChatRef): Promise<Grant[]> {
-    const rows = await store.liveGrants(this.#o.db, chat, this.#now());
+    const rows = await store.liveGrants(this.#o.db, chat, this.#clock.now());
     return rows.map((r) => ({ id: r.id, chat: r.chat as ChatRef, tool: r.tool, expiresAt: r.expiresAt, ...(r.grantedBy && { grantedBy: r.grantedBy.operator ?? r.grantedBy.id }) }));
   }
 
@@ -166,7 +168,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
   async #finish(rows: GateRow[], to: 'superseded' | 'timeout', detail: string): Promise<Gate[]> {
     const done: Gate[] = [];
     for (const row of rows) {
-      const moved = await transitionGate(this.#o.db, { id: row.id, from: 'pending', to, patch: { settledAt: this.#now() } });
+      const moved = await transitionGate(this.#o.db, { id: row.id, from: 'pending', to, patch: { settledAt: this.#clock.now() } });
       if (!moved.ok) continue;
       await store.audit(this.#o.db, { gateId: row.id, outcome: to === 'timeout' ? 'expired' : 'superseded', detail });
       await this.#editCards(moved.gate);

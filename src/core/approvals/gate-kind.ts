@@ -1,6 +1,7 @@
 // Approval gates as one kind of first-decision-wins question: the gate table's compare-and-set
 // (pending → claimed, with its audit row, in one statement), its card and the words a losing tap gets back.
 import { sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
 import type { Actor } from '../surface/index.ts';
 import { approvalGates, type Db } from '../db/index.ts';
 import { type DecisionKind, storedActor } from '../decisions/index.ts';
@@ -16,7 +17,7 @@ export interface GateKindOptions {
   /** Why `actor` may not decide for `requester`, or undefined when they may. */
   mayDecide: (actor: Actor, requester: Actor) => string | undefined;
   operatorName: (actor: Actor) => string | undefined;
-  now: () => Date;
+  clock: Clock;
   secrets?: readonly string[];
 }
 
@@ -34,7 +35,7 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
     },
     // Open while pending and not past its expiry: a gate the sweep has not yet moved to timeout (it runs
     // every runs.sweep_interval, and not at all while Redis is down) is closed all the same.
-    isOpen: (gate) => gate.state === 'pending' && gate.expiresAt.getTime() > o.now().getTime(),
+    isOpen: (gate) => gate.state === 'pending' && gate.expiresAt.getTime() > o.clock.now().getTime(),
     // The requester never changes after the gate is opened, so a gate read to route the tap will do.
     refusal: (gate, actor) => o.mayDecide(actor, gate.requester),
     async settle(request) {
@@ -44,8 +45,8 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         from: 'pending',
         to: 'claimed',
         // Part of the compare-and-set: a tap that reaches the row after its expiry loses, however late the sweep.
-        guard: sql`${approvalGates.expiresAt} > ${sql.param(o.now(), approvalGates.expiresAt)}`,
-        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy, decidedPlatform: request.actor.platform, claimedAt: o.now() },
+        guard: sql`${approvalGates.expiresAt} > ${sql.param(o.clock.now(), approvalGates.expiresAt)}`,
+        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy, decidedPlatform: request.actor.platform, claimedAt: o.clock.now() },
         audit: { actor: decidedBy, decision: request.decision, ...(request.reason && { detail: request.reason }) },
       });
       return { won: moved.ok, question: moved.gate };
@@ -66,6 +67,6 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
       const closed = row.state === 'timeout' || row.state === 'superseded' || (row.state === 'error' && !row.decision);
       return closed ? `This question is closed. ${line}.` : `Already decided: ${line}.`;
     },
-    card: (row) => gateCard(gateFromRow(row), { now: o.now(), ...(o.secrets && { secrets: o.secrets }) }),
+    card: (row) => gateCard(gateFromRow(row), { now: o.clock.now(), ...(o.secrets && { secrets: o.secrets }) }),
   };
 }

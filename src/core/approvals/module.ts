@@ -28,7 +28,7 @@ export interface ApprovalBrokerDeps {
 export function createApprovalBroker({ loaded, db, decisions, access, clock, logger }: ApprovalBrokerDeps): DurableApprovalBroker {
   const { approvals } = loaded.config;
   return new DurableApprovalBroker({
-    db, decisions, logger, secrets: loaded.secrets, now: () => clock.now(),
+    db, decisions, logger, secrets: loaded.secrets, clock,
     channels: approvals.channels as ChatRef[], timeoutMs: approvals.timeout, grantTtlMs: approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
     operatorName: (actor) => access.operatorOf(actor)?.name,
@@ -59,7 +59,7 @@ export interface ApprovalsModule {
 /** Builds deciding and healing around the broker, and registers the `apv` buttons. */
 export function createApprovals({ loaded, broker, decisions, runner, queues, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
   const decider = new ApprovalDecider({ broker, runner, queues, decisions });
-  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.lease_ttl, now: () => clock.now(), logger });
+  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.lease_ttl, clock, logger });
   actions.register('apv', {
     async route(actionId) {
       const parsed = parseApprovalActionId(actionId);

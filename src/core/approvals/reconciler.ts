@@ -1,4 +1,5 @@
 import type { ChatQueues } from '../chat/index.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { runQueue } from '../runs/index.ts';
 import { resumeOf } from './gate-view.ts';
 import type { Logger } from '../log/index.ts';
@@ -17,7 +18,8 @@ export interface ApprovalReconcilerOptions {
   queues: ChatQueues;
   /** A claimed/resuming gate younger than this may still be in a live process's hands; default 15 s. */
   staleAfterMs: number;
-  now?: () => Date;
+  /** Where expiry and staleness read now. Default {@link systemClock}. */
+  clock?: Clock;
   logger?: Logger;
 }
 
@@ -36,7 +38,7 @@ export class ApprovalReconciler {
   }
 
   async sweep(): Promise<{ expired: number; healed: number }> {
-    const now = this.#o.now?.() ?? new Date();
+    const now = (this.#o.clock ?? systemClock).now();
     const expired = await this.#o.broker.expire(now);
     const work = expired.map((gate) => this.#o.queues.run(runQueue(gate), () => this.#o.runner.resumeExpired(gate)));
     // Stale by the last change or heartbeat, not by the decision time: a long live resume keeps beating.

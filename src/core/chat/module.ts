@@ -55,7 +55,7 @@ export function createChat({ loaded, processName, db, threadLeases, access, comm
   // held in memory).
   const leases = threadLeases.solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.lease_ttl });
   const pipeline = new InboundPipeline({
-    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.lease_ttl,
+    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.lease_ttl, clock,
   });
   return {
     pipeline, inbox,

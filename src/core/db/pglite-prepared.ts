@@ -9,6 +9,7 @@
 // What PGlite's query() promises is kept: the same two mutexes (a drizzle transaction, or the
 // checkpointer's session, runs alone), the same parameter serialisers and result parsers, the same
 // results, and a database error thrown as PGlite throws it.
+import { randomBytes } from 'node:crypto';
 import { parse, protocol, type messages, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 
 type BackendMessage = messages.BackendMessage;
@@ -31,9 +32,6 @@ interface Prepared {
   rowDescription: BackendMessage | undefined;
 }
 
-/** Wrappers made so far: each names its statements apart, as several may share one PGlite session. */
-let wrappers = 0;
-
 /** SQLSTATEs after which a statement is prepared again and run once more: it was gone, or its rows changed shape. */
 const PREPARE_AGAIN = new Set(['26000', '0A000']);
 
@@ -47,7 +45,9 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
   const engine = pglite as unknown as Engine;
   /** Least recently run first (a Map keeps insertion order; a run moves its text to the end). */
   const prepared = new Map<string, Prepared>();
-  const prefix = `kazma_${++wrappers}_`;
+  // Each wrapper names its statements apart, as several may share one PGlite session: a random prefix,
+  // so no count of wrappers is kept anywhere (48 bits: two wrappers of one session never meet).
+  const prefix = `kazma_${randomBytes(6).toString('hex')}_`;
   let named = 0;
 
   async function prepare(text: string, paramTypes: number[] | undefined): Promise<Prepared> {

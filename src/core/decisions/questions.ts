@@ -131,7 +131,7 @@ export class Questions implements ActionHandler {
    * still owe, their cards edited and their handler run: at start, and as {@link sweep}. Returns how many.
    */
   recoverEffects(options: { staleBefore?: Date } = {}): Promise<number> {
-    const staleBefore = options.staleBefore ?? new Date(Date.now() - (this.#o.effectStaleAfterMs ?? 60_000));
+    const staleBefore = options.staleBefore ?? new Date(this.#o.clock.now().getTime() - (this.#o.effectStaleAfterMs ?? 60_000));
     return this.#effects.recover({ staleBefore });
   }
 

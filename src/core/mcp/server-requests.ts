@@ -68,8 +68,9 @@ export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestH
 }
 
 async function waitForDecision(o: ServerRequestOptions, id: string) {
-  const deadline = Date.now() + o.timeoutMs;
-  while (Date.now() < deadline) {
+  // Elapsed time: the monotonic clock, which no change of the wall clock moves.
+  const deadline = performance.now() + o.timeoutMs;
+  while (performance.now() < deadline) {
     const question = await o.questions.get(id);
     if (question && question.state !== 'open') return question.state === 'decided' ? question : undefined;
     await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? 500));

@@ -1,5 +1,6 @@
 import type { Card, Message, MessageRef, SendProgress, ChatRef, SurfaceRegistry } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { onLiveConnection, type Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
 
@@ -22,9 +23,9 @@ export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready' | 'failed';
  * Edits of one card go out in the order they were written, whatever order their jobs run in (a retried
  * edit can run after a newer one): an edit with a newer edit of the same card is `superseded`, never
  * sent — checked again after the claim, so a newer edit written meanwhile still wins — and an edit
- * waits while an older edit of its card is being sent.
+ * waits while an older edit of its card is being sent. `sent_at` is read from `clock` (default {@link systemClock}).
  */
-export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: string): Promise<DeliveryOutcome> {
+export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: string, clock: Clock = systemClock): Promise<DeliveryOutcome> {
   const row = await getOutbox(db, id);
   if (!row || row.state !== 'pending') return 'skipped';
   let editTarget: MessageRef | undefined;
@@ -59,7 +60,7 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
     throw error;
   }
   // It went out: a stale pooled connection must not leave it `sending` (later "delivery unknown").
-  await onLiveConnection(() => moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: new Date() }));
+  await onLiveConnection(() => moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: clock.now() }));
   return 'sent';
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { SurfaceRegistry, ChatRef } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
+import type { Clock } from '../clock.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
@@ -10,14 +11,14 @@ import type { OutboxDispatcher } from './port.ts';
 import { openOutbox, pruneOutbox, recoverOutbox } from './store.ts';
 
 /** `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). */
-export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry }): JobKind<{ id: string }> {
+export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry; clock?: Clock }): JobKind<{ id: string }> {
   return {
     name: 'outbox.deliver',
     lane: 'outbox',
     payload: z.object({ id: z.string().min(1) }),
     attempts: 8,
     backoffMs: 500,
-    handle: ({ id }) => deliverOutbox(deps.db, deps.surfaces, id),
+    handle: ({ id }) => deliverOutbox(deps.db, deps.surfaces, id, deps.clock),
   };
 }
 
@@ -53,8 +54,8 @@ export class JobOutboxDispatcher implements OutboxDispatcher {
    * deliver. Rows for a platform that is not attached cannot be delivered here and do not hold it up.
    */
   async settled(timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
       const open = (await openOutbox(this.deps.db)).filter((row) => this.deps.surfaces.has(row.destination as ChatRef));
       if (open.length === 0) return;
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ChatRef, MessageRef, SurfaceRegistry } from '../surface/index.ts';
 import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { recordSent, type SentHandOff } from './sent-marks.ts';
@@ -28,6 +29,8 @@ export interface ReplyOutboxOptions {
   surfaces: SurfaceRegistry;
   /** Retries what could not be sent at once (the BullMQ outbox worker). */
   dispatcher: OutboxDispatcher;
+  /** Where a reply's `sent_at` is read from; default {@link systemClock}. */
+  clock?: Clock;
   logger?: Logger;
 }
 
@@ -42,9 +45,11 @@ export interface ReplyOutboxOptions {
  */
 export class ReplyOutbox {
   readonly #o: ReplyOutboxOptions;
+  readonly #clock: Clock;
 
   constructor(options: ReplyOutboxOptions) {
     this.#o = options;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /**
@@ -78,7 +83,7 @@ export class ReplyOutbox {
         queued = true;
         continue;
       }
-      if (!options.handOff?.({ id, ref, sentAt: new Date() })) await this.#recordSent(chat, id, ref);
+      if (!options.handOff?.({ id, ref, sentAt: this.#clock.now() })) await this.#recordSent(chat, id, ref);
     }
   }
 
@@ -89,7 +94,7 @@ export class ReplyOutbox {
    */
   async #recordSent(chat: ChatRef, id: string, ref: MessageRef | undefined): Promise<void> {
     try {
-      const moved = await onLiveConnection(() => recordSent(this.#o.db, [{ id, ref, sentAt: new Date() }]));
+      const moved = await onLiveConnection(() => recordSent(this.#o.db, [{ id, ref, sentAt: this.#clock.now() }]));
       if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (marked by an earlier try whose answer was lost, or called "delivery unknown" by the recovery); it is not sent again');
     } catch (error) {
       this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is not sent again');
@@ -99,7 +104,7 @@ export class ReplyOutbox {
   /** Sends a pending row now; true when it had to be left to the worker. */
   async #sendPending(id: string): Promise<boolean> {
     try {
-      await deliverOutbox(this.#o.db, this.#o.surfaces, id);
+      await deliverOutbox(this.#o.db, this.#o.surfaces, id, this.#clock);
       return false;
     } catch {
       await this.#o.dispatcher.dispatch([id]);

@@ -29,14 +29,16 @@ export interface ProgressStampsOptions {
  * right after that, and stamping again would only cost a statement per turn.
  */
 export function progressStamps({ db, logger, minGapMs = 1_000 }: ProgressStampsOptions): ProgressStamps {
+  /** When each row was stamped last, on the monotonic clock (a gap is elapsed time, not now). */
   const last = new Map<string, number>();
   const stamped = (row: string) => {
-    last.set(row, Date.now());
+    last.set(row, performance.now());
     if (last.size > 10_000) last.clear();
   };
   const sink = (threadId: string) => {
     const row = rowOf(threadId);
-    if (!row || Date.now() - (last.get(row.key) ?? 0) < minGapMs) return;
+    const at = row && last.get(row.key);
+    if (!row || (at !== undefined && performance.now() - at < minGapMs)) return;
     stamped(row.key);
     void stamp(db, row).catch((error: unknown) => logger?.warn({ err: error, threadId }, 'could not record a run\'s progress'));
   };

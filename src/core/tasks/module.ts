@@ -3,6 +3,7 @@ import type { TurnRunner } from '../agent/index.ts';
 import type { AccessPolicy } from '../chat/index.ts';
 import type { ChatRef } from '../surface/index.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import type { JobKinds, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -26,6 +27,7 @@ export interface TasksDeps {
   outbox: OutboxDispatcher;
   replies: ReplyOutbox;
   access: AccessPolicy;
+  clock: Clock;
   logger: Logger;
 }
 
@@ -38,8 +40,8 @@ export interface TasksModule {
   status: StatusSection;
 }
 
-export function createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, logger }: TasksDeps): TasksModule {
-  const tasks = new Tasks({ db, runner, broker, jobs, outbox, replies, logger, operatorName: (actor) => access.operatorOf(actor)?.name });
+export function createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, clock, logger }: TasksDeps): TasksModule {
+  const tasks = new Tasks({ db, runner, broker, jobs, outbox, replies, clock, logger, operatorName: (actor) => access.operatorOf(actor)?.name });
   kinds.register(tasks.runJob).register(tasks.continueJob).register(tasks.collectJob);
   registry.register(startTaskTool(tasks));
   const port = {

@@ -4,6 +4,7 @@
 import { type ApprovalBroker, resumeOf } from '../approvals/index.ts';
 import type { DriveResult, TurnRunner } from '../agent/index.ts';
 import type { ChatRef, Actor } from '../surface/index.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { actorFromStored, storedActor } from '../decisions/index.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
@@ -24,6 +25,8 @@ export interface TasksOptions {
   outbox: OutboxDispatcher;
   replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
   operatorName: (actor: Actor) => string | undefined;
+  /** Where `finished_at` and a retry's job id read now. */
+  clock: Clock;
   logger?: Logger;
 }
 
@@ -118,7 +121,7 @@ export class Tasks {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return { ok: false, reason: `there is no task ${taskId}` };
     if (FINAL_TASK_STATES.includes(task.state)) return { ok: false, reason: `task ${taskId} has already ended (${task.state})` };
-    const cancelled = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'cancelled', patch: { finishedAt: new Date() } });
+    const cancelled = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'cancelled', patch: { finishedAt: this.#o.clock.now() } });
     if (!cancelled) return this.cancel(taskId); // it moved meanwhile: look again
     await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
     await this.#editCard(cancelled);
@@ -143,7 +146,7 @@ export class Tasks {
     } else if (task.state !== 'queued' && task.state !== 'running') {
       return { ok: false, reason: `task ${taskId} is ${task.state.replace('_', ' ')}` };
     }
-    await this.#o.jobs.enqueue(this.runJob, { taskId }, { jobId: `${taskId}-retry-${task.attempts}-${Date.now()}` });
+    await this.#o.jobs.enqueue(this.runJob, { taskId }, { jobId: `${taskId}-retry-${task.attempts}-${this.#o.clock.now().getTime()}` });
     return { ok: true };
   }
 
@@ -159,15 +162,15 @@ export class Tasks {
     if (task?.state === 'cancelled') await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
     if (task?.state !== 'running') return;
     let moved: TaskRow | undefined;
-    if (!result.ok) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: result.error, finishedAt: new Date() } });
+    if (!result.ok) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: result.error, finishedAt: this.#o.clock.now() } });
     else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
     else {
       // A model that failed still leaves a ⚠️ reply in the thread; the task says it failed, not "done".
       const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, taskTurnId(task));
       const answer = replies.join('\n\n') || '(the model gave no answer)';
       moved = answered
-        ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: new Date() } })
-        : await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''), finishedAt: new Date() } });
+        ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: this.#o.clock.now() } })
+        : await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''), finishedAt: this.#o.clock.now() } });
     }
     if (!moved) return;
     await this.#editCard(moved);

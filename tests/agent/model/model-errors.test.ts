@@ -82,9 +82,9 @@ describe('classifyModelError on wrapped and unknown errors', () => {
 
 describe('retryAfterMs', () => {
   it('parses an HTTP date relative to now, never negative', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }), now)).toBe(5_000);
-    expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, now)).toBe(0);
-    expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+    const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }), clock)).toBe(5_000);
+    expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, clock)).toBe(0);
+    expect(retryAfterMs({ 'retry-after': 'soon' }, clock)).toBeUndefined();
   });
 });

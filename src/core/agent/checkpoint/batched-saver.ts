@@ -12,6 +12,7 @@
 // neither fetched, revived nor serialised again in full (channel-values.ts, message-serde.ts).
 // tests/agent/checkpointer/batched-saver.test.ts compares what it reads of rows written here — itself, cold,
 // and through the stock saver's `list` — with what the stock saver reads of its own.
+import { randomBytes } from 'node:crypto';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
@@ -47,9 +48,6 @@ function packed(blobs: (Uint8Array | undefined)[]): { bytes: Buffer; at: number[
 /** SQL for one blob of a {@link packed} parameter, in a row with `at` and `length`. */
 const sliceOf = (parameter: string, row: string) => `case when ${row}.length < 0 then null else substring(${parameter}::bytea from ${row}.at + 1 for ${row}.length) end`;
 
-/** Savers made on a shared session so far (each names its statements apart). */
-let sharedSessionSavers = 0;
-
 export class BatchedPostgresSaver extends PostgresSaver {
   readonly #pool: pg.Pool;
   readonly #putSql: string;
@@ -58,7 +56,10 @@ export class BatchedPostgresSaver extends PostgresSaver {
   readonly #readSql: string;
   readonly #schema: string;
   readonly #prepared: boolean;
-  /** Set apart this saver's statement names in a session other savers share (PGlite). */
+  /**
+   * Set apart this saver's statement names in a session other savers share (PGlite): random, so no count
+   * of savers is kept anywhere (48 bits: two savers of one session never meet).
+   */
   readonly #nameSuffix: string;
   /** A turn's second read of its thread's latest checkpoint reuses its first (shared-reads.ts). */
   readonly reads = new SharedLatestReads();
@@ -100,7 +101,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.#readSql = checkpointReadSql(schema);
     this.#schema = schema;
     this.#prepared = options.prepared ?? false;
-    this.#nameSuffix = options.sessionShared ? `_${++sharedSessionSavers}` : '';
+    this.#nameSuffix = options.sessionShared ? `_${randomBytes(6).toString('hex')}` : '';
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {

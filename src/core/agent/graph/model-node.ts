@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import { systemClock, type Clock } from '../../clock.ts';
 import { leanReply } from './lean-reply.ts';
 import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from '../model/chain-provider.ts';
@@ -54,14 +55,14 @@ export function modelNode(deps: ModelNodeDeps) {
 }
 
 /**
- * The default system prompt: who Kazma is and how approvals work, plus today's date. `extra` adds lines
- * other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
+ * The default system prompt: who Kazma is and how approvals work, plus today's date on `clock`. `extra` adds
+ * lines other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
  */
-export function defaultSystemPrompt(zone: string, now: () => Date = () => new Date(), extra?: () => readonly string[]): () => string {
+export function defaultSystemPrompt(zone: string, clock: Clock = systemClock, extra?: () => readonly string[]): () => string {
   // Built once: a DateTimeFormat per turn cost ~2 % of a turn's CPU.
   const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' });
   return () => {
-    const today = format.format(now());
+    const today = format.format(clock.now());
     const base =
       `You are Kazma, a self-hosted assistant. Today is ${today} (${zone}). ` +
       'Some tools change things and wait for a person to approve them; when a call is denied or refused, ' +

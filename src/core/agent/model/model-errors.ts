@@ -2,6 +2,7 @@
 // the openai/anthropic SDKs' APIError (`.status`, `.headers` as a Headers object, `.error` body), which
 // LangChain passes through or stamps (`lc_error_code`, a retryable symbol), and its own `TimeoutError`.
 import { getRetryable } from '@langchain/core/errors';
+import { systemClock, type Clock } from '../../clock.ts';
 import { KazmaError } from '../../errors.ts';
 
 /** How a failed call should be treated. `message` is the provider's own words, without LangChain's URL. */
@@ -45,15 +46,15 @@ function header(headers: unknown, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Milliseconds a response asked us to wait, or undefined. `now` is a seam for HTTP-date tests. */
-export function retryAfterMs(headers: unknown, now: number = Date.now()): number | undefined {
+/** Milliseconds a response asked us to wait, or undefined; an HTTP date counts from now on `clock`. */
+export function retryAfterMs(headers: unknown, clock: Clock = systemClock): number | undefined {
   const ms = Number(header(headers, 'retry-after-ms'));
   if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms) && ms >= 0) return ms;
   const raw = header(headers, 'retry-after')?.trim();
   if (!raw) return undefined;
   if (/^\d+(\.\d+)?$/.test(raw)) return Number(raw) * 1000;
   const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - clock.now().getTime());
 }
 
 function statusOf(l: Obj[]): number | undefined {

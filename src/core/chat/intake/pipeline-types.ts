@@ -5,6 +5,7 @@ import type { SentHandOff } from '../../outbox/index.ts';
 import type { CommandRegistry } from '../../commands/index.ts';
 import type { ActionRouter } from '../../decisions/index.ts';
 import type { Logger } from '../../log/index.ts';
+import type { Clock } from '../../clock.ts';
 import type { AccessPolicy } from './access.ts';
 import type { ChatQueues } from '../queue/chat-queue.ts';
 import type { Inbox } from '../inbox/inbox.ts';
@@ -45,6 +46,8 @@ export interface PipelineOptions {
   leases?: ChatLeases;
   /** `turns.lease_ttl`: a held chat lease lasts this long unless renewed, and a running row untouched this long is a stopped process's. Default 15 s. */
   staleAfterMs?: number;
+  /** Where "`staleAfterMs` ago" is read from; default systemClock. */
+  clock?: Clock;
   logger?: Logger;
 }
 

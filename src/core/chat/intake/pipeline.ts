@@ -32,7 +32,7 @@ export class InboundPipeline {
     this.#turns = new ChatTurns({
       inbox: options.inbox, plan: (row) => this.#ordered(row), staleAfterMs, renewMs: Math.max(100, Math.floor(staleAfterMs / 3)),
       track: (work) => options.queues.track(work),
-      ...(options.leases && { leases: options.leases }), ...(options.logger && { logger: options.logger }),
+      ...(options.leases && { leases: options.leases }), ...(options.clock && { clock: options.clock }), ...(options.logger && { logger: options.logger }),
     });
   }
 

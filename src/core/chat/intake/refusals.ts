@@ -2,7 +2,7 @@
 export interface RefusalLimiterOptions {
   /** How long one refusal covers a person in a chat; default 24 hours. */
   windowMs?: number;
-  /** Clock seam; default Date.now. */
+  /** Elapsed-time seam, in milliseconds; default the monotonic `performance.now()` (a window is elapsed time, not now). */
   now?: () => number;
   /** Entries kept before the oldest are forgotten (memory bound); default 10,000. */
   maxEntries?: number;
@@ -25,7 +25,7 @@ export class RefusalLimiter {
 
   constructor(options: RefusalLimiterOptions = {}) {
     this.#windowMs = options.windowMs ?? 24 * 60 * 60_000;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
     this.#max = options.maxEntries ?? 10_000;
   }
 

@@ -1,5 +1,6 @@
 import { LOCAL_LEASES, type ChatLeases } from '../../turns/index.ts';
 import type { Logger } from '../../log/index.ts';
+import { systemClock, type Clock } from '../../clock.ts';
 import type { OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
@@ -19,6 +20,8 @@ export interface ChatTurnsOptions {
   renewMs?: number;
   /** A running row untouched this long was left by a stopped process; default 15 s (`turns.lease_ttl`). */
   staleAfterMs?: number;
+  /** Where "`staleAfterMs` ago" is read from; default {@link systemClock}. */
+  clock?: Clock;
   /** Pauses between tries for a lease another process holds, doubling; default 10 ms up to 250 ms. */
   poll?: { minMs: number; maxMs: number };
   /** Keeps shutdown waiting for a chat's session (ChatQueues.track). */
@@ -53,7 +56,7 @@ export class ChatTurns {
   #closed = false;
 
   constructor(options: ChatTurnsOptions) {
-    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, poll: { minMs: 10, maxMs: 250 }, ...options };
+    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, clock: systemClock, poll: { minMs: 10, maxMs: 250 }, ...options };
     const alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
     this.#rows = new RowRuns({ alone, waiting: this.#waiting, leases: this.#o.leases });
   }
@@ -104,7 +107,7 @@ export class ChatTurns {
         const asOf = this.#waiting.now();
         // The event this process waited on first is taken in the same statement when it is the chat's
         // next (the common case: one message in a quiet chat); any other row is taken on its own below.
-        const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+        const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs, this.#o.clock);
         const got: { held: boolean | undefined; rows?: InboxRow[]; taken?: InboxRow } = leases.acquireListing
           ? await leases.acquireListing(lease, inbox.owner, chat, take)
           : { held: await leases.acquire(lease, inbox.owner) };
@@ -209,12 +212,12 @@ export class ChatTurns {
       this.#o.inbox.taken(withListing);
       return withListing;
     }
-    return this.#o.inbox.take(row, staleBeforeOf(this.#waiting.get(chat, row), this.#o.staleAfterMs));
+    return this.#o.inbox.take(row, staleBeforeOf(this.#waiting.get(chat, row), this.#o.staleAfterMs, this.#o.clock));
   }
 
   /** The chat's unfinished rows, taking the event waited on first when it is the chat's next (one statement). */
   #unfinishedTaking(chat: string): Promise<InboxRow[] | { rows: InboxRow[]; taken?: InboxRow }> {
-    const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs);
+    const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs, this.#o.clock);
     return take ? this.#o.inbox.unfinishedTakingOf(chat, take) : this.#o.inbox.unfinishedOf(chat);
   }
 

@@ -3,6 +3,7 @@
 import type { InboxKey, InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
 import type { TakeRequest } from '../../turns/index.ts';
+import type { Clock } from '../../clock.ts';
 
 interface Waiter {
   key: InboxKey;
@@ -56,9 +57,9 @@ export class ChatWaiters {
   }
 
   /** The event this process waited on first in the chat, to take with a listing: most often the chat's next row. */
-  takeRequest(chat: string, staleAfterMs: number): TakeRequest | undefined {
+  takeRequest(chat: string, staleAfterMs: number, clock: Clock): TakeRequest | undefined {
     const first: Waiter | undefined = this.#waiting.get(chat)?.values().next().value;
-    return first && { key: first.key, staleBefore: staleBeforeOf(first, staleAfterMs) };
+    return first && { key: first.key, staleBefore: staleBeforeOf(first, staleAfterMs, clock) };
   }
 
   /** How many events of the chat this process waits on. */
@@ -116,9 +117,9 @@ export class ChatWaiters {
   }
 }
 
-/** Before when a running row's owner counts as stopped: the waiter's own time (recovery), else `staleAfterMs` ago. */
-export function staleBeforeOf(waiter: { staleBefore?: Date } | undefined, staleAfterMs: number): Date {
-  return waiter?.staleBefore ?? new Date(Date.now() - staleAfterMs);
+/** Before when a running row's owner counts as stopped: the waiter's own time (recovery), else `staleAfterMs` ago on `clock`. */
+export function staleBeforeOf(waiter: { staleBefore?: Date } | undefined, staleAfterMs: number, clock: Clock): Date {
+  return waiter?.staleBefore ?? new Date(clock.now().getTime() - staleAfterMs);
 }
 
 function idOf(key: InboxKey): string {

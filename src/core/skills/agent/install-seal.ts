@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { systemClock, type Clock } from '../../clock.ts';
 import { hmacHex, sameDigest } from '../signature.ts';
 import { SECRET_ENV } from '../verify.ts';
 
@@ -26,10 +27,10 @@ export function folderDigests(dir: string): Record<string, string> {
 
 const canonical = (files: Record<string, string>) => Object.entries(files).map(([path, digest]) => `${path}\0${digest}\n`).join('');
 
-/** Seals a folder with this install's key: writes {@link INSTALL_FILE}. */
-export function sealFolder(dir: string, secret: string, source: string): void {
+/** Seals a folder with this install's key: writes {@link INSTALL_FILE}, `sealed_at` read from `clock`. */
+export function sealFolder(dir: string, secret: string, source: string, clock: Clock = systemClock): void {
   const files = folderDigests(dir);
-  const seal = { version: 1, source, sealed_at: new Date().toISOString(), files, signature: hmacHex(secret, canonical(files)) };
+  const seal = { version: 1, source, sealed_at: clock.now().toISOString(), files, signature: hmacHex(secret, canonical(files)) };
   writeFileSync(join(dir, INSTALL_FILE), `${JSON.stringify(seal, null, 2)}\n`);
 }
 

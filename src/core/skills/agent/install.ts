@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { Clock } from '../../clock.ts';
 import { KazmaError } from '../../errors.ts';
 import { SkillSecretMissingError } from '../errors.ts';
 import { SKILL_MD } from './catalog.ts';
@@ -28,6 +29,8 @@ export interface InstallOptions {
   secret: string | undefined;
   /** The environment git and npm run with (PATH and HOME at least). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Where the seal's `sealed_at` is read from; default systemClock. */
+  clock?: Clock;
 }
 
 const isGit = (s: string) => /^(https?:\/\/|git@|git:\/\/|ssh:\/\/|file:\/\/)/.test(s) || s.endsWith('.git');
@@ -49,7 +52,7 @@ export async function installAgentSkill(options: InstallOptions): Promise<{ name
     const dir = join(options.root, name);
     rmSync(dir, { recursive: true, force: true });
     cpSync(from, dir, { recursive: true, filter: (path) => !/[\\/](\.git|node_modules)$/.test(path) });
-    sealFolder(dir, options.secret, options.source);
+    sealFolder(dir, options.secret, options.source, options.clock);
     return { name, dir, files: countFiles(dir) - 1 };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.ts';
 import type { LoadedConfig } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { ToolDefinition } from '../../tools/index.ts';
@@ -14,7 +15,7 @@ const MAX_DESCRIPTION = 200;
  * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
  * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
  */
-export function createAgentSkills({ loaded, logger }: { loaded: LoadedConfig; logger: Logger }): { tools: ToolDefinition[]; promptLines: () => string[] } {
+export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock }): { tools: ToolDefinition[]; promptLines: () => string[] } {
   const roots = agentSkillRoots(loaded);
   const scan = () => scanAgentSkills(roots, secretOf(loaded));
   for (const entry of scan()) {
@@ -25,7 +26,7 @@ export function createAgentSkills({ loaded, logger }: { loaded: LoadedConfig; lo
   }
   let cached: { at: number; entries: AgentSkillEntry[] } | undefined;
   const promptLines = (): string[] => {
-    if (!cached || Date.now() - cached.at > PROMPT_SCAN_MS) cached = { at: Date.now(), entries: scan() };
+    if (!cached || performance.now() - cached.at > PROMPT_SCAN_MS) cached = { at: performance.now(), entries: scan() };
     const usable = cached.entries.filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
     if (usable.length === 0) return [];
     return [
@@ -39,7 +40,7 @@ export function createAgentSkills({ loaded, logger }: { loaded: LoadedConfig; lo
       return scan();
     },
     install: async (source) => {
-      const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env });
+      const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env, clock });
       cached = undefined;
       logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');
       return done;

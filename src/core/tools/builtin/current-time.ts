@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { systemClock, type Clock } from '../../clock.ts';
 import { defineTool } from '../define.ts';
 
 /** Options for {@link currentTimeTool}. */
 export interface CurrentTimeOptions {
   /** Zone used when the model names none (kazma.yaml `time.zone`). Default 'UTC'. */
   zone?: string;
-  /** Clock seam for tests. Default `() => new Date()`. */
-  now?: () => Date;
+  /** Where now is read from (the core's Clock). Default {@link systemClock}. */
+  clock?: Clock;
 }
 
 /** True when `zone` is an IANA time zone this runtime knows. */
@@ -21,7 +22,7 @@ export function isTimeZone(zone: string): boolean {
 
 /** `current_time` (safe, no effects): the date and time now, in an IANA zone. */
 export function currentTimeTool(options: CurrentTimeOptions = {}) {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const defaultZone = options.zone ?? 'UTC';
   return defineTool({
     name: 'current_time',
@@ -37,7 +38,7 @@ export function currentTimeTool(options: CurrentTimeOptions = {}) {
     effects: false,
     outside: false,
     async run({ zone }) {
-      const at = now();
+      const at = clock.now();
       const timeZone = zone ?? defaultZone;
       const local = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'full', timeStyle: 'long' }).format(at);
       return `${local} (${timeZone}); ISO ${at.toISOString()}`;

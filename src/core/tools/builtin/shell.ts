@@ -5,7 +5,7 @@ import { findBinary } from '../shell/binaries.ts';
 import { shellEnv } from '../shell/env.ts';
 import { hiddenDirs, launchCommand } from '../shell/launch.ts';
 import { runArgv, type RunResult } from '../shell/run.ts';
-import { requireSandbox, type SandboxMode } from '../shell/sandbox.ts';
+import { SandboxProbes, type SandboxMode } from '../shell/sandbox.ts';
 import { checkShellCommand, DEFAULT_SHELL_ALLOW } from '../shell-policy.ts';
 import { workspaceRoot } from '../workspace.ts';
 
@@ -27,6 +27,8 @@ export interface ShellToolOptions {
   envAllow?: readonly string[];
   /** Directories sandboxed commands cannot read (Kazma's data directory); the caller's HOME is always hidden. */
   hide?: readonly string[];
+  /** Whether bubblewrap can run here, probed once per binary (shared with the start log). Default: the tool's own. */
+  probes?: SandboxProbes;
 }
 
 /**
@@ -42,6 +44,7 @@ export function shellTool(options: ShellToolOptions = {}) {
   const maxOutputBytes = options.maxOutputBytes ?? 64 * 1024;
   const sandbox = options.sandbox ?? 'bwrap';
   const cpuSeconds = options.cpuSeconds ?? 60;
+  const probes = options.probes ?? new SandboxProbes();
   const check = (command: string, ctx: ToolContext) => checkShellCommand(command, { workspace: ctx.workspace, allow, pathEnv: ctx.env.PATH });
   return defineTool({
     name: 'shell',
@@ -57,14 +60,14 @@ export function shellTool(options: ShellToolOptions = {}) {
     outside: false,
     async precheck({ command }, ctx) {
       check(command, ctx);
-      if (sandbox === 'bwrap') await requireSandbox(ctx.env.PATH, workspaceRoot(ctx.workspace));
+      if (sandbox === 'bwrap') await probes.require(ctx.env.PATH, workspaceRoot(ctx.workspace));
     },
     async run({ command }, ctx) {
       const [given = '', ...args] = check(command, ctx);
       const root = workspaceRoot(ctx.workspace);
       const program = findBinary(path.basename(given), ctx.env.PATH, root);
       if (!program) throw new Error(`"${given}" is allowed but was not found on PATH on this machine`);
-      const bwrap = sandbox === 'bwrap' ? await requireSandbox(ctx.env.PATH, root) : undefined;
+      const bwrap = sandbox === 'bwrap' ? await probes.require(ctx.env.PATH, root) : undefined;
       const prlimit = findBinary('prlimit', ctx.env.PATH, root);
       const hide = hiddenDirs([ctx.env.HOME, ...(options.hide ?? [])], root, program);
       const launch = launchCommand({

@@ -1,6 +1,6 @@
 import type { Logger } from '../../log/index.ts';
 import { findBinary } from './binaries.ts';
-import { probeSandbox, type SandboxMode } from './sandbox.ts';
+import { SandboxProbes, type SandboxMode } from './sandbox.ts';
 
 /** Options for {@link sandboxStatus}: the `tools.shell` settings and the PATH commands are found on. */
 export interface SandboxStatusOptions {
@@ -10,6 +10,8 @@ export interface SandboxStatusOptions {
   pathEnv: string | undefined;
   /** The workspace: a bwrap or prlimit inside it is never used. */
   workspace: string;
+  /** Probes already run (the shell tool's); default: a probe of its own. */
+  probes?: SandboxProbes;
 }
 
 /** The shell sandbox as `kazma doctor` and the start log report it; `ok` is false when shell is refused. */
@@ -30,7 +32,7 @@ export async function sandboxStatus(options: SandboxStatusOptions): Promise<Sand
   if (options.mode === 'off') {
     return { state: 'off', ok: true, message: 'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them' };
   }
-  const probe = await probeSandbox(options.pathEnv, options.workspace);
+  const probe = await (options.probes ?? new SandboxProbes()).probe(options.pathEnv, options.workspace);
   if (!probe.ok) {
     return {
       state: 'unavailable', ok: false,

@@ -44,35 +44,46 @@ export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string
   return args;
 }
 
-const probes = new Map<string, Promise<SandboxProbe>>();
-
 /**
- * Finds `bwrap` on `pathEnv` (never inside `workspace`) and checks, once per binary and process, that it
- * can build the sandbox here: it runs `bwrap --version` inside the same kind of sandbox. Where user
- * namespaces are off it fails at once ("No permissions to create new namespace"); the reason is kept.
+ * Whether bubblewrap can build the sandbox here, each binary checked once by this object: the tools module
+ * builds one, which the shell tool and the start log's report share.
+ *
+ * @example
+ * const probes = new SandboxProbes();
+ * const bwrap = await probes.require(process.env.PATH, workspace); // throws RefusedBeforeEffect when it cannot run
  */
-export function probeSandbox(pathEnv: string | undefined, workspace = '/nonexistent'): Promise<SandboxProbe> {
-  const bwrap = findBinary('bwrap', pathEnv, workspace);
-  if (!bwrap) return Promise.resolve({ ok: false, reason: 'bwrap is not installed (or not on PATH)' });
-  let probe = probes.get(bwrap);
-  if (!probe) {
-    probe = run(bwrap);
-    probes.set(bwrap, probe);
+export class SandboxProbes {
+  /** Per bwrap binary, its probe (run once). */
+  readonly #probes = new Map<string, Promise<SandboxProbe>>();
+
+  /**
+   * Finds `bwrap` on `pathEnv` (never inside `workspace`) and checks, once per binary, that it can build
+   * the sandbox here: it runs `bwrap --version` inside the same kind of sandbox. Where user namespaces
+   * are off it fails at once ("No permissions to create new namespace"); the reason is kept.
+   */
+  probe(pathEnv: string | undefined, workspace = '/nonexistent'): Promise<SandboxProbe> {
+    const bwrap = findBinary('bwrap', pathEnv, workspace);
+    if (!bwrap) return Promise.resolve({ ok: false, reason: 'bwrap is not installed (or not on PATH)' });
+    let probe = this.#probes.get(bwrap);
+    if (!probe) {
+      probe = run(bwrap);
+      this.#probes.set(bwrap, probe);
+    }
+    return probe;
   }
-  return probe;
-}
 
-/**
- * Throws {@link RefusedBeforeEffect} with the reason and the way out when the sandbox cannot run; the
- * shell tool's precheck, so such a command never reaches an approval card.
- */
-export async function requireSandbox(pathEnv: string | undefined, workspace: string): Promise<string> {
-  const probe = await probeSandbox(pathEnv, workspace);
-  if (probe.ok) return probe.bwrap;
-  throw new RefusedBeforeEffect(
-    `the shell sandbox (bubblewrap) cannot run here: ${probe.reason}; install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) ` +
-      'and allow unprivileged user namespaces, or set tools.shell.sandbox: off to run commands uncontained',
-  );
+  /**
+   * Throws {@link RefusedBeforeEffect} with the reason and the way out when the sandbox cannot run; the
+   * shell tool's precheck, so such a command never reaches an approval card.
+   */
+  async require(pathEnv: string | undefined, workspace: string): Promise<string> {
+    const probe = await this.probe(pathEnv, workspace);
+    if (probe.ok) return probe.bwrap;
+    throw new RefusedBeforeEffect(
+      `the shell sandbox (bubblewrap) cannot run here: ${probe.reason}; install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) ` +
+        'and allow unprivileged user namespaces, or set tools.shell.sandbox: off to run commands uncontained',
+    );
+  }
 }
 
 function run(bwrap: string): Promise<SandboxProbe> {
