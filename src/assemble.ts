@@ -105,7 +105,7 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const processName = `${process.pid}-${randomUUID().slice(0, 8)}`;
     const kinds = new JobKinds();
     // A database or Redis outage is said once, with the address and what waits, and once when it ends.
-    const deps = watchDependencies({ loaded, database, redis, logger });
+    const deps = watchDependencies({ loaded, database, redis, logger, clock });
     const { dbFailed } = deps;
     const jobs = new BullJobDriver({ connection: redis.options, prefix: options.queuePrefix ?? queuePrefix(loaded, database), kinds, concurrency: config.jobs.concurrency, stalledAfterMs: config.jobs.lease_ttl, logger, outage: deps.redisOutage });
     lifecycle.onStop('jobs', async () => {

@@ -1,7 +1,9 @@
 // The two services every process depends on, as the composition root watches them: where each is
-// (for people), whether it answers (for /readyz), and its outages said once in the log.
+// (for people), whether it answers (for /readyz), and its outages said once in the log. A database that
+// answers but cannot write, its disk full, is not ready either (core/db/disk-space.ts).
+import type { Clock } from './core/clock.ts';
 import type { LoadedConfig } from './core/config/index.ts';
-import { isConnectionError, redactUrl, type Database } from './core/db/index.ts';
+import { DiskSpace, isConnectionError, redactUrl, type Database } from './core/db/index.ts';
 import { type Logger, OutageLog } from './core/log/index.ts';
 import { withTimeout } from './core/with-timeout.ts';
 import type { RedisHandle } from './jobs/index.ts';
@@ -12,13 +14,20 @@ export interface Dependencies {
   redisOutage: OutageLog;
   /** A failed background database call: a lost connection goes to the outage log; anything else runs `otherwise` (default a warning). */
   dbFailed(error: unknown, otherwise?: () => void): void;
-  /** /readyz's checks, failing in plain words ("unreachable at redis://127.0.0.1:6379"). */
-  readiness: Record<'database' | 'redis', () => Promise<void>>;
+  /** /readyz's checks, failing in plain words ("unreachable at redis://127.0.0.1:6379", "only 3 MB free in …"). */
+  readiness: Record<'database' | 'disk' | 'redis', () => Promise<void>>;
   stop(): void;
 }
 
-export function watchDependencies({ loaded, database, redis, logger }: { loaded: LoadedConfig; database: Database; redis: RedisHandle; logger: Logger }): Dependencies {
+export function watchDependencies(
+  { loaded, database, redis, logger, clock }: { loaded: LoadedConfig; database: Database; redis: RedisHandle; logger: Logger; clock: Clock },
+): Dependencies {
   const { config } = loaded;
+  const disk = new DiskSpace({ clock, ...(database.kind === 'pglite' && { dataDir: config.data_dir }) });
+  const unwatch = database.onStatementError((error) => {
+    const refused = disk.saw(error);
+    if (refused) logger.error({ err: refused }, "the database's disk is full: writes are refused until space is freed");
+  });
   const dbWhere = database.kind === 'pglite' ? `embedded PGlite in ${config.data_dir}` : redactUrl(database.url ?? config.database.url);
   const dbOutage = new OutageLog({
     logger, what: 'the database', where: dbWhere, ping: () => database.ping(),
@@ -36,9 +45,11 @@ export function watchDependencies({ loaded, database, redis, logger }: { loaded:
     },
     readiness: {
       database: plainCheck(() => database.ping(), database.kind === 'pglite' ? `(${dbWhere})` : `at ${dbWhere}`),
+      disk: () => disk.check(),
       redis: plainCheck(() => redis.ping(), `at ${redis.where}`),
     },
     stop: () => {
+      unwatch();
       dbOutage.stop();
       redisOutage.stop();
     },

@@ -13,6 +13,7 @@ export const MEMOS = new Map([
   ['src/core/tools/specs.ts:specs', "a tool definition's JSON schema, a pure function of the definition"],
   ['src/core/db/prepared.ts:BUILT', "a statement built once per database handle; building it again gives the same SQL"],
   ['src/core/decisions/compare-and-set.ts:statements', "a table's compare-and-set statement, a pure function of the table"],
+  ['src/core/schedules/zoned.ts:formatters', "an Intl.DateTimeFormat per time zone (costly to build), a pure function of the zone"],
 ]);
 
 const CONTAINERS = /^(Map|WeakMap|Set|WeakSet|WeakRef|Array)$/;

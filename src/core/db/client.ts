@@ -8,6 +8,7 @@ import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
+import { reportPgliteErrors, reportPostgresErrors, StatementErrors, type StatementErrorListener } from './statement-errors.ts';
 
 /** The drizzle handle every repository takes; the same type on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -25,6 +26,8 @@ export interface Database {
   exclusive<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>;
+  /** Tells `listener` of every failed statement of {@link db} (readiness watches for a full disk); returns what removes it. */
+  onStatementError(listener: StatementErrorListener): () => void;
   close(): Promise<void>;
 }
 
@@ -63,7 +66,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options: OpenDatabaseOptions): Promise<Database> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // Drizzle's statements run prepared, each text parsed and planned once (pglite-prepared.ts).
-  const db = drizzlePglite({ client: withPreparedQueries(client), schema }) as unknown as Db;
+  const errors = new StatementErrors();
+  const db = drizzlePglite({ client: reportPgliteErrors(withPreparedQueries(client), errors), schema }) as unknown as Db;
   const upkeep = startPgliteUpkeep(client, {
     intervalMs: options.upkeepIntervalMs ?? DEFAULT_UPKEEP_INTERVAL_MS,
     onError: options.onUpkeepError ?? ((error) => process.emitWarning(`The embedded database's housekeeping (VACUUM) failed; it runs again later: ${(error as Error).message}`)),
@@ -74,6 +78,7 @@ async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options
     pglite: client,
     exclusive: (_lockId, fn) => fn(),
     ping: async () => void (await client.query('select 1')),
+    onStatementError: (listener) => errors.listen(listener),
     close: async () => {
       try {
         await upkeep.stop();
@@ -87,7 +92,8 @@ async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options
 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
-  const client = preparedByDefault(postgres(url, {
+  const errors = new StatementErrors();
+  const client = reportPostgresErrors(preparedByDefault(postgres(url, {
     max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,
     // No array-type catalog query on every new connection: Kazma's tables have no array columns, and
     // postgres.js 3.4.9 drops that query's promise, so a connection lost during it (a restart, a network
@@ -96,7 +102,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
     // could wait half a minute for a database that is back. Cap the pause at 1 s: Kazma notices at once.
     backoff: (failures: number) => Math.min(0.05 * failures, 1),
-  }));
+  })), errors);
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   try {
     await db.execute(sql`select 1`);
@@ -119,6 +125,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       return fn();
     }) as Promise<Awaited<ReturnType<typeof fn>>>,
     ping: async () => void (await db.execute(sql`select 1`)),
+    onStatementError: (listener) => errors.listen(listener),
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type Db, effectReceipts, type EffectReceipt } from '../db/index.ts';
-import type { ExecuteResult } from '../tools/index.ts';
+import { type Db, effectReceipts, type EffectReceipt, type ExecuteResult } from '../db/index.ts';
 import { canonicalArgsHash } from './canonical.ts';
 import { EffectArgsMismatchError, EffectReceiptStateError, type EffectKey } from './errors.ts';
 

@@ -1,8 +1,11 @@
 // When a person means: "in 10 seconds", "in 30m", "tomorrow 9am", "2026-12-24 18:00", "بعد ١٠ دقائق",
 // read in the configured zone (`time.zone`) into an absolute instant, with the rest of the words kept
 // as what to say or do. A time in the past, or a date whose day and month could be swapped, is refused.
+// A clock time ("2027-07-15 09:00", "tomorrow 9am", "in 3 days") is read with the zone's offset on that
+// date (zoned.ts); "in 2 hours" is elapsed time; a zone in the words ("09:00 UTC") wins.
 import { KazmaError } from '../errors.ts';
 import { readTokens } from './arabic.ts';
+import { zonedInstant, zoneOffsetMs } from './zoned.ts';
 
 /** The words did not name a usable time; the message says why and how to write one. */
 export class WhenError extends KazmaError {
@@ -47,13 +50,22 @@ export async function parseWhen(text: string, options: { now: Date; zone: string
     starts.push(read.length + (read ? 1 : 0));
     read += (read ? ' ' : '') + token.read;
   }
-  const [result] = chrono.parse(read, { instant: options.now, timezone: zoneOffsetMinutes(options.zone, options.now) }, { forwardDate: true });
+  // chrono takes one fixed offset: today's, so "today" and "tomorrow" are the zone's days. It is only right
+  // for the instants chrono fixes itself (elapsed time, a zone in the words); a clock time is read below.
+  const today = zoneOffsetMs(options.zone, options.now.getTime()) / 60_000;
+  const [result] = chrono.parse(read, { instant: options.now, timezone: today }, { forwardDate: true });
   if (!result) throw new WhenError(`I could not find a time in "${text}"; write it like ${EXAMPLES}`);
   if (/\b(\d{1,2})[/.-](\d{1,2})\b/.test(result.text) && !/\d{4}/.test(result.text)) {
     const [, a, b] = /\b(\d{1,2})[/.-](\d{1,2})\b/.exec(result.text)!;
     if (Number(a) <= 12 && Number(b) <= 12 && a !== b) throw new WhenError(`"${result.text}" could be day/month or month/day; write the date as YYYY-MM-DD (e.g. 2026-12-24)`);
   }
-  const at = result.start.date();
+  const start = result.start;
+  const at = start.isCertain('timezoneOffset')
+    ? start.date()
+    : zonedInstant({
+      year: start.get('year')!, month: start.get('month')!, day: start.get('day')!, hour: start.get('hour')!,
+      minute: start.get('minute')!, second: start.get('second')!, millisecond: start.get('millisecond')!,
+    }, options.zone);
   if (at.getTime() <= options.now.getTime()) throw new WhenError(`"${result.text}" is ${at.toISOString()} — that is not in the future`);
   const end = result.index + result.text.length;
   const inMatch = (i: number) => starts[i]! < end && starts[i]! + tokens[i]!.read.length > result.index;
@@ -62,12 +74,4 @@ export async function parseWhen(text: string, options: { now: Date; zone: string
     words: tokens.filter((_, i) => inMatch(i)).map((t) => t.original).join(' '),
     rest: tokens.filter((_, i) => !inMatch(i)).map((t) => t.original).join(' ').trim(),
   };
-}
-
-/** The zone's offset from UTC at `at`, in minutes (chrono takes an offset; the zone's rules give it for that day). */
-function zoneOffsetMinutes(zone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
-  return Math.round((local - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
 }
