@@ -105,28 +105,37 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
       expect(checkLayers(typesOnly)).toEqual([]);
     });
   });
-  describe('state and time (docs/architecture.md): no module-level state; core reads now only through its Clock', () => {
+  describe('state and time: no module-level state; core reads now only through its Clock', () => {
     it('hold for the source tree as it is', () => {
       expect(checkModuleState(tree)).toEqual([]);
       expect(checkClockReads(tree)).toEqual([]);
     });
 
     it('a module-level let, and a module-level container that starts empty', () => {
-      const bad = withFile('src/core/config/bad.ts', 'let count = 0;\nconst seen = new Map<string, number>();\nconst none = new Set([]);\nexport const x = () => ++count + seen.size + none.size;\n');
+      const bad = withFile('src/core/config/bad.ts', [
+        'let count = 0;', 'const seen = new Map<string, number>();', 'const none = new Set([]);',
+        'export const x = () => ++count + seen.size + none.size;', '',
+      ].join('\n'));
+      const why = '(state belongs in an object the assembler builds)';
       expect(checkModuleState(bad)).toEqual([
-        'src/core/config/bad.ts: module-level variable count (state belongs in an object the assembler builds)',
-        'src/core/config/bad.ts: module-level container seen starts empty (state belongs in an object the assembler builds)',
-        'src/core/config/bad.ts: module-level container none starts empty (state belongs in an object the assembler builds)',
+        `src/core/config/bad.ts: module-level variable count ${why}`,
+        `src/core/config/bad.ts: module-level container seen starts empty ${why}`,
+        `src/core/config/bad.ts: module-level container none starts empty ${why}`,
       ]);
     });
 
     it('a constant table is not state', () => {
-      const ok = withFile('src/core/config/ok.ts', "const KINDS = new Set(['a']);\nconst LIMITS = { max: 3 };\nexport const x = () => KINDS.has('a') && LIMITS.max;\n");
+      const ok = withFile('src/core/config/ok.ts', [
+        "const KINDS = new Set(['a']);", 'const LIMITS = { max: 3 };', "export const x = () => KINDS.has('a') && LIMITS.max;", '',
+      ].join('\n'));
       expect(checkModuleState(ok)).toEqual([]);
     });
 
     it('Date.now(), new Date(), Date.now handed on as a function, and Date(), in a core file', () => {
-      const bad = withFile('src/core/config/bad.ts', 'export const a = Date.now();\nexport const b = new Date();\nexport const c = { now: Date.now };\nexport const d = new Date;\nexport const e = Date();\n');
+      const bad = withFile('src/core/config/bad.ts', [
+        'export const a = Date.now();', 'export const b = new Date();', 'export const c = { now: Date.now };',
+        'export const d = new Date;', 'export const e = Date();', '',
+      ].join('\n'));
       expect(checkClockReads(bad)).toEqual([
         expect.stringMatching(/^src\/core\/config\/bad\.ts:1: Date\.now reads the machine's clock/),
         expect.stringMatching(/^src\/core\/config\/bad\.ts:2: new Date\(\) reads the machine's clock/),
@@ -137,7 +146,10 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
     });
 
     it('a Date from a value, and performance.now() for elapsed time, are not clock reads', () => {
-      const ok = withFile('src/core/config/ok.ts', 'export const a = (ms: number) => new Date(ms);\nexport const b = () => performance.now();\nexport const c = Date.parse(\'2026-01-01\');\n');
+      const ok = withFile('src/core/config/ok.ts', [
+        'export const a = (ms: number) => new Date(ms);', 'export const b = () => performance.now();',
+        "export const c = Date.parse('2026-01-01');", '',
+      ].join('\n'));
       expect(checkClockReads(ok)).toEqual([]);
     });
   });

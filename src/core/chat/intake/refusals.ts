@@ -2,7 +2,7 @@
 export interface RefusalLimiterOptions {
   /** How long one refusal covers a person in a chat; default 24 hours. */
   windowMs?: number;
-  /** Elapsed-time seam, in milliseconds; default the monotonic `performance.now()` (a window is elapsed time, not now). */
+  /** Elapsed-time seam, in ms; default the monotonic `performance.now()` (a window is elapsed time, not now). */
   now?: () => number;
   /** Entries kept before the oldest are forgotten (memory bound); default 10,000. */
   maxEntries?: number;

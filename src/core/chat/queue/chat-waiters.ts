@@ -117,7 +117,10 @@ export class ChatWaiters {
   }
 }
 
-/** Before when a running row's owner counts as stopped: the waiter's own time (recovery), else `staleAfterMs` ago on `clock`. */
+/**
+ * Before when a running row's owner counts as stopped: the waiter's own time (recovery), else `staleAfterMs`
+ * ago on `clock`.
+ */
 export function staleBeforeOf(waiter: { staleBefore?: Date } | undefined, staleAfterMs: number, clock: Clock): Date {
   return waiter?.staleBefore ?? new Date(clock.now().getTime() - staleAfterMs);
 }

@@ -15,7 +15,9 @@ const MAX_DESCRIPTION = 200;
  * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
  * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
  */
-export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock }): { tools: ToolDefinition[]; promptLines: () => string[] } {
+export function createAgentSkills(
+  { loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock },
+): { tools: ToolDefinition[]; promptLines: () => string[] } {
   const roots = agentSkillRoots(loaded);
   const scan = () => scanAgentSkills(roots, secretOf(loaded));
   for (const entry of scan()) {
