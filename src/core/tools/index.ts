@@ -4,7 +4,7 @@ export { defineTool, type ToolContext, type ToolDefinition } from './define.ts';
 export { type AuthorizeEffect } from './guards/authorization.ts';
 export { type Guard } from './guards/guard.ts';
 export { createGuardList, firstRefusal } from './guards/list.ts';
-export { ToolRegistry, type ExecuteResult } from './registry.ts';
+export { ToolRegistry } from './registry.ts';
 export { checkCatastrophic } from './shell/catastrophic.ts';
 export { parseCommand } from './shell/parse.ts';
 export { sandboxStatus } from './shell/sandbox-status.ts';
