@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkImportGraph, readSourceTree, type SourceTree } from '../helpers/import-graph.ts';
-import { checkLayers } from '../helpers/layering.ts';
+import { checkLayers, checkLazyImports } from '../helpers/layering.ts';
 import { checkClockReads, checkModuleState } from '../helpers/module-state.ts';
 import { REPO_ROOT } from '../helpers/kazma-process.ts';
 
@@ -105,6 +105,23 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
       expect(checkLayers(typesOnly)).toEqual([]);
     });
   });
+  describe('lazy imports name files of ours, so the bundle links them as it links static imports', () => {
+    it('hold for the source tree as it is', () => {
+      expect(checkLazyImports(tree)).toEqual([]);
+    });
+
+    it('a lazy import of a package, but not of a file of ours nor of a computed name', () => {
+      const lines = [
+        "export const f = async (u: string) => [await import('undici'),",
+        "await import('./pinned.ts'), await import(u)];",
+      ];
+      const bad = withFile('src/core/web/bad.ts', `${lines.join('\n')}\n`);
+      expect(checkLazyImports(bad)).toEqual([
+        "src/core/web/bad.ts: import('undici') names a package; import a file of ours that imports it statically",
+      ]);
+    });
+  });
+
   describe('state and time: no module-level state; core reads now only through its Clock', () => {
     it('hold for the source tree as it is', () => {
       expect(checkModuleState(tree)).toEqual([]);

@@ -56,6 +56,32 @@ function edgesOf(tree: SourceTree): Edge[] {
   return edges;
 }
 
+/**
+ * A lazy `import()` in src/ names a file of ours (a relative path), never a package: esbuild bundles a
+ * package loaded by `import()` as a chunk of its own with its own CommonJS interop (undici became a
+ * default export only, so `{ request }` was undefined in dist/ alone). A file of ours that imports the
+ * package statically gets the interop every static import has. A computed name (a skill's entry, loaded
+ * by Node itself) is not bundled and not checked.
+ */
+const LAZY_FIX = 'import a file of ours that imports it statically';
+
+export function checkLazyImports(tree: SourceTree): string[] {
+  const violations: string[] = [];
+  for (const [file, text] of tree) {
+    if (!file.startsWith('src/')) continue;
+    const visit = (node: ts.Node): void => {
+      const lazy = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword;
+      const arg = lazy ? node.arguments[0] : undefined;
+      if (arg && ts.isStringLiteralLike(arg) && !arg.text.startsWith('.')) {
+        violations.push(`${file}: import('${arg.text}') names a package; ${LAZY_FIX}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false));
+  }
+  return violations;
+}
+
 /** Every module has a face, other modules import only it, the foundation imports no feature, no module cycle. */
 export function checkLayers(tree: SourceTree): string[] {
   const violations: string[] = [];

@@ -64,7 +64,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options: OpenDatabaseOptions): Promise<Database> {
-  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  const { drizzlePglite } = await import('./pglite-driver.ts');
   // Drizzle's statements run prepared, each text parsed and planned once (pglite-prepared.ts).
   const errors = new StatementErrors();
   const db = drizzlePglite({ client: reportPgliteErrors(withPreparedQueries(client), errors), schema }) as unknown as Db;
@@ -91,7 +91,7 @@ async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
+  const { postgresClient: postgres, drizzlePostgres } = await import('./postgres-driver.ts');
   const errors = new StatementErrors();
   const client = reportPostgresErrors(preparedByDefault(postgres(url, {
     max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,

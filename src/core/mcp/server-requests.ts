@@ -30,7 +30,7 @@ export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestH
   return async ({ server, kind, params }) => {
     // Imported here, with the first request: a connected server has loaded the SDK already, and a start
     // without MCP servers never needs it.
-    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
+    const { ErrorCode, McpError } = await import('./sdk-errors.ts');
     const refuse = (why: string): never => {
       throw new McpError(ErrorCode.InvalidRequest, `Kazma refused the ${kind} request: ${why}`);
     };

@@ -40,8 +40,8 @@ function expandUnits(word: string): string {
  * is ambiguous (`03/04`: March 4th or April 3rd?).
  */
 export async function parseWhen(text: string, options: { now: Date; zone: string }): Promise<ParsedWhen> {
-  // Loaded on the first reminder, not at start: chrono-node costs ~120 ms and ~4 MB of heap to load.
-  const chrono = await import('chrono-node');
+  // Loaded on the first reminder, not at start (chrono.ts says why through a file of ours).
+  const { parseTimes } = await import('./chrono.ts');
   const tokens = readTokens(text).map((t) => ({ ...t, read: expandUnits(t.read) }));
   // The text the parser reads, and where each token starts in it, to map a match back to the original words.
   let read = '';
@@ -53,7 +53,7 @@ export async function parseWhen(text: string, options: { now: Date; zone: string
   // chrono takes one fixed offset: today's, so "today" and "tomorrow" are the zone's days. It is only right
   // for the instants chrono fixes itself (elapsed time, a zone in the words); a clock time is read below.
   const today = zoneOffsetMs(options.zone, options.now.getTime()) / 60_000;
-  const [result] = chrono.parse(read, { instant: options.now, timezone: today }, { forwardDate: true });
+  const [result] = parseTimes(read, { instant: options.now, timezone: today }, { forwardDate: true });
   if (!result) throw new WhenError(`I could not find a time in "${text}"; write it like ${EXAMPLES}`);
   if (/\b(\d{1,2})[/.-](\d{1,2})\b/.test(result.text) && !/\d{4}/.test(result.text)) {
     const [, a, b] = /\b(\d{1,2})[/.-](\d{1,2})\b/.exec(result.text)!;

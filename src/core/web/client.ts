@@ -40,16 +40,15 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export async function egressRequest(raw: string, options: EgressRequestOptions): Promise<EgressResponse> {
   const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
-  // undici 7 (~150 ms to load; discord.js brings its own undici 6, so it is not shared) comes with the
-  // first web request, not at start.
-  const [{ request }, { pinnedAgent }] = await Promise.all([import('undici'), import('./pinned.ts')]);
+  // The HTTP client comes with the first web request, not at start (http.ts says why through a file of ours).
+  const { send, pinnedAgent } = await import('./http.ts');
   let current = raw;
   for (let hop = 0; ; hop++) {
     const target = parseWebUrl(current, options.secrets);
     const address = await options.guard.check(target);
     const dispatcher = pinnedAgent({ target, address, guard: options.guard, timeoutMs: options.timeoutMs });
     try {
-      const res = await request(target.url, {
+      const res = await send(target.url, {
         dispatcher, signal, method: options.method ?? 'GET', headers: { 'user-agent': 'Kazma/0.1 (+web_fetch)', ...options.headers },
         ...(options.body !== undefined && { body: options.body }),
       }).catch((error: unknown) => transportFailure(error, target.url.href, signal));

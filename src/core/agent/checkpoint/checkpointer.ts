@@ -110,7 +110,7 @@ function postgresPool(database: Database, options: CheckpointerOptions): pg.Pool
  */
 async function pglitePool(pglite: PGlite, lockTimeoutMs: number): Promise<pg.Pool> {
   // PGlite's node-postgres bridge, loaded only for the embedded database.
-  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const { pgConfigOf: createPgConfig } = await import('./pglite-bridge.ts');
   // One session, so one client; idleTimeoutMillis 0 keeps it, since createPgConfig hands every client the same connection.
   const inner = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
   inner.on('error', () => {}); // an in-process "connection" has no network to fail
