@@ -19,6 +19,7 @@ export const PROCESS_TESTS = [
   'tests/console/kazma-chat.test.ts',
   'tests/effects/crash.test.ts',
   'tests/foundation/build.test.ts',
+  'tests/foundation/compiled-tools.test.ts',
   'tests/foundation/config-check.test.ts',
   'tests/foundation/db-outage.test.ts',
   'tests/foundation/doctor-model.test.ts',

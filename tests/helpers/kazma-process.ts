@@ -2,10 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { distPaths } from '../../bin/dist-state.js';
 import { eventually } from './eventually.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
-export const KAZMA_BIN = join(REPO_ROOT, 'bin/kazma.js');
+/**
+ * The compiled CLI `npm start` runs, which global-setup built once for this run; not bin/kazma.js, which
+ * runs the source through tsx when dist/ is stale (a file saved during the run), so a test could pass on
+ * code users never run.
+ */
+export const KAZMA_BIN = distPaths().cli;
 
 /** A temp directory holding a kazma.yaml with the given text. */
 export function writeConfig(yaml: string, dir = mkdtempSync(join(tmpdir(), 'kazma-test-'))): { dir: string; path: string } {

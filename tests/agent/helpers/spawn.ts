@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '../../helpers/eventually.ts';
 import { fixtureArgs } from '../../helpers/fixtures.ts';
+import { KAZMA_BIN } from '../../helpers/kazma-process.ts';
 
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-/** The `kazma` command as installed (bin/kazma.js): the compiled build the test run brought up to date. */
-export const CLI = join(ROOT, 'bin/kazma.js');
+/** The compiled `kazma` command (dist/cli/index.js) the test run built once: what `npm start` runs. */
+export const CLI = KAZMA_BIN;
 export const CHAT_CHILD = join(ROOT, 'tests/agent/fixtures/chat-child.ts');
 
 export interface Spawned {
