@@ -12,7 +12,7 @@ export const SECRET = 'canary-secret-7f3a91';
 
 /**
  * A directory outside the workspace holding one secret file. `base` defaults to /var/tmp: outside /tmp,
- * so the sandbox's private /tmp cannot be what keeps it safe; the read-only root has to.
+ * so the sandbox's private /tmp cannot be what keeps it safe; the sandbox not mounting /var has to.
  */
 export interface Canary {
   dir: string;

@@ -24,7 +24,7 @@ describe('sandboxStatus', () => {
   it('available: says what the sandbox contains', async () => {
     const status = await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: process.env.PATH });
     expect(status).toMatchObject({ state: 'available', ok: true });
-    expect(status.message).toMatch(/bubblewrap \(.*bwrap\) contains shell commands: read-only root, the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, dies with Kazma; CPU limit 60 s/);
+    expect(status.message).toMatch(/bubblewrap \(.*bwrap\) contains shell commands: of the host only \/usr and a few \/etc files, read-only; the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, dies with Kazma; CPU limit 60 s/);
   });
 
   it('unavailable: says why, that shell is refused, and the way out', async () => {
@@ -59,7 +59,7 @@ describe('kazma doctor', () => {
 
   it('reports the sandbox as working where bubblewrap runs', async () => {
     const { stdout } = await runKazma(['doctor', '--config', config()]);
-    expect(stdout).toMatch(/^✓ shell sandbox: bubblewrap \(.*\) contains shell commands: read-only root/m);
+    expect(stdout).toMatch(/^✓ shell sandbox: bubblewrap \(.*\) contains shell commands: of the host only \/usr/m);
   });
 
   it('fails the check, with the reason, where bubblewrap cannot run', async () => {

@@ -33,8 +33,8 @@ export interface ShellToolOptions {
 
 /**
  * `shell` (danger, effects): runs ONE allow-listed program in the workspace, without a shell, with an
- * allowlisted environment, inside a bubblewrap sandbox (read-only root, the workspace the only writable
- * place, private /tmp and HOME, no network, own PID namespace, dies with Kazma). The policy
+ * allowlisted environment, inside a bubblewrap sandbox (of the host only /usr and a few /etc files, the
+ * workspace the only writable place, private /tmp and HOME, no network, own PID namespace, dies with Kazma). The policy
  * ({@link checkShellCommand}) and the sandbox check run in `precheck`, so a refused command never
  * reaches an approval card, and again in `run`.
  */

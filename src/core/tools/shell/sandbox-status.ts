@@ -43,7 +43,8 @@ export async function sandboxStatus(options: SandboxStatusOptions): Promise<Sand
   const prlimit = findBinary('prlimit', options.pathEnv, options.workspace);
   return {
     state: 'available', ok: true,
-    message: `bubblewrap (${probe.bwrap}) contains shell commands: read-only root, the workspace the only writable place, ` +
+    message: `bubblewrap (${probe.bwrap}) contains shell commands: of the host only /usr and a few /etc files, ` +
+      'read-only; the workspace the only writable place, ' +
       `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, dies with Kazma; ` +
       (prlimit ? `CPU limit ${options.cpuSeconds} s` : 'no CPU limit (prlimit from util-linux not found)'),
   };

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { RefusedBeforeEffect } from '../../effects/index.ts';
 import { findBinary } from './binaries.ts';
+import { systemMounts } from './mounts.ts';
 
 /** `tools.shell.sandbox`: `bwrap` contains every command in bubblewrap; `off` runs it uncontained. */
 export type SandboxMode = 'bwrap' | 'off';
@@ -23,9 +23,10 @@ export interface SandboxPlan {
 }
 
 /**
- * The bubblewrap arguments that run `command` (absolute program path first) contained: the root file
- * system read-only, a fresh /dev and /proc, a private /tmp (and /run without network, where sockets
- * live), `hide` masked, the workspace the only writable bind, every namespace unshared (PID, IPC, UTS,
+ * The bubblewrap arguments that run `command` (absolute program path first) contained: of the host only
+ * the system folders and a few /etc files, read-only ({@link systemMounts}; /home, /srv, /var, /run, … are
+ * absent), a fresh /dev and /proc, a private /tmp, `hide` masked (in case one lies inside what is shown),
+ * the workspace the only writable bind, every namespace unshared (PID, IPC, UTS,
  * cgroup, user, and network unless `network`), all capabilities dropped (a root caller could otherwise
  * remount / read-write), a new session (no TIOCSTI into Kazma's terminal), and death with the parent.
  * The environment is not passed here: it goes through `spawn`'s env, because argv is world-readable in
@@ -35,8 +36,7 @@ export interface SandboxPlan {
  * spawn(bwrap, bwrapArgs({ workspace: '/srv/ws', network: false, hide: ['/root'] }, ['/usr/bin/ls', '-la']), { env });
  */
 export function bwrapArgs(plan: SandboxPlan, command: readonly string[]): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  if (!plan.network && existsSync('/run')) args.push('--tmpfs', '/run');
+  const args = [...systemMounts(command.slice(0, 1)), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   for (const dir of plan.hide) args.push('--tmpfs', dir);
   args.push('--dir', SANDBOX_HOME, '--bind', plan.workspace, plan.workspace, '--unshare-all');
   if (plan.network) args.push('--share-net');
@@ -87,7 +87,7 @@ export class SandboxProbes {
 }
 
 function run(bwrap: string): Promise<SandboxProbe> {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all',
+  const args = [...systemMounts([bwrap]), '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all',
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--', bwrap, '--version'];
   return new Promise((resolve) => {
     execFile(bwrap, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
