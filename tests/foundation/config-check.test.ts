@@ -17,6 +17,7 @@ describe('kazma config check', () => {
     ['an unknown section', 'telegrm: {}\n', 'telegrm: unknown key (did you mean "telegram"?)'],
     ['a missing environment variable', 'telegram:\n  enabled: true\n  token: "${KAZMA_TEST_UNSET_TOKEN}"\n', 'telegram.token: environment variable KAZMA_TEST_UNSET_TOKEN is not set'],
     ['a bad duration', 'approvals:\n  timeout: soon\n', 'approvals.timeout: "soon" is not a duration'],
+    ['a size that is not one', 'tools:\n  shell:\n    memory: lots\n', 'tools.shell.memory: "lots" is not a size (use e.g. 512MB or 2GB)'],
     ['a platform enabled without its token', 'discord:\n  enabled: true\n', 'discord.token: required when discord.enabled is true'],
     ['Slack without its bot token', 'slack:\n  enabled: true\n  signing_secret: s3cret\n', 'slack.token: required when slack.enabled is true (set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…))'],
     ['Slack in http mode without a signing secret', 'slack:\n  enabled: true\n  token: xoxb-1\n', 'slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET'],

@@ -24,7 +24,20 @@ describe('sandboxStatus', () => {
   it('available: says what the sandbox contains', async () => {
     const status = await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: process.env.PATH });
     expect(status).toMatchObject({ state: 'available', ok: true });
-    expect(status.message).toMatch(/bubblewrap \(.*bwrap\) contains shell commands: of the host only \/usr and a few \/etc files, read-only; the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, dies with Kazma; CPU limit 60 s/);
+    expect(status.message).toMatch(new RegExp([
+      /bubblewrap \(.*bwrap\) contains shell commands: /.source,
+      /of the host only \/usr and a few \/etc files, read-only; /.source,
+      /the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, /.source,
+      /dies with Kazma; CPU limit 60 s, memory 512 MB and 64 processes per command/.source,
+    ].join('')));
+  });
+
+  it('says the process limit is not enforced when Kazma runs as root, and is when it does not', async () => {
+    const bwrap = { ...base, mode: 'bwrap' as const, pathEnv: process.env.PATH };
+    const asRoot = await sandboxStatus({ ...bwrap, maxProcesses: 32, asRoot: true });
+    expect(asRoot.message).toMatch(/32 processes per command \(the process limit is not enforced: Kazma runs as root/);
+    const asUser = await sandboxStatus({ ...bwrap, memoryBytes: 2 * 1024 ** 3, asRoot: false });
+    expect(asUser.message).toMatch(/memory 2048 MB and 64 processes per command$/);
   });
 
   it('unavailable: says why, that shell is refused, and the way out', async () => {

@@ -81,6 +81,7 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         const { shell } = config.tools;
         const status = await sandboxStatus({
           mode: shell.sandbox, network: shell.network, cpuSeconds: shell.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+          memoryBytes: shell.memory, maxProcesses: shell.max_processes,
         });
         if (!status.ok) throw new Error(status.message);
         return status.message;

@@ -3,6 +3,7 @@ import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface
 import { mcpServersSchema } from './mcp-schema.ts';
 import { isVaultPointer } from '../secrets/index.ts';
 import { duration } from './duration.ts';
+import { size } from './size.ts';
 import { platformIssues } from './platform-rules.ts';
 import { outboundConfigIssues } from './outbound-rules.ts';
 import { webConfigIssues } from './web-rules.ts';
@@ -112,6 +113,10 @@ export const configSchema = z.strictObject({
       network: z.boolean().default(false),
       /** CPU seconds a command may use (RLIMIT_CPU via prlimit, when installed). */
       cpu_seconds: z.number().int().min(1).default(60),
+      /** Address space per process of a command (RLIMIT_AS via prlimit), e.g. 512MB or 2GB; parsed to bytes. */
+      memory: size('512MB', { min: '16MB' }),
+      /** Processes a command may run at once (RLIMIT_NPROC via prlimit; the kernel does not apply it to root). */
+      max_processes: z.number().int().min(2).default(64),
     }),
   }),
   mcp: section({

@@ -41,6 +41,7 @@ export async function createTools({ loaded, logger, clock, extra = [], authorize
   const shell = {
     timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
     network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir], probes,
+    memoryBytes: shellConfig.memory, maxProcesses: shellConfig.max_processes,
   };
   for (const tool of [...builtinTools({ time: { zone: config.time.zone, clock }, shell }), ...extra]) registry.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
@@ -49,6 +50,7 @@ export async function createTools({ loaded, logger, clock, extra = [], authorize
     // start need not wait for that line. The shell tool's own precheck awaits the same (cached) probe.
     void sandboxStatus({
       mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace, probes,
+      memoryBytes: shellConfig.memory, maxProcesses: shellConfig.max_processes,
     }).then((status) => logSandboxStatus(logger, status), (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'));
   }
   return {

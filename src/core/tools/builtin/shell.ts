@@ -23,6 +23,10 @@ export interface ShellToolOptions {
   network?: boolean;
   /** `tools.shell.cpu_seconds`: CPU time per command, enforced when util-linux `prlimit` is on PATH. Default 60. */
   cpuSeconds?: number;
+  /** `tools.shell.memory` in bytes: address space per process of a command (RLIMIT_AS). Default 512 MB. */
+  memoryBytes?: number;
+  /** `tools.shell.max_processes`: processes a command may run at once (RLIMIT_NPROC; not for root). Default 64. */
+  maxProcesses?: number;
   /** `tools.env_allow`: environment names passed to commands beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR. */
   envAllow?: readonly string[];
   /** Directories sandboxed commands cannot read (Kazma's data directory); the caller's HOME is always hidden. */
@@ -44,6 +48,8 @@ export function shellTool(options: ShellToolOptions = {}) {
   const maxOutputBytes = options.maxOutputBytes ?? 64 * 1024;
   const sandbox = options.sandbox ?? 'bwrap';
   const cpuSeconds = options.cpuSeconds ?? 60;
+  const memoryBytes = options.memoryBytes ?? DEFAULT_SHELL_MEMORY;
+  const maxProcesses = options.maxProcesses ?? 64;
   const probes = options.probes ?? new SandboxProbes();
   const check = (command: string, ctx: ToolContext) => checkShellCommand(command, { workspace: ctx.workspace, allow, pathEnv: ctx.env.PATH });
   return defineTool({
@@ -73,7 +79,7 @@ export function shellTool(options: ShellToolOptions = {}) {
       const launch = launchCommand({
         program, args, given,
         ...(bwrap && { sandbox: { bwrap, plan: { workspace: root, network: options.network ?? false, hide } } }),
-        ...(prlimit && { cpu: { prlimit, seconds: cpuSeconds } }),
+        ...(prlimit && { limits: { prlimit, cpuSeconds, memoryBytes, maxProcesses } }),
       });
       const result = await runArgv(launch.file, launch.args, {
         cwd: root, env: shellEnv(ctx.env, { root, allow: options.envAllow, sandboxed: bwrap !== undefined }),
@@ -83,6 +89,9 @@ export function shellTool(options: ShellToolOptions = {}) {
     },
   });
 }
+
+/** `tools.shell.memory`'s default: 512 MB of address space per process. */
+const DEFAULT_SHELL_MEMORY = 512 * 1024 * 1024;
 
 // SIGXCPU is signal 24; bubblewrap reports a child killed by a signal as 128 + its number.
 const CPU_LIMIT_EXIT = 128 + 24;

@@ -12,8 +12,22 @@ export interface LaunchOptions {
   given: string;
   /** Run inside bubblewrap (`bwrap` is its binary); absent when `tools.shell.sandbox: off`. */
   sandbox?: { bwrap: string; plan: SandboxPlan };
-  /** Cap CPU time with util-linux `prlimit` (RLIMIT_CPU: SIGXCPU at `seconds`, SIGKILL a second later). */
-  cpu?: { prlimit: string; seconds: number };
+  /** What the command may take, set with util-linux `prlimit` (its binary); see {@link CommandLimits}. */
+  limits?: CommandLimits & { prlimit: string };
+}
+
+/** The resource limits one command runs under, everything it starts included. */
+export interface CommandLimits {
+  /** RLIMIT_CPU: SIGXCPU at this many seconds of CPU time, SIGKILL a second later (`tools.shell.cpu_seconds`). */
+  cpuSeconds: number;
+  /** RLIMIT_AS: address space per process, so an allocation past it fails (`tools.shell.memory`). */
+  memoryBytes: number;
+  /**
+   * RLIMIT_NPROC: processes of the user (`tools.shell.max_processes`). The kernel does not apply it to
+   * root (real uid 0; a user namespace maps the sandbox's uid back to it), so it caps nothing when Kazma
+   * runs as root.
+   */
+  maxProcesses: number;
 }
 
 /** What to spawn: the outermost program and its arguments. */
@@ -24,9 +38,9 @@ export interface Launch {
 }
 
 /**
- * Wraps the command: `prlimit --cpu=N:N+1 -- bwrap <sandbox> -- program args`. prlimit sets the limit
- * on itself and execs, so bwrap keeps Kazma as its parent (its --die-with-parent watches Kazma) and
- * everything in the sandbox inherits the limit.
+ * Wraps the command: `prlimit --cpu=N:N+1 --as=BYTES --nproc=N -- bwrap <sandbox> -- program args`.
+ * prlimit sets the limits on itself and execs, so bwrap keeps Kazma as its parent (its --die-with-parent
+ * watches Kazma) and everything in the sandbox inherits them.
  */
 export function launchCommand(options: LaunchOptions): Launch {
   let file = options.program;
@@ -37,9 +51,10 @@ export function launchCommand(options: LaunchOptions): Launch {
     file = options.sandbox.bwrap;
     argv0 = undefined;
   }
-  if (options.cpu) {
-    const { prlimit, seconds } = options.cpu;
-    args = [`--cpu=${seconds}:${seconds + 1}`, '--', file, ...args];
+  if (options.limits) {
+    const { prlimit, cpuSeconds, memoryBytes, maxProcesses } = options.limits;
+    const limits = [`--cpu=${cpuSeconds}:${cpuSeconds + 1}`, `--as=${memoryBytes}`, `--nproc=${maxProcesses}`];
+    args = [...limits, '--', file, ...args];
     file = prlimit;
     argv0 = undefined;
   }

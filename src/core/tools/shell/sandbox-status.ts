@@ -7,6 +7,12 @@ export interface SandboxStatusOptions {
   mode: SandboxMode;
   network: boolean;
   cpuSeconds: number;
+  /** `tools.shell.memory` in bytes; default 512 MB. */
+  memoryBytes?: number;
+  /** `tools.shell.max_processes`; default 64. */
+  maxProcesses?: number;
+  /** Whether Kazma runs as root, which the kernel exempts from RLIMIT_NPROC; default: this process's uid is 0. */
+  asRoot?: boolean;
   pathEnv: string | undefined;
   /** The workspace: a bwrap or prlimit inside it is never used. */
   workspace: string;
@@ -46,8 +52,18 @@ export async function sandboxStatus(options: SandboxStatusOptions): Promise<Sand
     message: `bubblewrap (${probe.bwrap}) contains shell commands: of the host only /usr and a few /etc files, ` +
       'read-only; the workspace the only writable place, ' +
       `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, dies with Kazma; ` +
-      (prlimit ? `CPU limit ${options.cpuSeconds} s` : 'no CPU limit (prlimit from util-linux not found)'),
+      (prlimit ? limits(options) : 'no CPU, memory or process limit (prlimit from util-linux not found)'),
   };
+}
+
+function limits(options: SandboxStatusOptions): string {
+  const megabytes = Math.round((options.memoryBytes ?? 512 * 1024 ** 2) / 1024 ** 2);
+  const processes = options.maxProcesses ?? 64;
+  const said = `CPU limit ${options.cpuSeconds} s, memory ${megabytes} MB and ${processes} processes per command`;
+  // Said, not hidden: a fork bomb is then stopped only by the timeout and the PID namespace's end.
+  const root = options.asRoot ?? process.getuid?.() === 0;
+  return root ? `${said} (the process limit is not enforced: Kazma runs as root, which the kernel exempts from ` +
+    'RLIMIT_NPROC; run Kazma as an ordinary user)' : said;
 }
 
 /** One start-log line: info when contained, warn when off or when shell will be refused. */
