@@ -26,6 +26,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/lock-no-lost-rows.test.ts',
   'tests/foundation/start.test.ts',
   'tests/foundation/unexpected-failure.test.ts',
+  'tests/foundation/workspace-overlap.test.ts',
   'tests/mcp/cli.test.ts',
   'tests/runs/incident-crash.test.ts',
   'tests/skills/cli.test.ts',

@@ -32,12 +32,15 @@ afterAll(async () => {
 
 async function kazmaChat(name: string, config: Record<string, unknown>, lines: string[]) {
   await seedPgliteDataDir(join(dir, name));
-  const path = writeConfig(dir, `${name}.yaml`, { data_dir: join(dir, name), http: { port: 0 }, ...config });
+  const workspace = join(dir, `${name}-workspace`);
+  const path = writeConfig(dir, `${name}.yaml`, {
+    data_dir: join(dir, name), http: { port: 0 }, tools: { workspace }, ...config,
+  });
   const child = spawnNode(CLI, ['chat', '--config', path]);
   child.send(lines, true);
   const { code } = await child.exited;
   expect(code, child.stderr()).toBe(0);
-  return { out: child.stdout(), workspace: join(dir, name, 'workspace') };
+  return { out: child.stdout(), workspace };
 }
 
 describe('kazma chat over piped stdin', () => {

@@ -1,7 +1,7 @@
 // Kazma assembled in this process exactly as `kazma start` assembles it (src/assemble.ts), on a fresh
 // database, the test Redis with a queue prefix of its own, and an HTTP port picked by the OS. For tests
 // that enable several platforms at once against their fakes.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assembleKazma, type RunningKazma } from '../../src/assemble.ts';
@@ -28,10 +28,13 @@ export interface Assembled {
 
 /** `config` is kazma.yaml as an object; data_dir, http.port 0 and tools.workspace are filled in. */
 export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase; clock?: Clock; queuePrefix?: string; env?: Record<string, string>; surfaces?: Surface[] } = {}): Promise<Assembled> {
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  const workspace = join(root, 'workspace');
+  await mkdir(workspace);
   // http.port stays 0 when a test configures other http keys: the default port would collide across files.
-  const raw = { data_dir: join(workspace, 'data'), tools: { workspace }, ...config, http: { port: 0, ...(config.http as Record<string, unknown> | undefined) } };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: workspace });
+  const raw = { data_dir: join(root, 'data'), tools: { workspace }, ...config, http: { port: 0, ...(config.http as Record<string, unknown> | undefined) } };
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: root });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   const kazma = await assembleKazma({
@@ -58,7 +61,7 @@ export async function startAssembled(config: Record<string, unknown>, options: {
     async close() {
       await kazma.stop();
       if (!options.database) await database.dispose();
-      await rm(workspace, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 /** kazma.yaml as an object, loaded with `env`, and a logger whose JSON lines are kept in `lines`. */
 function setup(config: Record<string, unknown>, env: Record<string, string | undefined> = { KAZMA_VAULT_KEY: KEY }) {
-  const raw = { data_dir: join(dir, 'data'), http: { port: 0 }, tools: { workspace: dir }, ...config };
+  const raw = { data_dir: join(dir, 'data'), http: { port: 0 }, tools: { workspace: join(dir, 'workspace') }, ...config };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...env }, baseDir: dir });
   let output = '';
   const destination = new Writable({ write: (chunk, _enc, done) => { output += String(chunk); done(); } });
@@ -126,7 +126,7 @@ describe('vault:// pointers in the configuration', () => {
     const { start, output } = setup({}, { KAZMA_VAULT_KEY: 'wrong' });
     const kazma = await start();
     expect(output()).toContain('KAZMA_VAULT_KEY does not open this vault');
-    const result = await kazma.core.tools.execute('vault_list', {}, { workspace: dir, env: {} });
+    const result = await kazma.core.tools.execute('vault_list', {}, { workspace: join(dir, 'workspace'), env: {} });
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('KAZMA_VAULT_KEY does not open this vault') });
   });
 });

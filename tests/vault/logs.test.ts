@@ -1,7 +1,7 @@
 // A secret never reaches the log: through a real chat turn the model stores one (vault_store) and, once a
 // person approves, retrieves it (vault_retrieve), with every log line kept at the most verbose level.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,6 +19,7 @@ const MAYA = { platform: 'telegram', id: '42' };
 
 let llm: FakeLlm;
 let database: FreshDatabase;
+let root: string;
 let workspace: string;
 let kazma: RunningKazma;
 let output = '';
@@ -26,13 +27,16 @@ const surface = new RecordingSurface('telegram');
 beforeAll(async () => {
   llm = await startFakeLlm();
   database = await freshDatabase('pglite');
-  workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-vault-logs-')));
+  root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-vault-logs-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  workspace = join(root, 'workspace');
+  await mkdir(workspace);
   const raw = {
-    data_dir: join(workspace, 'data'), http: { port: 0 }, tools: { workspace },
+    data_dir: join(root, 'data'), http: { port: 0 }, tools: { workspace },
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' }, baseDir: workspace });
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' }, baseDir: root });
   const destination = new Writable({ write: (chunk, _enc, done) => { output += String(chunk); done(); } });
   const logger = createLogger({ level: 'trace', pretty: false, destination, secrets: loaded.secrets });
   kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('vault-logs'), surfaces: [surface] });
@@ -41,7 +45,7 @@ afterAll(async () => {
   await kazma?.stop();
   await database?.dispose();
   await llm?.close();
-  await rm(workspace, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
 });
 
 async function say(text: string) {

@@ -9,6 +9,10 @@ import { isSecretEnv } from '../secrets/index.ts';
 import { describeIssues } from './issues.ts';
 import { moveRenamedKeys } from './renamed-keys.ts';
 import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
+import { workspaceIssues } from './workspace-rules.ts';
+
+/** `tools.workspace` when unset, relative to kazma.yaml's folder (or the working directory). */
+const DEFAULT_WORKSPACE = './kazma-workspace';
 
 /** A validated configuration plus what the rest of the program may know of its environment. */
 export interface LoadedConfig {
@@ -69,6 +73,9 @@ export function parseConfig(
   else issues.push(...crossFieldIssues(parsed.data), ...trustIssues(parsed.data.mcp.servers, options.env));
   if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
   const config = resolvePaths(parsed.data, options.baseDir, options.env);
+  const where = { ...(options.path && { configFile: options.path }), home: options.env.HOME };
+  const overlaps = workspaceIssues(config, where);
+  if (overlaps.length > 0) throw invalid(overlaps);
   return {
     config, path: options.path, env: options.env, secrets: collectSecrets(config), sources: substituted.sources,
     ...(renamed.warnings.length > 0 && { warnings: renamed.warnings }),
@@ -94,7 +101,8 @@ function shownPath(path: string): string {
 
 function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): KazmaConfig {
   const dataDir = isAbsolute(config.data_dir) ? config.data_dir : resolve(baseDir, config.data_dir);
-  const workspace = config.tools.workspace ? resolve(baseDir, config.tools.workspace) : resolve(dataDir, 'workspace');
+  // Beside kazma.yaml, not in data_dir: the workspace must not overlap what Kazma runs from (workspace-rules.ts).
+  const workspace = resolve(baseDir, config.tools.workspace || DEFAULT_WORKSPACE);
   const databaseUrl = config.database.url || env.DATABASE_URL || '';
   const redisUrl = config.redis.url || env.REDIS_URL || '';
   return {

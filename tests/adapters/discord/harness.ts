@@ -1,7 +1,7 @@
 // A Kazma with the real Discord adapter against the fake Discord (REST + gateway), in this process: the
 // core on a fresh database (its cards delivered by the real BullMQ outbox worker) and the adapter built
 // by its factory exactly as src/main.ts does, unless a test tunes the adapter's timing options.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DiscordPlatform } from '../../../src/adapters/discord/index.ts';
@@ -60,9 +60,12 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const fake = options.fake ?? (await startFakeDiscord(options.fakeOptions));
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-dc-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-dc-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  const workspace = join(root, 'workspace');
+  await mkdir(workspace);
   const raw = {
-    data_dir: join(workspace, 'data'),
+    data_dir: join(root, 'data'),
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
@@ -73,7 +76,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tools: { workspace },
     ...options.config,
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: root });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   const tuning = {
@@ -111,7 +114,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await kazma.stop();
       if (!options.database) await database.dispose();
       if (!options.fake) await fake.close();
-      await rm(workspace, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

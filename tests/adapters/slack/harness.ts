@@ -1,7 +1,7 @@
 // A Kazma with the real Slack adapter against the fake Slack, in this process: the core on a fresh
 // database (its cards delivered by the real BullMQ outbox worker), Kazma's HTTP server with the Request
 // URL, and the adapter built by its factory exactly as src/main.ts does.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpServer } from '../../../src/adapters/http/index.ts';
@@ -49,9 +49,12 @@ export interface SlackHarness {
 
 export async function startSlackHarness(options: SlackHarnessOptions): Promise<SlackHarness> {
   const fake = await startFakeSlack();
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-slack-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-slack-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  const workspace = join(root, 'workspace');
+  await mkdir(workspace);
   const raw = {
-    data_dir: join(workspace, 'data'),
+    data_dir: join(root, 'data'),
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
@@ -62,7 +65,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     tools: { workspace },
     ...options.config,
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: root });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('sl'), ...(options.tuning && { tuning: { slack: options.tuning } }) });
@@ -84,7 +87,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
       await kazma.stop();
       if (!options.database) await database.dispose();
       await fake.close();
-      await rm(workspace, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 // A Kazma with the real Telegram adapter against the fake Bot API, in this process: the core on a fresh
 // database (its cards delivered by the real BullMQ outbox worker), the adapter built by its factory
 // exactly as src/main.ts does, and — in webhook mode — Kazma's HTTP server for Telegram to post to.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpServer } from '../../../src/adapters/http/index.ts';
@@ -57,11 +57,14 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const fake = options.fake ?? (await startFakeTelegram());
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-tg-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-tg-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  const workspace = join(root, 'workspace');
+  await mkdir(workspace);
   const mode = options.mode ?? 'polling';
   const port = mode === 'webhook' ? await freePort() : 0;
   const raw = {
-    data_dir: join(workspace, 'data'),
+    data_dir: join(root, 'data'),
     http: { port },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
@@ -75,7 +78,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tools: { workspace },
     ...options.config,
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: root });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   // Assembled as src/main.ts does, with the adapter's timing options when a test tunes them.
@@ -111,7 +114,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await kazma.stop();
       if (!options.database) await database.dispose();
       if (!options.fake) await fake.close();
-      await rm(workspace, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }

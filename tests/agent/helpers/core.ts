@@ -1,7 +1,7 @@
 // Starts the real core (createKazmaCore) on a fresh database with the model pointed at the fake LLM,
 // a RecordingSurface attached, and helpers to send messages and tap approval buttons as a person would.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Actor, ChatRef } from '../../../src/core/surface/index.ts';
@@ -45,10 +45,13 @@ export interface TestCoreOptions {
 }
 
 export async function startTestCore(options: TestCoreOptions): Promise<TestCore> {
-  const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-core-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-core-')));
+  // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
+  const workspace = join(root, 'workspace');
+  await mkdir(workspace);
   const model = options.model ?? { name: 'fake-model', base_url: options.baseURL, max_retries: 1 };
   const raw = {
-    data_dir: join(workspace, 'data'),
+    data_dir: join(root, 'data'),
     model,
     access: { operators: [{ name: 'maya', telegram: '42', console: 'maya' }] },
     tools: { workspace },
@@ -57,7 +60,7 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
     // collide when they run at once (EADDRINUSE 8787).
     http: { port: 0, ...(options.config?.http as Record<string, unknown> | undefined) },
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
+  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: root });
   const database = options.database ?? (await freshDatabase(options.backend ?? 'pglite'));
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent' });
   // A platform outlives Kazma's restarts: a second core may be given the first one's surface.
@@ -87,7 +90,7 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
     close: async () => {
       await kazma.stop();
       if (!options.database) await database.dispose();
-      await rm(workspace, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     },
   };
 }
