@@ -75,7 +75,8 @@ async function runTasks(start: (goal: string) => Promise<unknown>, database: Dat
 
 const llm = await startFakeLlm();
 const baseConfig = (url: string, dir: string) => ({
-  database: { url }, redis: { url: 'redis://127.0.0.1:6379' }, data_dir: join(dir, 'data'), http: { port: 0 }, tools: { workspace: join(dir, 'ws') },
+  database: { url }, redis: { url: 'redis://127.0.0.1:6379' }, data_dir: join(dir, 'data'), http: { port: 0 },
+  tools: { workspace: join(dir, 'ws') },
   model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, log: { level: 'silent' },
 });
 

@@ -14,7 +14,8 @@ const fresh = () => realpathSync(mkdtempSync(join(tmpdir(), 'kazma-overlap-')));
 function load(dir: string, config: Record<string, unknown>): string {
   try {
     const env = { PATH: process.env.PATH, HOME: '/nonexistent-home' };
-    return parseConfig(JSON.stringify(config), { env, baseDir: dir, path: join(dir, 'kazma.yaml') }).config.tools.workspace;
+    const loaded = parseConfig(JSON.stringify(config), { env, baseDir: dir, path: join(dir, 'kazma.yaml') });
+    return loaded.config.tools.workspace;
   } catch (error) {
     return (error as Error).message;
   }
@@ -26,22 +27,26 @@ describe('tools.workspace overlapping what Kazma runs from', () => {
   it('is refused when it contains data_dir, naming the key and the fix', () => {
     const dir = fresh();
     const said = load(dir, { data_dir: './ws/data', tools: { workspace: './ws' } });
-    expect(said).toMatch(/tools\.workspace: \S+\/ws contains data_dir \(\S+\/ws\/data\): the tools could rewrite Kazma's database/);
+    expect(said).toMatch(/tools\.workspace: \S+\/ws contains data_dir \(\S+\/ws\/data\): the tools could rewrite/);
     expect(said).toMatch(FIX);
   });
 
   it("is refused inside data_dir (the old default, <data_dir>/workspace)", () => {
-    expect(load(fresh(), { data_dir: './data', tools: { workspace: './data/workspace' } })).toMatch(/is inside data_dir/);
+    const said = load(fresh(), { data_dir: './data', tools: { workspace: './data/workspace' } });
+    expect(said).toMatch(/is inside data_dir/);
   });
 
   it("is refused when it holds kazma.yaml's folder: write_file could add an operator", () => {
-    expect(load(fresh(), { tools: { workspace: '.' } })).toMatch(/tools\.workspace: \S+ contains the folder of kazma\.yaml/);
+    const said = load(fresh(), { tools: { workspace: '.' } });
+    expect(said).toMatch(/tools\.workspace: \S+ contains the folder of kazma\.yaml/);
   });
 
   it('is refused when it holds a skills folder, or lies inside one (skills.paths, skills.agent_paths)', () => {
     const dir = fresh();
-    expect(load(dir, { tools: { workspace: './ws' }, skills: { paths: ['./ws/skills'] } })).toMatch(/contains the skills folder/);
-    expect(load(dir, { tools: { workspace: './sk/ws' }, skills: { agent_paths: ['./sk'] } })).toMatch(/is inside the skills folder/);
+    const holds = load(dir, { tools: { workspace: './ws' }, skills: { paths: ['./ws/skills'] } });
+    expect(holds).toMatch(/contains the skills folder/);
+    const inside = load(dir, { tools: { workspace: './sk/ws' }, skills: { agent_paths: ['./sk'] } });
+    expect(inside).toMatch(/is inside the skills folder/);
   });
 
   it('sees through a symlink to data_dir', () => {

@@ -33,7 +33,8 @@ export async function startAssembled(config: Record<string, unknown>, options: {
   const workspace = join(root, 'workspace');
   await mkdir(workspace);
   // http.port stays 0 when a test configures other http keys: the default port would collide across files.
-  const raw = { data_dir: join(root, 'data'), tools: { workspace }, ...config, http: { port: 0, ...(config.http as Record<string, unknown> | undefined) } };
+  const http = { port: 0, ...(config.http as Record<string, unknown> | undefined) };
+  const raw = { data_dir: join(root, 'data'), tools: { workspace }, ...config, http };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: root });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));

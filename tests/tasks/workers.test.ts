@@ -64,7 +64,8 @@ async function cluster(workers: number) {
   };
   const spawnWorker = () => {
     const path = join(dir, `worker-${children.length}.yaml`);
-    writeFileSync(path, JSON.stringify({ ...config, data_dir: join(dir, `data-${children.length}`), tools: { workspace: join(dir, 'ws') } }));
+    const dirs = { data_dir: join(dir, `data-${children.length}`), tools: { workspace: join(dir, 'ws') } };
+    writeFileSync(path, JSON.stringify({ ...config, ...dirs }));
     const child = spawnNode(CHILD, ['--config', path, '--marker', marker]);
     children.push(child);
     return child;

@@ -38,7 +38,8 @@ afterAll(async () => {
 
 /** kazma.yaml as an object, loaded with `env`, and a logger whose JSON lines are kept in `lines`. */
 function setup(config: Record<string, unknown>, env: Record<string, string | undefined> = { KAZMA_VAULT_KEY: KEY }) {
-  const raw = { data_dir: join(dir, 'data'), http: { port: 0 }, tools: { workspace: join(dir, 'workspace') }, ...config };
+  const tools = { workspace: join(dir, 'workspace') };
+  const raw = { data_dir: join(dir, 'data'), http: { port: 0 }, tools, ...config };
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...env }, baseDir: dir });
   let output = '';
   const destination = new Writable({ write: (chunk, _enc, done) => { output += String(chunk); done(); } });

@@ -36,7 +36,8 @@ beforeAll(async () => {
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' }, baseDir: root });
+  const env = { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' };
+  const loaded = parseConfig(JSON.stringify(raw), { env, baseDir: root });
   const destination = new Writable({ write: (chunk, _enc, done) => { output += String(chunk); done(); } });
   const logger = createLogger({ level: 'trace', pretty: false, destination, secrets: loaded.secrets });
   kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('vault-logs'), surfaces: [surface] });
