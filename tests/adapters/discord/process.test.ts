@@ -69,7 +69,7 @@ describe('kazma with Discord, as a process', () => {
     const edited = await eventually(async () => fake.messages(dm), (ms) => ms.find((m) => m.id === card.id && m.components.length === 0), 'the edited card');
     expect(visible(edited.content).text).toMatch(/Approved once by Maya on Discord at \d\d:\d\d UTC/);
     expect(fake.interactionResponses(click.id).callbacks.map((c) => c.type)).toEqual([6]);
-    expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(dir, 'kazma-workspace', 'note.txt'), 'utf8')).toBe('x');
     expect(fake.calls.count('POST /channels/:id/typing')).toBeGreaterThanOrEqual(1);
     expect(fake.commands().map((c) => (c as { name: string }).name)).toEqual(expect.arrayContaining(['help', 'status', 'config']));
 

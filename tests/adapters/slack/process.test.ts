@@ -62,7 +62,7 @@ describe('kazma with Slack, as a process', () => {
     await eventually(async () => fake.messages(dmOf(MAYA)), (ms) => ms.find((m) => m.text === 'done: appended 1 bytes to note.txt'), 'the reply after the tool ran');
     const edited = await eventually(async () => fake.messages(dmOf(MAYA)), (ms) => ms.find((m) => m.ts === card.ts && !m.blocks?.some((b) => b.type === 'actions')), 'the edited card');
     expect(JSON.stringify(edited.blocks)).toMatch(/Approved once by Maya on Slack at \d\d:\d\d UTC/);
-    expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(dir, 'kazma-workspace', 'note.txt'), 'utf8')).toBe('x');
 
     kazma.kill('SIGTERM');
     expect((await kazma.exited).code).toBe(0);

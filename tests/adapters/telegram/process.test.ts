@@ -57,11 +57,11 @@ describe('kazma with Telegram, as a process', () => {
     expect(edited.text).toMatch(/Approved once by Maya on Telegram at \d\d:\d\d UTC/);
     const answer = await fake.calls.waitFor('answerCallbackQuery', (c) => c.body.callback_query_id === tap.callback_query!.id);
     expect(answer.body.text).toMatch(/^Approved once by Maya/);
-    expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(dir, 'kazma-workspace', 'note.txt'), 'utf8')).toBe('x');
     expect(fake.calls.count('sendChatAction')).toBeGreaterThanOrEqual(1);
 
     kazma.kill('SIGTERM');
     expect((await kazma.exited).code).toBe(0);
-    expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(join(dir, 'kazma-workspace', 'note.txt'), 'utf8')).toBe('x');
   });
 });
