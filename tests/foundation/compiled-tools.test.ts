@@ -15,8 +15,9 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { contentText, type ChatRequestBody, type FakeStep } from '../fakes/llm-wire.ts';
 import { everythingStdio } from '../mcp/servers.ts';
 
-const PAGE = '<html><head><title>Compiled page</title></head>'
-  + '<body><article><p>The bundle reads pages.</p></article></body></html>';
+const PAGE =
+  '<html><head><title>Compiled page</title></head>' +
+  '<body><article><p>The bundle reads pages.</p></article></body></html>';
 const HIT = { title: 'A hit', url: 'https://example.com/', content: 'found in the bundle' };
 const SEARCH = JSON.stringify({ results: [HIT] });
 
@@ -69,7 +70,8 @@ function calls(skill: string): Record<string, { args: Record<string, unknown>; s
     schedule_task: { args: { pattern: '0 9 * * *', prompt: 'report' }, shows: '0 9 * * *' },
     mcp_list_resources: { args: { server: 'everything' }, shows: 'demo://' },
     mcp_read_resource: {
-      args: { server: 'everything', uri: 'demo://resource/static/document/architecture.md' }, shows: /\w/,
+      args: { server: 'everything', uri: 'demo://resource/static/document/architecture.md' },
+      shows: /\w/,
     },
     mcp_list_prompts: { args: { server: 'everything' }, shows: 'simple-prompt' },
     mcp_get_prompt: { args: { server: 'everything', name: 'simple-prompt' }, shows: 'user:' },
@@ -103,7 +105,8 @@ describe('the compiled build (dist/cli/index.js)', () => {
       return { toolCalls: [{ name, args: table[name]?.args ?? {} }] };
     });
     const config = {
-      data_dir: data, http: { port: 0 },
+      data_dir: data,
+      http: { port: 0 },
       model: { name: 'fake-model', base_url: llm.baseURL },
       access: { operators: [{ name: 'maya', console: 'maya' }] },
       tools: { workspace },
@@ -127,8 +130,12 @@ describe('the compiled build (dist/cli/index.js)', () => {
       // The first turn lists the tools the model is offered: every one of them must be in the table.
       chat.child.stdin!.write('hello\n');
       const names = (): string[] => llm.requests.at(-1)?.tools?.map((t) => t.function.name) ?? [];
-      await eventually(() => alive(names()), (offered) => offered.includes('mcp__everything__echo'),
-        () => `the model offered every tool; stderr:\n${chat.stderr}`, { timeoutMs: 90_000, intervalMs: 100 });
+      await eventually(
+        () => alive(names()),
+        (offered) => offered.includes('mcp__everything__echo'),
+        () => `the model offered every tool; stderr:\n${chat.stderr}`,
+        { timeoutMs: 90_000, intervalMs: 100 },
+      );
       const offered = names().filter((name) => !name.startsWith('mcp__') || name in table);
       expect(offered.filter((name) => !(name in table))).toEqual([]);
       expect(Object.keys(table).filter((name) => !offered.includes(name))).toEqual([]);
@@ -141,7 +148,7 @@ describe('the compiled build (dist/cli/index.js)', () => {
         const done = new RegExp(`^kazma> done ${name}: (.*)$`, 'm');
         const result = () => {
           // A tool that asks is approved once, as a person would.
-          if (prompts() > approved) (approved++, chat.child.stdin!.write('o\n'));
+          if (prompts() > approved) approved++, chat.child.stdin!.write('o\n');
           return alive(done.exec(chat.stdout)?.[1]);
         };
         const what = () => `${name}'s result; stdout:\n${chat.stdout}\nstderr:\n${chat.stderr}`;

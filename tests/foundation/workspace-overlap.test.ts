@@ -31,7 +31,7 @@ describe('tools.workspace overlapping what Kazma runs from', () => {
     expect(said).toMatch(FIX);
   });
 
-  it("is refused inside data_dir (the old default, <data_dir>/workspace)", () => {
+  it('is refused inside data_dir (the old default, <data_dir>/workspace)', () => {
     const said = load(fresh(), { data_dir: './data', tools: { workspace: './data/workspace' } });
     expect(said).toMatch(/is inside data_dir/);
   });

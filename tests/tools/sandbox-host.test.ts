@@ -41,30 +41,42 @@ async function run(sandbox: Mode, ...commands: string[]): Promise<string> {
 const nameList = (target: string) => writeFile(path.join(ws.dir, 'names'), `${target}\0`);
 
 describe.each<[string, (sandbox: Mode) => Promise<string>]>([
-  ['sort --files0-from', async (sandbox) => {
-    await nameList(canary.secretFile);
-    return run(sandbox, 'sort --files0-from=names');
-  }],
-  ['find -files0-from', async (sandbox) => {
-    await nameList(canary.dir);
-    return run(sandbox, 'find -files0-from names -name secret.txt');
-  }],
-  ['git clone file://', async (sandbox) => {
-    const repo = `${canary.dir}-repo`;
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore' });
-    await mkdir(repo);
-    await writeFile(path.join(repo, 'secret.txt'), SECRET);
-    git('init', '-q');
-    git('add', 'secret.txt');
-    git('-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'secret');
-    return run(sandbox, `git clone -q file://${repo} copy`, 'cat copy/secret.txt');
-  }],
-  ['a symlink made with git plumbing, then grep -R', async (sandbox) => {
-    await writeFile(path.join(ws.dir, 'target'), canary.dir);
-    const sha = (await run(sandbox, 'git init -q', 'git hash-object -w target')).trim();
-    const link = `git update-index --add --cacheinfo 120000,${sha},link`;
-    return run(sandbox, link, 'git checkout-index -f link', `grep -R ${SECRET} .`);
-  }],
+  [
+    'sort --files0-from',
+    async (sandbox) => {
+      await nameList(canary.secretFile);
+      return run(sandbox, 'sort --files0-from=names');
+    },
+  ],
+  [
+    'find -files0-from',
+    async (sandbox) => {
+      await nameList(canary.dir);
+      return run(sandbox, 'find -files0-from names -name secret.txt');
+    },
+  ],
+  [
+    'git clone file://',
+    async (sandbox) => {
+      const repo = `${canary.dir}-repo`;
+      const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore' });
+      await mkdir(repo);
+      await writeFile(path.join(repo, 'secret.txt'), SECRET);
+      git('init', '-q');
+      git('add', 'secret.txt');
+      git('-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'secret');
+      return run(sandbox, `git clone -q file://${repo} copy`, 'cat copy/secret.txt');
+    },
+  ],
+  [
+    'a symlink made with git plumbing, then grep -R',
+    async (sandbox) => {
+      await writeFile(path.join(ws.dir, 'target'), canary.dir);
+      const sha = (await run(sandbox, 'git init -q', 'git hash-object -w target')).trim();
+      const link = `git update-index --add --cacheinfo 120000,${sha},link`;
+      return run(sandbox, link, 'git checkout-index -f link', `grep -R ${SECRET} .`);
+    },
+  ],
 ])('%s', (_name, payload) => {
   it('cannot see a file outside the workspace in the sandbox', async () => {
     const out = await payload('bwrap');

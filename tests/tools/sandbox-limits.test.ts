@@ -50,12 +50,19 @@ describe('tools.shell.max_processes', () => {
 
   it('is handed to the sandbox as RLIMIT_NPROC, with the memory and CPU limits', () => {
     const launch = launchCommand({
-      program: '/usr/bin/true', args: [], given: 'true',
+      program: '/usr/bin/true',
+      args: [],
+      given: 'true',
       limits: { prlimit: '/usr/bin/prlimit', cpuSeconds: 60, memoryBytes: 512 * MB, maxProcesses: 64 },
     });
-    expect([launch.file, ...launch.args]).toEqual(
-      ['/usr/bin/prlimit', '--cpu=60:61', `--as=${512 * MB}`, '--nproc=64', '--', '/usr/bin/true'],
-    );
+    expect([launch.file, ...launch.args]).toEqual([
+      '/usr/bin/prlimit',
+      '--cpu=60:61',
+      `--as=${512 * MB}`,
+      '--nproc=64',
+      '--',
+      '/usr/bin/true',
+    ]);
   });
 
   /**
@@ -67,7 +74,9 @@ describe('tools.shell.max_processes', () => {
     const prlimit = findBinary('prlimit', process.env.PATH, ws.dir)!;
     const sh = await realpath('/bin/sh');
     const launch = launchCommand({
-      program: sh, args: ['-c', bomb], given: 'sh',
+      program: sh,
+      args: ['-c', bomb],
+      given: 'sh',
       sandbox: { bwrap, plan: { workspace: ws.dir, network: false, hide: [] } },
       limits: { prlimit, cpuSeconds: 30, memoryBytes: 512 * MB, maxProcesses },
     });

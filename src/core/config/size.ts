@@ -12,16 +12,19 @@ export function parseSize(text: string): number | undefined {
 /** A zod field for a size such as `512MB`; the parsed value is bytes, never less than `min`. */
 export function size(fallback: string, options: { min: string }) {
   const min = parseSize(options.min)!;
-  return z.string().default(fallback).transform((value, ctx) => {
-    const bytes = parseSize(value);
-    if (bytes === undefined) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a size (use e.g. 512MB or 2GB)` });
-      return z.NEVER;
-    }
-    if (bytes < min) {
-      ctx.addIssue({ code: 'custom', message: `expected ${options.min} or more, got "${value}"` });
-      return z.NEVER;
-    }
-    return bytes;
-  });
+  return z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const bytes = parseSize(value);
+      if (bytes === undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${value}" is not a size (use e.g. 512MB or 2GB)` });
+        return z.NEVER;
+      }
+      if (bytes < min) {
+        ctx.addIssue({ code: 'custom', message: `expected ${options.min} or more, got "${value}"` });
+        return z.NEVER;
+      }
+      return bytes;
+    });
 }

@@ -5,7 +5,16 @@ export interface ReadablePage {
 }
 
 /** Content types web_fetch reads; others (images, archives, executables) are refused before their body is read. */
-export const READABLE_TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'text/csv', 'application/json', 'application/xml', 'text/xml'] as const;
+export const READABLE_TYPES = [
+  'text/html',
+  'application/xhtml+xml',
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'application/json',
+  'application/xml',
+  'text/xml',
+] as const;
 
 /**
  * The readable text of a response: for HTML, Mozilla Readability's main content (the whole body when

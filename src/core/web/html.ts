@@ -7,8 +7,31 @@ import { parseHTML } from 'linkedom';
 import type { ReadablePage } from './extract.ts';
 
 const BLOCKS = new Set([
-  'P', 'DIV', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'MAIN', 'ASIDE', 'NAV', 'LI', 'UL', 'OL', 'TR', 'TABLE',
-  'BLOCKQUOTE', 'PRE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'FIGCAPTION', 'DT', 'DD',
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'HEADER',
+  'FOOTER',
+  'MAIN',
+  'ASIDE',
+  'NAV',
+  'LI',
+  'UL',
+  'OL',
+  'TR',
+  'TABLE',
+  'BLOCKQUOTE',
+  'PRE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'FIGCAPTION',
+  'DT',
+  'DD',
 ]);
 
 /** The title and readable text of an HTML page: Readability's main content, else the whole body. */
@@ -40,5 +63,10 @@ function blockText(node: Node): string {
     }
   };
   walk(node);
-  return out.join('').split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n');
+  return out
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
 }

@@ -13,9 +13,24 @@ const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
  * alternatives (/usr/bin/awk is a link through /etc/alternatives). No other application's configuration.
  */
 const ETC = [
-  '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/hosts', '/etc/host.conf', '/etc/resolv.conf',
-  '/etc/gai.conf', '/etc/services', '/etc/protocols', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d',
-  '/etc/localtime', '/etc/alternatives', '/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/mime.types',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/hosts',
+  '/etc/host.conf',
+  '/etc/resolv.conf',
+  '/etc/gai.conf',
+  '/etc/services',
+  '/etc/protocols',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/alternatives',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/pki',
+  '/etc/mime.types',
 ];
 
 /**

@@ -31,27 +31,39 @@ export interface SandboxStatus {
  * Says plainly whether shell commands run contained, and if not, why and what to do.
  *
  * @example
- * const status = await sandboxStatus({ mode: 'bwrap', network: false, cpuSeconds: 60, pathEnv: process.env.PATH, workspace });
+ * const status = await sandboxStatus({ mode: 'bwrap', network: false, cpuSeconds: 60, pathEnv: process.env.PATH,
+ * workspace });
  * console.log(status.message); // "bubblewrap (/usr/bin/bwrap) contains shell commands: read-only root, ..."
  */
 export async function sandboxStatus(options: SandboxStatusOptions): Promise<SandboxStatus> {
   if (options.mode === 'off') {
-    return { state: 'off', ok: true, message: 'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them' };
+    return {
+      state: 'off',
+      ok: true,
+      message:
+        'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them',
+    };
   }
   const probe = await (options.probes ?? new SandboxProbes()).probe(options.pathEnv, options.workspace);
   if (!probe.ok) {
     return {
-      state: 'unavailable', ok: false,
-      message: `bubblewrap cannot run here: ${probe.reason}. Every shell command is refused until bubblewrap is installed ` +
-        '(Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user namespaces are allowed, or tools.shell.sandbox: off is set',
+      state: 'unavailable',
+      ok: false,
+      message:
+        `bubblewrap cannot run here: ${probe.reason}. Every shell command is refused until bubblewrap is installed ` +
+        '(Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user namespaces are allowed, or ' +
+        'tools.shell.sandbox: off is set',
     };
   }
   const prlimit = findBinary('prlimit', options.pathEnv, options.workspace);
   return {
-    state: 'available', ok: true,
-    message: `bubblewrap (${probe.bwrap}) contains shell commands: of the host only /usr and a few /etc files, ` +
+    state: 'available',
+    ok: true,
+    message:
+      `bubblewrap (${probe.bwrap}) contains shell commands: of the host only /usr and a few /etc files, ` +
       'read-only; the workspace the only writable place, ' +
-      `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, dies with Kazma; ` +
+      `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, ` +
+      `dies with Kazma; ` +
       (prlimit ? limits(options) : 'no CPU, memory or process limit (prlimit from util-linux not found)'),
   };
 }
@@ -62,8 +74,10 @@ function limits(options: SandboxStatusOptions): string {
   const said = `CPU limit ${options.cpuSeconds} s, memory ${megabytes} MB and ${processes} processes per command`;
   // Said, not hidden: a fork bomb is then stopped only by the timeout and the PID namespace's end.
   const root = options.asRoot ?? process.getuid?.() === 0;
-  return root ? `${said} (the process limit is not enforced: Kazma runs as root, which the kernel exempts from ` +
-    'RLIMIT_NPROC; run Kazma as an ordinary user)' : said;
+  return root
+    ? `${said} (the process limit is not enforced: Kazma runs as root, which the kernel exempts from ` +
+        'RLIMIT_NPROC; run Kazma as an ordinary user)'
+    : said;
 }
 
 /** One start-log line: info when contained, warn when off or when shell will be refused. */
