@@ -36,7 +36,7 @@ export const agentSkillsInstall: Subcommand = {
 Copies the skill under <data_dir>/agent-skills/<name> (replacing an older copy) and signs it with this
 install's key (KAZMA_SECRET): .kazma-install.json holds every file's SHA-256 and their HMAC.`,
   run: (args) => withArgs(args, agentSkillsInstall.usage, true, async (loaded, source) => {
-    const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env });
+    const done = await installAgentSkill({ source, local: true, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env });
     console.log(`installed Agent Skill "${done.name}" in ${done.dir} (${done.files} file${done.files === 1 ? '' : 's'}, verified)`);
     return EXIT.ok;
   }),

@@ -6,6 +6,7 @@ export { type Guard } from './guards/guard.ts';
 export { createGuardList, firstRefusal } from './guards/list.ts';
 export { ToolRegistry } from './registry.ts';
 export { checkCatastrophic } from './shell/catastrophic.ts';
+export { gitEnv } from './shell/git-env.ts';
 export { parseCommand } from './shell/parse.ts';
 export { sandboxStatus } from './shell/sandbox-status.ts';
 export { type ToolSpec } from './specs.ts';

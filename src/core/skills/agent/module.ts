@@ -42,7 +42,10 @@ export function createAgentSkills(
       return scan();
     },
     install: async (source) => {
-      const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env, clock });
+      // The model's install: only remote sources (readSource), so a card never approves this machine's files.
+      const done = await installAgentSkill({
+        source, local: false, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env, clock,
+      });
       cached = undefined;
       logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');
       return done;
