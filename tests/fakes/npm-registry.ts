@@ -19,7 +19,11 @@ export interface FakeNpmRegistry {
   close(): Promise<void>;
 }
 
-interface Published { name: string; version: string; tarball: Buffer }
+interface Published {
+  name: string;
+  version: string;
+  tarball: Buffer;
+}
 
 export async function startFakeNpmRegistry(): Promise<FakeNpmRegistry> {
   const packages = new Map<string, Published[]>();
@@ -28,14 +32,20 @@ export async function startFakeNpmRegistry(): Promise<FakeNpmRegistry> {
   const packument = (name: string, versions: Published[]) => ({
     name,
     'dist-tags': { latest: versions.at(-1)!.version },
-    versions: Object.fromEntries(versions.map((p) => [p.version, {
-      name, version: p.version,
-      dist: {
-        tarball: `${url}${name}/-/${name.split('/').at(-1)}-${p.version}.tgz`,
-        shasum: createHash('sha1').update(p.tarball).digest('hex'),
-        integrity: `sha512-${createHash('sha512').update(p.tarball).digest('base64')}`,
-      },
-    }])),
+    versions: Object.fromEntries(
+      versions.map((p) => [
+        p.version,
+        {
+          name,
+          version: p.version,
+          dist: {
+            tarball: `${url}${name}/-/${name.split('/').at(-1)}-${p.version}.tgz`,
+            shasum: createHash('sha1').update(p.tarball).digest('hex'),
+            integrity: `sha512-${createHash('sha512').update(p.tarball).digest('base64')}`,
+          },
+        },
+      ]),
+    ),
   });
   const server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!).slice(1);
@@ -43,7 +53,10 @@ export async function startFakeNpmRegistry(): Promise<FakeNpmRegistry> {
     const [name, tarball] = path.split('/-/');
     const versions = packages.get(name!);
     if (!versions) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}');
-    if (tarball === undefined) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(packument(name!, versions)));
+    if (tarball === undefined)
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(packument(name!, versions)));
     const found = versions.find((p) => tarball === `${name!.split('/').at(-1)}-${p.version}.tgz`);
     if (!found) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(found.tarball);
@@ -51,14 +64,21 @@ export async function startFakeNpmRegistry(): Promise<FakeNpmRegistry> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return {
-    url, requests,
+    url,
+    requests,
     publish(dir) {
       const out = mkdtempSync(join(tmpdir(), 'fake-npm-'));
       try {
-        const [packed] = JSON.parse(execFileSync('npm', ['pack', dir, '--ignore-scripts', '--json', '--pack-destination', out], {
-          env: { PATH: process.env.PATH, HOME: out },
-        }).toString()) as Array<{ name: string; version: string; filename: string }>;
-        const entry = { name: packed!.name, version: packed!.version, tarball: readFileSync(join(out, packed!.filename)) };
+        const [packed] = JSON.parse(
+          execFileSync('npm', ['pack', dir, '--ignore-scripts', '--json', '--pack-destination', out], {
+            env: { PATH: process.env.PATH, HOME: out },
+          }).toString(),
+        ) as Array<{ name: string; version: string; filename: string }>;
+        const entry = {
+          name: packed!.name,
+          version: packed!.version,
+          tarball: readFileSync(join(out, packed!.filename)),
+        };
         packages.set(entry.name, [...(packages.get(entry.name) ?? []), entry]);
       } finally {
         rmSync(out, { recursive: true, force: true });

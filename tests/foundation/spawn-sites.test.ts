@@ -19,31 +19,89 @@ describe('spawn sites: every program started is listed with its reason', () => {
 
   describe('negative controls: a new, unlisted way to start a program fails the check', () => {
     it.each([
-      ['a named import', "import { spawn } from 'node:child_process';\nexport function go() { spawn('curl', []); }\n", 'go: curl'],
-      ['a renamed import', "import { execFile as ef } from 'child_process';\nexport const go = () => ef('sh', ['-c', 'x']);\n", 'go: sh'],
-      ['a namespace import', "import * as cp from 'node:child_process';\nexport function go() { cp.execFileSync('wget'); }\n", 'go: wget'],
-      ['a default import', "import cp from 'node:child_process';\nexport function go() { cp.fork('./x.js'); }\n", 'go: ./x.js'],
-      ['a promisified spawner', "import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\nconst run = promisify(execFile);\nexport async function go() { await run('pip', ['install', 'x']); }\n", 'go: pip'],
-      ['a spawner handed on', "import { spawn } from 'node:child_process';\nexport const go = (f: (s: typeof spawn) => void) => f(spawn);\n", 'go: <handed on>'],
-      ['a dynamic import', "export async function go() { const cp = await import('node:child_process'); return cp; }\n", "go: 'node:child_process'"],
-      ['a require', "import { createRequire } from 'node:module';\nexport function go() { return createRequire(import.meta.url)('child_process'); }\n", "go: 'child_process'"],
-      ['an MCP stdio server', "import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\nexport function go() { return new StdioClientTransport({ command: 'npx', args: [] }); }\n", "go: 'npx'"],
+      [
+        'a named import',
+        "import { spawn } from 'node:child_process';\nexport function go() { spawn('curl', []); }\n",
+        'go: curl',
+      ],
+      [
+        'a renamed import',
+        "import { execFile as ef } from 'child_process';\nexport const go = () => ef('sh', ['-c', 'x']);\n",
+        'go: sh',
+      ],
+      [
+        'a namespace import',
+        "import * as cp from 'node:child_process';\nexport function go() { cp.execFileSync('wget'); }\n",
+        'go: wget',
+      ],
+      [
+        'a default import',
+        "import cp from 'node:child_process';\nexport function go() { cp.fork('./x.js'); }\n",
+        'go: ./x.js',
+      ],
+      [
+        'a promisified spawner',
+        "import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
+          + "const run = promisify(execFile);\nexport async function go() { await run('pip', ['install', 'x']); }\n",
+        'go: pip',
+      ],
+      [
+        'a spawner handed on',
+        "import { spawn } from 'node:child_process';\nexport const go = (f: (s: typeof spawn) => void) => f(spawn);\n",
+        'go: <handed on>',
+      ],
+      [
+        'a dynamic import',
+        "export async function go() { const cp = await import('node:child_process'); return cp; }\n",
+        "go: 'node:child_process'",
+      ],
+      [
+        'a require',
+        "import { createRequire } from 'node:module';\n"
+          + "export function go() { return createRequire(import.meta.url)('child_process'); }\n",
+        "go: 'child_process'",
+      ],
+      [
+        'an MCP stdio server',
+        "import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\n"
+          + "export function go() { return new StdioClientTransport({ command: 'npx', args: [] }); }\n",
+        "go: 'npx'",
+      ],
     ])('%s', (_, text, site) => {
-      expect(checkSpawnSites(withFile('src/core/x/bad.ts', text), list)).toContain(`src/core/x/bad.ts ${site} starts a program but is not in docs/spawn-sites.yaml`);
+      expect(checkSpawnSites(withFile('src/core/x/bad.ts', text), list)).toContain(
+        `src/core/x/bad.ts ${site} starts a program but is not in docs/spawn-sites.yaml`,
+      );
     });
 
     it('one more call in a listed function', () => {
       const file = 'src/core/skills/agent/fetch.ts';
-      const bad = withFile(file, tree.get(file)!.replace("const what =", "await run('git', ['--ignore-scripts']);\n  const what ="));
-      expect(checkSpawnSites(bad, list)).toEqual([`${file} fetchSource: git starts a program 2 times; docs/spawn-sites.yaml lists 1`]);
+      const bad = withFile(
+        file,
+        tree.get(file)!.replace('const what =', "await run('git', ['--ignore-scripts']);\n  const what ="),
+      );
+      expect(checkSpawnSites(bad, list)).toEqual([
+        `${file} fetchSource: git starts a program 2 times; docs/spawn-sites.yaml lists 1`,
+      ]);
     });
 
     it('a package manager without --ignore-scripts, and a listed site that is gone', () => {
       const file = 'src/core/skills/agent/fetch.ts';
       const bad = withFile(file, tree.get(file)!.replace("'--ignore-scripts', ", ''));
-      expect(checkSpawnSites(bad, list)).toEqual([`${file} fetchSource: npm runs a package manager without '--ignore-scripts' in its arguments`]);
-      const gone = withFile('src/jobs/redis.ts', tree.get('src/jobs/redis.ts')!.replace(/const child = spawn\(binary,/, 'const child = (null as never as typeof import("node:child_process").spawn)(binary,'));
-      expect(checkSpawnSites(gone, list)).toContain('src/jobs/redis.ts startPrivateRedis: binary is listed in docs/spawn-sites.yaml but starts nothing there now');
+      expect(checkSpawnSites(bad, list)).toEqual([
+        `${file} fetchSource: npm runs a package manager without '--ignore-scripts' in its arguments`,
+      ]);
+      const gone = withFile(
+        'src/jobs/redis.ts',
+        tree
+          .get('src/jobs/redis.ts')!
+          .replace(
+            /const child = spawn\(binary,/,
+            'const child = (null as never as typeof import("node:child_process").spawn)(binary,',
+          ),
+      );
+      expect(checkSpawnSites(gone, list)).toContain(
+        'src/jobs/redis.ts startPrivateRedis: binary is listed in docs/spawn-sites.yaml but starts nothing there now',
+      );
     });
   });
 });

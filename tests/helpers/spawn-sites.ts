@@ -8,16 +8,27 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 import type { SourceTree } from './import-graph.ts';
 
-const SPAWNING = /^(node:)?(child_process|cluster)$|^(execa|cross-spawn)$|^@modelcontextprotocol\/sdk\/client\/stdio(\.js)?$/;
+const SPAWNING =
+  /^(node:)?(child_process|cluster)$|^(execa|cross-spawn)$|^@modelcontextprotocol\/sdk\/client\/stdio(\.js)?$/;
 const PACKAGE_MANAGERS = new Set(['npm', 'npx', 'pnpm', 'yarn', 'bun', 'pip', 'pip3']);
 
 /** One call site: the file, the function it is in, the program it starts (a literal, else the expression). */
-export interface SpawnSite { file: string; within: string; program: string; call: string; args: string }
+export interface SpawnSite {
+  file: string;
+  within: string;
+  program: string;
+  call: string;
+  args: string;
+}
 
 /** One entry of docs/spawn-sites.yaml. */
 export interface SpawnEntry {
-  file: string; within: string; program: string; count?: number;
-  contained: 'bubblewrap' | 'no'; reason: string;
+  file: string;
+  within: string;
+  program: string;
+  count?: number;
+  contained: 'bubblewrap' | 'no';
+  reason: string;
 }
 
 export function readSpawnList(path: string): SpawnEntry[] {
@@ -26,8 +37,10 @@ export function readSpawnList(path: string): SpawnEntry[] {
 
 const enclosing = (node: ts.Node): string => {
   for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
-    if ((ts.isFunctionDeclaration(at) || ts.isMethodDeclaration(at) || ts.isClassDeclaration(at)) && at.name) return at.name.getText();
-    if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && ts.isVariableDeclaration(at.parent)) return at.parent.name.getText();
+    if ((ts.isFunctionDeclaration(at) || ts.isMethodDeclaration(at) || ts.isClassDeclaration(at)) && at.name)
+      return at.name.getText();
+    if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && ts.isVariableDeclaration(at.parent))
+      return at.parent.name.getText();
   }
   return '<module>';
 };
@@ -54,10 +67,17 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   // The name of a spawning module anywhere but an import declaration (`import(…)`, `require(…)`,
   // `createRequire(…)(…)`, a name kept in a variable) is a way to load it unseen: a site of its own.
   const loads = (node: ts.Node): boolean =>
-    ts.isStringLiteralLike(node) && SPAWNING.test(node.text) && !ts.isImportDeclaration(node.parent) && !ts.isExportDeclaration(node.parent);
+    ts.isStringLiteralLike(node)
+    && SPAWNING.test(node.text)
+    && !ts.isImportDeclaration(node.parent)
+    && !ts.isExportDeclaration(node.parent);
   // Pass 1: names bound to a spawning module's exports, and values made from them.
   const collect = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && SPAWNING.test(node.moduleSpecifier.text)) {
+    if (
+      ts.isImportDeclaration(node)
+      && ts.isStringLiteral(node.moduleSpecifier)
+      && SPAWNING.test(node.moduleSpecifier.text)
+    ) {
       const clause = node.importClause;
       if (clause && !clause.isTypeOnly) {
         if (clause.name) bound.set(clause.name.text, '*');
@@ -84,14 +104,27 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   // too: its uses are the sites, the spawner's mention in its initializer is not.
   const consumed = new Set<ts.Node>();
   const alias = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && !bound.has(node.name.text)) {
+    if (
+      ts.isVariableDeclaration(node)
+      && ts.isIdentifier(node.name)
+      && node.initializer
+      && !bound.has(node.name.text)
+    ) {
       const init = node.initializer;
-      const direct = ts.isIdentifier(init) ? init : ts.isPropertyAccessExpression(init) && ts.isIdentifier(init.expression) ? init.expression : undefined;
-      const handed = ts.isCallExpression(init) && !mentions(init.expression) ? init.arguments.find((a) => mentions(a)) : undefined;
+      const direct = ts.isIdentifier(init)
+        ? init
+        : ts.isPropertyAccessExpression(init) && ts.isIdentifier(init.expression)
+          ? init.expression
+          : undefined;
+      const handed =
+        ts.isCallExpression(init) && !mentions(init.expression) ? init.arguments.find((a) => mentions(a)) : undefined;
       const from = direct && bound.has(direct.text) ? direct : handed;
       if (from) {
         bound.set(node.name.text, mentions(from)!);
-        const mark = (n: ts.Node): void => { consumed.add(n); ts.forEachChild(n, mark); };
+        const mark = (n: ts.Node): void => {
+          consumed.add(n);
+          ts.forEachChild(n, mark);
+        };
         mark(from);
       }
     }
@@ -102,10 +135,13 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) return;
     if (loads(node)) site(node, 'import', node.getText());
-    if ((ts.isCallExpression(node) || ts.isNewExpression(node))) {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
       const callee = node.expression;
-      const name = ts.isIdentifier(callee) ? callee.text
-        : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression.text : undefined;
+      const name = ts.isIdentifier(callee)
+        ? callee.text
+        : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)
+          ? callee.expression.text
+          : undefined;
       if (name && bound.has(name)) {
         const what = ts.isPropertyAccessExpression(callee) ? callee.name.text : bound.get(name)!;
         const args = node.arguments?.[1];
@@ -124,13 +160,17 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
 }
 
 const isDeclarationName = (node: ts.Identifier): boolean =>
-  (ts.isVariableDeclaration(node.parent) && node.parent.name === node) || ts.isTypeReferenceNode(node.parent)
-  || ts.isTypeQueryNode(node.parent) || ts.isQualifiedName(node.parent);
+  (ts.isVariableDeclaration(node.parent) && node.parent.name === node)
+  || ts.isTypeReferenceNode(node.parent)
+  || ts.isTypeQueryNode(node.parent)
+  || ts.isQualifiedName(node.parent);
 
 /** Every spawn site in `tree` that the list does not account for, and every listed site that is gone. */
 export function checkSpawnSites(tree: SourceTree, list: readonly SpawnEntry[]): string[] {
   const problems: string[] = [];
-  const sites = [...tree].filter(([path]) => path.startsWith('src/')).flatMap(([path, text]) => spawnSitesOf(path, text));
+  const sites = [...tree]
+    .filter(([path]) => path.startsWith('src/'))
+    .flatMap(([path, text]) => spawnSitesOf(path, text));
   const key = (s: { file: string; within: string; program: string }) => `${s.file} ${s.within}: ${s.program}`;
   const counts = new Map<string, number>();
   for (const s of sites) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
@@ -138,11 +178,13 @@ export function checkSpawnSites(tree: SourceTree, list: readonly SpawnEntry[]): 
   for (const [k, n] of counts) {
     const entry = listed.get(k);
     if (!entry) problems.push(`${k} starts a program but is not in docs/spawn-sites.yaml`);
-    else if ((entry.count ?? 1) !== n) problems.push(`${k} starts a program ${n} times; docs/spawn-sites.yaml lists ${entry.count ?? 1}`);
+    else if ((entry.count ?? 1) !== n)
+      problems.push(`${k} starts a program ${n} times; docs/spawn-sites.yaml lists ${entry.count ?? 1}`);
   }
   for (const e of list) {
     if (!counts.has(key(e))) problems.push(`${key(e)} is listed in docs/spawn-sites.yaml but starts nothing there now`);
-    if (!['bubblewrap', 'no'].includes(e.contained) || !e.reason?.trim()) problems.push(`${key(e)}: a listed site says whether it is contained, and why it may run`);
+    if (!['bubblewrap', 'no'].includes(e.contained) || !e.reason?.trim())
+      problems.push(`${key(e)}: a listed site says whether it is contained, and why it may run`);
   }
   for (const s of sites.filter((x) => PACKAGE_MANAGERS.has(x.program) && !x.args.includes("'--ignore-scripts'"))) {
     problems.push(`${key(s)} runs a package manager without '--ignore-scripts' in its arguments`);

@@ -20,16 +20,25 @@ let registry: FakeNpmRegistry;
 function scriptedPackage(dir: string, name: string): string {
   mkdirSync(dir, { recursive: true });
   const touch = `node -e "require('fs').writeFileSync(process.argv[1], 'ran')" ${JSON.stringify(marker)}`;
-  const scripts = { prepare: touch, prepack: touch, postpack: touch, preinstall: touch, install: touch, postinstall: touch };
+  const scripts = {
+    prepare: touch,
+    prepack: touch,
+    postpack: touch,
+    preinstall: touch,
+    install: touch,
+    postinstall: touch,
+  };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', scripts }));
   writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Use when testing scripts.\n---\n# ${name}\n`);
   return dir;
 }
 
 function gitRepo(dir: string): string {
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd: dir, env: { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+      cwd: dir,
+      env: { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
   git('init', '--quiet');
   git('add', '.');
   git('commit', '--quiet', '-m', 'skill');
@@ -63,8 +72,9 @@ describe('an operator installs local packages with their scripts off', () => {
   });
 });
 
-describe('the model cannot install from this machine\'s files', () => {
-  const install = (source: string) => installAgentSkill({ source, root: join(root, 'model'), secret: SECRET, env, local: false });
+describe("the model cannot install from this machine's files", () => {
+  const install = (source: string) =>
+    installAgentSkill({ source, root: join(root, 'model'), secret: SECRET, env, local: false });
   it.each([
     ['file:<dir>', (dir: string) => `file:${dir}`],
     ['git+file://<repo>', (dir: string) => `git+file://${gitRepo(dir)}`],
@@ -78,22 +88,30 @@ describe('the model cannot install from this machine\'s files', () => {
     rmSync(marker, { force: true });
     const dir = scriptedPackage(join(root, `pkg-${Math.random().toString(36).slice(2)}`), 'scripted');
     const refused = await install(spec(dir)).catch((error: unknown) => error);
-    expect(refused).toMatchObject({ code: 'agent_skill_source_refused', message: expect.stringContaining('kazma agent-skills install') });
+    expect(refused).toMatchObject({
+      code: 'agent_skill_source_refused',
+      message: expect.stringContaining('kazma agent-skills install'),
+    });
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('install_agent_skill goes through the model\'s rules: a local path is refused', async () => {
+  it("install_agent_skill goes through the model's rules: a local path is refused", async () => {
     const dir = scriptedPackage(join(root, 'for-tool'), 'scripted');
     const tools = agentSkillTools({ scan: () => [], install: (source) => install(source) });
     const tool = tools.find((t) => t.name === 'install_agent_skill')!;
-    await expect(tool.run({ source: `file:${dir}` }, {} as never)).rejects.toMatchObject({ code: 'agent_skill_source_refused' });
+    await expect(tool.run({ source: `file:${dir}` }, {} as never)).rejects.toMatchObject({
+      code: 'agent_skill_source_refused',
+    });
     expect(existsSync(marker)).toBe(false);
   });
 
   it('a registry package installs, its scripts off', async () => {
     rmSync(marker, { force: true });
     const done = await installAgentSkill({
-      source: 'from-registry@1.0.0', root: join(root, 'model'), secret: SECRET, local: false,
+      source: 'from-registry@1.0.0',
+      root: join(root, 'model'),
+      secret: SECRET,
+      local: false,
       env: { ...env, npm_config_registry: registry.url },
     });
     expect(done.name).toBe('from-registry');

@@ -26,9 +26,14 @@ const PASSED = /^(npm_config_\w+|https?_proxy|no_proxy)$/i;
  * `prepare` of a git or `file:` package nor any other lifecycle script runs as Kazma's user.
  * Every spawn here is listed in docs/spawn-sites.yaml.
  */
-export async function fetchSource(source: SkillSource, scratch: string, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+export async function fetchSource(
+  source: SkillSource,
+  scratch: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
   if (source.kind === 'folder') {
-    if (!existsSync(source.path)) throw new AgentSkillInstallError(`could not fetch "${source.path}": there is no such folder`);
+    if (!existsSync(source.path))
+      throw new AgentSkillInstallError(`could not fetch "${source.path}": there is no such folder`);
     return resolve(source.path);
   }
   const passed = Object.entries(env).filter(([key, value]) => PASSED.test(key) && value !== undefined);
@@ -41,20 +46,32 @@ export async function fetchSource(source: SkillSource, scratch: string, env: Rea
       const protocols = source.local ? 'file:https:http:ssh:git' : 'https:http:ssh:git';
       const gitSafe = { ...base, ...gitEnv(scratch), GIT_ALLOW_PROTOCOL: protocols };
       const branch = source.ref ? ['--branch', source.ref] : [];
-      await run('git', ['clone', '--depth', '1', '--quiet', '--no-recurse-submodules', ...branch, '--', source.url, into],
-        { env: gitSafe, timeout: TIMEOUT_MS });
+      await run(
+        'git',
+        ['clone', '--depth', '1', '--quiet', '--no-recurse-submodules', ...branch, '--', source.url, into],
+        { env: gitSafe, timeout: TIMEOUT_MS },
+      );
       return into;
     }
     const npmEnv = { ...base, npm_config_ignore_scripts: 'true' };
-    const { stdout } = await run('npm', ['pack', source.spec, '--ignore-scripts', '--pack-destination', scratch, '--silent'],
-      { env: npmEnv, timeout: TIMEOUT_MS });
+    const { stdout } = await run(
+      'npm',
+      ['pack', source.spec, '--ignore-scripts', '--pack-destination', scratch, '--silent'],
+      { env: npmEnv, timeout: TIMEOUT_MS },
+    );
     const tarball = join(scratch, stdout.trim().split('\n').at(-1)!);
-    await run('tar', ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'], { env: base, timeout: TIMEOUT_MS });
+    await run('tar', ['-xzf', tarball, '-C', scratch, '--no-same-owner', '--no-same-permissions'], {
+      env: base,
+      timeout: TIMEOUT_MS,
+    });
     return join(scratch, 'package');
   } catch (error) {
     const said = (error as { stderr?: string }).stderr || (error as Error).message;
-    throw new AgentSkillInstallError(`could not fetch "${describe(source)}" (${what}): ${said.trim().split('\n').slice(-3).join(' ')}`);
+    throw new AgentSkillInstallError(
+      `could not fetch "${describe(source)}" (${what}): ${said.trim().split('\n').slice(-3).join(' ')}`,
+    );
   }
 }
 
-const describe = (source: SkillSource): string => (source.kind === 'git' ? source.url : source.kind === 'npm' ? source.spec : source.path);
+const describe = (source: SkillSource): string =>
+  source.kind === 'git' ? source.url : source.kind === 'npm' ? source.spec : source.path;
