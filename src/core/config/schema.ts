@@ -127,6 +127,8 @@ export const configSchema = z.strictObject({
     auto_discover: z.boolean().default(true),
     /** More folders of Agent Skills (SKILL.md), besides the bundled and well-known ones. Relative to kazma.yaml. */
     agent_paths: z.array(z.string().min(1)).default([]),
+    /** Skills (by name) that may load without a signature; every other unsigned skill is refused. */
+    allow_unsigned: z.array(z.string().min(1)).default([]),
   }),
   web: section({
     /** `host:port` entries web tools may reach although internal (`[::1]:8080` for IPv6); everything else internal is refused. */
