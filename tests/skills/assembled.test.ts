@@ -118,7 +118,7 @@ describe('skills in the assembled Kazma', () => {
     const system = () => String(llm.requests.at(-1)!.messages![0]!.content);
     const toolResults = () => JSON.stringify(llm.requests.at(-1)!.messages!.filter((m) => m.role === 'tool').at(-1));
     await say('hello');
-    expect(system()).toContain('Agent Skills (instructions for particular tasks): before a task one of them fits, read it with load_agent_skill.\n- drafting: Use when writing drafting.');
+    expect(system()).toMatch(/Agent Skills \(instructions for particular tasks\): before a task one of them fits, read it with load_agent_skill\.\n«outside:[0-9a-f]{24}» Text from the installed Agent Skills' names and descriptions [^\n]*\n- drafting: Use when writing drafting\./);
     expect(system()).not.toContain('broken');
 
     llm.script({ toolCalls: [{ name: 'install_agent_skill', args: { source } }] });

@@ -40,7 +40,12 @@ export function readSkillTree(dir: string): Map<string, Buffer> {
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-function readLink(root: string, path: string, rel: string): Buffer {
+/**
+ * The content of the file a symlink leads to: a symlink is sealed by what it points at, so pointing it
+ * elsewhere is a change. One leading out of `root` (the folder's real path), to a folder, or nowhere
+ * throws {@link SkillFilesError}: no seal could cover it.
+ */
+export function readLink(root: string, path: string, rel: string): Buffer {
   let target: string;
   try {
     target = realpathSync(path);

@@ -1,6 +1,7 @@
 // The public face of core/tools.
 export { builtinTools } from './builtin/index.ts';
 export { defineTool, type ToolContext, type ToolDefinition } from './define.ts';
+export { fenceOutside } from './fence.ts';
 export { type AuthorizeEffect } from './guards/authorization.ts';
 export { type Guard } from './guards/guard.ts';
 export { createGuardList, firstRefusal } from './guards/list.ts';

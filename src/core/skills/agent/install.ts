@@ -46,7 +46,12 @@ export async function installAgentSkill(options: InstallOptions): Promise<{ name
     const dir = join(options.root, name);
     rmSync(dir, { recursive: true, force: true });
     cpSync(from, dir, { recursive: true, filter: (path) => !/[\\/](\.git|node_modules)$/.test(path) });
-    sealFolder(dir, options.secret, options.source, options.clock);
+    try {
+      sealFolder(dir, options.secret, options.source, options.clock);
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true }); // a copy no seal covers is not left behind to be offered
+      throw error;
+    }
     return { name, dir, files: countFiles(dir) - 1 };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
