@@ -3,4 +3,5 @@ export { configSchema, type KazmaConfig } from './schema.ts';
 export { assertPlatformSection, enabledPlatformIssues } from './platform-rules.ts';
 export { didYouMean } from './did-you-mean.ts';
 export { mcpServerSchema, trustIssues, type McpServerConfig } from './mcp-schema.ts';
-export { crossFieldIssues, type Operator } from './schema.ts';
+export { crossFieldIssues } from './cross-field.ts';
+export type { Operator } from './schema.ts';

@@ -8,7 +8,8 @@ import { trustIssues } from './mcp-schema.ts';
 import { isSecretEnv } from '../secrets/index.ts';
 import { describeIssues } from './issues.ts';
 import { moveRenamedKeys } from './renamed-keys.ts';
-import { configSchema, crossFieldIssues, type KazmaConfig } from './schema.ts';
+import { crossFieldIssues } from './cross-field.ts';
+import { configSchema, type KazmaConfig } from './schema.ts';
 
 /** A validated configuration plus what the rest of the program may know of its environment. */
 export interface LoadedConfig {

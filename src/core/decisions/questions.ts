@@ -1,67 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef, Actor, Card } from '../surface/index.ts';
-import type { Clock } from '../clock.ts';
-import { type Db, decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from '../db/index.ts';
+import type { ChatRef, Actor, } from '../surface/index.ts';
+import { type Db, decisionQuestions, } from '../db/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
-import type { Logger } from '../log/index.ts';
 import type { ActionHandler } from './actions.ts';
-import { decidedBy, storedActor } from './wording.ts';
-import { compareAndSet } from './compare-and-set.ts';
 import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
-import type { QuestionRow } from './effect-store.ts';
-import type { DecisionKind, FirstDecision, FirstDecisionWins } from './first-wins.ts';
+import type { DecisionKind, FirstDecision, } from './first-wins.ts';
+import { fromRow, questionKind } from './question-kind.ts';
+import type { AskInput, Question, QuestionsOptions } from './question-types.ts';
 
-/** A question with a fixed set of answers, as its owner and the card see it. */
-export interface Question {
-  id: string;
-  kind: string;
-  state: QuestionState;
-  chat?: ChatRef;
-  title: string;
-  fields: Array<{ label: string; value: string }>;
-  options: QuestionOption[];
-  subject: unknown;
-  decision?: string;
-  decidedBy?: string;
-  decidedPlatform?: string;
-  decidedAt?: Date;
-  closedReason?: string;
-}
 
-/** What {@link Questions.ask} posts. */
-export interface AskInput {
-  /** The owning module, which registered a handler for it with {@link Questions.onDecided}. */
-  kind: string;
-  title: string;
-  fields?: Array<{ label: string; value: string }>;
-  options: QuestionOption[];
-  /** Where the question came from; its decision runs in this chat's queue. */
-  chat?: ChatRef;
-  /** Every chat that gets a card. */
-  destinations: readonly ChatRef[];
-  /** The owner's own reference, handed back with the decision. */
-  subject?: unknown;
-}
-
-/** Options for {@link Questions}. */
-export interface QuestionsOptions {
-  db: Db;
-  decisions: FirstDecisionWins;
-  /** Why `actor` may not answer questions of this kind, or undefined (operators only, by default). */
-  /** Why `actor` may not answer `question`, or undefined when they may (by its kind, and who asked, in its subject). */
-  mayDecide: (question: Question, actor: Actor) => string | undefined;
-  operatorName: (actor: Actor) => string | undefined;
-  clock: Clock;
-  logger?: Logger;
-  /**
-   * How long a decided question's effect may stay owed before the sweep takes it over: longer than any
-   * handler runs in a live process (a second run would do nothing new anyway, being keyed). Default 60 s.
-   */
-  effectStaleAfterMs?: number;
-}
-
-const PREFIX = 'q';
+export type { AskInput, Question, QuestionsOptions } from './question-types.ts';
 
 /**
  * Questions with buttons (incident cards, clarify cards), settled by the shared first-decision-wins
@@ -163,78 +112,4 @@ export class Questions implements ActionHandler {
       },
     };
   }
-}
-
-/** The button id of an answer: `q:<question id>:<option id>`. */
-export function questionActionId(id: string, option: string): string {
-  return `${PREFIX}:${id}:${option}`;
-}
-
-function questionKind({ db, mayDecide, operatorName }: QuestionsOptions): DecisionKind<Question, string> {
-  return {
-    owner: 'question',
-    async load(id) {
-      const [row] = await db.select().from(decisionQuestions).where(eq(decisionQuestions.id, id));
-      return row && fromRow(row);
-    },
-    isOpen: (q) => q.state === 'open',
-    // Its kind and subject never change after it is asked, so a question read to route the tap will do.
-    refusal(q, actor) {
-      return mayDecide(q, actor);
-    },
-    async settle(request) {
-      const actor = storedActor(request.actor, operatorName(request.actor));
-      const { won, row } = await compareAndSet(db, {
-        table: decisionQuestions, idColumn: decisionQuestions.id, stateColumn: decisionQuestions.state, id: request.id, from: 'open', to: 'decided',
-        // `effect: 'owed'` in the deciding statement itself: no stop can come between the decision and the record of what it owes.
-        set: { decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()`, effect: 'owed' },
-        // Only one of its answers decides it; any other leaves it open (the loser is told "not an answer").
-        guard: sql`${decisionQuestions.options} @> ${JSON.stringify([{ id: request.decision }])}::jsonb`,
-        audit: {
-          table: questionAudit, subject: questionAudit.questionId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown' },
-          actor, platform: request.actor.platform, decision: request.decision, ...(request.reason && { detail: request.reason }),
-        },
-      });
-      return { won, question: row && fromRow(row) };
-    },
-    async audit(entry) {
-      const actor = entry.actor && storedActor(entry.actor, operatorName(entry.actor));
-      await db.insert(questionAudit).values({
-        questionId: entry.id, outcome: entry.outcome, actor: actor ?? null, platform: entry.actor?.platform ?? null,
-        decision: entry.decision ?? null, detail: entry.detail ?? null,
-      });
-    },
-    lostMessage(q, request) {
-      if (q.state === 'open') return `"${request.decision}" is not an answer to this question.`;
-      const line = outcomeLine(q);
-      return q.state === 'closed' ? `This question is closed: ${line}.` : `Already decided: ${line}.`;
-    },
-    card: questionCard,
-  };
-}
-
-/** THE question card, in any state: the buttons while open, the outcome after. */
-export function questionCard(q: Question): Card {
-  if (q.state === 'open') {
-    return { title: q.title, fields: q.fields, buttons: q.options.map((o) => ({ id: questionActionId(q.id, o.id), label: o.label, style: o.style })) };
-  }
-  return { title: q.title, fields: q.fields, buttons: [], footer: outcomeLine(q) };
-}
-
-function outcomeLine(q: Question): string {
-  if (q.state === 'closed') return q.closedReason ?? 'closed';
-  const label = q.options.find((o) => o.id === q.decision)?.label ?? q.decision ?? 'decided';
-  return `${label} ${decidedBy(q.decidedBy, q.decidedPlatform, q.decidedAt)}`;
-}
-
-function fromRow(row: QuestionRow): Question {
-  return {
-    id: row.id, kind: row.kind, state: row.state, title: row.title, fields: row.fields, options: row.options, subject: row.subject,
-    ...(row.chat && { chat: row.chat as ChatRef }),
-    ...(row.decision && { decision: row.decision }),
-    ...(row.decidedBy && { decidedBy: row.decidedBy.operator ?? row.decidedBy.displayName ?? row.decidedBy.id }),
-    ...(row.decidedPlatform && { decidedPlatform: row.decidedPlatform }),
-    ...(row.decidedAt && { decidedAt: row.decidedAt }),
-    ...(row.closedReason && { closedReason: row.closedReason }),
-  };
 }

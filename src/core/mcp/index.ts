@@ -1,7 +1,7 @@
 // The public face of core/mcp.
 export { connectServer } from './connection.ts';
 export { McpStartError } from './errors.ts';
-export { listServers } from './manager.ts';
+export { listServers } from './server-view.ts';
 export { maskServer, plainSecrets, resolveSecrets, stashSecrets } from './secrets.ts';
 export { serverRequestHandler } from './server-requests.ts';
 export { McpServerSettings } from './server-settings.ts';

@@ -8,8 +8,10 @@ import { McpStartError, McpUnknownServerError } from './errors.ts';
 import type { McpServerConfig } from '../config/index.ts';
 import { maskServer, resolveSecrets } from './secrets.ts';
 import type { McpServerSettings } from './server-settings.ts';
-import type { McpServerRow, McpStateStore } from './state-store.ts';
+import type { McpStateStore } from './state-store.ts';
 import { resultText, serverTools } from './tools.ts';
+import { listServers, type McpServerView } from './server-view.ts';
+
 
 /** What {@link McpManager} needs. */
 export interface McpManagerOptions {
@@ -29,18 +31,6 @@ export interface McpManagerOptions {
   onServerRequest?: McpServerRequestHandler;
   /** What a failed `follow` pass says (a database outage is said once by the caller); default a warning. */
   onError?: (error: unknown) => void;
-}
-
-/** A server as `/config tools list` and `kazma mcp list` show it. */
-export interface McpServerView {
-  name: string;
-  on: boolean;
-  trust: McpServerConfig['trust'];
-  transport: McpServerConfig['transport'];
-  state: McpServerRow['state'] | 'starting';
-  toolCount: number;
-  lastError?: string;
-  nextRetryAt?: Date;
 }
 
 interface Live { config: McpServerConfig; connection: McpConnection; tools: string[] }
@@ -214,18 +204,4 @@ export class McpManager {
     await this.#again?.catch(() => undefined);
     await Promise.all([...this.#live.keys()].map((name) => this.#stop(name, 'stopped').catch(() => undefined)));
   }
-}
-
-/** Joins the configured servers with their state rows. */
-export function listServers(servers: readonly McpServerConfig[], rows: readonly McpServerRow[]): McpServerView[] {
-  const byName = new Map(rows.map((r) => [r.name, r]));
-  return servers.map((s) => {
-    const row = byName.get(s.name);
-    return {
-      name: s.name, on: s.enabled, trust: s.trust, transport: s.transport,
-      state: row?.state ?? (s.enabled ? 'starting' : 'disabled'), toolCount: row?.toolCount ?? 0,
-      ...(row?.lastError && row.state === 'failed' && { lastError: row.lastError }),
-      ...(row?.nextRetryAt && row.state === 'failed' && { nextRetryAt: row.nextRetryAt }),
-    };
-  });
 }

@@ -1,49 +1,35 @@
 // Background (swarm) tasks: a goal the agent works on in a thread of its own, on any worker process.
 // The task row says where it stands; the runner and its checkpoint hold the conversation; the outbox
 // carries the status card and the answer to the origin chat, each once.
-import { type ApprovalBroker, resumeOf } from '../approvals/index.ts';
-import type { DriveResult, TurnRunner } from '../agent/index.ts';
+import { resumeOf } from '../approvals/index.ts';
 import type { ChatRef, Actor } from '../surface/index.ts';
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/index.ts';
 import { actorFromStored, storedActor } from '../decisions/index.ts';
-import type { JobKind, JobQueue } from '../jobs/index.ts';
-import type { Logger } from '../log/index.ts';
-import { type OutboxDispatcher, editOwnedCards, postOwnedCards, type Reply } from '../outbox/index.ts';
-import type { RunRef } from '../runs/index.ts';
+import type { JobKind, } from '../jobs/index.ts';
+import { postOwnedCards, } from '../outbox/index.ts';
 import { taskCard } from './card.ts';
+import type { TasksOptions } from './options.ts';
+import { TASK_OWNER, TaskEnds, taskRun, taskTurnId } from './task-ends.ts';
 import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';
-import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, touchTask } from './store.ts';
+import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, } from './store.ts';
 import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
 
-/** Options for {@link Tasks}. */
-export interface TasksOptions {
-  db: Db;
-  runner: Pick<TurnRunner, 'turn' | 'turnAnswer' | 'waitingOn' | 'resumeClaimed' | 'resumeExpired'>;
-  broker: Pick<ApprovalBroker, 'get' | 'supersede'>;
-  jobs: JobQueue;
-  outbox: OutboxDispatcher;
-  replies: { deliver(chat: ChatRef, replies: readonly Reply[]): Promise<void> };
-  operatorName: (actor: Actor) => string | undefined;
-  /** Where `finished_at` and a retry's job id read now. */
-  clock: Clock;
-  logger?: Logger;
-}
+export type { TasksOptions } from './options.ts';
 
-/** Owner name of task status cards in the outbox. */
-const TASK_OWNER = 'task';
+
 
 export class Tasks {
   readonly #o: TasksOptions;
   readonly runJob: JobKind<{ taskId: string }>;
   readonly continueJob: JobKind<{ gateId: string; expired: boolean }>;
   readonly collectJob: JobKind<{ taskId: string }>;
+  readonly #ends: TaskEnds;
 
   constructor(options: TasksOptions) {
     this.#o = options;
     this.runJob = taskRunJob(this);
     this.continueJob = taskContinueJob(this);
     this.collectJob = taskCollectJob(this);
+    this.#ends = new TaskEnds(options, this.collectJob);
   }
 
   /**
@@ -62,7 +48,7 @@ export class Tasks {
       for (const goal of subtasks) children.push(await insertTask(tx, { id: newTaskId(), goal, requester, parentId: id, ...origin }));
       return { task, children, cards: input.origin ? await postOwnedCards(tx, { kind: TASK_OWNER, id }, taskCard(task), [input.origin]) : [] };
     });
-    await this.#dispatch(cards);
+    await this.#ends.dispatch(cards);
     if (children.length === 0) await this.#o.jobs.enqueue(this.runJob, { taskId: id }, { jobId: id });
     else await this.#o.jobs.enqueueAll(this.runJob, children.map((child) => ({ payload: { taskId: child.id }, options: { jobId: child.id } })));
     return task;
@@ -79,23 +65,23 @@ export class Tasks {
     if (children.length === 0 || children.some((child) => !FINAL_TASK_STATES.includes(child.state))) return;
     const running = parent.state === 'running' ? parent : await transitionTask(this.#o.db, { id: parentId, from: 'waiting_subtasks', to: 'running', patch: { attempts: parent.attempts + 1 } });
     if (!running) return;
-    if (running !== parent) await this.#editCard(running);
+    if (running !== parent) await this.#ends.editCard(running);
     const results = children.map((child, i) => `${i + 1}. ${child.goal} — ${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`);
     const text = `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them into one answer.`;
-    await this.#after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: taskTurnId(running) }));
+    await this.#ends.after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: taskTurnId(running) }));
   }
 
   /** The `task.run` job: runs the task, or continues it where a worker that died left it. */
   async run(taskId: string): Promise<void> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return;
-    if (task.state === 'done' || task.state === 'failed') return this.#announce(task); // the announcement may not have gone out
+    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task); // the announcement may not have gone out
     if (task.state !== 'queued' && task.state !== 'running') return;
     const running = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'running', patch: { attempts: task.attempts + 1 } });
     if (!running) return;
-    if (task.state === 'queued') await this.#editCard(running);
+    if (task.state === 'queued') await this.#ends.editCard(running);
     const result = await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text: running.goal, turnId: taskTurnId(running) });
-    await this.#after(running.id, result);
+    await this.#ends.after(running.id, result);
   }
 
   /** The `task.continue` job: the question the task waits on was decided or expired; resume it here. */
@@ -106,14 +92,14 @@ export class Tasks {
     if (!gate || !task) return;
     const running = task.state === 'waiting_approval' ? await transitionTask(this.#o.db, { id: task.id, from: 'waiting_approval', to: 'running' }) : task.state === 'running' ? task : undefined;
     if (!running) return; // cancelled: its question was withdrawn with it
-    if (running !== task) await this.#editCard(running);
+    if (running !== task) await this.#ends.editCard(running);
     const run = taskRun(running);
     const result = expired
       ? await this.#o.runner.resumeExpired(gate, { run })
       : gate.decision && (gate.state === 'claimed' || gate.state === 'resuming')
         ? await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), { alreadyResuming: gate.state === 'resuming', run })
         : undefined;
-    if (result) await this.#after(task.id, result);
+    if (result) await this.#ends.after(task.id, result);
   }
 
   /** Cancels a task that has not ended; a question it waits on is withdrawn. Returns the row, or why not. */
@@ -124,7 +110,7 @@ export class Tasks {
     const cancelled = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'cancelled', patch: { finishedAt: this.#o.clock.now() } });
     if (!cancelled) return this.cancel(taskId); // it moved meanwhile: look again
     await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
-    await this.#editCard(cancelled);
+    await this.#ends.editCard(cancelled);
     for (const child of await subtasksOf(this.#o.db, task.id)) if (!FINAL_TASK_STATES.includes(child.state)) await this.cancel(child.id);
     // One subtask cancelled on its own: its parent goes on with what the others found.
     if (cancelled.parentId) await this.#o.jobs.enqueue(this.collectJob, { taskId: cancelled.parentId });
@@ -142,7 +128,7 @@ export class Tasks {
     if (task.state === 'failed') {
       const queued = await transitionTask(this.#o.db, { id: task.id, from: 'failed', to: 'queued', patch: { error: null, finishedAt: null, retries: task.retries + 1 } });
       if (!queued) return this.retry(taskId);
-      await this.#editCard(queued);
+      await this.#ends.editCard(queued);
     } else if (task.state !== 'queued' && task.state !== 'running') {
       return { ok: false, reason: `task ${taskId} is ${task.state.replace('_', ' ')}` };
     }
@@ -154,56 +140,5 @@ export class Tasks {
     return getTask(this.#o.db, taskId);
   }
 
-  /** After a drive: failed, waiting for a person, or done with an answer — unless it was cancelled meanwhile. */
-  async #after(taskId: string, result: DriveResult): Promise<void> {
-    await touchTask(this.#o.db, taskId);
-    const task = await getTask(this.#o.db, taskId);
-    // Cancelled while this drive ran: a question it asked since is withdrawn too.
-    if (task?.state === 'cancelled') await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
-    if (task?.state !== 'running') return;
-    let moved: TaskRow | undefined;
-    if (!result.ok) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: result.error, finishedAt: this.#o.clock.now() } });
-    else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
-    else {
-      // A model that failed still leaves a ⚠️ reply in the thread; the task says it failed, not "done".
-      const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, taskTurnId(task));
-      const answer = replies.join('\n\n') || '(the model gave no answer)';
-      moved = answered
-        ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: this.#o.clock.now() } })
-        : await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''), finishedAt: this.#o.clock.now() } });
-    }
-    if (!moved) return;
-    await this.#editCard(moved);
-    await this.#announce(moved);
-    if (moved.parentId && FINAL_TASK_STATES.includes(moved.state)) await this.#o.jobs.enqueue(this.collectJob, { taskId: moved.parentId });
-  }
-
-  /** The answer (or the failure) in the origin chat, once per turn: the reply row is keyed by the task's turn. */
-  async #announce(task: TaskRow): Promise<void> {
-    // A subtask's answer goes into its parent's, not to the chat.
-    if (!task.originChat || task.parentId || (task.state !== 'done' && task.state !== 'failed')) return;
-    const text = task.state === 'done' ? `✅ Task ${task.id} is done:\n\n${task.result ?? ''}` : `⚠️ Task ${task.id} failed: ${task.error ?? 'unknown error'}`;
-    await this.#o.replies.deliver(task.originChat as ChatRef, [{ key: `task-${taskTurnId(task)}`, text }]);
-  }
-
-  async #editCard(task: TaskRow): Promise<void> {
-    await this.#dispatch(await editOwnedCards(this.#o.db, { kind: TASK_OWNER, id: task.id }, taskCard(task)));
-  }
-
-  async #dispatch(ids: string[]): Promise<void> {
-    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
-  }
 }
 
-/** A task's run: its own thread; questions asked in its origin chat; its words gathered into one answer. */
-function taskRun(task: TaskRow): RunRef {
-  return { threadId: task.threadId, ...(task.originChat && { origin: task.originChat as ChatRef }), deliverTo: [] };
-}
-
-/**
- * The turn a task's run is: the task itself, and after each Retry a new one (the failed turn is over;
- * re-running its id would only continue it to the same end). A worker that died mid-turn continues it.
- */
-function taskTurnId(task: TaskRow): string {
-  return task.retries === 0 ? task.id : `${task.id}-retry-${task.retries}`;
-}

@@ -17,43 +17,17 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { ChannelValues, isMessageList } from './channel-values.ts';
+import { ChannelValues, } from './channel-values.ts';
 import { checkpointReadSql, knownKey, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
 import { DeltaBases, dumpChannel, type DumpedBlob, type FetchedBlob } from './delta-blobs.ts';
-import { decodeDelta, DELTA_TYPE } from './message-deltas.ts';
 import { MessageMemoSerializer } from './message-serde.ts';
 import { SharedLatestReads } from './shared-reads.ts';
-
-/** Special write channels LangGraph stores at fixed negative indexes (an upsert: the latest wins). */
-const SPECIAL_WRITE_INDEX: Record<string, number> = { __error__: -1, __scheduled__: -2, __interrupt__: -3, __resume__: -4 };
-
-/**
- * Blobs travel as ONE bytea parameter, sent as binary, with each blob's offset and length beside it
- * (length -1: no blob). A bytea[] parameter went as text — every byte spelled as two hex digits inside an
- * array literal, built by the driver and parsed back by the server (on PGlite, in this process) — which at
- * a full context window cost more than the rest of the write.
- */
-function packed(blobs: (Uint8Array | undefined)[]): { bytes: Buffer; at: number[]; length: number[] } {
-  const at: number[] = [];
-  const length: number[] = [];
-  let offset = 0;
-  for (const blob of blobs) {
-    at.push(offset);
-    length.push(blob ? blob.byteLength : -1);
-    offset += blob?.byteLength ?? 0;
-  }
-  return { bytes: Buffer.concat(blobs.filter((blob): blob is Uint8Array => blob !== undefined)), at, length };
-}
-
-/** SQL for one blob of a {@link packed} parameter, in a row with `at` and `length`. */
-const sliceOf = (parameter: string, row: string) => `case when ${row}.length < 0 then null else substring(${parameter}::bytea from ${row}.at + 1 for ${row}.length) end`;
+import { batchedStatements, packed, SPECIAL_WRITE_INDEX } from './batched-statements.ts';
 
 export class BatchedPostgresSaver extends PostgresSaver {
   readonly #pool: pg.Pool;
-  readonly #putSql: string;
-  readonly #insertWritesSql: string;
-  readonly #upsertWritesSql: string;
-  readonly #readSql: string;
+  /** The statements' texts (batched-statements.ts, checkpoint-read.ts). */
+  readonly #sql: ReturnType<typeof batchedStatements> & { read: string };
   readonly #schema: string;
   readonly #prepared: boolean;
   /**
@@ -78,27 +52,13 @@ export class BatchedPostgresSaver extends PostgresSaver {
     super(pool, serde, { schema });
     this.#values = new ChannelValues({ budgetBytes: options.valuesBudgetBytes });
     this.#pool = pool;
-    const table = (name: string) => `"${schema}".${name}`;
-    const fetchSql = `select version, type, blob from ${table('checkpoint_blobs')} where thread_id = $1 and checkpoint_ns = $2 and channel = $3 and version = any($4::text[])`;
+    const statements = batchedStatements(schema);
     const bases = new DeltaBases({
       values: this.#values, serde,
-      fetch: async (where, versions) => (await pool.query<FetchedBlob>(this.#named('delta_bases', fetchSql, [where.thread, where.ns, where.channel, versions]))).rows,
+      fetch: async (where, versions) => (await pool.query<FetchedBlob>(this.#named('delta_bases', statements.fetchBases, [where.thread, where.ns, where.channel, versions]))).rows,
     });
     serde.loadDeltasWith((blob) => bases.load(blob));
-    this.#putSql = `WITH blobs AS (
-  INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
-  SELECT $1, $2, b.channel, b.version, b.type, ${sliceOf('$6', 'b')} FROM unnest($3::text[], $4::text[], $5::text[], $11::int[], $12::int[]) AS b(channel, version, type, at, length)
-  ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-)
-INSERT INTO ${table('checkpoints')} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-VALUES ($1, $2, $7, $8, $9, $10)
-ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
-    const writes = `INSERT INTO ${table('checkpoint_writes')} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, ${sliceOf('$8', 'w')} FROM unnest($5::int[], $6::text[], $7::text[], $9::int[], $10::int[]) AS w(idx, channel, type, at, length)
-ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
-    this.#insertWritesSql = `${writes} DO NOTHING`;
-    this.#upsertWritesSql = `${writes} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`;
-    this.#readSql = checkpointReadSql(schema);
+    this.#sql = { ...statements, read: checkpointReadSql(schema) };
     this.#schema = schema;
     this.#prepared = options.prepared ?? false;
     this.#nameSuffix = options.sessionShared ? `_${randomBytes(6).toString('hex')}` : '';
@@ -123,7 +83,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
   async #read(config: RunnableConfig, thread_id: string, checkpoint_ns: string, checkpoint_id: string | undefined): Promise<CheckpointTuple | undefined> {
     const known = this.#values.known(thread_id, checkpoint_ns);
     const knownKeys = [...known].map(([channel, { version }]) => knownKey(channel, version));
-    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#readSql, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]));
+    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#sql.read, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]));
     const head = rows[0];
     if (!head || head.part !== 0 || !head.checkpoint) return undefined;
     // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
@@ -131,7 +91,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     const { channelValues, pendingWrites, held } = loaderInputs(rows);
     const checkpoint = await this._loadCheckpoint(head.checkpoint as never, channelValues as never);
     for (const channel of held) checkpoint.channel_values[channel] = [...known.get(channel)!.value];
-    this.#rememberRead(thread_id, checkpoint_ns, checkpoint.channel_values, rows);
+    this.#values.rememberRead(thread_id, checkpoint_ns, checkpoint.channel_values, rows);
     return {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.checkpoint_id } },
       checkpoint,
@@ -139,17 +99,6 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
       parentConfig: head.parent_checkpoint_id ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.parent_checkpoint_id } } : undefined,
       pendingWrites: await this._loadWrites(pendingWrites as never),
     };
-  }
-
-  /** Keeps the message lists a read revived, with their versions, for the next read and write. */
-  #rememberRead(threadId: string, namespace: string, values: Record<string, unknown>, rows: CheckpointReadRow[]): void {
-    for (const row of rows) {
-      if (row.part !== 1 || row.known || !row.blob || row.version === null) continue;
-      const value = values[row.channel!];
-      if (!isMessageList(value)) continue;
-      const { depth, bytes } = row.type === DELTA_TYPE ? decodeDelta(row.blob).header : { depth: 0, bytes: row.blob.length };
-      this.#values.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes, depth });
-    }
   }
 
   override async deleteThread(threadId: string): Promise<void> {
@@ -164,7 +113,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     this.reads.written(thread_id);
     const [blobs, dumpedMetadata] = await Promise.all([this.#dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
     const blobBytes = packed(blobs.map((b) => b.blob));
-    await this.#pool.query(this.#named('put', this.#putSql, [
+    await this.#pool.query(this.#named('put', this.#sql.put, [
       thread_id, checkpoint_ns,
       blobs.map((b) => b.channel), blobs.map((b) => b.version), blobs.map((b) => b.type), blobBytes.bytes,
       checkpoint.id, checkpoint_id ?? null, this._dumpCheckpoint(checkpoint), dumpedMetadata,
@@ -196,7 +145,7 @@ ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
     for (const write of upsert ? dumped : [...dumped].reverse()) byIndex.set(write[4], write);
     const rows = [...byIndex.values()];
     const blobBytes = packed(rows.map((w) => w[7]));
-    await this.#pool.query(this.#named(upsert ? 'upsert_writes' : 'insert_writes', upsert ? this.#upsertWritesSql : this.#insertWritesSql, [
+    await this.#pool.query(this.#named(upsert ? 'upsert_writes' : 'insert_writes', upsert ? this.#sql.upsertWrites : this.#sql.insertWrites, [
       thread_id, checkpoint_ns, checkpoint_id, taskId,
       rows.map((w) => w[4]), rows.map((w) => w[5]), rows.map((w) => w[6]), blobBytes.bytes, blobBytes.at, blobBytes.length,
     ]));

@@ -13,6 +13,8 @@
 //    that value instead of fetching and reviving the blob — on any process, whatever wrote since.
 //  - Each message's JSON (message-serde.ts), so the next checkpoint serialises only the new messages.
 import { BaseMessage } from '@langchain/core/messages';
+import type { CheckpointReadRow } from './checkpoint-read.ts';
+import { decodeDelta, DELTA_TYPE } from './message-deltas.ts';
 
 /** The default memory budget, in bytes of the values' JSON (their objects take ~2–3× that on the heap). */
 export const DEFAULT_CHANNEL_VALUES_BUDGET = 8 * 1024 * 1024;
@@ -53,6 +55,17 @@ export class ChannelValues {
 
   constructor(options: { budgetBytes?: number } = {}) {
     this.#budget = options.budgetBytes ?? DEFAULT_CHANNEL_VALUES_BUDGET;
+  }
+
+  /** Keeps the message lists a read revived, with their versions, for the next read and write. */
+  rememberRead(threadId: string, namespace: string, values: Record<string, unknown>, rows: CheckpointReadRow[]): void {
+    for (const row of rows) {
+      if (row.part !== 1 || row.known || !row.blob || row.version === null) continue;
+      const value = values[row.channel!];
+      if (!isMessageList(value)) continue;
+      const { depth, bytes } = row.type === DELTA_TYPE ? decodeDelta(row.blob).header : { depth: 0, bytes: row.blob.length };
+      this.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes, depth });
+    }
   }
 
   /** Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON, `depth` its blob's (default 0). */

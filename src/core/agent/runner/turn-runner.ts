@@ -1,39 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
-import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
+import { Command, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES } from '../../db/index.ts';
-import { type ApprovalBroker, type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/index.ts';
+import { type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/index.ts';
 import type { ChatRef, Actor } from '../../surface/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
 import type { AgentGraph } from '../graph/graph.ts';
-import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import type { AgentStateValue } from '../graph/state.ts';
-import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
-import { type LeaseHandOff, type ThreadLeases, type ThreadStore, TurnInterruptedError } from '../../turns/index.ts';
-import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, type RepliesAnchor } from './transcript.ts';
-import { TurnOutput, type TurnOutputOptions } from './turn-output.ts';
+import { type LeaseHandOff, } from '../../turns/index.ts';
+import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, } from './transcript.ts';
+import { TurnOutput } from './turn-output.ts';
+import { configOf, GraphDrive, type DriveResult, type TurnRunnerOptions } from './graph-drive.ts';
 
-/** Options for {@link TurnRunner}. */
-export interface TurnRunnerOptions extends TurnOutputOptions {
-  graph: AgentGraph;
-  threads: ThreadStore;
-  broker: ApprovalBroker;
-  /** Aborted at shutdown: running model calls and tools stop. */
-  signal?: AbortSignal;
-  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.lease_ttl). */
-  heartbeatMs?: number;
-  /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
-  recursionLimit?: number;
-  /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
-  leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
-  /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
-  reads?: Pick<SharedLatestReads, 'share'>;
-}
+export type { DriveResult, TurnRunnerOptions } from './graph-drive.ts';
 
-/** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
-export type DriveResult = { ok: true } | { ok: false; error: string };
 
 /**
  * Runs turns on a thread (a {@link RunRef}): invokes the graph, delivers the replies to the run's
@@ -44,10 +26,12 @@ export type DriveResult = { ok: true } | { ok: false; error: string };
 export class TurnRunner {
   readonly #o: TurnRunnerOptions;
   readonly #out: TurnOutput;
+  readonly #graph: GraphDrive;
 
   constructor(options: TurnRunnerOptions) {
     this.#o = options;
     this.#out = new TurnOutput(options);
+    this.#graph = new GraphDrive(options, this.#out);
   }
 
   /**
@@ -65,13 +49,13 @@ export class TurnRunner {
     // The chat's thread is read with the first try for its lease (one statement where leases are rows).
     await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
       const run = chatRun(input.chat, threadId);
-      return this.#shared(run, () => this.#turn(run, input, options.sentHandOff));
+      return this.#graph.shared(run, () => this.#turn(run, input, options.sentHandOff));
     }, options);
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
   async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
-    return this.#leased(run, () => this.#turn(run, input));
+    return this.#graph.leased(run, () => this.#turn(run, input));
   }
 
   /** A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
@@ -91,13 +75,13 @@ export class TurnRunner {
     if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
-      await this.#drive(run, null, requester); // its replies recorded at once: another drive follows
+      await this.#graph.drive(run, null, requester); // its replies recorded at once: another drive follows
       snapshot = await this.#o.graph.getState(configOf(threadId));
     }
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
     const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
-    return this.#drive(run, {
+    return this.#graph.drive(run, {
       messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
       verdicts: {},
       turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
@@ -112,7 +96,7 @@ export class TurnRunner {
    */
   async endTurn(input: { chat: ChatRef; turnId: string; text: string }): Promise<void> {
     const run = chatRun(input.chat, await this.#o.threads.current(input.chat));
-    await this.#leased(run, () => this.#endTurn(run, input));
+    await this.#graph.leased(run, () => this.#endTurn(run, input));
   }
 
   async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {
@@ -133,13 +117,13 @@ export class TurnRunner {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = anchorAtTurn(values.messages, turnId);
-    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#graph.drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
     await this.#out.replies(run, values, from, sent);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
     if (!question?.id || !question.value) return { ok: true };
     // The process may have stopped after the checkpoint paused and before the gate was written.
     const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some((gate) => gate.interruptId === question.id);
-    if (!asked) await this.#ask(run, question.id, requester, question.value);
+    if (!asked) await this.#graph.ask(run, question.id, requester, question.value);
     return { ok: true };
   }
 
@@ -155,7 +139,7 @@ export class TurnRunner {
     const run = options.run ?? runOf(gate);
     let result: DriveResult;
     try {
-      result = await this.#leased(run, () => this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
+      result = await this.#graph.leased(run, () => this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
     } finally {
       clearInterval(beat);
     }
@@ -167,11 +151,11 @@ export class TurnRunner {
   /** A question that timed out: the paused turn is resumed with a denial (fail closed) and the user is told. */
   async resumeExpired(gate: Gate, options: { run?: RunRef } = {}): Promise<DriveResult | undefined> {
     const run = options.run ?? runOf(gate);
-    return this.#leased(run, async () => {
+    return this.#graph.leased(run, async () => {
       if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return undefined;
       await this.#out.notice(run, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
       const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
-      return this.#drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+      return this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
     });
   }
 
@@ -194,55 +178,4 @@ export class TurnRunner {
     return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
   }
 
-  /**
-   * Runs `work` holding the thread's lease (when leases are configured). Holding it, nobody else writes
-   * the thread, so its checkpoint, read here, need not be read again by the graph.
-   */
-  #leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
-    const shared = () => this.#shared(run, work);
-    return this.#o.leases ? this.#o.leases.run(run.threadId, shared) : shared();
-  }
-
-  /** `work` on a thread whose lease is held: the graph reuses the runner's read of its checkpoint. */
-  #shared<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
-    return this.#o.reads ? this.#o.reads.share(run.threadId, work) : work();
-  }
-
-  async #ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
-    await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
-  }
-
-  /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
-  async #drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {}): Promise<DriveResult> {
-    const { threadId } = run;
-    const config = configOf(threadId);
-    // By id, not position: the model node may move older turns out of the checkpoint during this drive.
-    const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
-    this.#out.typing(run);
-    let result: DriveOutput;
-    // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
-    // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
-    const turn = new AbortController();
-    const follow = () => turn.abort(this.#o.signal?.reason);
-    if (this.#o.signal?.aborted) follow();
-    else this.#o.signal?.addEventListener('abort', follow, { once: true });
-    try {
-      result = await invokePhased(this.#o.graph, input, { threadId, phase: options.phase ?? 'act', recursionLimit: this.#o.recursionLimit ?? 100, signal: turn.signal });
-    } catch (error) {
-      // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
-      // the next start takes it up from there.
-      if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
-      await this.#out.notice(run, this.#out.failureText(error, threadId));
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      this.#o.signal?.removeEventListener('abort', follow);
-    }
-    await this.#out.replies(run, result, before, options.sent);
-    const question = result[INTERRUPT]?.[0];
-    if (question?.id && question.value) await this.#ask(run, question.id, requester, question.value);
-    return { ok: true };
-  }
 }
-
-/** The graph's config for a thread. */
-const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });

@@ -1,28 +1,12 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { type Db, onLiveConnection, builtOnce, inbox, type InboxState } from '../../db/index.ts';
-import { KazmaError } from '../../errors.ts';
 import { recordSent, type SentReply } from '../../outbox/index.ts';
 import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking, rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/index.ts';
 import type { InboundEvent } from '../../surface/index.ts';
+import { insertEvent } from './insert.ts';
+import { InboxUnavailableError, type InboxKey, type InboxRow } from './keys.ts';
 
-export type InboxRow = typeof inbox.$inferSelect;
-
-/** Identifies one inbound event: the platform's own event id, unique per platform. */
-export interface InboxKey {
-  platform: string;
-  eventId: string;
-}
-
-/**
- * The event could not be recorded (the database is unreachable or refused the write). The adapter
- * must not acknowledge it: a webhook answers 5xx, a poller keeps its offset, so the platform
- * delivers it again.
- */
-export class InboxUnavailableError extends KazmaError {
-  constructor(cause: unknown) {
-    super('inbox_unavailable', `the event could not be recorded, so it was not accepted (the platform will deliver it again): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-}
+export { InboxUnavailableError, inboxKey, turnIdOf, type InboxKey, type InboxRow } from './keys.ts';
 
 /**
  * The durable inbox: every inbound event is written here before it is acknowledged, and moves
@@ -59,7 +43,7 @@ export class Inbox {
    * one event exactly one gets true. Throws {@link InboxUnavailableError} when nothing was written.
    */
   async record(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
-    return this.#answered(() => this.#insert(event, state));
+    return this.#answered(() => insertEvent(this.#db, { event, state, owner: this.#owner }));
   }
 
   /**
@@ -80,22 +64,6 @@ export class Inbox {
     return onLiveConnection(statement, { timeoutMs: this.#writeTimeoutMs }).catch((error: unknown) => {
       throw new InboxUnavailableError(error);
     });
-  }
-
-  async #insert(event: InboundEvent, state: Extract<InboxState, 'received' | 'refused'>): Promise<boolean> {
-    // Built once per state: every message's first statement (a refused one ends as it is written).
-    const statement = builtOnce(this.#db, `inbox.insert.${state}`, (db) =>
-      db.insert(inbox)
-        .values({
-          platform: placed('platform'), eventId: placed('eventId'), chat: placed('chat'), state, owner: placed('owner'),
-          event: state === 'received' ? placed('event') : null,
-          ...(state === 'refused' && { finishedAt: sql`now()` }),
-        })
-        .onConflictDoNothing({ target: [inbox.platform, inbox.eventId] })
-        .returning({ eventId: inbox.eventId })
-        .prepare(`inbox_insert_${state}`));
-    const rows = await statement.execute({ platform: event.platform, eventId: event.eventId, chat: event.chat, owner: this.#owner, ...(state === 'received' && { event }) });
-    return rows.length > 0;
   }
 
   /**
@@ -231,15 +199,3 @@ export class Inbox {
   }
 }
 
-/** A placeholder where drizzle's types want the column's value type (encoded by the column on execute). */
-const placed = (name: string) => sql.placeholder(name) as never;
-
-/** The inbox key of an event. */
-export function inboxKey(event: Pick<InboundEvent, 'platform' | 'eventId'>): InboxKey {
-  return { platform: event.platform, eventId: event.eventId };
-}
-
-/** The turn id of a message event: stable across restarts, so a resumed turn is recognised as the same. */
-export function turnIdOf(key: InboxKey): string {
-  return `${key.platform}:${key.eventId}`;
-}

@@ -1,13 +1,13 @@
-import { TurnInterruptedError, type RowEnd } from '../../turns/index.ts';
-import { parseCommand } from '../../commands/index.ts';
-import type { Role } from './access.ts';
+
 import { ChatTurns } from '../queue/chat-turns.ts';
 import type { OrderedWork } from '../queue/turn-hand-offs.ts';
 import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
 import { parseInboundEvent, type ChatRef, type Actor, type InboundEvent } from '../../surface/index.ts';
-import { inboxKey, turnIdOf, type InboxRow } from '../inbox/inbox.ts';
+import { inboxKey, type InboxRow } from '../inbox/inbox.ts';
 import { RefusalLimiter } from './refusals.ts';
 import { RefusedEvents } from './refused-events.ts';
+import { WorkPlanner } from './work-plan.ts';
+import { Attempts } from './attempt.ts';
 
 /**
  * The one inbound path every adapter uses: drop own messages → check access → record in the inbox
@@ -23,10 +23,17 @@ export class InboundPipeline {
   /** Events this process accepted and has not finished: the rest of its own unfinished rows are orphans. */
   readonly #working = new Set<string>();
   readonly #turns: ChatTurns;
+  readonly #planner: WorkPlanner;
+  readonly #attempts: Attempts;
   #closed = false;
 
   constructor(options: PipelineOptions) {
     this.#o = options;
+    this.#planner = new WorkPlanner(options, {
+      send: (chat, text) => this.#send(chat, text),
+      privately: (chat, actor, text) => this.#private(chat, actor, text),
+    });
+    this.#attempts = new Attempts(options, { send: (chat, text) => this.#send(chat, text) });
     this.#refused = new RefusedEvents({ limiter: options.refusals ?? new RefusalLimiter(), inbox: options.inbox, tell: (chat, actor, text) => this.#private(chat, actor, text), logger: options.logger });
     const staleAfterMs = options.staleAfterMs ?? 15_000;
     this.#turns = new ChatTurns({
@@ -115,7 +122,7 @@ export class InboundPipeline {
   }
 
   async #route(event: InboundEvent, staleBefore: Date | undefined): Promise<PipelineOutcome> {
-    const { work, ordered } = await this.#plan(event);
+    const { work, ordered } = await this.#planner.plan(event);
     if (ordered) return this.#turns.submit(event.chat, inboxKey(event), staleBefore ? { staleBefore } : {});
     const run = () => this.#claimed(event, staleBefore, work);
     return work.queue ? this.#o.queues.run(work.queue, run) : run();
@@ -127,14 +134,6 @@ export class InboundPipeline {
    * that need no order (/status), platform commands (answered through the receiving process's own
    * interaction) and button taps (decided in the question's chat queue) run where they were received.
    */
-  async #plan(event: InboundEvent): Promise<{ work: Work; ordered: boolean }> {
-    const verdict = this.#o.access.check(event.actor, event.chat);
-    if (!verdict.ok) return { work: { run: async () => {} }, ordered: false }; // access was narrowed since
-    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
-    const work = await this.#work(event, actor, verdict.role);
-    return { work, ordered: event.kind === 'message' && work.queue === event.chat };
-  }
-
   /** A row as the chat's lease holder sees it: its work, when it is a message that waits its turn. */
   async #ordered(row: InboxRow): Promise<OrderedWork | undefined> {
     let event: InboundEvent;
@@ -144,82 +143,18 @@ export class InboundPipeline {
       return undefined; // unreadable: recover() logs it; it must not hold up the chat
     }
     if (event.kind !== 'message') return undefined;
-    const { work, ordered } = await this.#plan(event);
+    const { work, ordered } = await this.#planner.plan(event);
     if (!ordered) return undefined;
-    return { run: (taken, options) => this.#o.queues.run(event.chat, () => this.#attempt(event, taken, work, options)) };
-  }
-
-  async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
-    if (event.kind === 'action') {
-      const routed = await this.#o.actions.route(event.actionId);
-      if (!routed) return { run: () => this.#private(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).') };
-      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat }) };
-    }
-    const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
-    if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
-    const text = event.kind === 'message' ? event.text : '';
-    return { queue: event.chat, run: (options) => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options) };
+    return { run: (taken, options) => this.#o.queues.run(event.chat, () => this.#attempts.run(event, taken, work, options)) };
   }
 
   /** Runs a recorded event's work once: claims its row (the inbox's heartbeat keeps it), {@link #attempt}, ends the row. */
   async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
-    const { outcome, end } = await this.#attempt(event, row, work);
+    const { outcome, end } = await this.#attempts.run(event, row, work);
     if (end) await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => this.#o.logger?.error({ err: error, event: event.eventId }, 'could not mark an inbound event finished'));
     return outcome;
-  }
-
-  /**
-   * Runs the work of a row this process holds, and says how the row ends: done, or failed. An event that
-   * already began `maxAttempts` times (each time the process stopped) is given up with a message instead
-   * of started again. A shutdown leaves the row running, for the next start (no end).
-   */
-  async #attempt(event: InboundEvent, row: InboxRow, work: Work, options?: Parameters<Work['run']>[0]): Promise<{ outcome: PipelineOutcome; end?: RowEnd }> {
-    const key = inboxKey(event);
-    const { logger } = this.#o;
-    const maxAttempts = this.#o.maxAttempts ?? 3;
-    if (row.attempts > maxAttempts) {
-      await this.#giveUp(event, row.attempts - 1).catch((error: unknown) => logger?.error({ err: error }, 'could not end an event that kept stopping Kazma'));
-      return { outcome: 'handled', end: { key, state: 'failed', error: `given up after ${row.attempts - 1} attempts` } };
-    }
-    try {
-      await work.run(options);
-      return { outcome: 'handled', end: { key, state: 'done' } };
-    } catch (error) {
-      if (error instanceof TurnInterruptedError) return { outcome: 'stopping' };
-      await this.#failed(event.chat, error);
-      return { outcome: 'handled', end: { key, state: 'failed', error: error instanceof Error ? error.message : String(error) } };
-    }
-  }
-
-  async #giveUp(event: InboundEvent, attempts: number): Promise<void> {
-    this.#o.logger?.error({ platform: event.platform, event: event.eventId, attempts }, 'an event stopped Kazma every time it was worked on; giving it up');
-    const text = `⚠️ I could not finish this: Kazma stopped ${attempts} times while working on it, so I have given up on it. Nothing more will run for it; send it again if you still need it.`;
-    if (event.kind === 'message' && !parseCommand(event.text)) await this.#o.runner.endTurn({ chat: event.chat, turnId: turnIdOf(inboxKey(event)), text });
-    else await this.#send(event.chat, text);
-  }
-
-  #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Work {
-    const reply = (text: string) => (privately ? this.#private(chat, actor, text) : this.#send(chat, text));
-    const command = this.#o.commands.get(parsed.name);
-    if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
-    if (command.operatorOnly && role !== 'operator') {
-      // Refused privately (others in a group need not see it), and told to the module that owns the command.
-      return {
-        run: async () => {
-          await this.#o.commands.refused({ command: command.name, rest: parsed.rest, actor, chat });
-          await this.#private(chat, actor, `/${command.name} is for operators only.`);
-        },
-      };
-    }
-    const run = () => command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, reply });
-    return command.serial === false ? { run } : { queue: chat, run };
-  }
-
-  async #failed(chat: ChatRef, error: unknown): Promise<void> {
-    this.#o.logger?.error({ err: error, chat }, 'handling an event failed');
-    await this.#send(chat, `⚠️ Something went wrong handling that: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   async #send(chat: ChatRef, text: string): Promise<void> {

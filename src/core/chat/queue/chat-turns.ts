@@ -1,33 +1,16 @@
-import { LOCAL_LEASES, type ChatLeases } from '../../turns/index.ts';
-import type { Logger } from '../../log/index.ts';
-import { systemClock, type Clock } from '../../clock.ts';
+import { LOCAL_LEASES, } from '../../turns/index.ts';
+import { systemClock, } from '../../clock.ts';
 import type { OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import { RowRuns, type Ran } from './row-runs.ts';
 import { RowEndsAlone } from '../inbox/row-ends-alone.ts';
-import type { Inbox, InboxKey, InboxRow } from '../inbox/inbox.ts';
+import type { InboxKey, InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
+import type { ChatTurnsOptions } from './chat-turns-options.ts';
 
-/** Options for {@link ChatTurns}. */
-export interface ChatTurnsOptions {
-  inbox: Pick<Inbox, 'owner' | 'take' | 'taken' | 'unfinishedOf' | 'unfinishedTakingOf' | 'end' | 'recordSent'>;
-  /** The work of a row, or undefined when it does not wait its turn (e.g. /status): whoever recorded it runs it. */
-  plan: (row: InboxRow) => Promise<OrderedWork | undefined>;
-  /** Across processes (PostgreSQL); default: within this process only, enough for the embedded database. */
-  leases?: ChatLeases;
-  /** How often a held lease is renewed; default 5 s (a third of `turns.lease_ttl`, the lease's life). */
-  renewMs?: number;
-  /** A running row untouched this long was left by a stopped process; default 15 s (`turns.lease_ttl`). */
-  staleAfterMs?: number;
-  /** Where "`staleAfterMs` ago" is read from; default {@link systemClock}. */
-  clock?: Clock;
-  /** Pauses between tries for a lease another process holds, doubling; default 10 ms up to 250 ms. */
-  poll?: { minMs: number; maxMs: number };
-  /** Keeps shutdown waiting for a chat's session (ChatQueues.track). */
-  track?: (work: Promise<unknown>) => void;
-  logger?: Logger;
-}
+export type { ChatTurnsOptions } from './chat-turns-options.ts';
+
 
 /**
  * A chat's events run one at a time, strictly in the inbox's arrival order, by whichever process holds the

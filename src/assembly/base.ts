@@ -1,0 +1,67 @@
+// The ground every module stands on, in order: database → vault (config pointers) → Redis → the job driver →
+// surfaces and the outbox. Whatever this opens is closed at stop through the lifecycle.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.ts';
+import type { LoadedConfig } from '../core/config/index.ts';
+import { redactUrl, type Database } from '../core/db/index.ts';
+import { JobKinds } from '../core/jobs/index.ts';
+import { JobOutboxDispatcher, outboxDeliveryJob, ReplyOutbox } from '../core/outbox/index.ts';
+import { SurfaceRegistry } from '../core/surface/index.ts';
+import { createVault } from '../core/vault/module.ts';
+import { watchDependencies } from '../dependencies.ts';
+import { BullJobDriver, connectRedis } from '../jobs/index.ts';
+import type { Lifecycle } from '../lifecycle.ts';
+import { openMigratedDatabase } from '../storage.ts';
+import type { AssembleOptions } from './options.ts';
+
+export type Base = Awaited<ReturnType<typeof openBase>>;
+
+export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, clock: Clock) {
+  const { loaded, logger } = options;
+  const { config } = loaded;
+  const database = options.database ?? (await (options.early?.database ?? openMigratedDatabase(loaded)));
+  if (!options.database) lifecycle.onStop('database', () => database.close());
+  logger.info({ kind: database.kind }, 'database ready');
+  // Right after the database: vault:// pointers in the configuration become their secrets before any
+  // module (Redis included) reads it; an unresolvable one stops the start, naming its key.
+  const vault = await createVault({ loaded, db: database.db, logger });
+  const redis =
+    options.redis ??
+    (await connectRedis({ url: config.redis.url, dataDir: config.data_dir, path: loaded.env.PATH, logger }));
+  if (!options.redis) lifecycle.onStop('redis', () => redis.close());
+  logger.info({ where: redis.where }, 'redis ready');
+
+  // Names this process in lease columns, so a lease it stops renewing can be told from one it holds.
+  const processName = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  const kinds = new JobKinds();
+  // A database or Redis outage is said once, with the address and what waits, and once when it ends.
+  const deps = watchDependencies({ loaded, database, redis, logger, clock });
+  const jobs = new BullJobDriver({
+    connection: redis.options,
+    prefix: options.queuePrefix ?? queuePrefix(loaded, database),
+    kinds,
+    concurrency: config.jobs.concurrency,
+    stalledAfterMs: config.jobs.lease_ttl,
+    logger,
+    outage: deps.redisOutage,
+  });
+  lifecycle.onStop('jobs', async () => {
+    deps.stop();
+    await jobs.close();
+  });
+  const surfaces = new SurfaceRegistry();
+  const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock });
+  kinds.register(delivery);
+  const outbox = new JobOutboxDispatcher({ queue: jobs, kind: delivery, db: database.db, surfaces, logger });
+  const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, clock, logger });
+  return { database, vault, redis, processName, kinds, deps, jobs, surfaces, outbox, replies };
+}
+
+/**
+ * BullMQ key prefix: processes sharing a database share queues (so a sweep or a delivery runs once
+ * across them), while two installs on one Redis stay apart.
+ */
+export function queuePrefix(loaded: LoadedConfig, database: Pick<Database, 'kind'>): string {
+  const identity = database.kind === 'postgres' ? redactUrl(loaded.config.database.url) : loaded.config.data_dir;
+  return `kazma-${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
+}

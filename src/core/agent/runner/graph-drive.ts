@@ -1,0 +1,97 @@
+// One drive of the graph on a thread, and the lease and shared checkpoint read it runs under: the steps
+// every TurnRunner entry point (a message, a resume, an expiry) ends in.
+import { INTERRUPT } from '@langchain/langgraph';
+import type { ApprovalBroker, ApprovalQuestion } from '../../approvals/index.ts';
+import type { SentHandOff } from '../../outbox/index.ts';
+import type { RunRef } from '../../runs/index.ts';
+import type { Actor } from '../../surface/index.ts';
+import { type ThreadLeases, type ThreadStore, TurnInterruptedError } from '../../turns/index.ts';
+import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
+import type { AgentGraph } from '../graph/graph.ts';
+import type { AgentStateValue } from '../graph/state.ts';
+import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
+import { anchorAtEnd, type RepliesAnchor } from './transcript.ts';
+import type { TurnOutput, TurnOutputOptions } from './turn-output.ts';
+
+/** Options for {@link TurnRunner}. */
+export interface TurnRunnerOptions extends TurnOutputOptions {
+  graph: AgentGraph;
+  threads: ThreadStore;
+  broker: ApprovalBroker;
+  /** Aborted at shutdown: running model calls and tools stop. */
+  signal?: AbortSignal;
+  /** How often a running resume renews its lease on the gate; default 5 s (keep it well under approvals.lease_ttl). */
+  heartbeatMs?: number;
+  /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
+  recursionLimit?: number;
+  /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
+  leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
+  /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
+  reads?: Pick<SharedLatestReads, 'share'>;
+}
+
+/** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
+export type DriveResult = { ok: true } | { ok: false; error: string };
+
+/** Drives the graph for a {@link TurnRunner}; holds no state of its own but the options. */
+export class GraphDrive {
+  readonly #o: TurnRunnerOptions;
+  readonly #out: TurnOutput;
+
+  constructor(options: TurnRunnerOptions, out: TurnOutput) {
+    this.#o = options;
+    this.#out = out;
+  }
+
+  /**
+   * Runs `work` holding the thread's lease (when leases are configured). Holding it, nobody else writes
+   * the thread, so its checkpoint, read here, need not be read again by the graph.
+   */
+  leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    const shared = () => this.shared(run, work);
+    return this.#o.leases ? this.#o.leases.run(run.threadId, shared) : shared();
+  }
+
+  /** `work` on a thread whose lease is held: the graph reuses the runner's read of its checkpoint. */
+  shared<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+    return this.#o.reads ? this.#o.reads.share(run.threadId, work) : work();
+  }
+
+  async ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
+    await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
+  }
+
+  /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
+  async drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {}): Promise<DriveResult> {
+    const { threadId } = run;
+    const config = configOf(threadId);
+    // By id, not position: the model node may move older turns out of the checkpoint during this drive.
+    const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
+    this.#out.typing(run);
+    let result: DriveOutput;
+    // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
+    // its own signal that follows the shared shutdown one, so listeners do not pile up turn after turn.
+    const turn = new AbortController();
+    const follow = () => turn.abort(this.#o.signal?.reason);
+    if (this.#o.signal?.aborted) follow();
+    else this.#o.signal?.addEventListener('abort', follow, { once: true });
+    try {
+      result = await invokePhased(this.#o.graph, input, { threadId, phase: options.phase ?? 'act', recursionLimit: this.#o.recursionLimit ?? 100, signal: turn.signal });
+    } catch (error) {
+      // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
+      // the next start takes it up from there.
+      if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
+      await this.#out.notice(run, this.#out.failureText(error, threadId));
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.#o.signal?.removeEventListener('abort', follow);
+    }
+    await this.#out.replies(run, result, before, options.sent);
+    const question = result[INTERRUPT]?.[0];
+    if (question?.id && question.value) await this.ask(run, question.id, requester, question.value);
+    return { ok: true };
+  }
+}
+
+/** The graph's config for a thread. */
+export const configOf = (threadId: string) => ({ configurable: { thread_id: threadId } });

@@ -1,0 +1,61 @@
+// What an accepted event asks for, as one unit of work: a button's action, a command (with its operator
+// check) or a turn of the agent, and the queue it waits in.
+import { parseCommand } from '../../commands/index.ts';
+import type { Actor, ChatRef, InboundEvent } from '../../surface/index.ts';
+import { inboxKey, turnIdOf } from '../inbox/inbox.ts';
+import type { Role } from './access.ts';
+import type { PipelineOptions, Work } from './pipeline-types.ts';
+
+/** How the planner answers someone: in the chat, or privately to the one who asked. */
+export interface Say {
+  send(chat: ChatRef, text: string): Promise<void>;
+  privately(chat: ChatRef, actor: Actor, text: string): Promise<void>;
+}
+
+export class WorkPlanner {
+  readonly #o: Pick<PipelineOptions, 'access' | 'actions' | 'commands' | 'runner'>;
+  readonly #say: Say;
+
+  constructor(options: Pick<PipelineOptions, 'access' | 'actions' | 'commands' | 'runner'>, say: Say) {
+    this.#o = options;
+    this.#say = say;
+  }
+
+  /** The event's work, and whether it is a chat message that waits its turn in the chat's order. */
+  async plan(event: InboundEvent): Promise<{ work: Work; ordered: boolean }> {
+    const verdict = this.#o.access.check(event.actor, event.chat);
+    if (!verdict.ok) return { work: { run: async () => {} }, ordered: false }; // access was narrowed since
+    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
+    const work = await this.#work(event, actor, verdict.role);
+    return { work, ordered: event.kind === 'message' && work.queue === event.chat };
+  }
+
+  async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
+    if (event.kind === 'action') {
+      const routed = await this.#o.actions.route(event.actionId);
+      if (!routed) return { run: () => this.#say.privately(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).') };
+      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat }) };
+    }
+    const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
+    if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
+    const text = event.kind === 'message' ? event.text : '';
+    return { queue: event.chat, run: (options) => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options) };
+  }
+
+  #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Work {
+    const reply = (text: string) => (privately ? this.#say.privately(chat, actor, text) : this.#say.send(chat, text));
+    const command = this.#o.commands.get(parsed.name);
+    if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
+    if (command.operatorOnly && role !== 'operator') {
+      // Refused privately (others in a group need not see it), and told to the module that owns the command.
+      return {
+        run: async () => {
+          await this.#o.commands.refused({ command: command.name, rest: parsed.rest, actor, chat });
+          await this.#say.privately(chat, actor, `/${command.name} is for operators only.`);
+        },
+      };
+    }
+    const run = () => command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, reply });
+    return command.serial === false ? { run } : { queue: chat, run };
+  }
+}
