@@ -41,8 +41,8 @@ describe('spawn sites: every program started is listed with its reason', () => {
       ],
       [
         'a promisified spawner',
-        "import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n"
-          + "const run = promisify(execFile);\nexport async function go() { await run('pip', ['install', 'x']); }\n",
+        "import { execFile } from 'node:child_process';\nimport { promisify } from 'node:util';\n" +
+          "const run = promisify(execFile);\nexport async function go() { await run('pip', ['install', 'x']); }\n",
         'go: pip',
       ],
       [
@@ -57,14 +57,14 @@ describe('spawn sites: every program started is listed with its reason', () => {
       ],
       [
         'a require',
-        "import { createRequire } from 'node:module';\n"
-          + "export function go() { return createRequire(import.meta.url)('child_process'); }\n",
+        "import { createRequire } from 'node:module';\n" +
+          "export function go() { return createRequire(import.meta.url)('child_process'); }\n",
         "go: 'child_process'",
       ],
       [
         'an MCP stdio server',
-        "import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\n"
-          + "export function go() { return new StdioClientTransport({ command: 'npx', args: [] }); }\n",
+        "import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';\n" +
+          "export function go() { return new StdioClientTransport({ command: 'npx', args: [] }); }\n",
         "go: 'npx'",
       ],
     ])('%s', (_, text, site) => {

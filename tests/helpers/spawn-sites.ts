@@ -67,16 +67,16 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   // The name of a spawning module anywhere but an import declaration (`import(…)`, `require(…)`,
   // `createRequire(…)(…)`, a name kept in a variable) is a way to load it unseen: a site of its own.
   const loads = (node: ts.Node): boolean =>
-    ts.isStringLiteralLike(node)
-    && SPAWNING.test(node.text)
-    && !ts.isImportDeclaration(node.parent)
-    && !ts.isExportDeclaration(node.parent);
+    ts.isStringLiteralLike(node) &&
+    SPAWNING.test(node.text) &&
+    !ts.isImportDeclaration(node.parent) &&
+    !ts.isExportDeclaration(node.parent);
   // Pass 1: names bound to a spawning module's exports, and values made from them.
   const collect = (node: ts.Node): void => {
     if (
-      ts.isImportDeclaration(node)
-      && ts.isStringLiteral(node.moduleSpecifier)
-      && SPAWNING.test(node.moduleSpecifier.text)
+      ts.isImportDeclaration(node) &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      SPAWNING.test(node.moduleSpecifier.text)
     ) {
       const clause = node.importClause;
       if (clause && !clause.isTypeOnly) {
@@ -105,10 +105,10 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   const consumed = new Set<ts.Node>();
   const alias = (node: ts.Node): void => {
     if (
-      ts.isVariableDeclaration(node)
-      && ts.isIdentifier(node.name)
-      && node.initializer
-      && !bound.has(node.name.text)
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      !bound.has(node.name.text)
     ) {
       const init = node.initializer;
       const direct = ts.isIdentifier(init)
@@ -160,10 +160,10 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
 }
 
 const isDeclarationName = (node: ts.Identifier): boolean =>
-  (ts.isVariableDeclaration(node.parent) && node.parent.name === node)
-  || ts.isTypeReferenceNode(node.parent)
-  || ts.isTypeQueryNode(node.parent)
-  || ts.isQualifiedName(node.parent);
+  (ts.isVariableDeclaration(node.parent) && node.parent.name === node) ||
+  ts.isTypeReferenceNode(node.parent) ||
+  ts.isTypeQueryNode(node.parent) ||
+  ts.isQualifiedName(node.parent);
 
 /** Every spawn site in `tree` that the list does not account for, and every listed site that is gone. */
 export function checkSpawnSites(tree: SourceTree, list: readonly SpawnEntry[]): string[] {

@@ -19,7 +19,9 @@ describe('parseWhen', () => {
   });
 
   it('"tomorrow 9am" in UTC is 09:00 UTC', async () => {
-    expect((await parseWhen('tomorrow 9am x', { now: NOW, zone: 'UTC' })).at.toISOString()).toBe('2026-12-02T09:00:00.000Z');
+    expect((await parseWhen('tomorrow 9am x', { now: NOW, zone: 'UTC' })).at.toISOString()).toBe(
+      '2026-12-02T09:00:00.000Z',
+    );
   });
 
   // The Arabic corpus: Arabic-Indic digits, diacritics, and the common words; the rest stays as written.

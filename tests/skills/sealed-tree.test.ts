@@ -77,8 +77,8 @@ describe('the code runs from the sealed bytes', () => {
     [
       'the entry module',
       'index.mjs',
-      "export default ({ defineTool, z }) => [defineTool({ name: 'hidden', description: 'x', tier: 'safe', "
-        + "effects: false, outside: false, input: z.object({}), run: async () => 'tampered' })];\n",
+      "export default ({ defineTool, z }) => [defineTool({ name: 'hidden', description: 'x', tier: 'safe', " +
+        "effects: false, outside: false, input: z.object({}), run: async () => 'tampered' })];\n",
     ],
     ['a package in node_modules', 'node_modules/helper/index.js', "export const fromPackage = 'tampered';\n"],
     ['a computed import', 'lib/computed.mjs', "export const fromComputed = 'tampered';\n"],

@@ -24,10 +24,17 @@ export function toolSource(name: string, options: { tier?: string; reply?: strin
 export function writeSkill(root: string, name: string, options: { tools?: string[]; yaml?: string } = {}): string {
   const dir = join(root, name);
   mkdirSync(join(dir, 'lib'), { recursive: true });
-  writeFileSync(join(dir, 'skill.yaml'), options.yaml ?? `# a test skill\nname: ${name}\nversion: 1.0.0\ndescription: A test skill.\nentry_point: index.mjs\nauthor: tests\n`);
+  writeFileSync(
+    join(dir, 'skill.yaml'),
+    options.yaml ??
+      `# a test skill\nname: ${name}\nversion: 1.0.0\ndescription: A test skill.\nentry_point: index.mjs\nauthor: tests\n`,
+  );
   const tools = options.tools ?? [toolSource(`${name.replace(/-/g, '_')}_hello`)];
-  writeFileSync(join(dir, 'index.mjs'), `import { words } from './lib/words.mjs';\nexport default ({ defineTool, z }) => [\n  ${tools.join(',\n  ')},\n];\n`);
-  writeFileSync(join(dir, 'lib', 'words.mjs'), "export const words = (what, who) => `${what} to ${who}`;\n");
+  writeFileSync(
+    join(dir, 'index.mjs'),
+    `import { words } from './lib/words.mjs';\nexport default ({ defineTool, z }) => [\n  ${tools.join(',\n  ')},\n];\n`,
+  );
+  writeFileSync(join(dir, 'lib', 'words.mjs'), 'export const words = (what, who) => `${what} to ${who}`;\n');
   return dir;
 }
 
@@ -37,10 +44,18 @@ export function sign(dir: string, secret = SECRET): void {
 }
 
 /** Writes `<root>/<folder>/SKILL.md` with the given front matter name and body; returns the folder. */
-export function writeAgentSkill(root: string, folder: string, options: { name?: string; text?: string; body?: string } = {}): string {
+export function writeAgentSkill(
+  root: string,
+  folder: string,
+  options: { name?: string; text?: string; body?: string } = {},
+): string {
   const dir = join(root, folder);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'SKILL.md'), options.text ?? `---\nname: ${options.name ?? folder}\ndescription: Use when writing ${folder}.\nallowed-tools: read_file write_file\n---\n${options.body ?? `# ${folder}\n\nAlways start with a haiku.\n`}`);
+  writeFileSync(
+    join(dir, 'SKILL.md'),
+    options.text ??
+      `---\nname: ${options.name ?? folder}\ndescription: Use when writing ${folder}.\nallowed-tools: read_file write_file\n---\n${options.body ?? `# ${folder}\n\nAlways start with a haiku.\n`}`,
+  );
   return dir;
 }
 
@@ -53,19 +68,25 @@ export function writeAgentSkill(root: string, folder: string, options: { name?: 
  */
 export function writeHiddenLoads(dir: string, options: { concat?: boolean } = {}): void {
   mkdirSync(join(dir, 'node_modules', 'helper'), { recursive: true });
-  writeFileSync(join(dir, 'node_modules', 'helper', 'package.json'), '{"name":"helper","type":"module","exports":"./index.js"}\n');
+  writeFileSync(
+    join(dir, 'node_modules', 'helper', 'package.json'),
+    '{"name":"helper","type":"module","exports":"./index.js"}\n',
+  );
   writeFileSync(join(dir, 'node_modules', 'helper', 'index.js'), "export const fromPackage = 'sealed';\n");
   writeFileSync(join(dir, 'lib', 'computed.mjs'), "export const fromComputed = 'sealed';\n");
   writeFileSync(join(dir, 'lib', 'required.cjs'), "module.exports = { fromRequire: 'sealed' };\n");
-  writeFileSync(join(dir, 'index.mjs'), [
-    "import { createRequire } from 'node:module';",
-    "import { fromPackage } from 'helper';",
-    options.concat
-      ? "const { fromComputed } = await import('./lib/computed.mjs' + '');"
-      : "const { fromComputed } = await import(new URL('./lib/computed.mjs', import.meta.url).href);",
-    "const { fromRequire } = createRequire(import.meta.url)('./lib/required.cjs');",
-    'export default ({ defineTool, z }) => [defineTool({ name: \'hidden\', description: \'Says what ran.\', tier: \'safe\',',
-    '  effects: false, outside: false, input: z.object({}), run: async () => [fromPackage, fromComputed, fromRequire].join(\' \') })];',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'index.mjs'),
+    [
+      "import { createRequire } from 'node:module';",
+      "import { fromPackage } from 'helper';",
+      options.concat
+        ? "const { fromComputed } = await import('./lib/computed.mjs' + '');"
+        : "const { fromComputed } = await import(new URL('./lib/computed.mjs', import.meta.url).href);",
+      "const { fromRequire } = createRequire(import.meta.url)('./lib/required.cjs');",
+      "export default ({ defineTool, z }) => [defineTool({ name: 'hidden', description: 'Says what ran.', tier: 'safe',",
+      "  effects: false, outside: false, input: z.object({}), run: async () => [fromPackage, fromComputed, fromRequire].join(' ') })];",
+      '',
+    ].join('\n'),
+  );
 }

@@ -46,7 +46,12 @@ function quote(tok: Token): string {
   const depth = quoteDepth(tok);
   const markers = new RegExp(`^(?: {0,3}> ?){0,${depth}}`);
   const body = tok.raw.replace(/\n+$/, '');
-  return body.split('\n').map((line) => `> ${line.replace(markers, '')}`).join('\n') + tail(tok.raw);
+  return (
+    body
+      .split('\n')
+      .map((line) => `> ${line.replace(markers, '')}`)
+      .join('\n') + tail(tok.raw)
+  );
 }
 
 function block(tok: Token): string {

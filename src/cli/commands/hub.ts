@@ -2,16 +2,43 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SkillSecretMissingError, SkillUnknownError, inspectSkill, inspectSkills, reportLine, type SkillReport, importSkillTools, readManifest, writeSignature, skillFiles, searchHub, HUB_URL_ENV, SECRET_ENV, signSkill } from '../../core/skills/index.ts';
+import {
+  SkillSecretMissingError,
+  SkillUnknownError,
+  inspectSkill,
+  inspectSkills,
+  reportLine,
+  type SkillReport,
+  importSkillTools,
+  readManifest,
+  writeSignature,
+  skillFiles,
+  searchHub,
+  HUB_URL_ENV,
+  SECRET_ENV,
+  signSkill,
+} from '../../core/skills/index.ts';
 import { skillSearch } from '../../core/skills/module.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 /** Parses `[--config FILE] [--secret S] <one positional>`; undefined after printing usage when it does not fit. */
-function oneArg(args: string[], usage: string, required: boolean): { arg?: string; config?: string; secret?: string } | undefined {
+function oneArg(
+  args: string[],
+  usage: string,
+  required: boolean,
+): { arg?: string; config?: string; secret?: string } | undefined {
   try {
-    const { values, positionals } = parseArgs({ args, options: { ...CONFIG_OPTION, secret: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...CONFIG_OPTION, secret: { type: 'string' } },
+      allowPositionals: true,
+    });
     if (positionals.length > 1 || (required && positionals.length === 0)) throw new Error('wrong number of arguments');
-    return { ...(positionals[0] && { arg: positionals[0] }), ...(values.config && { config: values.config }), ...(values.secret && { secret: values.secret }) };
+    return {
+      ...(positionals[0] && { arg: positionals[0] }),
+      ...(values.config && { config: values.config }),
+      ...(values.secret && { secret: values.secret }),
+    };
   } catch (error) {
     process.stderr.write(`kazma: ${(error as Error).message}\n${usage}\n`);
     return undefined;
@@ -86,7 +113,9 @@ function installed(config?: string): SkillReport[] {
 
 export const hubList: Subcommand = {
   summary: 'list the installed skills: verified, unsigned or refused, and why',
-  usage: 'Usage: kazma hub list [--config FILE]\n\nThe skills on skills.paths and <data_dir>/skills, checked as kazma start checks them (without running their code).',
+  usage:
+    'Usage: kazma hub list [--config FILE]\n\nThe skills on skills.paths and <data_dir>/skills, checked as kazma ' +
+    'start checks them (without running their code).',
   async run(args) {
     const parsed = oneArg(args, hubList.usage, false);
     if (!parsed || parsed.arg) return EXIT.usage;
@@ -110,11 +139,21 @@ export const hubInfo: Subcommand = {
     try {
       const reports = installed(parsed.config);
       const r = reports.find((x) => x.name === parsed.arg);
-      if (!r) throw new SkillUnknownError(parsed.arg!, reports.map((x) => x.name));
+      if (!r)
+        throw new SkillUnknownError(
+          parsed.arg!,
+          reports.map((x) => x.name),
+        );
       const m = r.manifest;
       const lines = [`name: ${r.name}`, `folder: ${r.dir}`, `state: ${r.status}${r.note ? ` (${r.note})` : ''}`];
       if (m) {
-        lines.push(`version: ${m.version}`, `description: ${m.description}`, `author: ${m.author}`, `entry_point: ${m.entry_point}`, `capabilities: ${m.capabilities.join(', ') || '(none)'}`);
+        lines.push(
+          `version: ${m.version}`,
+          `description: ${m.description}`,
+          `author: ${m.author}`,
+          `entry_point: ${m.entry_point}`,
+          `capabilities: ${m.capabilities.join(', ') || '(none)'}`,
+        );
         lines.push(`signed: ${m.signature ? 'yes' : 'no'}`);
         try {
           lines.push(`files: ${skillFiles(r.dir).join(', ')}`);
@@ -139,7 +178,10 @@ Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it of
     const query = args.filter((a) => !a.startsWith('-')).join(' ');
     const url = process.env[HUB_URL_ENV];
     if (!url) {
-      process.stderr.write(`kazma: no skill hub is configured: set ${HUB_URL_ENV} to a hub's address to search it. Installed skills: kazma hub list.\n`);
+      process.stderr.write(
+        `kazma: no skill hub is configured: set ${HUB_URL_ENV} to a hub's address to search it. Installed skills: ` +
+          `kazma hub list.\n`,
+      );
       return EXIT.failure;
     }
     try {

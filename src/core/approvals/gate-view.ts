@@ -33,8 +33,11 @@ export function gateFromRow(row: GateRow): Gate {
   };
 }
 
-
 /** The value a decided gate resumes its graph with (who decided, and a deny reason for the model). */
 export function resumeOf(gate: Gate, decision: Decision): ResumeDecision {
-  return { decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };
+  return {
+    decision,
+    ...(gate.decidedBy && { by: gate.decidedBy }),
+    ...(gate.denyReason && { reason: gate.denyReason }),
+  };
 }

@@ -14,9 +14,19 @@ const EDIT_CARDS = dialect.sqlToQuery(sql`
   from ${outbox} where owner_kind = ${sql.placeholder('kind')} and owner_id = ${sql.placeholder('id')} and kind = 'card'
   returning id`);
 
-/** Writes one card row per destination, owned by `owner`; pass a transaction as `db`. Returns the row ids to dispatch. */
-export function postOwnedCards(db: Db, owner: OutboxOwner, card: Card, destinations: readonly string[]): Promise<string[]> {
-  return enqueueOutbox(db, destinations.map((destination) => ({ kind: 'card' as const, destination, payload: card, owner })));
+/**
+ * Writes one card row per destination, owned by `owner`; pass a transaction as `db`. Returns the row ids to dispatch.
+ */
+export function postOwnedCards(
+  db: Db,
+  owner: OutboxOwner,
+  card: Card,
+  destinations: readonly string[],
+): Promise<string[]> {
+  return enqueueOutbox(
+    db,
+    destinations.map((destination) => ({ kind: 'card' as const, destination, payload: card, owner })),
+  );
 }
 
 /** Writes an edit of every card of `owner` to `card`. Returns the row ids to dispatch. */

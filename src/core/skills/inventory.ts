@@ -39,7 +39,10 @@ export function skillFolders(search: SkillSearch): string[] {
     else if (search.autoDiscover && existsSync(root)) {
       let children: string[];
       try {
-        children = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(root, e.name)).sort();
+        children = readdirSync(root, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => join(root, e.name))
+          .sort();
       } catch {
         continue; // an unreadable folder holds no skill we could verify; it must not stop the start
       }
@@ -68,7 +71,9 @@ const withoutSeal = ({ sealed: _sealed, ...report }: SkillReport): SkillReport =
 
 /** One folder: its manifest and verdict (unsigned only for a name in `allowUnsigned`). */
 export function inspectSkill(
-  dir: string, secret: string | undefined, allowUnsigned: readonly string[] = [],
+  dir: string,
+  secret: string | undefined,
+  allowUnsigned: readonly string[] = [],
 ): SkillReport {
   const fallbackName = dir.split(/[\\/]/).filter(Boolean).at(-1) ?? dir;
   let manifest: SkillManifest;
@@ -78,15 +83,23 @@ export function inspectSkill(
     return { name: fallbackName, dir, status: 'failed', note: (error as Error).message.replace(/\n\s*/g, ' ') };
   }
   const verdict = verifySkill(dir, manifest, secret, allowUnsigned);
-  const note = verdict.status === 'refused' ? verdict.reason : verdict.status === 'unsigned' ? verdict.warning : undefined;
+  const note =
+    verdict.status === 'refused' ? verdict.reason : verdict.status === 'unsigned' ? verdict.warning : undefined;
   const sealed = verdict.status === 'refused' ? undefined : verdict.sealed;
   return {
-    name: manifest.name, dir, manifest, status: verdict.status, ...(note && { note }), ...(sealed && { sealed }),
+    name: manifest.name,
+    dir,
+    manifest,
+    status: verdict.status,
+    ...(note && { note }),
+    ...(sealed && { sealed }),
   };
 }
 
 /** One line per skill, for `kazma hub list`, `/config tools list` and `/status`. */
-export function reportLine(r: Pick<SkillReport, 'name' | 'status' | 'note'> & { version?: string; toolCount?: number; on?: boolean }): string {
+export function reportLine(
+  r: Pick<SkillReport, 'name' | 'status' | 'note'> & { version?: string; toolCount?: number; on?: boolean },
+): string {
   const icon = r.status === 'verified' ? '🟢' : r.status === 'unsigned' ? '🟡' : '🔴';
   const parts = [`${icon} ${r.name}${r.version ? ` ${r.version}` : ''}`, r.status];
   if (r.on !== undefined) parts.push(r.on ? 'on' : 'off');

@@ -67,8 +67,9 @@ export function verifySkill(
   if (!signature && secret)
     return {
       status: 'refused',
-      reason: `it has a checksum but no signature while ${SECRET_ENV} is set: the signature may have been stripped; `
-        + 're-sign it with kazma hub sign',
+      reason:
+        `it has a checksum but no signature while ${SECRET_ENV} is set: the signature may have been stripped; ` +
+        're-sign it with kazma hub sign',
     };
   if (!signature) return unsigned(`its checksum matches but it is not signed (${SECRET_ENV} is not set)`);
   return { status: 'verified', sealed };

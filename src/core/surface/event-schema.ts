@@ -15,9 +15,17 @@ const base = {
 
 const inboundEventSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('message'), text: z.string() }),
-  z.object({ ...base, kind: z.literal('command'), name: z.string().min(1), args: z.array(z.string()), answerPrivately: z.boolean().optional() }),
   z.object({
-    ...base, kind: z.literal('action'), actionId: z.string().min(1).max(256),
+    ...base,
+    kind: z.literal('command'),
+    name: z.string().min(1),
+    args: z.array(z.string()),
+    answerPrivately: z.boolean().optional(),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('action'),
+    actionId: z.string().min(1).max(256),
     message: z.object({ chat: z.string(), id: z.string() }).optional(),
   }),
 ]);
@@ -41,7 +49,8 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 function storable(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
   if (Array.isArray(value)) return value.map(storable);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, storable(inner)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, storable(inner)]));
   return value;
 }
 
@@ -49,7 +58,9 @@ function storable(value: unknown): unknown {
 export function parseInboundEvent(value: unknown): InboundEvent {
   const parsed = inboundEventSchema.safeParse(storable(value));
   if (!parsed.success) {
-    throw new InvalidInboundEventError(parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '));
+    throw new InvalidInboundEventError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data as InboundEvent;
 }

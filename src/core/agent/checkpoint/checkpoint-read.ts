@@ -17,7 +17,7 @@ export interface CheckpointReadRow {
   part: number;
   checkpoint_id: string | null;
   parent_checkpoint_id: string | null;
-  checkpoint: { v: number; channel_versions?: Record<string, unknown> } & Record<string, unknown> | null;
+  checkpoint: ({ v: number; channel_versions?: Record<string, unknown> } & Record<string, unknown>) | null;
   metadata: unknown;
   task_id: string | null;
   channel: string | null;
@@ -67,12 +67,18 @@ const utf8 = (text: string | null) => Buffer.from(text ?? '', 'utf8');
  * The rows as PostgresSaver's loaders take them: [channel, type, blob] and [task, channel, type, blob], as
  * bytes. Channel values the reader holds are left out: `held` names their channels.
  */
-export function loaderInputs(rows: CheckpointReadRow[]): { channelValues: Uint8Array[][]; pendingWrites: Uint8Array[][]; held: string[] } {
+export function loaderInputs(rows: CheckpointReadRow[]): {
+  channelValues: Uint8Array[][];
+  pendingWrites: Uint8Array[][];
+  held: string[];
+} {
   const blob = (row: CheckpointReadRow) => row.blob ?? Buffer.alloc(0);
   const values = rows.filter((row) => row.part === 1);
   return {
     held: values.filter((row) => row.known).map((row) => row.channel!),
     channelValues: values.filter((row) => !row.known).map((row) => [utf8(row.channel), utf8(row.type), blob(row)]),
-    pendingWrites: rows.filter((row) => row.part === 2).map((row) => [utf8(row.task_id), utf8(row.channel), utf8(row.type), blob(row)]),
+    pendingWrites: rows
+      .filter((row) => row.part === 2)
+      .map((row) => [utf8(row.task_id), utf8(row.channel), utf8(row.type), blob(row)]),
   };
 }

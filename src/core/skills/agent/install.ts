@@ -35,7 +35,9 @@ export interface InstallOptions {
  * @example
  * await installAgentSkill({ source: './my-skills/release-notes', local: true, root, secret, env: process.env })
  */
-export async function installAgentSkill(options: InstallOptions): Promise<{ name: string; dir: string; files: number }> {
+export async function installAgentSkill(
+  options: InstallOptions,
+): Promise<{ name: string; dir: string; files: number }> {
   if (!options.secret) throw new SkillSecretMissingError('installing an Agent Skill');
   const source = readSource(options.source, options.local);
   const scratch = mkdtempSync(join(tmpdir(), 'kazma-agent-skill-'));
@@ -73,7 +75,10 @@ function skillFolder(dir: string, source: string): string {
   walk(dir, 1);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) throw new AgentSkillInstallError(`"${source}" holds no ${SKILL_MD}`);
-  throw new AgentSkillInstallError(`"${source}" holds several Agent Skills (${found.map((f) => f.slice(dir.length + 1)).join(', ')}); install one folder at a time`);
+  throw new AgentSkillInstallError(
+    `"${source}" holds several Agent Skills (${found.map((f) => f.slice(dir.length + 1)).join(', ')}); install one ` +
+      `folder at a time`,
+  );
 }
 
 function countFiles(dir: string): number {

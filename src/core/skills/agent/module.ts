@@ -16,15 +16,18 @@ const MAX_DESCRIPTION = 200;
  * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
  * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
  */
-export function createAgentSkills(
-  { loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock },
-): { tools: ToolDefinition[]; promptLines: () => string[] } {
+export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock }): {
+  tools: ToolDefinition[];
+  promptLines: () => string[];
+} {
   const roots = agentSkillRoots(loaded);
   const scan = () => scanAgentSkills(roots, secretOf(loaded));
   for (const entry of scan()) {
     const where = { agentSkill: entry.name, dir: entry.dir };
-    if (entry.status === 'invalid') logger.warn({ ...where, error: entry.note }, 'Agent Skill not usable: its SKILL.md is malformed');
-    else if (entry.status === 'refused') logger.error({ ...where, reason: entry.note }, 'Agent Skill refused: it is not offered to the model');
+    if (entry.status === 'invalid')
+      logger.warn({ ...where, error: entry.note }, 'Agent Skill not usable: its SKILL.md is malformed');
+    else if (entry.status === 'refused')
+      logger.error({ ...where, reason: entry.note }, 'Agent Skill refused: it is not offered to the model');
     else if (entry.status === 'unsigned') logger.warn({ ...where, warning: entry.note }, 'Agent Skill loaded unsigned');
   }
   let cached: { at: number; entries: AgentSkillEntry[] } | undefined;
@@ -39,8 +42,9 @@ export function createAgentSkills(
       `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`;
     const lines = usable.map(line);
     return [
-      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with load_agent_skill.',
-      fenceOutside(lines.join('\n'), 'the installed Agent Skills\' names and descriptions', boundary),
+      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with ' +
+        'load_agent_skill.',
+      fenceOutside(lines.join('\n'), "the installed Agent Skills' names and descriptions", boundary),
     ];
   };
   const tools = agentSkillTools({
@@ -51,7 +55,12 @@ export function createAgentSkills(
     install: async (source) => {
       // The model's install: only remote sources (readSource), so a card never approves this machine's files.
       const done = await installAgentSkill({
-        source, local: false, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env, clock,
+        source,
+        local: false,
+        root: installRoot(loaded),
+        secret: secretOf(loaded),
+        env: loaded.env,
+        clock,
       });
       cached = undefined;
       logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');

@@ -35,17 +35,17 @@ export function readSource(source: string, local: boolean): SkillSource {
   if (!local && (parsed.kind === 'folder' || parsed.local)) {
     throw new AgentSkillSourceRefusedError(
       source,
-      'it names files on this machine (a folder, file:, git+file: or a '
-        + 'local tarball), which an approval card cannot show; an operator can install it with '
-        + 'kazma agent-skills install',
+      'it names files on this machine (a folder, file:, git+file: or a ' +
+        'local tarball), which an approval card cannot show; an operator can install it with ' +
+        'kazma agent-skills install',
     );
   }
   if (parsed.kind === 'npm' && !parsed.local && !REGISTRY.test(parsed.spec)) {
     throw new AgentSkillSourceRefusedError(
       source,
-      'it is neither a git URL (https://, ssh://, git@host:, github:owner/repo)'
-        + ' nor a package name on the npm registry; an operator can install other sources with '
-        + 'kazma agent-skills install',
+      'it is neither a git URL (https://, ssh://, git@host:, github:owner/repo)' +
+        ' nor a package name on the npm registry; an operator can install other sources with ' +
+        'kazma agent-skills install',
     );
   }
   return parsed;
