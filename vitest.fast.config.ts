@@ -34,6 +34,9 @@ export const PROCESS_TESTS = [
   'tests/vault/cli.test.ts',
 ];
 
-export default mergeConfig(base, defineConfig({
-  test: { exclude: [...configDefaults.exclude, 'tests/bench/**', ...PROCESS_TESTS] },
-}));
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: { exclude: [...configDefaults.exclude, 'tests/bench/**', ...PROCESS_TESTS] },
+  }),
+);

@@ -22,7 +22,14 @@ import { parseArgs } from 'node:util';
 import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
 import { auditOf } from '../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../src/core/approvals/port.ts';
-import { SurfaceRegistry, type Actor, type Card, type ChatRef, type MessageRef, type Surface } from '../src/core/surface/index.ts';
+import {
+  SurfaceRegistry,
+  type Actor,
+  type Card,
+  type ChatRef,
+  type MessageRef,
+  type Surface,
+} from '../src/core/surface/index.ts';
 import type { Db } from '../src/core/db/index.ts';
 import { FirstDecisionWins } from '../src/core/decisions/first-wins.ts';
 import { createLogger } from '../src/core/log/index.ts';
@@ -51,16 +58,36 @@ const noOutbox: OutboxDispatcher = { dispatch: async () => {} };
 
 function broker(db: Db, outbox: OutboxDispatcher, channels: ChatRef[]): DurableApprovalBroker {
   return new DurableApprovalBroker({
-    db, decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }), channels, logger, timeoutMs: 3_600_000, grantTtlMs: 3_600_000,
-    mayDecide: () => undefined, operatorName: (actor) => NAMES[actor.id],
+    db,
+    decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }),
+    channels,
+    logger,
+    timeoutMs: 3_600_000,
+    grantTtlMs: 3_600_000,
+    mayDecide: () => undefined,
+    operatorName: (actor) => NAMES[actor.id],
   });
 }
 
 function openGates(b: DurableApprovalBroker, run: string): Promise<Gate[]> {
-  return Promise.all(Array.from({ length: GATES }, (_, i) => b.open({
-    threadId: `${run}-t${i}`, interruptId: `${run}-i${i}`, chat: ORIGIN, requester: ACTORS[0]!,
-    call: { kind: 'tool_approval', callId: `c${i}`, tool: 'launch', args: { target: `t${i}` }, tier: 'danger', reason: 'bench' },
-  })));
+  return Promise.all(
+    Array.from({ length: GATES }, (_, i) =>
+      b.open({
+        threadId: `${run}-t${i}`,
+        interruptId: `${run}-i${i}`,
+        chat: ORIGIN,
+        requester: ACTORS[0]!,
+        call: {
+          kind: 'tool_approval',
+          callId: `c${i}`,
+          tool: 'launch',
+          args: { target: `t${i}` },
+          tier: 'danger',
+          reason: 'bench',
+        },
+      }),
+    ),
+  );
 }
 
 function percentile(values: number[], p: number): number {
@@ -78,10 +105,16 @@ async function decisions(kind: Backend): Promise<void> {
     const b = broker(counted.db, noOutbox, []);
     const gates = await openGates(b, 'a');
     // As a tap arrives: the gate it was routed by (read to find its chat's queue) comes along as `seen`.
-    const attempts = gates.flatMap((gate, g) => Array.from({ length: PER_GATE }, (_, k) => ({
-      gateId: gate.gateId, seen: gate, actor: ACTORS[(g + k) % ACTORS.length]!, decision: (k % 3 === 0 ? 'deny' : 'once') as Decision,
-    })));
-    for (let i = attempts.length - 1; i > 0; i--) { // interleave the gates
+    const attempts = gates.flatMap((gate, g) =>
+      Array.from({ length: PER_GATE }, (_, k) => ({
+        gateId: gate.gateId,
+        seen: gate,
+        actor: ACTORS[(g + k) % ACTORS.length]!,
+        decision: (k % 3 === 0 ? 'deny' : 'once') as Decision,
+      })),
+    );
+    for (let i = attempts.length - 1; i > 0; i--) {
+      // interleave the gates
       const j = Math.floor(Math.random() * (i + 1));
       [attempts[i], attempts[j]] = [attempts[j]!, attempts[i]!];
     }
@@ -93,9 +126,13 @@ async function decisions(kind: Backend): Promise<void> {
     const { user, system } = process.cpuUsage(cpu);
     const statements = counted.statements.length;
     const winners = outcomes.filter((o) => o.ok).length;
-    const audited = await Promise.all(gates.map(async (g) => (await auditOf(database.db, g.gateId)).filter((r) => r.outcome === 'won').length));
+    const audited = await Promise.all(
+      gates.map(async (g) => (await auditOf(database.db, g.gateId)).filter((r) => r.outcome === 'won').length),
+    );
     const gatesWithOneWinner = audited.filter((n) => n === 1).length;
-    console.log(`(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)} (node CPU ${ms((user + system) / 1000)}), ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`);
+    console.log(
+      `(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)} (node CPU ${ms((user + system) / 1000)}), ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`,
+    );
   } finally {
     await counted.close();
     await database.dispose();
@@ -110,7 +147,8 @@ function timedSurfaces(onEdit: (gateId: string, at: number) => void): Surface[] 
       platform,
       send: async (chat: ChatRef): Promise<MessageRef> => ({ chat, id: String(++n) }),
       sendCard: async (chat: ChatRef): Promise<MessageRef> => ({ chat, id: String(++n) }),
-      editCard: async (_ref: MessageRef, card: Card) => onEdit(card.fields.find((f) => f.label === 'Gate')!.value, performance.now()),
+      editCard: async (_ref: MessageRef, card: Card) =>
+        onEdit(card.fields.find((f) => f.label === 'Gate')!.value, performance.now()),
       typing: async () => {},
     };
   });
@@ -130,11 +168,18 @@ async function edits(kind: Backend): Promise<{ latencies: number[]; statementsPe
   for (const s of timedSurfaces((gateId, at) => {
     const w = waiting.get(gateId);
     if (w && --w.left === 0) w.done(at);
-  })) surfaces.attach(s);
+  }))
+    surfaces.attach(s);
   const kinds = new JobKinds();
   const delivery = outboxDeliveryJob({ db: database.db, surfaces });
   kinds.register(delivery);
-  const driver = new BullJobDriver({ connection: queue.connection, prefix: queue.prefix, kinds, concurrency: { outbox: 8 }, logger });
+  const driver = new BullJobDriver({
+    connection: queue.connection,
+    prefix: queue.prefix,
+    kinds,
+    concurrency: { outbox: 8 },
+    logger,
+  });
   driver.startWorkers();
   const worker = new JobOutboxDispatcher({ queue: driver, kind: delivery, db: database.db, surfaces, logger });
   try {
@@ -146,7 +191,12 @@ async function edits(kind: Backend): Promise<{ latencies: number[]; statementsPe
     for (const [i, gate] of gates.entries()) {
       const delivered = new Promise<number>((resolve) => waiting.set(gate.gateId, { left: 3, done: resolve }));
       const start = performance.now();
-      await b.decide({ gateId: gate.gateId, seen: gate, decision: i % 2 ? 'once' : 'deny', actor: ACTORS[i % ACTORS.length]! });
+      await b.decide({
+        gateId: gate.gateId,
+        seen: gate,
+        decision: i % 2 ? 'once' : 'deny',
+        actor: ACTORS[i % ACTORS.length]!,
+      });
       latencies.push((await delivered) - start);
     }
     return { latencies, statementsPerWin: counted.statements.length / gates.length };
@@ -172,9 +222,13 @@ async function baseline(samples: number): Promise<number[]> {
   const name = 'bench-baseline';
   let pending: { left: number; done: (at: number) => void } | undefined;
   const q = new Queue(name, queue);
-  const w = new Worker(name, async () => {
-    if (pending && --pending.left === 0) pending.done(performance.now());
-  }, { ...queue, concurrency: 8 });
+  const w = new Worker(
+    name,
+    async () => {
+      if (pending && --pending.left === 0) pending.done(performance.now());
+    },
+    { ...queue, concurrency: 8 },
+  );
   try {
     await w.waitUntilReady();
     const latencies: number[] = [];
@@ -198,9 +252,12 @@ async function obliterate(queue: QueueConnection, name: string): Promise<void> {
   await q.close();
 }
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string', default: '1' } },
+});
 if (values.only && !['decisions', 'edits'].includes(values.only)) throw new Error('--only is decisions or edits');
-if (values.database && !(BACKENDS as readonly string[]).includes(values.database)) throw new Error(`--database is one of ${BACKENDS.join(', ')}`);
+if (values.database && !(BACKENDS as readonly string[]).includes(values.database))
+  throw new Error(`--database is one of ${BACKENDS.join(', ')}`);
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive integer');
 const backends = values.database ? [values.database as Backend] : BACKENDS;
@@ -212,7 +269,9 @@ if (values.only === 'decisions') {
   process.exit(0);
 }
 const floor = await baseline(GATES);
-console.log(`(b) baseline: 3 bare BullMQ jobs added → all processed, ${GATES} samples: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`);
+console.log(
+  `(b) baseline: 3 bare BullMQ jobs added → all processed, ${GATES} samples: p50 ${ms(percentile(floor, 0.5))}, p99 ${ms(percentile(floor, 0.99))}`,
+);
 for (const kind of backends) {
   const { latencies: lat, statementsPerWin } = await edits(kind);
   const [p50, p99] = [percentile(lat, 0.5), percentile(lat, 0.99)];

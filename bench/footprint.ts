@@ -46,7 +46,11 @@ const ROOT = join(import.meta.dirname, '..');
 const databases = (['pglite', 'postgres'] as const).filter((d) => !values.only || d === values.only);
 
 /** How a row's process is started: from which checkout, with which node arguments before `start`. */
-interface Runtime { name: string; cwd: string; entry: string[] }
+interface Runtime {
+  name: string;
+  cwd: string;
+  entry: string[];
+}
 const runtimes: Runtime[] = [
   { name: 'compiled', cwd: ROOT, entry: ['dist/cli/index.js'] },
   { name: 'tsx', cwd: ROOT, entry: ['--import', 'tsx', 'src/cli/index.ts'] },
@@ -60,7 +64,12 @@ if (runtimes.some((r) => r.name === 'compiled')) {
   execFileSync(process.execPath, [join(ROOT, 'bin/build.js'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-const [telegram, discord, slack, llm] = await Promise.all([startFakeTelegram(), startFakeDiscord(), startFakeSlack(), startFakeLlm()]);
+const [telegram, discord, slack, llm] = await Promise.all([
+  startFakeTelegram(),
+  startFakeDiscord(),
+  startFakeSlack(),
+  startFakeLlm(),
+]);
 const scratch = mkdtempSync(join(tmpdir(), 'kazma-footprint-'));
 const rows: Row[] = [];
 const rowFor = (database: string, data: string, runtime: string): Row => {
@@ -69,8 +78,15 @@ const rowFor = (database: string, data: string, runtime: string): Row => {
   return row;
 };
 try {
-  console.log(`footprint: ${runs} run(s) per row, idle settle ${settleMs} ms; three adapters against local fakes; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  for (let i = 0; i < runs; i++) rowFor('—', '—', 'bare node http').samples.push(await measureStart({ command: bareServer(await freePort()), settleMs }));
+  console.log(
+    `footprint: ${runs} run(s) per row, idle settle ${settleMs} ms; three adapters against local fakes; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (let i = 0; i < runs; i++)
+    rowFor('—', '—', 'bare node http').samples.push(
+      await measureStart({ command: bareServer(await freePort()), settleMs }),
+    );
   for (const database of databases) {
     // Runtimes take turns within each run, so a burst of load on the machine spreads over all of them.
     for (let i = 0; i < runs; i++) {
@@ -80,12 +96,18 @@ try {
           const config = await writeConfigFor(target);
           for (const data of ['fresh', 'existing']) {
             // A start that fails (a loaded machine can miss Kazma's 1 s Redis probe) is said and skipped.
-            const sample = await measureStart({ command: kazmaCommand(runtime, config), settleMs }).catch((error: Error) => {
-              process.stderr.write(`  ${database} ${data} ${runtime.name}: FAILED, skipped: ${error.message.split('\n').slice(0, 3).join(' ')}\n`);
-            });
+            const sample = await measureStart({ command: kazmaCommand(runtime, config), settleMs }).catch(
+              (error: Error) => {
+                process.stderr.write(
+                  `  ${database} ${data} ${runtime.name}: FAILED, skipped: ${error.message.split('\n').slice(0, 3).join(' ')}\n`,
+                );
+              },
+            );
             if (!sample) continue;
             rowFor(database, data, runtime.name).samples.push(sample);
-            process.stderr.write(`  ${database} ${data} ${runtime.name}: ${JSON.stringify(sample, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}\n`);
+            process.stderr.write(
+              `  ${database} ${data} ${runtime.name}: ${JSON.stringify(sample, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}\n`,
+            );
           }
         } finally {
           await target.drop();
@@ -104,22 +126,39 @@ printTable(rows);
 /** Table order: the baseline, then per database fresh before existing, runtimes in the order above. */
 function order(row: Row): number {
   if (row.database === '—') return -1;
-  return databases.indexOf(row.database as never) * 100 + (row.data === 'fresh' ? 0 : 50) + runtimes.findIndex((r) => r.name === row.runtime);
+  return (
+    databases.indexOf(row.database as never) * 100 +
+    (row.data === 'fresh' ? 0 : 50) +
+    runtimes.findIndex((r) => r.name === row.runtime)
+  );
 }
 
-interface Target { dataDir: string; url: string; drop(): Promise<void> }
+interface Target {
+  dataDir: string;
+  url: string;
+  drop(): Promise<void>;
+}
 
 /** A new data dir, and on PostgreSQL a new empty database: the "fresh" start migrates it, the next reuses it. */
 async function newTarget(database: 'pglite' | 'postgres'): Promise<Target> {
   const dataDir = mkdtempSync(join(scratch, 'data-'));
   const pg = database === 'postgres' ? await createPgDatabase() : undefined;
-  return { dataDir, url: pg?.url ?? '', drop: async () => { await pg?.drop(); rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    dataDir,
+    url: pg?.url ?? '',
+    drop: async () => {
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function writeConfigFor(target: Target): Promise<{ path: string; port: number }> {
   const port = await freePort();
   const path = join(target.dataDir, 'kazma.yaml');
-  writeFileSync(path, `data_dir: ${JSON.stringify(join(target.dataDir, 'data'))}
+  writeFileSync(
+    path,
+    `data_dir: ${JSON.stringify(join(target.dataDir, 'data'))}
 http: { port: ${port} }
 database: { url: "${target.url}" }
 redis: { url: "redis://127.0.0.1:6379" }
@@ -128,12 +167,17 @@ telegram: { enabled: true, token: "${telegram.token}", api_root: "${telegram.api
 discord: { enabled: true, token: "${discord.token}", api: "${discord.api}" }
 slack: { enabled: true, token: "${slack.botToken}", signing_secret: "${slack.signingSecret}", api_url: "${slack.apiUrl}" }
 log: { level: info }
-`);
+`,
+  );
   return { path, port };
 }
 
 function kazmaCommand(runtime: Runtime, config: { path: string; port: number }) {
-  return { args: [...values['node-arg'], ...runtime.entry, 'start', '--config', config.path], cwd: runtime.cwd, port: config.port };
+  return {
+    args: [...values['node-arg'], ...runtime.entry, 'start', '--config', config.path],
+    cwd: runtime.cwd,
+    port: config.port,
+  };
 }
 
 /** The floor: node itself with an HTTP server that answers /readyz 200 at once (and says "started"). */

@@ -41,10 +41,14 @@ async function bareBullmq(): Promise<number> {
   let done = 0;
   const all = new Promise<void>((resolve) => {
     const worker = new Worker('bare', async () => {}, { ...opts, concurrency: 16 });
-    worker.on('completed', () => { if (++done === N) void worker.close().then(resolve); });
+    worker.on('completed', () => {
+      if (++done === N) void worker.close().then(resolve);
+    });
   });
   const started = performance.now();
-  await queue.addBulk(Array.from({ length: N }, (_, i) => ({ name: 'noop', data: { i }, opts: { removeOnComplete: true } })));
+  await queue.addBulk(
+    Array.from({ length: N }, (_, i) => ({ name: 'noop', data: { i }, opts: { removeOnComplete: true } })),
+  );
   await all;
   const ms = performance.now() - started;
   await queue.obliterate({ force: true });
@@ -56,7 +60,14 @@ async function freshPostgres(): Promise<{ database: Database; url: string; drop:
   const created = await createPgDatabase();
   const database = await openDatabase({ url: created.url, poolSize: 20 });
   await migrateDatabase(database, [...STANDARD_STEPS]);
-  return { database, url: created.url, drop: async () => { await database.close(); await created.drop(); } };
+  return {
+    database,
+    url: created.url,
+    drop: async () => {
+      await database.close();
+      await created.drop();
+    },
+  };
 }
 
 /** Starts N tasks and waits until every one has ended; returns the wall time. */
@@ -64,7 +75,10 @@ async function runTasks(start: (goal: string) => Promise<unknown>, database: Dat
   const began = performance.now();
   for (let i = 0; i < N; i++) await start(`noop ${i}`);
   for (;;) {
-    const [row] = await database.db.select({ n: sql<number>`count(*)::int` }).from(tasks).where(inArray(tasks.state, ['done', 'failed']));
+    const [row] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tasks)
+      .where(inArray(tasks.state, ['done', 'failed']));
     if ((row?.n ?? 0) >= N) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -75,8 +89,13 @@ async function runTasks(start: (goal: string) => Promise<unknown>, database: Dat
 
 const llm = await startFakeLlm();
 const baseConfig = (url: string, dir: string) => ({
-  database: { url }, redis: { url: 'redis://127.0.0.1:6379' }, data_dir: join(dir, 'data'), http: { port: 0 }, tools: { workspace: dir },
-  model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, log: { level: 'silent' },
+  database: { url },
+  redis: { url: 'redis://127.0.0.1:6379' },
+  data_dir: join(dir, 'data'),
+  http: { port: 0 },
+  tools: { workspace: dir },
+  model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+  log: { level: 'silent' },
 });
 
 console.log(`bench/jobs: ${N} no-op jobs or tasks per figure`);
@@ -89,7 +108,9 @@ console.log(`(a) bare BullMQ no-op jobs:            ${rate(N, bareMs)} jobs/s ($
   const config = { ...baseConfig(pg.url, dir), jobs: { concurrency: { swarm: 16 } } };
   const k = await startAssembled(config, { database: { ...pg.database, dispose: async () => {} } });
   const ms = await runTasks((goal) => k.kazma.core.tasks.start({ goal, requester }), pg.database);
-  console.log(`(b) full-path tasks, in-process:       ${rate(N, ms)} tasks/s (${Math.round(ms)} ms) — ${(bareMs / ms).toFixed(3)}× the bare rate`);
+  console.log(
+    `(b) full-path tasks, in-process:       ${rate(N, ms)} tasks/s (${Math.round(ms)} ms) — ${(bareMs / ms).toFixed(3)}× the bare rate`,
+  );
   await k.close();
   await pg.drop();
 }
@@ -101,10 +122,16 @@ console.log(`(a) bare BullMQ no-op jobs:            ${rate(N, bareMs)} jobs/s ($
   const path = join(dir, 'worker.yaml');
   writeFileSync(path, JSON.stringify({ ...config, log: { level: 'info' }, jobs: { concurrency: { swarm: 16 } } }));
   const prefix = queuePrefix(parseConfig(JSON.stringify(config), { env: {}, baseDir: dir }), { kind: 'postgres' });
-  const chat = await startAssembled({ ...config, jobs: { concurrency: { swarm: 0 } } }, { database: { ...pg.database, dispose: async () => {} }, queuePrefix: prefix });
+  const chat = await startAssembled(
+    { ...config, jobs: { concurrency: { swarm: 0 } } },
+    { database: { ...pg.database, dispose: async () => {} }, queuePrefix: prefix },
+  );
   const workers: ChildProcess[] = [];
   const addWorker = async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/kazma.js'), 'worker', '--config', path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/kazma.js'), 'worker', '--config', path], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     workers.push(child);
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -123,7 +150,9 @@ console.log(`(a) bare BullMQ no-op jobs:            ${rate(N, bareMs)} jobs/s ($
     while (workers.length < count) await addWorker();
     const ms = await runTasks((goal) => chat.kazma.core.tasks.start({ goal, requester }), pg.database);
     per.push(rate(N, ms));
-    console.log(`(c) full-path tasks, ${count} kazma worker${count > 1 ? 's' : ' '}:    ${per.at(-1)} tasks/s (${Math.round(ms)} ms)`);
+    console.log(
+      `(c) full-path tasks, ${count} kazma worker${count > 1 ? 's' : ' '}:    ${per.at(-1)} tasks/s (${Math.round(ms)} ms)`,
+    );
   }
   console.log(`    scaling from one worker to two:     ${(per[1]! / per[0]!).toFixed(2)}×`);
   for (const child of workers) child.kill('SIGTERM');

@@ -48,18 +48,42 @@ interface TurnFigure {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Child: drives `turns` turns of one chat and returns the figures at the marks. */
-async function measure(backend: Backend, llmUrl: string, turns: number, maxTokens: number, chars: number): Promise<TurnFigure[]> {
+async function measure(
+  backend: Backend,
+  llmUrl: string,
+  turns: number,
+  maxTokens: number,
+  chars: number,
+): Promise<TurnFigure[]> {
   const { database, counter } = await countedDatabase(backend);
   const shortChats = Math.ceil(turns / SPAN);
-  const users = ['telegram:1000', 'telegram:2000', ...Array.from({ length: shortChats }, (_, i) => `telegram:${3000 + i}`)];
-  const k = await startAssembled({ model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 }, access: { users }, agent: { context: { max_tokens: maxTokens } } }, { database });
+  const users = [
+    'telegram:1000',
+    'telegram:2000',
+    ...Array.from({ length: shortChats }, (_, i) => `telegram:${3000 + i}`),
+  ];
+  const k = await startAssembled(
+    {
+      model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 },
+      access: { users },
+      agent: { context: { max_tokens: maxTokens } },
+    },
+    { database },
+  );
   const telegram = new AwaitedSurface('telegram');
   k.kazma.core.attachSurface(telegram);
   const say = async (chat: ChatRef, i: number) => {
     const actor: Actor = { platform: 'telegram', id: chat.slice('telegram:'.length) };
     const replied = telegram.nextSend();
     const text = `message ${i} `.padEnd(chars, 'lorem ipsum dolor sit amet ');
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat,
+      actor,
+      text,
+    });
     await replied;
     // The turn's last statement (inbox row ended, leases let go) runs after the reply: it is this turn's,
     // not the next one's. (Only the chat queues: core.idle() also polls the outbox, a statement of its own.)
@@ -90,8 +114,17 @@ async function measure(backend: Backend, llmUrl: string, turns: number, maxToken
       const all = mark >= WHOLE ? perTurn.slice(mark - WHOLE, mark) : undefined;
       const sum = (pick: (f: (typeof span)[number]) => number) => all!.reduce((total, f) => total + pick(f), 0);
       return {
-        turn: mark, cpuMs: of((f) => f.cpuMs), statements: of((f) => f.statements), referenceCpuMs: of((f) => f.referenceCpuMs), besideRatio: of((f) => f.cpuMs / f.referenceCpuMs),
-        ...(all && { whole: { besideRatio: sum((f) => f.cpuMs) / sum((f) => f.referenceCpuMs), statements: sum((f) => f.statements) / all.length } }),
+        turn: mark,
+        cpuMs: of((f) => f.cpuMs),
+        statements: of((f) => f.statements),
+        referenceCpuMs: of((f) => f.referenceCpuMs),
+        besideRatio: of((f) => f.cpuMs / f.referenceCpuMs),
+        ...(all && {
+          whole: {
+            besideRatio: sum((f) => f.cpuMs) / sum((f) => f.referenceCpuMs),
+            statements: sum((f) => f.statements) / all.length,
+          },
+        }),
       };
     });
   } finally {
@@ -102,28 +135,51 @@ async function measure(backend: Backend, llmUrl: string, turns: number, maxToken
 
 if (process.argv[2] === '--measure') {
   const [backend, llmUrl, turns, maxTokens, chars] = process.argv.slice(3);
-  console.log(JSON.stringify(await measure(backend as Backend, llmUrl!, Number(turns), Number(maxTokens), Number(chars))));
+  console.log(
+    JSON.stringify(await measure(backend as Backend, llmUrl!, Number(turns), Number(maxTokens), Number(chars))),
+  );
   process.exit(0);
 }
 
 const { values } = parseArgs({
-  options: { turns: { type: 'string', default: '400' }, 'max-tokens': { type: 'string', default: '32000' }, chars: { type: 'string', default: '200' }, database: { type: 'string' } },
+  options: {
+    turns: { type: 'string', default: '400' },
+    'max-tokens': { type: 'string', default: '32000' },
+    chars: { type: 'string', default: '200' },
+    database: { type: 'string' },
+  },
 });
 const backends: Backend[] = values.database ? [values.database as Backend] : ['pglite', 'postgres'];
 const llm = await startFakeLlm();
-console.log(`one chat, ${values.turns} turns, messages of ${values.chars} characters, agent.context.max_tokens ${values['max-tokens']}`);
+console.log(
+  `one chat, ${values.turns} turns, messages of ${values.chars} characters, agent.context.max_tokens ${values['max-tokens']}`,
+);
 for (const backend of backends) {
-  const child = spawn(process.execPath, ['--import', 'tsx', HERE, '--measure', backend, llm.baseURL, values.turns, values['max-tokens'], values.chars], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', HERE, '--measure', backend, llm.baseURL, values.turns, values['max-tokens'], values.chars],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`the ${backend} measurement exited with ${code}`);
   const figures = JSON.parse(out.trim().split('\n').at(-1)!) as TurnFigure[];
-  for (const f of figures) console.log(`${backend.padEnd(8)} turn ${String(f.turn).padStart(3)}: ${f.cpuMs.toFixed(1).padStart(5)} CPU-ms, ${f.statements} statements (a new chat's turns beside it: ${f.referenceCpuMs.toFixed(1)} CPU-ms; each turn ÷ the new chat's beside it: ${f.besideRatio.toFixed(2)})`);
+  for (const f of figures)
+    console.log(
+      `${backend.padEnd(8)} turn ${String(f.turn).padStart(3)}: ${f.cpuMs.toFixed(1).padStart(5)} CPU-ms, ${f.statements} statements (a new chat's turns beside it: ${f.referenceCpuMs.toFixed(1)} CPU-ms; each turn ÷ the new chat's beside it: ${f.besideRatio.toFixed(2)})`,
+    );
   const first = figures[0]!;
   const last = figures.at(-1)!;
   const beside = (f: TurnFigure) => f.cpuMs / f.referenceCpuMs;
-  if (last.whole) console.log(`${backend.padEnd(8)} turns ${last.turn - WHOLE + 1}–${last.turn}, every turn counted (a trim of the window too): CPU ÷ the new chats' beside them ${last.whole.besideRatio.toFixed(2)}, ${last.whole.statements.toFixed(2)} statements a turn`);
-  console.log(`${backend.padEnd(8)} turn ${last.turn} / turn 1: ${(last.cpuMs / first.cpuMs).toFixed(2)} (CPU), ${(beside(last) / beside(first)).toFixed(2)} (CPU, each against a new chat's turns beside it), ${(last.statements / first.statements).toFixed(2)} (statements); turn ${last.turn} ÷ a new chat's turn beside it: ${last.besideRatio.toFixed(2)}`);
+  if (last.whole)
+    console.log(
+      `${backend.padEnd(8)} turns ${last.turn - WHOLE + 1}–${last.turn}, every turn counted (a trim of the window too): CPU ÷ the new chats' beside them ${last.whole.besideRatio.toFixed(2)}, ${last.whole.statements.toFixed(2)} statements a turn`,
+    );
+  console.log(
+    `${backend.padEnd(8)} turn ${last.turn} / turn 1: ${(last.cpuMs / first.cpuMs).toFixed(2)} (CPU), ${(beside(last) / beside(first)).toFixed(2)} (CPU, each against a new chat's turns beside it), ${(last.statements / first.statements).toFixed(2)} (statements); turn ${last.turn} ÷ a new chat's turn beside it: ${last.besideRatio.toFixed(2)}`,
+  );
 }
 await llm.close();

@@ -21,14 +21,24 @@ import { modelFetch } from '../src/core/agent/model/model-fetch.ts';
 import { startAssembled } from '../tests/helpers/assembled.ts';
 import { freshDatabase } from '../tests/helpers/databases.ts';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, rounds: { type: 'string', default: '6' }, messages: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '6' },
+    messages: { type: 'string', default: '40' },
+  },
+});
 const calls = Number(values.calls);
 const rounds = Number(values.rounds);
 const messages = Number(values.messages);
-for (const [key, value] of Object.entries({ calls, rounds, messages })) if (!Number.isInteger(value) || value < 1) throw new Error(`--${key} must be a positive integer`);
+for (const [key, value] of Object.entries({ calls, rounds, messages }))
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${key} must be a positive integer`);
 
 const ROOT = join(fileURLToPath(import.meta.url), '../..');
-const fake = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/fakes/llm-server.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const fake = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/fakes/llm-server.ts')], {
+  cwd: ROOT,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const [line] = (await once(fake.stdout!, 'data')) as [Buffer];
 const port = /LISTENING (\d+)/.exec(line.toString())?.[1];
 if (!port) throw new Error(`the fake model server did not start: ${line.toString()}`);
@@ -37,7 +47,10 @@ const baseURL = `http://127.0.0.1:${port}/v1`;
 try {
   // Kazma's tools as its model sees them, from a Kazma on its defaults.
   const database = await freshDatabase('pglite');
-  const kazma = await startAssembled({ model: { name: 'fake-model', base_url: baseURL, max_retries: 0 } }, { database });
+  const kazma = await startAssembled(
+    { model: { name: 'fake-model', base_url: baseURL, max_retries: 0 } },
+    { database },
+  );
   const specs = kazma.kazma.core.tools.toolSpecs();
   await kazma.close();
   await database.dispose();
@@ -53,14 +66,21 @@ try {
   const tools = specs; // already in the OpenAI function format
   const request = { model: 'fake-model', messages: body, tools };
 
-  const chat = createChatModel({ provider: 'openai', name: 'fake-model', base_url: baseURL, api_key: '' }, { timeoutMs: 60_000 });
+  const chat = createChatModel(
+    { provider: 'openai', name: 'fake-model', base_url: baseURL, api_key: '' },
+    { timeoutMs: 60_000 },
+  );
   const bound = chat.bindTools!(specs);
   const client = new OpenAI({ apiKey: 'not-needed', baseURL, maxRetries: 0, fetch: modelFetch });
   const kinds: Record<string, () => Promise<unknown>> = {
     langchain: () => bound.invoke(history),
     sdk: () => client.chat.completions.create(request),
     http: async () => {
-      const response = await modelFetch(`${baseURL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer not-needed' }, body: JSON.stringify(request) });
+      const response = await modelFetch(`${baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer not-needed' },
+        body: JSON.stringify(request),
+      });
       return response.json();
     },
   };
@@ -76,11 +96,16 @@ try {
       perRound[name]!.push((used.user + used.system) / 1000 / calls);
     }
   }
-  console.log(`model call: ${calls} calls of each kind in ${rounds} rounds, ${specs.length} tools (${JSON.stringify(tools).length} bytes), ${messages + 1} messages`);
+  console.log(
+    `model call: ${calls} calls of each kind in ${rounds} rounds, ${specs.length} tools (${JSON.stringify(tools).length} bytes), ${messages + 1} messages`,
+  );
   console.log(`${'kind'.padEnd(12)}${'CPU ms per call: median [least–most]'}`);
   for (const name of names) {
     const sorted = [...perRound[name]!].sort((a, b) => a - b);
-    const median = sorted.length % 2 === 1 ? sorted[sorted.length >> 1]! : (sorted[(sorted.length >> 1) - 1]! + sorted[sorted.length >> 1]!) / 2;
+    const median =
+      sorted.length % 2 === 1
+        ? sorted[sorted.length >> 1]!
+        : (sorted[(sorted.length >> 1) - 1]! + sorted[sorted.length >> 1]!) / 2;
     console.log(`${name.padEnd(12)}${median.toFixed(3)} [${sorted[0]!.toFixed(3)}–${sorted.at(-1)!.toFixed(3)}]`);
   }
 } finally {

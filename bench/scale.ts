@@ -28,16 +28,30 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '64' },
   },
 });
-const opts = { messages: Number(values.messages), concurrency: Number(values.concurrency), chats: Number(values.chats), warmup: Number(values.warmup) };
-for (const [key, value] of Object.entries(opts)) if (!Number.isInteger(value) || value < (key === 'warmup' ? 0 : 1)) throw new Error(`--${key} must be a positive integer`);
-if (opts.chats < opts.concurrency) throw new Error('--chats must be at least --concurrency: each user talks in chats of its own');
+const opts = {
+  messages: Number(values.messages),
+  concurrency: Number(values.concurrency),
+  chats: Number(values.chats),
+  warmup: Number(values.warmup),
+};
+for (const [key, value] of Object.entries(opts))
+  if (!Number.isInteger(value) || value < (key === 'warmup' ? 0 : 1))
+    throw new Error(`--${key} must be a positive integer`);
+if (opts.chats < opts.concurrency)
+  throw new Error('--chats must be at least --concurrency: each user talks in chats of its own');
 
 const SECRET = 'bench-scale-secret';
 const FIRST_CHAT = 300_000;
 const STALL_MS = 120_000; // a reply that never comes is a lost message
 
 type Routing = 'alternate' | 'sticky';
-interface Result { name: string; perSecond: number; p50: number; p99: number; seconds: number }
+interface Result {
+  name: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  seconds: number;
+}
 
 /** Replies per chat, followed through the fake's call log by index (scanning it per message would dominate). */
 function followReplies(telegram: FakeTelegram): { next: (chat: number) => Promise<string>; stop: () => void } {
@@ -70,14 +84,23 @@ function followReplies(telegram: FakeTelegram): { next: (chat: number) => Promis
   };
 }
 
-async function drive(telegram: FakeTelegram, ports: number[], routing: Routing, total: number, phase: string): Promise<{ latencies: number[]; seconds: number }> {
+async function drive(
+  telegram: FakeTelegram,
+  ports: number[],
+  routing: Routing,
+  total: number,
+  phase: string,
+): Promise<{ latencies: number[]; seconds: number }> {
   const replies = followReplies(telegram);
   const latencies: number[] = [];
   let next = 0;
   let posted = 0;
   const started = performance.now();
   const user = async (u: number) => {
-    const owned = Array.from({ length: Math.ceil((opts.chats - u) / opts.concurrency) }, (_, j) => FIRST_CHAT + u + j * opts.concurrency);
+    const owned = Array.from(
+      { length: Math.ceil((opts.chats - u) / opts.concurrency) },
+      (_, j) => FIRST_CHAT + u + j * opts.concurrency,
+    );
     for (let k = next++, turn = 0; k < total; k = next++, turn++) {
       const chat = owned[turn % owned.length]!;
       const text = `${phase}-${k}`;
@@ -85,12 +108,17 @@ async function drive(telegram: FakeTelegram, ports: number[], routing: Routing, 
       const sent = performance.now();
       const port = routing === 'sticky' ? ports[chat % ports.length] : ports[posted++ % ports.length];
       const res = await fetch(`http://127.0.0.1:${port}/telegram/webhook`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET }, body: JSON.stringify(update),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+        body: JSON.stringify(update),
       });
       if (res.status !== 200) throw new Error(`the webhook answered ${res.status} to ${text}`);
       const reply = await replies.next(chat);
       latencies.push(performance.now() - sent);
-      if (reply !== `echo: ${text}`) throw new Error(`chat ${chat}: expected "echo: ${text}", got "${reply.slice(0, 200)}" (lost, doubled or out of order)`);
+      if (reply !== `echo: ${text}`)
+        throw new Error(
+          `chat ${chat}: expected "echo: ${text}", got "${reply.slice(0, 200)}" (lost, doubled or out of order)`,
+        );
     }
   };
   try {
@@ -101,19 +129,38 @@ async function drive(telegram: FakeTelegram, ports: number[], routing: Routing, 
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
-async function run(processes: number, routing: Routing, telegram: FakeTelegram, llm: FakeLlm, dir: string): Promise<Result> {
+async function run(
+  processes: number,
+  routing: Routing,
+  telegram: FakeTelegram,
+  llm: FakeLlm,
+  dir: string,
+): Promise<Result> {
   const pg = await createPgDatabase();
   const users = Array.from({ length: opts.chats }, (_, i) => `telegram:${FIRST_CHAT + i}`);
   const started: KazmaProcess[] = [];
   try {
     for (let i = 0; i < processes; i++) {
       const config = join(dir, `p${processes}${routing}-${i}.yaml`);
-      writeFileSync(config, JSON.stringify({
-        data_dir: join(dir, `p${processes}${routing}-${i}`), http: { port: 0 }, database: { url: pg.url },
-        model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 2 }, access: { users },
-        telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot, mode: 'webhook', webhook_secret: SECRET, webhook_url: '' },
-        log: { level: 'info' },
-      }));
+      writeFileSync(
+        config,
+        JSON.stringify({
+          data_dir: join(dir, `p${processes}${routing}-${i}`),
+          http: { port: 0 },
+          database: { url: pg.url },
+          model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 2 },
+          access: { users },
+          telegram: {
+            enabled: true,
+            token: telegram.token,
+            api_root: telegram.apiRoot,
+            mode: 'webhook',
+            webhook_secret: SECRET,
+            webhook_url: '',
+          },
+          log: { level: 'info' },
+        }),
+      );
       const proc = new KazmaProcess(['start', '--config', config]);
       started.push(proc);
       await proc.waitForLog((l) => l.msg === 'telegram started', 180_000);
@@ -138,8 +185,14 @@ const llm = await startFakeLlm();
 const dir = mkdtempSync(join(tmpdir(), 'kazma-scale-'));
 const results: Result[] = [];
 try {
-  console.log(`scale: ${opts.messages} messages, ${opts.concurrency} concurrent users over ${opts.chats} chats, warm-up ${opts.warmup}; PostgreSQL, Telegram webhook mode, one fake model`);
-  for (const [processes, routing] of [[1, 'alternate'], [2, 'alternate'], [2, 'sticky']] as const) {
+  console.log(
+    `scale: ${opts.messages} messages, ${opts.concurrency} concurrent users over ${opts.chats} chats, warm-up ${opts.warmup}; PostgreSQL, Telegram webhook mode, one fake model`,
+  );
+  for (const [processes, routing] of [
+    [1, 'alternate'],
+    [2, 'alternate'],
+    [2, 'sticky'],
+  ] as const) {
     results.push(await run(processes, routing, telegram, llm, dir));
     console.log(`  ${results.at(-1)!.name}: done`);
   }
@@ -148,9 +201,17 @@ try {
   await telegram.close();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\n${'run'.padEnd(24)} ${'msgs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'seconds'.padStart(8)}`);
-for (const r of results) console.log(`${r.name.padEnd(24)} ${r.perSecond.toFixed(1).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${r.seconds.toFixed(1).padStart(8)}`);
+console.log(
+  `\n${'run'.padEnd(24)} ${'msgs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'seconds'.padStart(8)}`,
+);
+for (const r of results)
+  console.log(
+    `${r.name.padEnd(24)} ${r.perSecond.toFixed(1).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${r.seconds.toFixed(1).padStart(8)}`,
+  );
 const [one, ...twos] = results;
 for (const two of twos) {
-  if (one) console.log(`${two.name} / 1 process: throughput ${(two.perSecond / one.perSecond).toFixed(2)}×, p50 latency ${(two.p50 / Math.max(1, one.p50)).toFixed(2)}×`);
+  if (one)
+    console.log(
+      `${two.name} / 1 process: throughput ${(two.perSecond / one.perSecond).toFixed(2)}×, p50 latency ${(two.p50 / Math.max(1, one.p50)).toFixed(2)}×`,
+    );
 }

@@ -18,7 +18,11 @@ const paths = distPaths();
 const before = distState();
 if (process.argv.includes('--if-stale')) {
   if (before.state === 'fresh') process.exit(0);
-  console.error(before.state === 'missing' ? 'kazma: building dist/ (the first start builds; later ones skip this)…' : `kazma: rebuilding dist/ (${before.newer} changed since the last build)…`);
+  console.error(
+    before.state === 'missing'
+      ? 'kazma: building dist/ (the first start builds; later ones skip this)…'
+      : `kazma: rebuilding dist/ (${before.newer} changed since the last build)…`,
+  );
 }
 
 /** @type {typeof import('esbuild')} */
@@ -26,7 +30,9 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  console.error('kazma: cannot build: esbuild is not installed (it is a devDependency). Run `npm ci` without --omit=dev, or run `node bin/kazma.js`, which runs the source through tsx.');
+  console.error(
+    'kazma: cannot build: esbuild is not installed (it is a devDependency). Run `npm ci` without --omit=dev, or run `node bin/kazma.js`, which runs the source through tsx.',
+  );
   process.exit(1);
 }
 
@@ -49,7 +55,11 @@ try {
   process.exit(1);
 }
 mkdirSync(dirname(paths.cli), { recursive: true });
-writeFileSync(paths.cli, `// The current build of bin/build.js (${startedAt.toISOString()}).\nimport '../builds/${buildId}/index.js';\n`);
-for (const old of readdirSync(builds).sort().slice(0, -KEPT_BUILDS)) rmSync(join(builds, old), { recursive: true, force: true });
+writeFileSync(
+  paths.cli,
+  `// The current build of bin/build.js (${startedAt.toISOString()}).\nimport '../builds/${buildId}/index.js';\n`,
+);
+for (const old of readdirSync(builds).sort().slice(0, -KEPT_BUILDS))
+  rmSync(join(builds, old), { recursive: true, force: true });
 writeFileSync(paths.stamp, `built from the source as of ${startedAt.toISOString()}\n`);
 utimesSync(paths.stamp, startedAt, startedAt);

@@ -9,7 +9,18 @@
 // (pg-native, zlib-sync, bufferutil, utf-8-validate) may be absent.
 
 /** Packages loaded from node_modules at run time instead of bundled (see the top). */
-const EXTERNAL = ['@electric-sql/pglite', 'pino', 'pino-pretty', 'thread-stream', 'msgpackr', 'msgpackr-extract', 'pg-native', 'zlib-sync', 'bufferutil', 'utf-8-validate'];
+const EXTERNAL = [
+  '@electric-sql/pglite',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'msgpackr',
+  'msgpackr-extract',
+  'pg-native',
+  'zlib-sync',
+  'bufferutil',
+  'utf-8-validate',
+];
 
 // CommonJS modules inside an ES module bundle still call require() and read __dirname/__filename: each
 // chunk defines them for itself (__dirname is the chunk's folder; the bundled packages use it only to

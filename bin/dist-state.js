@@ -31,7 +31,9 @@ export function distState(root = ROOT) {
   const paths = distPaths(root);
   if (!existsSync(paths.stamp) || !existsSync(paths.cli)) return { state: 'missing' };
   const builtAt = statSync(paths.stamp).mtimeMs;
-  const newer = newerThan(paths.sources, builtAt) ?? paths.configs.find((path) => existsSync(path) && statSync(path).mtimeMs > builtAt);
+  const newer =
+    newerThan(paths.sources, builtAt) ??
+    paths.configs.find((path) => existsSync(path) && statSync(path).mtimeMs > builtAt);
   return newer ? { state: 'stale', newer: newer.slice(root.length).replace(/^\//, '') } : { state: 'fresh' };
 }
 

@@ -71,7 +71,12 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Leaves a little of shutdown.timeout for the steps after it (workers, redis, database).
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
-    const http = new HttpServer({ host: config.http.host, port: config.http.port, logger, checks: base.deps.readiness });
+    const http = new HttpServer({
+      host: config.http.host,
+      port: config.http.port,
+      logger,
+      checks: base.deps.readiness,
+    });
     if (!worker)
       http.app.route(
         '/',

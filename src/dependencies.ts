@@ -12,33 +12,58 @@ import type { RedisHandle } from './jobs/index.ts';
 export interface Dependencies {
   dbOutage: OutageLog;
   redisOutage: OutageLog;
-  /** A failed background database call: a lost connection goes to the outage log; anything else runs `otherwise` (default a warning). */
+  /**
+   * A failed background database call: a lost connection goes to the outage log; anything else runs `otherwise`
+   * (default a warning).
+   */
   dbFailed(error: unknown, otherwise?: () => void): void;
   /** /readyz's checks, failing in plain words ("unreachable at redis://127.0.0.1:6379", "only 3 MB free in …"). */
   readiness: Record<'database' | 'disk' | 'redis', () => Promise<void>>;
   stop(): void;
 }
 
-export function watchDependencies(
-  { loaded, database, redis, logger, clock }: { loaded: LoadedConfig; database: Database; redis: RedisHandle; logger: Logger; clock: Clock },
-): Dependencies {
+export function watchDependencies({
+  loaded,
+  database,
+  redis,
+  logger,
+  clock,
+}: {
+  loaded: LoadedConfig;
+  database: Database;
+  redis: RedisHandle;
+  logger: Logger;
+  clock: Clock;
+}): Dependencies {
   const { config } = loaded;
   const disk = new DiskSpace({ clock, ...(database.kind === 'pglite' && { dataDir: config.data_dir }) });
   const unwatch = database.onStatementError((error) => {
     const refused = disk.saw(error);
     if (refused) logger.error({ err: refused }, "the database's disk is full: writes are refused until space is freed");
   });
-  const dbWhere = database.kind === 'pglite' ? `embedded PGlite in ${config.data_dir}` : redactUrl(database.url ?? config.database.url);
+  const dbWhere =
+    database.kind === 'pglite'
+      ? `embedded PGlite in ${config.data_dir}`
+      : redactUrl(database.url ?? config.database.url);
   const dbOutage = new OutageLog({
-    logger, what: 'the database', where: dbWhere, ping: () => database.ping(),
+    logger,
+    what: 'the database',
+    where: dbWhere,
+    ping: () => database.ping(),
     waiting: 'new messages are refused (the platforms deliver them again), and sweeps and background work wait',
   });
   const redisOutage = new OutageLog({
-    logger, what: 'redis', where: redis.where, ping: () => redis.ping(),
-    waiting: 'card and reply deliveries, sweeps, background tasks and reminders wait (nothing is lost: they are in the database)',
+    logger,
+    what: 'redis',
+    where: redis.where,
+    ping: () => redis.ping(),
+    waiting:
+      'card and reply deliveries, sweeps, background tasks and reminders wait (nothing is lost: they are in the ' +
+      'database)',
   });
   return {
-    dbOutage, redisOutage,
+    dbOutage,
+    redisOutage,
     dbFailed: (error, otherwise) => {
       if (isConnectionError(error)) dbOutage.failed(error);
       else (otherwise ?? (() => logger.warn({ err: error }, 'a background database call failed')))();
@@ -59,7 +84,8 @@ export function watchDependencies(
 /** A readiness check whose failure reads plainly (the client's own words go to the log). */
 function plainCheck(ping: () => Promise<void>, where: string): () => Promise<void> {
   // Inside /readyz's own 2 s limit, so a hang reads as "unreachable at …" too.
-  return () => withTimeout(ping(), 1_800).catch(() => {
-    throw new Error(`unreachable ${where}`);
-  });
+  return () =>
+    withTimeout(ping(), 1_800).catch(() => {
+      throw new Error(`unreachable ${where}`);
+    });
 }

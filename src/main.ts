@@ -28,7 +28,10 @@ export async function startKazma(options: AssembleOptions): Promise<RunningKazma
   try {
     ({ assembleKazma } = await import('./assemble.ts'));
   } catch (error) {
-    await database?.then((d) => d.close(), () => {});
+    await database?.then(
+      (d) => d.close(),
+      () => {},
+    );
     throw error;
   }
   return assembleKazma({ ...options, early: { ...(database && { database }), ...(platforms && { platforms }) } });

@@ -80,7 +80,10 @@ export function loadPlatforms(config: KazmaConfig): Promise<PlatformFactory[]> {
 }
 
 /** Creates every enabled platform (mounting webhooks), in order, from {@link loadPlatforms}' adapters. */
-export async function createPlatforms(context: PlatformContext, loading = loadPlatforms(context.loaded.config)): Promise<RunningPlatform[]> {
+export async function createPlatforms(
+  context: PlatformContext,
+  loading = loadPlatforms(context.loaded.config),
+): Promise<RunningPlatform[]> {
   const factories = await loading;
   const running: RunningPlatform[] = [];
   for (const factory of factories) {

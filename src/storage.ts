@@ -10,7 +10,9 @@ export function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> 
   return openDatabase({ url: loaded.config.database.url, dataDir: loaded.config.data_dir });
 }
 
-/** Opens and migrates the configured database (the SQL migrations, then the checkpointer's setup()); close it when done. */
+/**
+ * Opens and migrates the configured database (the SQL migrations, then the checkpointer's setup()); close it when done.
+ */
 export async function openMigratedDatabase(loaded: LoadedConfig): Promise<Database> {
   // The checkpointer's module (LangGraph's saver, node-postgres: ~0.5 s to load) loads while the database
   // connects and checks its migrations, instead of before; its setup() is the last migration step.

@@ -33,7 +33,13 @@ const MB = 1024 * 1024;
 // Generous: on a heavily shared machine a fresh PGlite start (initdb in WASM) has taken minutes.
 const TIMEOUT_MS = 600_000;
 
-export async function measureStart({ command, settleMs }: { command: StartCommand; settleMs: number }): Promise<Sample> {
+export async function measureStart({
+  command,
+  settleMs,
+}: {
+  command: StartCommand;
+  settleMs: number;
+}): Promise<Sample> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, ['--expose-gc', '--import', PROBE, ...command.args], {
     cwd: command.cwd,
@@ -52,19 +58,32 @@ export async function measureStart({ command, settleMs }: { command: StartComman
       if (found !== undefined) return found;
       if (exited) break;
     }
-    throw new Error(`${what}: not seen (${exited ? `the child exited, code ${child.exitCode}` : 'timed out'})\nstderr:\n${stderr.slice(-3000)}\nstdout:\n${stdout.slice(-3000)}`);
+    throw new Error(
+      `${what}: not seen (${exited ? `the child exited, code ${child.exitCode}` : 'timed out'})\nstderr:\n${stderr.slice(-3000)}\nstdout:\n${stdout.slice(-3000)}`,
+    );
   };
   try {
-    const readyMs = await until('/readyz 200', async () => ((await readyz(command.port)) ? performance.now() - startedAt : undefined));
-    const startedMs = await until('"kazma started"', () => (/"msg":"kazma started"/.test(stdout) ? performance.now() - startedAt : undefined));
+    const readyMs = await until('/readyz 200', async () =>
+      (await readyz(command.port)) ? performance.now() - startedAt : undefined,
+    );
+    const startedMs = await until('"kazma started"', () =>
+      /"msg":"kazma started"/.test(stdout) ? performance.now() - startedAt : undefined,
+    );
     await sleep(settleMs);
     const rssSettledMb = rssOf(child.pid!) / MB;
     child.kill('SIGUSR2');
-    const usage = await until('the probe\'s report', () => {
+    const usage = await until("the probe's report", () => {
       const line = /^FOOTPRINT (.*)$/m.exec(stderr)?.[1];
       return line ? (JSON.parse(line) as NodeJS.MemoryUsage) : undefined;
     });
-    return { readyMs, startedMs, rssSettledMb, rssGcMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, externalMb: usage.external / MB };
+    return {
+      readyMs,
+      startedMs,
+      rssSettledMb,
+      rssGcMb: usage.rss / MB,
+      heapUsedMb: usage.heapUsed / MB,
+      externalMb: usage.external / MB,
+    };
   } finally {
     child.kill('SIGTERM');
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);

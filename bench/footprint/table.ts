@@ -16,16 +16,33 @@ const median = (values: number[]): number => {
 const medianOf = (row: Row, key: keyof Sample) => median(row.samples.map((s) => s[key]));
 
 export function printTable(rows: Row[]): void {
-  const header = ['database', 'data dir', 'runtime', 'start→/readyz ms', 'start→started ms', 'RSS settled MB', 'RSS after GC MB', 'heap MB', 'external MB', 'range start→started'];
+  const header = [
+    'database',
+    'data dir',
+    'runtime',
+    'start→/readyz ms',
+    'start→started ms',
+    'RSS settled MB',
+    'RSS after GC MB',
+    'heap MB',
+    'external MB',
+    'range start→started',
+  ];
   const body = rows.map((row) => [
-    row.database, row.data, row.runtime,
-    medianOf(row, 'readyMs').toFixed(0), medianOf(row, 'startedMs').toFixed(0),
-    medianOf(row, 'rssSettledMb').toFixed(0), medianOf(row, 'rssGcMb').toFixed(0),
-    medianOf(row, 'heapUsedMb').toFixed(0), medianOf(row, 'externalMb').toFixed(0),
+    row.database,
+    row.data,
+    row.runtime,
+    medianOf(row, 'readyMs').toFixed(0),
+    medianOf(row, 'startedMs').toFixed(0),
+    medianOf(row, 'rssSettledMb').toFixed(0),
+    medianOf(row, 'rssGcMb').toFixed(0),
+    medianOf(row, 'heapUsedMb').toFixed(0),
+    medianOf(row, 'externalMb').toFixed(0),
     `${Math.min(...row.samples.map((s) => s.startedMs)).toFixed(0)}–${Math.max(...row.samples.map((s) => s.startedMs)).toFixed(0)}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\n${line(header)}\n${body.map(line).join('\n')}`);
 
   const bare = rows.find((r) => r.runtime === 'bare node http');
@@ -35,7 +52,9 @@ export function printTable(rows: Row[]): void {
     for (const name of ['tsx', 'before']) {
       const other = rows.find((r) => r.runtime === name && r.database === row.database && r.data === row.data);
       if (!other) continue;
-      parts.push(`÷ ${name}: start→/readyz ×${ratio(row, other, 'readyMs')}, start→started ×${ratio(row, other, 'startedMs')}, RSS after GC ×${ratio(row, other, 'rssGcMb')}`);
+      parts.push(
+        `÷ ${name}: start→/readyz ×${ratio(row, other, 'readyMs')}, start→started ×${ratio(row, other, 'startedMs')}, RSS after GC ×${ratio(row, other, 'rssGcMb')}`,
+      );
     }
     if (bare) parts.push(`÷ bare node: RSS after GC ×${ratio(row, bare, 'rssGcMb')}`);
     console.log(`  ${row.database} ${row.data}: ${parts.join('; ')}`);

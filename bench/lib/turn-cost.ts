@@ -43,10 +43,16 @@ type Durability = 'exit' | 'async' | 'sync';
 /** A floor: the one-node graph on Kazma's saver at a durability, or on the stock PostgresSaver with LangGraph's defaults. */
 export type Floor = Durability | 'stock';
 
-export interface Spread { median: number; min: number; max: number }
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
 
 /** A fresh migrated database whose statements are counted (PostgreSQL through a counting proxy). */
-export async function countedDatabase(backend: Backend): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
+export async function countedDatabase(
+  backend: Backend,
+): Promise<{ database: FreshDatabase; counter: StatementCounter }> {
   if (backend === 'pglite') {
     const database = await freshDatabase('pglite');
     return { database, counter: countPgliteStatements(database.pglite!) };
@@ -57,7 +63,14 @@ export async function countedDatabase(backend: Backend): Promise<{ database: Fre
   await migrateDatabase(database, STANDARD_STEPS);
   return {
     counter: proxy,
-    database: { ...database, dispose: async () => { await database.close(); await proxy.close(); await created.drop(); } },
+    database: {
+      ...database,
+      dispose: async () => {
+        await database.close();
+        await proxy.close();
+        await created.drop();
+      },
+    },
   };
 }
 
@@ -78,7 +91,10 @@ interface TurnKind {
  */
 async function floorKind(database: FreshDatabase, floor: Floor, chats: number): Promise<TurnKind> {
   const checkpointer = await createCheckpointer(database);
-  const saver = floor === 'stock' ? new PostgresSaver(checkpointer.pool as pg.Pool, undefined, { schema: CHECKPOINTER_SCHEMA }) : checkpointer.saver;
+  const saver =
+    floor === 'stock'
+      ? new PostgresSaver(checkpointer.pool as pg.Pool, undefined, { schema: CHECKPOINTER_SCHEMA })
+      : checkpointer.saver;
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('reply', (state) => ({ messages: [new AIMessage(`echo: ${String(state.messages.at(-1)!.content)}`)] }))
     .addEdge('__start__', 'reply')
@@ -87,7 +103,10 @@ async function floorKind(database: FreshDatabase, floor: Floor, chats: number): 
   return {
     turn: async (i) => {
       const configurable = { thread_id: `${run}-${i % chats}` };
-      await graph.invoke({ messages: [new HumanMessage(`m${i}`)] }, floor === 'stock' ? { configurable } : { configurable, durability: floor });
+      await graph.invoke(
+        { messages: [new HumanMessage(`m${i}`)] },
+        floor === 'stock' ? { configurable } : { configurable, durability: floor },
+      );
     },
     close: () => checkpointer.close(),
   };
@@ -109,7 +128,10 @@ export class AwaitedSurface extends RecordingSurface {
 /** Kazma's simple turn: a Telegram message through the pipeline (inbox, chat queue, agent, reply). */
 async function kazmaKind(database: FreshDatabase, llmUrl: string, chats: number): Promise<TurnKind> {
   const users = Array.from({ length: chats }, (_, i) => `telegram:${1000 + i}`);
-  const k = await startAssembled({ model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 }, access: { users } }, { database });
+  const k = await startAssembled(
+    { model: { name: 'fake-model', base_url: llmUrl, max_retries: 0 }, access: { users } },
+    { database },
+  );
   const telegram = new AwaitedSurface('telegram');
   k.kazma.core.attachSurface(telegram);
   return {
@@ -117,7 +139,14 @@ async function kazmaKind(database: FreshDatabase, llmUrl: string, chats: number)
       const chat = users[i % chats]! as ChatRef;
       const actor: Actor = { platform: 'telegram', id: chat.slice('telegram:'.length) };
       const replied = telegram.nextSend();
-      await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text: `m${i}` });
+      await k.kazma.core.pipeline.handle({
+        kind: 'message',
+        eventId: randomUUID(),
+        platform: 'telegram',
+        chat,
+        actor,
+        text: `m${i}`,
+      });
       await replied;
     },
     close: () => k.close(),
@@ -133,7 +162,11 @@ type Kind = (typeof KINDS)[number];
  * noisy machine drifts over a run; blocks this close together drift together, so each round's Kazma /
  * floor ratio is steadier than one taken from measurements minutes apart.
  */
-async function measureOn(database: FreshDatabase, counter: StatementCounter, options: { llmUrl: string; turns: number; chats: number; rounds: number; profiler?: BlockProfiler }) {
+async function measureOn(
+  database: FreshDatabase,
+  counter: StatementCounter,
+  options: { llmUrl: string; turns: number; chats: number; rounds: number; profiler?: BlockProfiler },
+) {
   const kinds: Record<Kind, TurnKind> = {
     exit: await floorKind(database, 'exit', options.chats),
     async: await floorKind(database, 'async', options.chats),
@@ -143,11 +176,16 @@ async function measureOn(database: FreshDatabase, counter: StatementCounter, opt
   };
   const next: Record<Kind, number> = { exit: 0, async: 0, sync: 0, stock: 0, kazma: 0 };
   const total: Record<Kind, { cpuMs: number; statements: number; turns: number }> = {
-    exit: { cpuMs: 0, statements: 0, turns: 0 }, async: { cpuMs: 0, statements: 0, turns: 0 }, sync: { cpuMs: 0, statements: 0, turns: 0 }, stock: { cpuMs: 0, statements: 0, turns: 0 }, kazma: { cpuMs: 0, statements: 0, turns: 0 },
+    exit: { cpuMs: 0, statements: 0, turns: 0 },
+    async: { cpuMs: 0, statements: 0, turns: 0 },
+    sync: { cpuMs: 0, statements: 0, turns: 0 },
+    stock: { cpuMs: 0, statements: 0, turns: 0 },
+    kazma: { cpuMs: 0, statements: 0, turns: 0 },
   };
   const perRound: Array<Record<Kind, number>> = [];
   try {
-    for (const kind of KINDS) for (let i = 0; i < Math.min(options.turns, 50); i++) await kinds[kind].turn(next[kind]++); // warm-up
+    for (const kind of KINDS)
+      for (let i = 0; i < Math.min(options.turns, 50); i++) await kinds[kind].turn(next[kind]++); // warm-up
     const block = Math.max(1, Math.round(options.turns / options.rounds));
     for (let round = 0; round < options.rounds; round++) {
       const cpu = {} as Record<Kind, number>;
@@ -171,7 +209,10 @@ async function measureOn(database: FreshDatabase, counter: StatementCounter, opt
     for (const kind of KINDS) await kinds[kind].close();
   }
   const ratios = (floor: Floor) => spread(perRound.map((r) => r.kazma / r[floor]));
-  const per = (kind: Kind) => ({ cpuMs: total[kind].cpuMs / total[kind].turns, statements: total[kind].statements / total[kind].turns });
+  const per = (kind: Kind) => ({
+    cpuMs: total[kind].cpuMs / total[kind].turns,
+    statements: total[kind].statements / total[kind].turns,
+  });
   return {
     floor: { exit: per('exit'), async: per('async'), sync: per('sync'), stock: per('stock') },
     kazma: per('kazma'),
@@ -194,7 +235,14 @@ function spread(values: number[]): Spread {
  * third pass on the direct database runs the same rounds under the sampling profiler (which slows what
  * it samples, so its CPU figures are not the ones printed) and bills each kind's CPU to categories.
  */
-export async function measureTurnCost(options: { backend: Backend; llmUrl: string; turns: number; chats: number; rounds: number; profile?: boolean }): Promise<TurnCost> {
+export async function measureTurnCost(options: {
+  backend: Backend;
+  llmUrl: string;
+  turns: number;
+  chats: number;
+  rounds: number;
+  profile?: boolean;
+}): Promise<TurnCost> {
   const direct = await freshDatabase(options.backend);
   let cpu: Awaited<ReturnType<typeof measureOn>>;
   let profile: TurnCost['profile'];
@@ -224,7 +272,12 @@ export async function measureTurnCost(options: { backend: Backend; llmUrl: strin
     backend: options.backend,
     turns: options.turns,
     rounds: options.rounds,
-    floor: { exit: both(cpu.floor.exit, counted.floor.exit), async: both(cpu.floor.async, counted.floor.async), sync: both(cpu.floor.sync, counted.floor.sync), stock: both(cpu.floor.stock, counted.floor.stock) },
+    floor: {
+      exit: both(cpu.floor.exit, counted.floor.exit),
+      async: both(cpu.floor.async, counted.floor.async),
+      sync: both(cpu.floor.sync, counted.floor.sync),
+      stock: both(cpu.floor.stock, counted.floor.stock),
+    },
     kazma: both(cpu.kazma, counted.kazma),
     ratio: cpu.ratio,
     ...(profile && { profile }),

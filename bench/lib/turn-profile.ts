@@ -31,13 +31,16 @@ function categoryOf(frame: Pick<Profiler.ProfileNode['callFrame'], 'functionName
   if (pkg) return pkg[1]!;
   const kazma = /\/src\/([^/]+\/[^/]+)\//.exec(url);
   if (kazma) return `kazma ${kazma[1]!}`;
-  if (url.startsWith('node:') || url.startsWith('wasm:')) return url.startsWith('wasm:') ? 'WebAssembly' : 'Node internals';
+  if (url.startsWith('node:') || url.startsWith('wasm:'))
+    return url.startsWith('wasm:') ? 'WebAssembly' : 'Node internals';
   return 'other scripts';
 }
 
 /** Adds a profile's self time per category, in ms, to `into`. */
 function addSelfTime(profile: Profiler.Profile, into: Map<string, number>): void {
-  const category = new Map<number, string | undefined>(profile.nodes.map((node) => [node.id, categoryOf(node.callFrame)]));
+  const category = new Map<number, string | undefined>(
+    profile.nodes.map((node) => [node.id, categoryOf(node.callFrame)]),
+  );
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i < samples.length; i++) {
@@ -97,15 +100,27 @@ export class BlockProfiler {
 }
 
 /** Rows of `kind` against `base`, largest difference first; the rest summed into one row. */
-export function costDifference(kind: CategoryCosts, base: CategoryCosts, top: number): Array<{ category: string; base: number; kind: number }> {
+export function costDifference(
+  kind: CategoryCosts,
+  base: CategoryCosts,
+  top: number,
+): Array<{ category: string; base: number; kind: number }> {
   const names = [...new Set([...Object.keys(kind), ...Object.keys(base)])];
   const rows = names.map((category) => ({ category, base: base[category] ?? 0, kind: kind[category] ?? 0 }));
   rows.sort((a, b) => b.kind - b.base - (a.kind - a.base));
   const shown = rows.slice(0, top);
   const rest = rows.slice(top);
   if (rest.length > 0) {
-    shown.push({ category: `${rest.length} others`, base: rest.reduce((s, r) => s + r.base, 0), kind: rest.reduce((s, r) => s + r.kind, 0) });
+    shown.push({
+      category: `${rest.length} others`,
+      base: rest.reduce((s, r) => s + r.base, 0),
+      kind: rest.reduce((s, r) => s + r.kind, 0),
+    });
   }
-  shown.push({ category: 'total (not idle)', base: rows.reduce((s, r) => s + r.base, 0), kind: rows.reduce((s, r) => s + r.kind, 0) });
+  shown.push({
+    category: 'total (not idle)',
+    base: rows.reduce((s, r) => s + r.base, 0),
+    kind: rows.reduce((s, r) => s + r.kind, 0),
+  });
   return shown;
 }

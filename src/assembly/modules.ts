@@ -11,14 +11,7 @@ import { createCommitment } from '../core/commitment/module.ts';
 import { ActionRouter, FirstDecisionWins, Questions, whoMayAnswer } from '../core/decisions/index.ts';
 import { serverRequestHandler, watchMcp } from '../core/mcp/index.ts';
 import { createMcp } from '../core/mcp/module.ts';
-import {
-  progressStamps,
-  watchGates,
-  watchOutbox,
-  watchSchedules,
-  watchTasks,
-  watchTurns,
-} from '../core/runs/index.ts';
+import { progressStamps, watchGates, watchOutbox, watchSchedules, watchTasks, watchTurns } from '../core/runs/index.ts';
 import { createRuns } from '../core/runs/module.ts';
 import { createSchedules } from '../core/schedules/module.ts';
 import { createSettings } from '../core/settings/module.ts';
@@ -80,14 +73,32 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     solo: database.kind === 'pglite',
   });
   const agent = await createAgent({
-    loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress,
+    loaded,
+    processName,
+    database,
+    leases,
+    tools,
+    broker,
+    surfaces,
+    replies,
+    clock,
+    logger,
+    progress,
     onDbError: dbFailed,
     promptLines: agentSkills.promptLines,
   });
   const { runner } = agent;
   const tasks = createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, clock, logger });
   const schedules = createSchedules({
-    loaded, db, jobs, kinds, outbox, registry, access, clock, logger,
+    loaded,
+    db,
+    jobs,
+    kinds,
+    outbox,
+    registry,
+    access,
+    clock,
+    logger,
     tasks: tasks.tasks,
   });
   const serverRequests = serverRequestHandler({
@@ -97,7 +108,12 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     timeoutMs: config.approvals.timeout,
   });
   const mcp = await createMcp({
-    loaded, db, registry, clock, logger, serverRequests,
+    loaded,
+    db,
+    registry,
+    clock,
+    logger,
+    serverRequests,
     vault: vault.vault,
     onDbError: dbFailed,
   });
@@ -107,19 +123,48 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
   lifecycle.onStop('skills', () => skills.stop());
   // After every module that registers tools: the saved on/off switches apply to all of them.
   const settings = await createSettings({
-    loaded, db, registry, commands, access, logger,
+    loaded,
+    db,
+    registry,
+    commands,
+    access,
+    logger,
     mcp: mcp.manager,
     skills: skills.config,
     onDbError: dbFailed,
   });
   lifecycle.onStop('settings', () => settings.stop());
-  const approvals = createApprovals({ loaded, broker, decisions, runner: tasks.resumer, queues, actions, clock, logger });
+  const approvals = createApprovals({
+    loaded,
+    broker,
+    decisions,
+    runner: tasks.resumer,
+    queues,
+    actions,
+    clock,
+    logger,
+  });
   const chat = createChat({
-    loaded, processName, db, access, commands, runner, actions, surfaces, queues, clock, logger, progress,
+    loaded,
+    processName,
+    db,
+    access,
+    commands,
+    runner,
+    actions,
+    surfaces,
+    queues,
+    clock,
+    logger,
+    progress,
     threadLeases: leases,
   });
   const runs = createRuns({
-    loaded, db, questions, clock, logger,
+    loaded,
+    db,
+    questions,
+    clock,
+    logger,
     ...(options.onIncidentStage && { onStage: options.onIncidentStage }),
     kinds: [
       watchTasks(db, tasks.tasks),
@@ -131,7 +176,21 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     ],
   });
   return {
-    access, queues, actions, commands, questions, tools, broker, agent, tasks, schedules, mcp, skills,
-    settings, approvals, chat, runs,
+    access,
+    queues,
+    actions,
+    commands,
+    questions,
+    tools,
+    broker,
+    agent,
+    tasks,
+    schedules,
+    mcp,
+    skills,
+    settings,
+    approvals,
+    chat,
+    runs,
   };
 }

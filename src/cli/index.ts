@@ -31,12 +31,16 @@ export const subcommands: Record<string, () => Promise<Subcommand>> = {
   'agent-skills remove': async () => (await import('./commands/agent-skills.ts')).agentSkillsRemove,
 };
 
-
 async function help(): Promise<string> {
   const width = Math.max(...Object.keys(subcommands).map((k) => k.length));
-  const entries = await Promise.all(Object.entries(subcommands).map(async ([name, load]) => [name, await load()] as const));
+  const entries = await Promise.all(
+    Object.entries(subcommands).map(async ([name, load]) => [name, await load()] as const),
+  );
   const lines = entries.map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: kazma <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "kazma <command> --help" for a command's options; "kazma --version" prints the version.`;
+  return (
+    `Usage: kazma <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "kazma <command> --help" for a ` +
+    `command's options; "kazma --version" prints the version.`
+  );
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -53,7 +57,13 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (name === 'config') console.error('kazma: "config" needs a subcommand: kazma config check');
-    else if (name === 'hub' || name === 'agent-skills') console.error(`kazma: "${name}" needs a subcommand: ${Object.keys(subcommands).filter((k) => k.startsWith(`${name} `)).map((k) => `kazma ${k}`).join(', ')}`);
+    else if (name === 'hub' || name === 'agent-skills')
+      console.error(
+        `kazma: "${name}" needs a subcommand: ${Object.keys(subcommands)
+          .filter((k) => k.startsWith(`${name} `))
+          .map((k) => `kazma ${k}`)
+          .join(', ')}`,
+      );
     else console.error(`kazma: unknown command "${name}"`);
     console.error(await help());
     return EXIT.usage;

@@ -37,7 +37,11 @@ export function listenForStop(logger: Logger): StopReasons {
     settle({ kind: 'signal', signal });
   };
   const unexpected = (origin: 'unhandledRejection' | 'uncaughtException') => (error: unknown) => {
-    logger.fatal({ err: error, origin }, 'an error nothing in Kazma caught (a bug): stopping gracefully, then exiting with code 1 for a supervisor to restart; accepted work is taken up again at the next start');
+    logger.fatal(
+      { err: error, origin },
+      'an error nothing in Kazma caught (a bug): stopping gracefully, then exiting with code 1 for a supervisor to ' +
+        'restart; accepted work is taken up again at the next start',
+    );
     settle({ kind: 'unexpected', origin, error });
   };
   const onRejection = unexpected('unhandledRejection');

@@ -47,6 +47,9 @@ export interface KazmaParts extends KazmaCore {
   readonly threads: ThreadStore;
   /** Resolves when no turn is queued or running and every card or edit for an attached surface is delivered. */
   idle(): Promise<void>;
-  /** Stops intake, waits for running turns up to `timeoutMs` (then stops them for the next start), closes the checkpointer. */
+  /**
+   * Stops intake, waits for running turns up to `timeoutMs` (then stops them for the next start), closes the
+   * checkpointer.
+   */
   stop(timeoutMs: number): Promise<void>;
 }

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 export function findPackageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kazma') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'kazma')
+      return dir;
     if (dirname(dir) === dir) throw new Error(`Kazma's package.json was not found above ${from}`);
   }
 }

@@ -4,7 +4,14 @@
 import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
 // ioredis' options type and BullMQ's structural copy of it disagree on details; the values are the same.
 import type { RedisOptions } from 'ioredis';
-import { JOB_LANES, type JobKind, type JobKinds, type JobLane, type JobOptions, type JobQueue } from '../core/jobs/index.ts';
+import {
+  JOB_LANES,
+  type JobKind,
+  type JobKinds,
+  type JobLane,
+  type JobOptions,
+  type JobQueue,
+} from '../core/jobs/index.ts';
 import type { Logger, OutageLog } from '../core/log/index.ts';
 
 /** Options for {@link BullJobDriver}. */
@@ -50,12 +57,20 @@ export class BullJobDriver implements JobQueue {
         concurrency: this.#o.concurrency?.[lane] ?? 4,
         // Stall detection is what recovers a job whose worker died; BullMQ renews a live job's lock at half
         // lockDuration, and checks for lapsed locks every stalledInterval.
-        lockDuration: stalledAfterMs, stalledInterval: stalledAfterMs, maxStalledCount: 1,
+        lockDuration: stalledAfterMs,
+        stalledInterval: stalledAfterMs,
+        maxStalledCount: 1,
         settings: { backoffStrategy: retryDelay },
       });
-      worker.on('failed', (job, error) => logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'));
+      worker.on('failed', (job, error) =>
+        logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'),
+      );
       const outage = this.#o.outage;
-      worker.on('error', (error) => (outage && isConnectionError(error) ? outage.failed(error) : logger.error({ lane, err: error.message }, 'job worker error')));
+      worker.on('error', (error) =>
+        outage && isConnectionError(error)
+          ? outage.failed(error)
+          : logger.error({ lane, err: error.message }, 'job worker error'),
+      );
       this.#workers.push(worker);
     }
   }
@@ -76,8 +91,15 @@ export class BullJobDriver implements JobQueue {
         continue;
       }
       if (!options.jobId) throw new Error(`a repeating ${kind.name} job needs a jobId to key its schedule`);
-      const every = 'everyMs' in options.repeat ? { every: options.repeat.everyMs } : { pattern: options.repeat.pattern, ...(options.repeat.tz && { tz: options.repeat.tz }) };
-      await queue.upsertJobScheduler(options.jobId, every, { name: kind.name, data: payload, opts: { removeOnComplete: true, removeOnFail: 100 } });
+      const every =
+        'everyMs' in options.repeat
+          ? { every: options.repeat.everyMs }
+          : { pattern: options.repeat.pattern, ...(options.repeat.tz && { tz: options.repeat.tz }) };
+      await queue.upsertJobScheduler(options.jobId, every, {
+        name: kind.name,
+        data: payload,
+        opts: { removeOnComplete: true, removeOnFail: 100 },
+      });
     }
     if (once.length > 0) await queue.addBulk(once);
   }
@@ -112,7 +134,12 @@ const BACKOFF = 'kazma';
  * sooner than the platform asked (a 429's retry_after, carried by the adapter's error as retryAfterMs).
  * Retrying a rate-limited delivery at once only earns another 429, and Telegram lengthens the wait.
  */
-function retryDelay(attemptsMade: number, _type: string | undefined, error: Error | undefined, job: { opts: JobsOptions } | undefined): number {
+function retryDelay(
+  attemptsMade: number,
+  _type: string | undefined,
+  error: Error | undefined,
+  job: { opts: JobsOptions } | undefined,
+): number {
   const first = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 500;
   const doubling = Math.round(2 ** Math.max(0, attemptsMade - 1) * first);
   const asked = (error as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
@@ -137,6 +164,9 @@ function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
 
 /** A lost or refused connection (the outage log's business), as opposed to a worker's own failure. */
 function isConnectionError(error: Error & { code?: string }): boolean {
-  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT)$/.test(error.code ?? '') ||
-    /ECONNREFUSED|ECONNRESET|Connection is closed|Stream isn't writeable|connect ETIMEDOUT/.test(error.message);
+  return (
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ENOENT)$/.test(
+      error.code ?? '',
+    ) || /ECONNREFUSED|ECONNRESET|Connection is closed|Stream isn't writeable|connect ETIMEDOUT/.test(error.message)
+  );
 }

@@ -33,7 +33,10 @@ export interface ConnectRedisOptions {
 export async function connectRedis(options: ConnectRedisOptions): Promise<RedisHandle> {
   if (options.url) {
     const redisOptions = optionsFromUrl(options.url);
-    await mustAnswer(redisOptions, `Redis at ${redactUrl(options.url)} does not answer. Start it or fix redis.url (REDIS_URL).`);
+    await mustAnswer(
+      redisOptions,
+      `Redis at ${redactUrl(options.url)} does not answer. Start it or fix redis.url (REDIS_URL).`,
+    );
     return handle(redisOptions, redactUrl(options.url));
   }
   const local = optionsFromUrl(DEFAULT_URL);
@@ -42,7 +45,8 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<RedisH
   if (!binary) {
     throw new StartupError(
       'redis_unavailable',
-      `Nothing answers at ${DEFAULT_URL} and redis-server is not installed: install Redis (e.g. apt install redis-server) or set redis.url (REDIS_URL).`,
+      `Nothing answers at ${DEFAULT_URL} and redis-server is not installed: install Redis (e.g. apt install ` +
+        `redis-server) or set redis.url (REDIS_URL).`,
     );
   }
   return startPrivateRedis(binary, options.dataDir, options.logger);
@@ -53,9 +57,26 @@ async function startPrivateRedis(binary: string, dataDir: string, logger?: Logge
   const socket = join(dataDir, 'redis.sock');
   rmSync(socket, { force: true });
   // port 0: no TCP listener at all; the unix socket is private to this data directory.
-  const child = spawn(binary, ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', dataDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      '0',
+      '--unixsocket',
+      socket,
+      '--unixsocketperm',
+      '700',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dataDir,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const options: RedisOptions = { path: socket };
   for (let i = 0; i < 100 && child.exitCode === null; i++) {
     if (existsSync(socket) && (await answers(options))) {
@@ -65,12 +86,21 @@ async function startPrivateRedis(binary: string, dataDir: string, logger?: Logge
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill('SIGKILL');
-  throw new StartupError('redis_start_failed', `The private redis-server did not start on ${socket}; set redis.url (REDIS_URL) to a running Redis.`);
+  throw new StartupError(
+    'redis_start_failed',
+    `The private redis-server did not start on ${socket}; set redis.url (REDIS_URL) to a running Redis.`,
+  );
 }
 
 function handle(options: RedisOptions, where: string, child?: ChildProcess): RedisHandle {
   // A dedicated probe connection that fails fast instead of queueing while Redis is down.
-  const probe = new Redis({ ...options, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 500 });
+  const probe = new Redis({
+    ...options,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => 500,
+  });
   probe.on('error', () => {}); // state is reported by ping(), not by unhandled events
   return {
     options: { ...options, maxRetriesPerRequest: null },
@@ -100,7 +130,14 @@ async function answers(options: RedisOptions): Promise<boolean> {
 }
 
 async function answerOnce(options: RedisOptions): Promise<boolean> {
-  const client = new Redis({ ...options, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const client = new Redis({
+    ...options,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   client.on('error', () => {});
   try {
     await client.connect();

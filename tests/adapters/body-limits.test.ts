@@ -19,12 +19,28 @@ let http: HttpServer;
 let base: string;
 
 beforeAll(async () => {
-  const [llm, telegram, slack, discord] = await Promise.all([startFakeLlm(), startFakeTelegram(), startFakeSlack(), startFakeDiscord()]);
-  cleanup.push(() => llm.close(), () => telegram.close(), () => slack.close(), () => discord.close());
+  const [llm, telegram, slack, discord] = await Promise.all([
+    startFakeLlm(),
+    startFakeTelegram(),
+    startFakeSlack(),
+    startFakeDiscord(),
+  ]);
+  cleanup.push(
+    () => llm.close(),
+    () => telegram.close(),
+    () => slack.close(),
+    () => discord.close(),
+  );
   const k = await startAssembled({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'Maya', telegram: '42', api_token: TOKEN }] },
-    telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot, mode: 'webhook', webhook_secret: SECRET },
+    telegram: {
+      enabled: true,
+      token: telegram.token,
+      api_root: telegram.apiRoot,
+      mode: 'webhook',
+      webhook_secret: SECRET,
+    },
     slack: { enabled: true, token: slack.botToken, signing_secret: slack.signingSecret, api_url: slack.apiUrl },
     discord: { enabled: true, token: discord.token, api: discord.api, application_id: discord.applicationId },
   });
@@ -38,13 +54,17 @@ afterAll(async () => {
 
 /** Every route that takes a body, as the app has them (path parameters filled in). */
 function bodyRoutes(): string[] {
-  const paths = http.app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'ALL'].includes(r.method) && !r.path.endsWith('*')).map((r) => r.path.replace(/:[^/]+/g, 'x'));
+  const paths = http.app.routes
+    .filter((r) => ['POST', 'PUT', 'PATCH', 'ALL'].includes(r.method) && !r.path.endsWith('*'))
+    .map((r) => r.path.replace(/:[^/]+/g, 'x'));
   return [...new Set(paths)];
 }
 
 describe('every route with a body has a cap', () => {
   it('finds the routes: webhooks of each platform and the approvals API', () => {
-    expect(bodyRoutes()).toEqual(expect.arrayContaining(['/telegram/webhook', '/slack/events', '/api/approvals/x/decision']));
+    expect(bodyRoutes()).toEqual(
+      expect.arrayContaining(['/telegram/webhook', '/slack/events', '/api/approvals/x/decision']),
+    );
   });
 
   it('answers an endless body early, whoever sends it', async () => {
@@ -59,8 +79,14 @@ describe('every route with a body has a cap', () => {
         },
       });
       const response = await fetch(`${base}${path}`, {
-        method: 'POST', body, duplex: 'half',
-        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET, authorization: `Bearer ${TOKEN}` },
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: {
+          'content-type': 'application/json',
+          'x-telegram-bot-api-secret-token': SECRET,
+          authorization: `Bearer ${TOKEN}`,
+        },
       } as RequestInit);
       expect([401, 403, 413, 503], `${path} answered ${response.status}`).toContain(response.status);
       expect(sent, `${path} read ${sent} bytes before answering`).toBeLessThan(32 * 1024 * 1024);

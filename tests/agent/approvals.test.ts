@@ -9,13 +9,19 @@ import { OPERATOR, startTestCore, transcript, type TestCore } from './helpers/co
 
 let llm: FakeLlm;
 let t: TestCore;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 beforeEach(async () => {
   llm.requests.length = 0;
   t = await startTestCore({ baseURL: llm.baseURL });
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const write = (path: string, content = 'hello') => ({ toolCalls: [{ name: 'write_file', args: { path, content } }] });
 const file = (name: string) => join(t.workspace, name);
@@ -28,13 +34,13 @@ describe('approval of a danger tool', () => {
     expect(card?.card.title).toBe('Approve write_file?');
     expect(card?.card.buttons.map((b) => b.label)).toEqual(['Approve', 'Always', 'Deny']);
     expect(existsSync(file('a.txt'))).toBe(false);
-    expect((await t.core.approvals.list({ chat: 'telegram:42' }))).toHaveLength(1);
+    expect(await t.core.approvals.list({ chat: 'telegram:42' })).toHaveLength(1);
 
     await t.tap('once');
     expect(readFileSync(file('a.txt'), 'utf8')).toBe('hello');
     expect(card?.edits.at(-1)?.footer).toMatch(/^Approved once by maya on Telegram at \d\d:\d\d UTC$/);
     expect(t.surface.texts().at(-1)).toBe('done: wrote 5 bytes to a.txt');
-    expect((await t.core.approvals.list())).toHaveLength(0);
+    expect(await t.core.approvals.list()).toHaveLength(0);
   });
 
   it('does not run a denied call and tells the model who denied it', async () => {
@@ -49,7 +55,12 @@ describe('approval of a danger tool', () => {
   });
 
   it('asks one question per call, each resumed by its own interrupt id', async () => {
-    llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'one.txt', content: '1' } }, { name: 'write_file', args: { path: 'two.txt', content: '2' } }] });
+    llm.script({
+      toolCalls: [
+        { name: 'write_file', args: { path: 'one.txt', content: '1' } },
+        { name: 'write_file', args: { path: 'two.txt', content: '2' } },
+      ],
+    });
     await t.say('write two files');
     const first = (await t.core.approvals.list())[0]!;
     expect(first.call.args).toMatchObject({ path: 'one.txt' });
@@ -61,7 +72,10 @@ describe('approval of a danger tool', () => {
     await t.tap('deny');
     expect(readFileSync(file('one.txt'), 'utf8')).toBe('1');
     expect(existsSync(file('two.txt'))).toBe(false);
-    const results = llm.requests.at(-1)!.messages!.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const results = llm.requests
+      .at(-1)!
+      .messages!.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
     expect(results).toEqual(['wrote 1 bytes to one.txt', expect.stringMatching(/^denied by maya/)]);
   });
 
@@ -72,7 +86,9 @@ describe('approval of a danger tool', () => {
     await t.tap('once', { card });
     await t.tap('once', { card });
     expect(readFileSync(file('c.txt'), 'utf8')).toBe('x');
-    expect(t.surface.privately.at(-1)?.text).toMatch(/^You already decided this: Approved once by maya on Telegram at \d\d:\d\d UTC\.$/);
+    expect(t.surface.privately.at(-1)?.text).toMatch(
+      /^You already decided this: Approved once by maya on Telegram at \d\d:\d\d UTC\.$/,
+    );
     expect(llm.requests).toHaveLength(2); // the tool call, then the answer to its result; no third turn
   });
 
@@ -96,7 +112,10 @@ describe('approval of a danger tool', () => {
 
   it('only operators may decide', async () => {
     const stranger = { platform: 'telegram', id: '555' };
-    const t2 = await startTestCore({ baseURL: llm.baseURL, config: { access: { operators: [{ name: 'maya', telegram: '42' }], users: ['telegram:555'] } } });
+    const t2 = await startTestCore({
+      baseURL: llm.baseURL,
+      config: { access: { operators: [{ name: 'maya', telegram: '42' }], users: ['telegram:555'] } },
+    });
     try {
       llm.script(write('e.txt'));
       await t2.say('write e.txt', { actor: stranger });
@@ -120,7 +139,7 @@ describe('a new message while a question is pending', () => {
     await t.say('never mind, just say hi');
 
     expect(card.edits.at(-1)?.footer).toBe('Superseded: the conversation moved on before anyone decided');
-    expect((await t.core.approvals.list())).toHaveLength(0);
+    expect(await t.core.approvals.list()).toHaveLength(0);
     expect(await t.core.runner.inspect('telegram:42')).toMatchObject({ next: [], questions: 0 });
     expect(transcript(llm.requests.at(-1)!).slice(-3)).toEqual([
       'assistant:',
@@ -131,7 +150,9 @@ describe('a new message while a question is pending', () => {
 
     // The old question is gone for good: its button now resumes nothing and the tool never runs.
     await t.tap('once', { card: card.card });
-    expect(t.surface.privately.at(-1)?.text).toBe('This question is closed. Superseded: the conversation moved on before anyone decided.');
+    expect(t.surface.privately.at(-1)?.text).toBe(
+      'This question is closed. Superseded: the conversation moved on before anyone decided.',
+    );
     expect(existsSync(file('f.txt'))).toBe(false);
     const requests = llm.requests.length;
     await t.say('still there?');

@@ -21,13 +21,19 @@ describe('withOwnCallIds', () => {
         { id: 'x1', name: 'read_file', args: { path: 'a' }, type: 'tool_call' },
         { id: 'x1', name: 'shell', args: { command: 'ls' }, type: 'tool_call' },
       ],
-      additional_kwargs: { tool_calls: [{ id: 'x1', type: 'function', function: { name: 'read_file', arguments: '{}' } }], other: 1 },
+      additional_kwargs: {
+        tool_calls: [{ id: 'x1', type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+        other: 1,
+      },
     });
     const own = withOwnCallIds(message);
     const ids = own.tool_calls!.map((c) => c.id!);
     expect(ids[0]).toMatch(/^kz[0-9a-f]{12}_0$/);
     expect(ids[1]).toBe(ids[0]!.replace(/_0$/, '_1'));
-    expect(own.tool_calls!.map((c) => [c.name, c.args])).toEqual([['read_file', { path: 'a' }], ['shell', { command: 'ls' }]]);
+    expect(own.tool_calls!.map((c) => [c.name, c.args])).toEqual([
+      ['read_file', { path: 'a' }],
+      ['shell', { command: 'ls' }],
+    ]);
     expect(own.additional_kwargs).toEqual({ other: 1 });
     expect(own.content).toEqual([{ type: 'text', text: 'reading, then running' }]);
     // Two messages never share a prefix.
@@ -51,17 +57,49 @@ describe('withOwnCallIds', () => {
 describe('a checkpointed message whose ids collide', () => {
   it('gets a refusal for every call and no question', async () => {
     const registry = new ToolRegistry()
-      .register(defineTool({ name: 'look', description: 'd', tier: 'safe', effects: false, input: z.object({}), run: async () => 'ok' }))
-      .register(defineTool({ name: 'act', description: 'd', tier: 'danger', effects: true, input: z.object({}), run: async () => 'ok' }));
-    const node = gateNode({ registry, isGranted: async () => false, toolContext: () => ({ workspace: '/x', env: {} }) });
+      .register(
+        defineTool({
+          name: 'look',
+          description: 'd',
+          tier: 'safe',
+          effects: false,
+          input: z.object({}),
+          run: async () => 'ok',
+        }),
+      )
+      .register(
+        defineTool({
+          name: 'act',
+          description: 'd',
+          tier: 'danger',
+          effects: true,
+          input: z.object({}),
+          run: async () => 'ok',
+        }),
+      );
+    const node = gateNode({
+      registry,
+      isGranted: async () => false,
+      toolContext: () => ({ workspace: '/x', env: {} }),
+    });
     const state = {
       messages: [
         new HumanMessage('go'),
-        new AIMessage({ content: '', tool_calls: [{ id: 'x1', name: 'look', args: {} }, { id: 'x1', name: 'act', args: {} }] }),
+        new AIMessage({
+          content: '',
+          tool_calls: [
+            { id: 'x1', name: 'look', args: {} },
+            { id: 'x1', name: 'act', args: {} },
+          ],
+        }),
       ],
-      verdicts: {}, turn: null, answeredBy: null,
+      verdicts: {},
+      turn: null,
+      answeredBy: null,
     } as unknown as AgentStateValue;
     const update = await node(state);
-    expect(update.verdicts).toEqual({ x1: { action: 'refuse', reason: expect.stringContaining('did not each have their own id') } });
+    expect(update.verdicts).toEqual({
+      x1: { action: 'refuse', reason: expect.stringContaining('did not each have their own id') },
+    });
   });
 });

@@ -17,7 +17,11 @@ let k: Assembled;
 
 beforeAll(async () => {
   llm = await startFakeLlm();
-  k = await startAssembled({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, access: { users: [chat] }, runs: { sweep_interval: '1s' } });
+  k = await startAssembled({
+    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+    access: { users: [chat] },
+    runs: { sweep_interval: '1s' },
+  });
   k.kazma.core.attachSurface(new RecordingSurface('telegram'));
 });
 afterAll(async () => {
@@ -26,19 +30,40 @@ afterAll(async () => {
 });
 
 const checkpointsOf = async (thread: string) => {
-  const result: unknown = await k.database.db.execute(sql`select count(*)::int as n from langgraph.checkpoints where thread_id = ${thread}`);
+  const result: unknown = await k.database.db.execute(
+    sql`select count(*)::int as n from langgraph.checkpoints where thread_id = ${thread}`,
+  );
   return ((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ n: number }>)[0]!.n;
 };
 
 it('prunes a long chat’s old checkpoints, and the chat goes on with its whole conversation', async () => {
   for (let i = 0; i < 30; i++) {
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text: `message ${i}` });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat,
+      actor,
+      text: `message ${i}`,
+    });
     await k.settled();
   }
   const thread = await k.kazma.core.threads.current(chat);
-  await eventually(() => checkpointsOf(thread), (n) => n === 2, 'the sweep to prune the thread to its two newest checkpoints', { timeoutMs: 15_000 });
+  await eventually(
+    () => checkpointsOf(thread),
+    (n) => n === 2,
+    'the sweep to prune the thread to its two newest checkpoints',
+    { timeoutMs: 15_000 },
+  );
 
-  await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text: 'one more' });
+  await k.kazma.core.pipeline.handle({
+    kind: 'message',
+    eventId: randomUUID(),
+    platform: 'telegram',
+    chat,
+    actor,
+    text: 'one more',
+  });
   await k.settled();
   const sent = (llm.requests.at(-1)?.messages ?? []).map((m) => m.content);
   for (let i = 0; i < 30; i++) expect(sent).toContain(`message ${i}`);

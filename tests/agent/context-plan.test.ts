@@ -17,7 +17,11 @@ const ids = (messages: BaseMessage[]) => messages.map((m) => m.id);
 
 describe('planWindow', () => {
   it('archives the oldest whole turns, keeping tool calls with their results', () => {
-    const turns = Array.from({ length: 6 }, (_, i) => [human(`q${i} ${words(20)}`), ...callAndResult(`c${i}`, words(40)), ai(`a${i}`)]);
+    const turns = Array.from({ length: 6 }, (_, i) => [
+      human(`q${i} ${words(20)}`),
+      ...callAndResult(`c${i}`, words(40)),
+      ai(`a${i}`),
+    ]);
     const messages = turns.flat();
     const { archive, keep } = planWindow(messages, { budget: 200 });
     expect(approxTokensOf(keep)).toBeLessThanOrEqual(200);
@@ -29,7 +33,13 @@ describe('planWindow', () => {
 
   it('keeps the current turn even when it alone is over budget, and pins summaries', () => {
     const summary = summaryMessage('what came before', 'x');
-    const messages = [summary, human('old'), ai('old answer'), human(`now ${words(400)}`), ...callAndResult('c', words(400))];
+    const messages = [
+      summary,
+      human('old'),
+      ai('old answer'),
+      human(`now ${words(400)}`),
+      ...callAndResult('c', words(400)),
+    ];
     const { archive, keep } = planWindow(messages, { budget: 100, pinned: isSummary });
     expect(ids(archive)).toEqual(ids(messages.slice(1, 3)));
     expect(ids(keep)).toEqual(ids([summary, ...messages.slice(3)]));
@@ -65,7 +75,12 @@ describe('planWindow over a growing conversation', () => {
 
 describe('fitRequest', () => {
   it('drops the oldest tool steps of an oversized turn from the request, never a call without its result', () => {
-    const messages = [human('do three things'), ...callAndResult('c1', words(300)), ...callAndResult('c2', words(300)), ...callAndResult('c3', words(20))];
+    const messages = [
+      human('do three things'),
+      ...callAndResult('c1', words(300)),
+      ...callAndResult('c2', words(300)),
+      ...callAndResult('c3', words(20)),
+    ];
     const sent = fitRequest(messages, 200);
     expect(ids(sent)).toEqual(ids([messages[0]!, ...messages.slice(5)]));
     expect(fitRequest(messages, 10_000)).toEqual(messages);

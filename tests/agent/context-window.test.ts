@@ -26,13 +26,20 @@ function requestTokens(body: ChatRequestBody): number {
 
 /** Every assistant tool call in the request is answered right after it, and every tool result follows its call. */
 function toolPairsIntact(body: ChatRequestBody): boolean {
-  const messages = (body.messages ?? []) as Array<{ role: string; tool_call_id?: string; tool_calls?: Array<{ id: string }> }>;
+  const messages = (body.messages ?? []) as Array<{
+    role: string;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string }>;
+  }>;
   return messages.every((m, i) => {
     if (m.role === 'assistant' && m.tool_calls?.length) {
       const answered = new Set(messages.slice(i + 1, i + 1 + m.tool_calls.length).map((t) => t.tool_call_id));
       return m.tool_calls.every((c) => answered.has(c.id));
     }
-    if (m.role === 'tool') return messages.slice(0, i).some((a) => a.role === 'assistant' && a.tool_calls?.some((c) => c.id === m.tool_call_id));
+    if (m.role === 'tool')
+      return messages
+        .slice(0, i)
+        .some((a) => a.role === 'assistant' && a.tool_calls?.some((c) => c.id === m.tool_call_id));
     return true;
   });
 }
@@ -49,12 +56,22 @@ for (const backend of BACKENDS) {
     beforeAll(async () => {
       llm = await startFakeLlm();
       kazma = await startTestCore({
-        baseURL: llm.baseURL, backend, config: { agent: { context: { max_tokens: MAX_TOKENS } } },
-        tools: [defineTool({
-          name: 'note', description: 'Notes a line.', tier: 'safe', effects: false,
-          input: z.object({ text: z.string() }),
-          run: async ({ text }) => { notes.push(text); return `noted ${text}`; },
-        })],
+        baseURL: llm.baseURL,
+        backend,
+        config: { agent: { context: { max_tokens: MAX_TOKENS } } },
+        tools: [
+          defineTool({
+            name: 'note',
+            description: 'Notes a line.',
+            tier: 'safe',
+            effects: false,
+            input: z.object({ text: z.string() }),
+            run: async ({ text }) => {
+              notes.push(text);
+              return `noted ${text}`;
+            },
+          }),
+        ],
       });
       checkpointer = await createCheckpointer(kazma.database);
     });
@@ -67,7 +84,7 @@ for (const backend of BACKENDS) {
     const threadId = () => kazma.core.threads.current(CHAT);
     const stateMessages = async (): Promise<BaseMessage[]> => {
       const tuple = await checkpointer.saver.getTuple({ configurable: { thread_id: await threadId() } });
-      return (tuple?.checkpoint.channel_values['messages'] as BaseMessage[] | undefined) ?? [];
+      return (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
     };
 
     it('keeps every request within the budget and the checkpoint bounded; what left it is archived in order', async () => {
@@ -87,8 +104,15 @@ for (const backend of BACKENDS) {
       const archived = await new TranscriptArchive(kazma.database.db).read(await threadId());
       expect(archived.every((a) => a.reason === 'window')).toBe(true);
       // Archive then checkpoint: the whole conversation, once each, in the order it was said.
-      const said = [...archived.map((a) => a.message), ...kept].map((m) => `${HumanMessage.isInstance(m) ? 'user' : 'assistant'}:${String(m.content)}`);
-      expect(said).toEqual(Array.from({ length: turns }, (_, i) => [`user:${pad(`turn ${i}`)}`, `assistant:echo: ${pad(`turn ${i}`)}`]).flat());
+      const said = [...archived.map((a) => a.message), ...kept].map(
+        (m) => `${HumanMessage.isInstance(m) ? 'user' : 'assistant'}:${String(m.content)}`,
+      );
+      expect(said).toEqual(
+        Array.from({ length: turns }, (_, i) => [
+          `user:${pad(`turn ${i}`)}`,
+          `assistant:echo: ${pad(`turn ${i}`)}`,
+        ]).flat(),
+      );
     });
 
     it('never sends a tool call without its result, or a result without its call', async () => {
@@ -116,7 +140,9 @@ for (const backend of BACKENDS) {
       for (const word of ['apples', 'pears', 'plums']) await kazma.say(word);
       llm.script({ text: 'SUMMARY: the person listed apples and pears.' });
       await kazma.say('/compact');
-      expect(kazma.surface.texts().at(-1)).toBe('Compacted 4 messages into a summary; the latest turn is kept as it was.');
+      expect(kazma.surface.texts().at(-1)).toBe(
+        'Compacted 4 messages into a summary; the latest turn is kept as it was.',
+      );
       expect(transcript(llm.requests.at(-1)!).join('\n')).toContain('Person: apples');
 
       await kazma.say('and figs');
@@ -124,9 +150,18 @@ for (const backend of BACKENDS) {
       expect(transcript(request)).toEqual(['user:plums', 'assistant:echo: plums', 'user:and figs']);
       expect(String(request.messages?.[0]?.content)).toContain('SUMMARY: the person listed apples and pears.');
       const archived = await new TranscriptArchive(kazma.database.db).read(await threadId());
-      expect(archived.map((a) => `${a.reason}:${String(a.message.content)}`)).toEqual(['compact:apples', 'compact:echo: apples', 'compact:pears', 'compact:echo: pears']);
+      expect(archived.map((a) => `${a.reason}:${String(a.message.content)}`)).toEqual([
+        'compact:apples',
+        'compact:echo: apples',
+        'compact:pears',
+        'compact:echo: pears',
+      ]);
       expect((await stateMessages()).map((m) => String(m.content))).toEqual([
-        'SUMMARY: the person listed apples and pears.', 'plums', 'echo: plums', 'and figs', 'echo: and figs',
+        'SUMMARY: the person listed apples and pears.',
+        'plums',
+        'echo: plums',
+        'and figs',
+        'echo: and figs',
       ]);
 
       await kazma.say('/new');

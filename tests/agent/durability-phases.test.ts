@@ -13,8 +13,12 @@ import { selectRows } from './checkpointer/rows.ts';
 import { startTestCore, type TestCore } from './helpers/core.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(() => llm.setDefault(defaultStep));
 
 describe('checkpoint durability per phase', () => {
@@ -23,10 +27,16 @@ describe('checkpoint durability per phase', () => {
   /** What the checkpoint held each time the tool started: the last message and whether it asked for tools. */
   const seenByTool: Array<{ lastIsCall: boolean }> = [];
   const peek = defineTool({
-    name: 'peek', description: 'Looks at the checkpoint.', tier: 'safe', effects: false,
+    name: 'peek',
+    description: 'Looks at the checkpoint.',
+    tier: 'safe',
+    effects: false,
     input: z.object({}),
     async run() {
-      const [row] = await selectRows<{ thread_id: string }>(t.database.db, sql`select thread_id from langgraph.checkpoints order by checkpoint_id desc limit 1`);
+      const [row] = await selectRows<{ thread_id: string }>(
+        t.database.db,
+        sql`select thread_id from langgraph.checkpoints order by checkpoint_id desc limit 1`,
+      );
       const tuple = await reader.saver.getTuple({ configurable: { thread_id: row!.thread_id } });
       const messages = (tuple?.checkpoint.channel_values.messages ?? []) as AIMessage[];
       const last = messages.at(-1);
@@ -44,7 +54,10 @@ describe('checkpoint durability per phase', () => {
     await t.close();
   });
 
-  const checkpoints = async () => Number((await selectRows<{ n: string }>(t.database.db, sql`select count(*) as n from langgraph.checkpoints`))[0]!.n);
+  const checkpoints = async () =>
+    Number(
+      (await selectRows<{ n: string }>(t.database.db, sql`select count(*) as n from langgraph.checkpoints`))[0]!.n,
+    );
 
   it('a simple turn writes one checkpoint, at its end', async () => {
     const before = await checkpoints();

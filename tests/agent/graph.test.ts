@@ -29,16 +29,25 @@ beforeAll(async () => {
   checkpointer = await createCheckpointer(database);
   const registry = new ToolRegistry().register(
     defineTool({
-      name: 'launch', description: 'Launches a thing.', tier: 'write', effects: true,
+      name: 'launch',
+      description: 'Launches a thing.',
+      tier: 'write',
+      effects: true,
       input: z.object({ what: z.string() }),
-      run: async ({ what }) => { runs.push(what); return `launched ${what} (#${runs.length})`; },
+      run: async ({ what }) => {
+        runs.push(what);
+        return `launched ${what} (#${runs.length})`;
+      },
     }),
   );
   graph = buildAgentGraph({
     chains: new ModelChains({ settings: fakeSettings(llm.baseURL, { max_retries: 0 }), registry }),
-    systemPrompt: () => 'test', registry, isGranted: async () => false,
+    systemPrompt: () => 'test',
+    registry,
+    isGranted: async () => false,
     toolContext: () => ({ workspace: '/nonexistent', env: {} }),
-    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
+    journal: new EffectJournal(database.db),
+    checkpointer: checkpointer.saver,
   });
 });
 afterAll(async () => {
@@ -47,13 +56,23 @@ afterAll(async () => {
   await llm.close();
 });
 
-const cfg = (thread_id: string, extra: Record<string, unknown> = {}) => ({ configurable: { thread_id, ...extra }, durability: 'sync' as const });
+const cfg = (thread_id: string, extra: Record<string, unknown> = {}) => ({
+  configurable: { thread_id, ...extra },
+  durability: 'sync' as const,
+});
 
 async function askAndApprove(thread: string) {
   llm.script({ toolCalls: [{ name: 'launch', args: { what: thread } }] });
-  const paused = (await graph.invoke({ messages: [new HumanMessage('launch it')] }, cfg(thread))) as { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
+  const paused = (await graph.invoke({ messages: [new HumanMessage('launch it')] }, cfg(thread))) as {
+    [INTERRUPT]?: Interrupt<ApprovalQuestion>[];
+  };
   const question = paused[INTERRUPT]![0]!;
-  expect(question.value).toMatchObject({ kind: 'tool_approval', tool: 'launch', tier: 'write', reason: '"launch" is a write tool and needs approval' });
+  expect(question.value).toMatchObject({
+    kind: 'tool_approval',
+    tool: 'launch',
+    tier: 'write',
+    reason: '"launch" is a write tool and needs approval',
+  });
   const answer: GateAnswer = { callId: question.value!.callId, decision: 'once' };
   const resume: Parameters<AgentGraph['invoke']>[0] = new Command({ resume: { [question.id!]: answer } });
   const done = await graph.invoke(resume, cfg(thread));
@@ -84,7 +103,10 @@ describe('agent graph', () => {
       if (snapshot.next.includes('tools')) beforeTools = snapshot.config;
     }
     expect(beforeTools?.configurable?.checkpoint_id).toBeTruthy();
-    const forked = (await graph.invoke(null, { configurable: { ...beforeTools!.configurable }, durability: 'sync' })) as AgentStateValue;
+    const forked = (await graph.invoke(null, {
+      configurable: { ...beforeTools!.configurable },
+      durability: 'sync',
+    })) as AgentStateValue;
     const results = forked.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => m.content);
     expect(results).toEqual(['launched replay (#2)']);
     expect(runs.filter((r) => r === 'replay')).toHaveLength(1);

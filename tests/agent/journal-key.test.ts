@@ -34,17 +34,28 @@ for (const backend of BACKENDS) {
       llm = await startFakeLlm();
       database = await freshDatabase(backend);
       checkpointer = await createCheckpointer(database);
-      registry = new ToolRegistry().register(defineTool({
-        name: 'launch', description: 'Launches a thing.', tier: 'write', effects: true,
-        input: z.object({ what: z.string() }),
-        run: async ({ what }) => { runs.push(what); return `launched ${what} (#${runs.length})`; },
-      }));
+      registry = new ToolRegistry().register(
+        defineTool({
+          name: 'launch',
+          description: 'Launches a thing.',
+          tier: 'write',
+          effects: true,
+          input: z.object({ what: z.string() }),
+          run: async ({ what }) => {
+            runs.push(what);
+            return `launched ${what} (#${runs.length})`;
+          },
+        }),
+      );
       journal = new EffectJournal(database.db);
       graph = buildAgentGraph({
         chains: new ModelChains({ settings: fakeSettings(llm.baseURL, { max_retries: 0 }), registry }),
-        systemPrompt: () => 'test', registry, isGranted: async () => false,
+        systemPrompt: () => 'test',
+        registry,
+        isGranted: async () => false,
         toolContext: () => ({ workspace: '/nonexistent', env: {} }),
-        journal, checkpointer: checkpointer.saver,
+        journal,
+        checkpointer: checkpointer.saver,
         context: { maxTokens: 1_000, archive: new TranscriptArchive(database.db) },
       });
     });
@@ -58,9 +69,12 @@ for (const backend of BACKENDS) {
 
     it('a step re-run after older turns were archived replays its receipt: the effect ran once', async () => {
       const thread = 'long';
-      for (let i = 0; i < 12; i++) await graph.invoke({ messages: [new HumanMessage(`chat ${i} ${'words '.repeat(40)}`)] }, cfg(thread));
+      for (let i = 0; i < 12; i++)
+        await graph.invoke({ messages: [new HumanMessage(`chat ${i} ${'words '.repeat(40)}`)] }, cfg(thread));
       llm.script({ toolCalls: [{ name: 'launch', args: { what: 'rocket' } }] });
-      const paused = (await graph.invoke({ messages: [new HumanMessage('launch it')] }, cfg(thread))) as { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
+      const paused = (await graph.invoke({ messages: [new HumanMessage('launch it')] }, cfg(thread))) as {
+        [INTERRUPT]?: Interrupt<ApprovalQuestion>[];
+      };
       const question = paused[INTERRUPT]![0]!;
       const answer: GateAnswer = { callId: question.value!.callId, decision: 'once' };
       await graph.invoke(new Command({ resume: { [question.id!]: answer } }), cfg(thread));
@@ -70,9 +84,15 @@ for (const backend of BACKENDS) {
       expect(archived[0]?.message.content).toMatch(/^chat 0 /);
 
       let beforeTools: { configurable?: Record<string, unknown> } | undefined;
-      for await (const snapshot of graph.getStateHistory(cfg(thread))) if (snapshot.next.includes('tools')) beforeTools = snapshot.config;
-      const forked = (await graph.invoke(null, { configurable: { ...beforeTools!.configurable }, durability: 'sync' })) as AgentStateValue;
-      expect(forked.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => m.content)).toEqual(['launched rocket (#1)']);
+      for await (const snapshot of graph.getStateHistory(cfg(thread)))
+        if (snapshot.next.includes('tools')) beforeTools = snapshot.config;
+      const forked = (await graph.invoke(null, {
+        configurable: { ...beforeTools!.configurable },
+        durability: 'sync',
+      })) as AgentStateValue;
+      expect(forked.messages.filter((m) => ToolMessage.isInstance(m)).map((m) => m.content)).toEqual([
+        'launched rocket (#1)',
+      ]);
       expect(runs).toEqual(['rocket']);
     });
 

@@ -7,8 +7,12 @@ import { startTestCore, type TestCore } from './helpers/core.ts';
 
 let llm: FakeLlm;
 let t: TestCore | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await t?.close();
   t = undefined;
@@ -54,7 +58,9 @@ describe('a turn when the model fails', () => {
     await settle();
     expect(llm.attempts.map((a) => a.outcome)).toEqual(['failed', 'failed']);
     expect(t.surface.texts()).toHaveLength(1);
-    expect(t.surface.texts()[0]).toMatch(/^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider at http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable or overloaded/);
+    expect(t.surface.texts()[0]).toMatch(
+      /^⚠️ The model openai:fake-model failed \(HTTP 503, 2 attempts\).*Hint: the model provider at http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable or overloaded/,
+    );
     // The next message is a new turn that works. The warning was Kazma's, not the model's: it is not in
     // the history the model is sent (the person's message is).
     await t.say('again');
@@ -67,7 +73,12 @@ describe('a turn when the model fails', () => {
 describe('fallback models', () => {
   it('says so when a fallback answered', async () => {
     t = await startTestCore({
-      model: { name: 'primary', base_url: llm.baseURL, max_retries: 0, fallbacks: [{ name: 'backup', base_url: llm.baseURL }] },
+      model: {
+        name: 'primary',
+        base_url: llm.baseURL,
+        max_retries: 0,
+        fallbacks: [{ name: 'backup', base_url: llm.baseURL }],
+      },
     });
     llm.failNext(1, { status: 500 });
     await t.say('hi');
@@ -84,7 +95,8 @@ describe('no model configured', () => {
     await t.say('hi');
     await t.say('hello?');
     expect(t.surface.texts()).toEqual([NO_MODEL_TEXT, NO_MODEL_TEXT]);
-    for (const key of ['model.name', 'model.api_key', 'model.base_url', 'kazma.yaml']) expect(NO_MODEL_TEXT).toContain(key);
+    for (const key of ['model.name', 'model.api_key', 'model.base_url', 'kazma.yaml'])
+      expect(NO_MODEL_TEXT).toContain(key);
     expect(NO_MODEL_TEXT.split('\n')).toHaveLength(1);
     expect(llm.requests).toHaveLength(0);
     await t.say('/status');

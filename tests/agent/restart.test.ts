@@ -12,7 +12,9 @@ import { CHAT_CHILD, killAll, spawnNode, writeConfig } from './helpers/spawn.ts'
 
 let dir: string;
 const cleanups: Array<() => Promise<void>> = [];
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'kazma-restart-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kazma-restart-'));
+});
 afterEach(() => killAll());
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -53,7 +55,11 @@ for (const backend of BACKENDS) {
       const two = spawnNode(CHAT_CHILD, ['--config', config('memory', where, second)]);
       two.send(['what is my name?'], true);
       expect((await two.exited).code, two.stderr()).toBe(0);
-      expect(transcript(second.requests[0]!)).toEqual(['user:my name is Ada', 'assistant:echo: my name is Ada', 'user:what is my name?']);
+      expect(transcript(second.requests[0]!)).toEqual([
+        'user:my name is Ada',
+        'assistant:echo: my name is Ada',
+        'user:what is my name?',
+      ]);
       expect(two.stdout()).toContain('kazma> echo: what is my name?');
       await second.close();
     });
@@ -67,10 +73,16 @@ for (const backend of BACKENDS) {
         const one = spawnNode(CHAT_CHILD, ['--config', config('crash', where, llm), '--marker', marker]);
         one.send(['append the marker']); // stdin stays open: the process is killed, it does not exit
         const read = () => {
-          if (one.child.exitCode !== null) throw new Error(`the child exited before the marker line\n${one.stdout()}\n${one.stderr()}`);
+          if (one.child.exitCode !== null)
+            throw new Error(`the child exited before the marker line\n${one.stdout()}\n${one.stderr()}`);
           return readMarker(marker);
         };
-        await eventually(read, (text) => text.includes('\n'), () => `the marker line\n${one.stdout()}\n${one.stderr()}`, 60_000);
+        await eventually(
+          read,
+          (text) => text.includes('\n'),
+          () => `the marker line\n${one.stdout()}\n${one.stderr()}`,
+          60_000,
+        );
         one.child.kill('SIGKILL');
         expect((await one.exited).signal).toBe('SIGKILL');
 
@@ -79,7 +91,9 @@ for (const backend of BACKENDS) {
         expect((await two.exited).code, two.stderr()).toBe(0);
         expect(lines(marker)).toHaveLength(1);
         const out = two.stdout();
-        expect(out).toMatch(/kazma> ⚠️ I started `append_marker` at .* but never saw it finish .*I did not run it again\./);
+        expect(out).toMatch(
+          /kazma> ⚠️ I started `append_marker` at .* but never saw it finish .*I did not run it again\./,
+        );
         // The interrupted turn ends with the warning, not a model summary; then the new message is answered.
         expect(out.indexOf('⚠️ I started')).toBeLessThan(out.indexOf('kazma> echo: did it work?'));
         expect(llm.requests).toHaveLength(2);

@@ -6,8 +6,12 @@ import { eventually } from '../helpers/eventually.ts';
 import { startTestCore } from './helpers/core.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 describe('core.stop', () => {
   it('waits for a running turn and refuses new events meanwhile', async () => {
@@ -15,7 +19,12 @@ describe('core.stop', () => {
     try {
       llm.hangNext(1, 600);
       const turn = t.say('slow one');
-      await eventually(() => llm.attempts.length, (n) => n > 0, 'the first model call', { intervalMs: 10 });
+      await eventually(
+        () => llm.attempts.length,
+        (n) => n > 0,
+        'the first model call',
+        { intervalMs: 10 },
+      );
       const stopping = t.core.stop(10_000);
       expect(await t.say('too late')).toBe('stopping');
       await stopping;
@@ -33,7 +42,12 @@ describe('core.stop', () => {
     try {
       llm.hangNext(1, 30_000);
       const turn = t.say('never answered');
-      await eventually(() => llm.attempts.length, (n) => n > 0, 'the first model call', { intervalMs: 10 });
+      await eventually(
+        () => llm.attempts.length,
+        (n) => n > 0,
+        'the first model call',
+        { intervalMs: 10 },
+      );
       const started = Date.now();
       await t.core.stop(300);
       expect(Date.now() - started).toBeLessThan(3000);

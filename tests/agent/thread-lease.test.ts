@@ -17,8 +17,12 @@ const KINDS = [...BACKENDS.map((backend) => ({ backend, solo: false })), { backe
 for (const { backend, solo } of KINDS) {
   describe(`thread leases [${backend}${solo ? ', solo' : ''}]`, () => {
     let database: FreshDatabase;
-    beforeAll(async () => { database = await freshDatabase(backend); });
-    afterAll(async () => { await database.dispose(); });
+    beforeAll(async () => {
+      database = await freshDatabase(backend);
+    });
+    afterAll(async () => {
+      await database.dispose();
+    });
 
     it('one holder at a time; the holder renews and releases; a lease left by a dead holder is taken once it expires', async () => {
       const leases = new ThreadLeases({ db: database.db, owner: 'p1', ttlMs: 1_000, solo });
@@ -59,7 +63,10 @@ for (const { backend, solo } of KINDS) {
         log.push(`${name} out`);
       };
       await Promise.all([leases.run('t2', work('a')), leases.run('t2', work('b'))]);
-      expect([log.slice(0, 2), log.slice(2)].map((pair) => pair[0]!.split(' ')[0] === pair[1]!.split(' ')[0])).toEqual([true, true]);
+      expect([log.slice(0, 2), log.slice(2)].map((pair) => pair[0]!.split(' ')[0] === pair[1]!.split(' ')[0])).toEqual([
+        true,
+        true,
+      ]);
     });
 
     it('runOnChat() takes the lease of the chat’s current thread, read in the same statement, and waits while another holds it', async () => {
@@ -87,15 +94,21 @@ for (const { backend, solo } of KINDS) {
 describe('solo thread leases', () => {
   let database: FreshDatabase;
   let other: FreshDatabase;
-  beforeAll(async () => { [database, other] = await Promise.all([freshDatabase('pglite'), freshDatabase('pglite')]); });
-  afterAll(async () => { await Promise.all([database.dispose(), other.dispose()]); });
+  beforeAll(async () => {
+    [database, other] = await Promise.all([freshDatabase('pglite'), freshDatabase('pglite')]);
+  });
+  afterAll(async () => {
+    await Promise.all([database.dispose(), other.dispose()]);
+  });
 
   it('live in the one ThreadLeases of the process: its holders exclude each other, a new one (a start) holds none, and none is a row', async () => {
     const leases = new ThreadLeases({ db: database.db, owner: 'p1', solo: true });
     expect(await leases.acquire('t1', 'p1/x')).toBe(true);
     expect(await leases.acquire('t1', 'p1/y')).toBe(false);
     expect(await new ThreadLeases({ db: other.db, owner: 'p3', solo: true }).acquire('t1', 'p3/z')).toBe(true);
-    expect(await database.pglite!.query('select count(*)::int as n from thread_leases')).toMatchObject({ rows: [{ n: 0 }] });
+    expect(await database.pglite!.query('select count(*)::int as n from thread_leases')).toMatchObject({
+      rows: [{ n: 0 }],
+    });
     // A start after a crash builds a new ThreadLeases: nothing the old one held is held.
     expect(await new ThreadLeases({ db: database.db, owner: 'p2', solo: true }).acquire('t1', 'p2/y')).toBe(true);
   });
@@ -105,8 +118,12 @@ describe('two processes on one PostgreSQL', () => {
   let llm: FakeLlm;
   let database: FreshDatabase;
   const running: Assembled[] = [];
-  beforeAll(async () => { llm = await startFakeLlm(); });
-  afterAll(async () => { await llm.close(); });
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+  });
+  afterAll(async () => {
+    await llm.close();
+  });
   afterEach(async () => {
     for (const k of running.splice(0)) await k.close();
     await database?.dispose();
@@ -114,7 +131,10 @@ describe('two processes on one PostgreSQL', () => {
 
   it('messages to one chat taken in by both at once run one after the other: the second turn sees the first', async () => {
     database = await freshDatabase('postgres');
-    const config = { model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 }, access: { operators: [{ name: 'maya', telegram: '42' }] } };
+    const config = {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
+      access: { operators: [{ name: 'maya', telegram: '42' }] },
+    };
     const surface = new RecordingSurface('telegram');
     for (let i = 0; i < 2; i++) {
       const k = await startAssembled(config, { database });
@@ -123,12 +143,22 @@ describe('two processes on one PostgreSQL', () => {
     }
     const chat: ChatRef = 'telegram:1';
     llm.hangNext(2, 400); // each model call takes a while, so unleased turns would overlap
-    const say = (k: Assembled, text: string) => k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor: { platform: 'telegram', id: '42' }, text });
+    const say = (k: Assembled, text: string) =>
+      k.kazma.core.pipeline.handle({
+        kind: 'message',
+        eventId: randomUUID(),
+        platform: 'telegram',
+        chat,
+        actor: { platform: 'telegram', id: '42' },
+        text,
+      });
     await Promise.all([say(running[0]!, 'first from A'), say(running[1]!, 'second from B')]);
     for (const k of running) await k.settled();
 
     expect(llm.requests).toHaveLength(2);
-    const [early, late] = llm.requests.map((r) => (r.messages ?? []).filter((m) => m.role !== 'system').map((m) => `${m.role}: ${String(m.content)}`));
+    const [early, late] = llm.requests.map((r) =>
+      (r.messages ?? []).filter((m) => m.role !== 'system').map((m) => `${m.role}: ${String(m.content)}`),
+    );
     // The later call carries the earlier turn whole: its question and its answer.
     expect(late!.slice(0, 2)).toEqual([early![0], `assistant: echo: ${early![0]!.replace('user: ', '')}`]);
     expect(surface.texts().sort()).toEqual(['echo: first from A', 'echo: second from B']);

@@ -20,7 +20,9 @@ describeEachBackend('the chat’s thread', (db) => {
 });
 
 let database: FreshDatabase;
-beforeAll(async () => { database = await freshDatabase('pglite'); });
+beforeAll(async () => {
+  database = await freshDatabase('pglite');
+});
 afterAll(() => database.dispose());
 
 it('a solo store remembers: the second read of a chat’s thread sends no statement', async () => {

@@ -56,7 +56,13 @@ const ran: string[] = [];
 function recorded(tool: ToolDefinition): ToolDefinition {
   // No precheck: a policy refusal must not hide a gate bypass.
   const { precheck: _precheck, ...rest } = tool;
-  return { ...rest, run: async () => { ran.push(tool.name); return `${tool.name} ran`; } };
+  return {
+    ...rest,
+    run: async () => {
+      ran.push(tool.name);
+      return `${tool.name} ran`;
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -67,9 +73,12 @@ beforeAll(async () => {
   for (const tool of builtins) registry.register(recorded(tool));
   graph = buildAgentGraph({
     chains: new ModelChains({ settings: fakeSettings(llm.baseURL, { max_retries: 0 }), registry }),
-    systemPrompt: () => 'test', registry, isGranted: async () => false,
+    systemPrompt: () => 'test',
+    registry,
+    isGranted: async () => false,
     toolContext: () => ({ workspace: '/nonexistent', env: {} }),
-    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver,
+    journal: new EffectJournal(database.db),
+    checkpointer: checkpointer.saver,
   });
 });
 afterAll(async () => {
@@ -78,7 +87,10 @@ afterAll(async () => {
   await llm.close();
 });
 
-const cfg = (thread_id: string) => ({ configurable: { thread_id, __pregel_strict_resume: true }, durability: 'sync' as const });
+const cfg = (thread_id: string) => ({
+  configurable: { thread_id, __pregel_strict_resume: true },
+  durability: 'sync' as const,
+});
 
 type Paused = { [INTERRUPT]?: Interrupt<ApprovalQuestion>[] };
 
@@ -122,11 +134,17 @@ describe('tool-call ids cannot open the gate', () => {
             llm.script({ toolCalls: [call(names[0]!, a), call(names[1]!, b)] });
             const asked = await turnDenyingEverything(thread, 'do both');
             // Every question was denied, so a gated tool that ran was never asked about.
-            expect(ran.filter((name) => name === gatedTool), `${gatedTool} ran without a decision`).toEqual([]);
+            expect(
+              ran.filter((name) => name === gatedTool),
+              `${gatedTool} ran without a decision`,
+            ).toEqual([]);
             expect(asked).toContain(gatedTool);
             // The model got an answer for each call, under ids that do not repeat.
             const request = llm.requests.at(-1)!.messages ?? [];
-            const results = request.filter((m) => m.role === 'tool').slice(-2).map((m) => m.tool_call_id);
+            const results = request
+              .filter((m) => m.role === 'tool')
+              .slice(-2)
+              .map((m) => m.tool_call_id);
             expect(new Set(results).size).toBe(2);
           });
         }

@@ -10,8 +10,12 @@ import { BACKENDS, type Backend } from '../helpers/databases.ts';
 import { access, audit, field, launch, launchTool, only, tapEvent, TG, toolResults } from './helpers.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 const STRANGER: Actor = { platform: 'telegram', id: '555' };
 
@@ -23,10 +27,18 @@ for (const backend of BACKENDS) {
       llm.requests.length = 0;
       tool = launchTool();
     });
-    afterEach(async () => { await t?.close(); t = undefined; });
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
 
     const start = async (approvals: Record<string, unknown> = {}) => {
-      t = await startTestCore({ baseURL: llm.baseURL, backend: backend as Backend, tools: [tool.tool], config: { access: access(['telegram:555']), approvals } });
+      t = await startTestCore({
+        baseURL: llm.baseURL,
+        backend: backend as Backend,
+        tools: [tool.tool],
+        config: { access: access(['telegram:555']), approvals },
+      });
       return t;
     };
     /** Asks for a launch as `requester` and returns the open gate and its card. */
@@ -35,7 +47,12 @@ for (const backend of BACKENDS) {
       await core.say('launch to the moon', { actor: requester });
       return { gate: only(await core.core.approvals.list()), card: core.surface.openCard()! };
     };
-    const tap = async (core: TestCore, card: ReturnType<typeof core.surface.openCard>, actor: Actor, chat: ChatRef = CHAT) => {
+    const tap = async (
+      core: TestCore,
+      card: ReturnType<typeof core.surface.openCard>,
+      actor: Actor,
+      chat: ChatRef = CHAT,
+    ) => {
       await core.core.pipeline.handle(tapEvent(card!.card, 'once', actor, chat));
       await core.delivered();
     };
@@ -45,9 +62,17 @@ for (const backend of BACKENDS) {
       const core = await start();
       const { gate, card } = await ask(core, STRANGER);
       await tap(core, card, STRANGER);
-      expect(core.surface.privately).toEqual([{ chat: CHAT, actor: STRANGER, text: 'You cannot decide this: only operators may approve tool calls.' }]);
+      expect(core.surface.privately).toEqual([
+        { chat: CHAT, actor: STRANGER, text: 'You cannot decide this: only operators may approve tool calls.' },
+      ]);
       expect(await audit(core.database.db, gate.gateId)).toMatchObject([
-        { outcome: 'refused', platform: 'telegram', actor: { platform: 'telegram', id: '555' }, decision: 'once', detail: 'only operators may approve tool calls' },
+        {
+          outcome: 'refused',
+          platform: 'telegram',
+          actor: { platform: 'telegram', id: '555' },
+          decision: 'once',
+          detail: 'only operators may approve tool calls',
+        },
       ]);
       expect(await stateOf(core, gate.gateId)).toBe('pending');
       expect(card.edits).toHaveLength(0);
@@ -63,14 +88,18 @@ for (const backend of BACKENDS) {
       const core = await start({ approvers: ['maya', 'ana'] });
       const { gate, card } = await ask(core);
       await tap(core, card, TG.ben);
-      expect(core.surface.privately.map((p) => [p.actor.id, p.text])).toEqual([['44', 'You cannot decide this: ben is not in approvals.approvers.']]);
+      expect(core.surface.privately.map((p) => [p.actor.id, p.text])).toEqual([
+        ['44', 'You cannot decide this: ben is not in approvals.approvers.'],
+      ]);
       expect(await stateOf(core, gate.gateId)).toBe('pending');
       expect(tool.runs).toHaveLength(0);
 
       await tap(core, card, TG.ana);
       expect(await stateOf(core, gate.gateId)).toBe('settled');
       expect(card.edits.at(-1)?.footer).toMatch(/^Approved once by ana on Telegram at \d\d:\d\d UTC$/);
-      expect((await audit(core.database.db, gate.gateId)).map((r) => [r.outcome, r.actor?.operator, r.platform])).toEqual([
+      expect(
+        (await audit(core.database.db, gate.gateId)).map((r) => [r.outcome, r.actor?.operator, r.platform]),
+      ).toEqual([
         ['refused', 'ben', 'telegram'],
         ['won', 'ana', 'telegram'],
       ]);
@@ -91,7 +120,9 @@ for (const backend of BACKENDS) {
       expect(tool.runs).toHaveLength(0);
 
       await tap(core, card, TG.cy);
-      expect((await audit(core.database.db, gate.gateId)).map((r) => [r.outcome, r.actor?.operator, r.platform])).toEqual([
+      expect(
+        (await audit(core.database.db, gate.gateId)).map((r) => [r.outcome, r.actor?.operator, r.platform]),
+      ).toEqual([
         ['refused', 'maya', 'telegram'],
         ['refused', 'maya', 'slack'],
         ['won', 'cy', 'telegram'],
@@ -107,10 +138,16 @@ for (const backend of BACKENDS) {
       await core.say(`/deny ${gate.gateId} not on a Friday, please`, { actor: TG.ana });
       expect(await stateOf(core, gate.gateId)).toBe('settled');
       expect(tool.runs).toHaveLength(0);
-      expect(toolResults(llm.requests.at(-1))).toEqual(['denied by ana: not on a Friday, please. The call did not run; do not retry it unchanged.']);
+      expect(toolResults(llm.requests.at(-1))).toEqual([
+        'denied by ana: not on a Friday, please. The call did not run; do not retry it unchanged.',
+      ]);
       expect(core.surface.texts()).toContain('Denied launch.');
-      expect(card.edits.at(-1)?.footer).toMatch(/^Denied by ana on Telegram at \d\d:\d\d UTC: not on a Friday, please$/);
-      expect(await audit(core.database.db, gate.gateId)).toMatchObject([{ outcome: 'won', decision: 'deny', detail: 'not on a Friday, please' }]);
+      expect(card.edits.at(-1)?.footer).toMatch(
+        /^Denied by ana on Telegram at \d\d:\d\d UTC: not on a Friday, please$/,
+      );
+      expect(await audit(core.database.db, gate.gateId)).toMatchObject([
+        { outcome: 'won', decision: 'deny', detail: 'not on a Friday, please' },
+      ]);
     });
 
     it('/approve <gate> refuses a non-operator, approves once for an operator, and answers a late /approve with the real state', async () => {
@@ -118,7 +155,9 @@ for (const backend of BACKENDS) {
       const { gate, card } = await ask(core);
       await core.say(`/approve ${gate.gateId}`, { actor: STRANGER });
       // Answered once, privately, like a refused tap: never as a message to the whole chat.
-      expect(core.surface.privately.at(-1)?.text).toBe('You cannot decide this: only operators may approve tool calls.');
+      expect(core.surface.privately.at(-1)?.text).toBe(
+        'You cannot decide this: only operators may approve tool calls.',
+      );
       expect(core.surface.texts().filter((t) => t.startsWith('You cannot decide'))).toEqual([]);
       expect(await stateOf(core, gate.gateId)).toBe('pending');
       await core.say(`/approve ${gate.gateId}`, { actor: TG.ben });
@@ -127,7 +166,9 @@ for (const backend of BACKENDS) {
       expect(core.surface.texts()).toContain('Approved launch.');
       expect(card.edits.at(-1)?.footer).toMatch(/^Approved once by ben on Telegram/);
       await core.say(`/approve ${gate.gateId}`, { actor: TG.cy });
-      expect(core.surface.privately.at(-1)?.text).toMatch(/^Already decided: Approved once by ben on Telegram at \d\d:\d\d UTC\.$/);
+      expect(core.surface.privately.at(-1)?.text).toMatch(
+        /^Already decided: Approved once by ben on Telegram at \d\d:\d\d UTC\.$/,
+      );
       expect(core.surface.texts().filter((t) => t.startsWith('Already decided'))).toEqual([]);
       expect(tool.runs).toHaveLength(1);
     });

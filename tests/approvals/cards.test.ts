@@ -11,8 +11,12 @@ import { access, field, launch, launchTool, only, tapEvent } from './helpers.ts'
 import { argsPreview } from '../../src/core/approvals/card.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 const SECRET = 'hunter2-api-secret-value';
 const PLATFORMS: Array<[name: string, chat: ChatRef, maya: Actor, shown: string]> = [
@@ -31,44 +35,72 @@ for (const backend of BACKENDS) {
       llm.requests.length = 0;
       tool = launchTool();
       t = await startTestCore({
-        baseURL: llm.baseURL, backend, tools: [tool.tool],
-        config: { access: access(), approvals: { channels: ['slack:C0123', 'discord:456'] }, http: { api_token: SECRET } },
+        baseURL: llm.baseURL,
+        backend,
+        tools: [tool.tool],
+        config: {
+          access: access(),
+          approvals: { channels: ['slack:C0123', 'discord:456'] },
+          http: { api_token: SECRET },
+        },
       });
-      surfaces = { telegram: t.surface, slack: new RecordingSurface('slack'), discord: new RecordingSurface('discord') };
+      surfaces = {
+        telegram: t.surface,
+        slack: new RecordingSurface('slack'),
+        discord: new RecordingSurface('discord'),
+      };
       t.core.attachSurface(surfaces.slack!);
       t.core.attachSurface(surfaces.discord!);
     });
-    afterEach(async () => { await t?.close(); t = undefined; });
-
-    it.each(PLATFORMS)('a decision on %s edits the cards on all three platforms to the outcome', async (platform, chat, maya, shown) => {
-      const core = t!;
-      llm.script(launch({ target: 'venus' }));
-      await core.say('launch to venus');
-      const gate = only(await core.core.approvals.list());
-
-      // One card per destination, each delivered once through the outbox, with its message reference.
-      const rows = await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId });
-      expect(rows.map((r) => [r.kind, r.destination, r.state]).sort()).toEqual([
-        ['card', 'discord:456', 'sent'], ['card', 'slack:C0123', 'sent'], ['card', CHAT, 'sent'],
-      ]);
-      for (const [name, where] of PLATFORMS.map(([n, c]) => [n, c] as const)) {
-        const surface = surfaces[name]!;
-        expect(surface.cards.map((c) => [c.ref.chat, c.card.title])).toEqual([[where, 'Approve launch?']]);
-        expect(rows.find((r) => r.destination === where)?.messageRef).toEqual(surface.cards[0]!.ref);
-      }
-
-      await core.core.pipeline.handle(tapEvent(surfaces[platform]!.cards[0]!.card, 'once', maya, chat));
-      await core.delivered();
-      const footer = new RegExp(`^Approved once by maya on ${shown} at \\d\\d:\\d\\d UTC$`);
-      for (const surface of Object.values(surfaces)) {
-        expect(surface.cards).toHaveLength(1);
-        expect(surface.cards[0]!.edits).toHaveLength(1);
-        expect(surface.cards[0]!.edits[0]).toMatchObject({ title: 'Approval: launch', buttons: [], footer: expect.stringMatching(footer) });
-      }
-      const edits = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'edit');
-      expect(edits.map((r) => [r.destination, r.state]).sort()).toEqual([['discord:456', 'sent'], ['slack:C0123', 'sent'], [CHAT, 'sent']]);
-      expect(tool.runs).toEqual([{ target: 'venus' }]);
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
     });
+
+    it.each(PLATFORMS)(
+      'a decision on %s edits the cards on all three platforms to the outcome',
+      async (platform, chat, maya, shown) => {
+        const core = t!;
+        llm.script(launch({ target: 'venus' }));
+        await core.say('launch to venus');
+        const gate = only(await core.core.approvals.list());
+
+        // One card per destination, each delivered once through the outbox, with its message reference.
+        const rows = await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId });
+        expect(rows.map((r) => [r.kind, r.destination, r.state]).sort()).toEqual([
+          ['card', 'discord:456', 'sent'],
+          ['card', 'slack:C0123', 'sent'],
+          ['card', CHAT, 'sent'],
+        ]);
+        for (const [name, where] of PLATFORMS.map(([n, c]) => [n, c] as const)) {
+          const surface = surfaces[name]!;
+          expect(surface.cards.map((c) => [c.ref.chat, c.card.title])).toEqual([[where, 'Approve launch?']]);
+          expect(rows.find((r) => r.destination === where)?.messageRef).toEqual(surface.cards[0]!.ref);
+        }
+
+        await core.core.pipeline.handle(tapEvent(surfaces[platform]!.cards[0]!.card, 'once', maya, chat));
+        await core.delivered();
+        const footer = new RegExp(`^Approved once by maya on ${shown} at \\d\\d:\\d\\d UTC$`);
+        for (const surface of Object.values(surfaces)) {
+          expect(surface.cards).toHaveLength(1);
+          expect(surface.cards[0]!.edits).toHaveLength(1);
+          expect(surface.cards[0]!.edits[0]).toMatchObject({
+            title: 'Approval: launch',
+            buttons: [],
+            footer: expect.stringMatching(footer),
+          });
+        }
+        const edits = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter(
+          (r) => r.kind === 'edit',
+        );
+        expect(edits.map((r) => [r.destination, r.state]).sort()).toEqual([
+          ['discord:456', 'sent'],
+          ['slack:C0123', 'sent'],
+          [CHAT, 'sent'],
+        ]);
+        expect(tool.runs).toEqual([{ target: 'venus' }]);
+      },
+    );
 
     it('masks secrets and credential keys on every card and cuts long arguments with a count', async () => {
       const core = t!;

@@ -23,9 +23,19 @@ export function countingDb(database: FreshDatabase, poolSize = 20): CountingDb {
   const logger = { logQuery: (query: string) => void statements.push(query) };
   const reset = () => void (statements.length = 0);
   if (database.pglite) {
-    return { db: drizzlePglite({ client: database.pglite, schema, logger }) as unknown as Db, statements, reset, close: async () => {} };
+    return {
+      db: drizzlePglite({ client: database.pglite, schema, logger }) as unknown as Db,
+      statements,
+      reset,
+      close: async () => {},
+    };
   }
   if (!database.url) throw new Error('countingDb needs a PGlite instance or a PostgreSQL URL');
   const client = postgres(database.url, { max: poolSize, onnotice: () => {} });
-  return { db: drizzlePostgres({ client, schema, logger }) as unknown as Db, statements, reset, close: () => client.end({ timeout: 5 }) };
+  return {
+    db: drizzlePostgres({ client, schema, logger }) as unknown as Db,
+    statements,
+    reset,
+    close: () => client.end({ timeout: 5 }),
+  };
 }

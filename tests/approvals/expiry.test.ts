@@ -4,13 +4,29 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CHAT, startTestCore, transcript, type TestCore } from '../agent/helpers/core.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { BACKENDS, freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
-import { access, auditCounts, hhmm, launch, launchTool, only, tapEvent, TG, toolResults, toolRounds } from './helpers.ts';
+import {
+  access,
+  auditCounts,
+  hhmm,
+  launch,
+  launchTool,
+  only,
+  tapEvent,
+  TG,
+  toolResults,
+  toolRounds,
+} from './helpers.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
-const EXPIRED_RESULT = 'denied: the approval expired: nobody decided in time. The call did not run; do not retry it unchanged.';
+const EXPIRED_RESULT =
+  'denied: the approval expired: nobody decided in time. The call did not run; do not retry it unchanged.';
 
 for (const backend of BACKENDS) {
   describe(`approvals.timeout [${backend}]`, () => {
@@ -57,7 +73,9 @@ for (const backend of BACKENDS) {
       expect(toolResults(llm.requests.at(-1))).toEqual([EXPIRED_RESULT]);
       expect(transcript(llm.requests.at(-1)!).at(-1)).toBe(`tool:${EXPIRED_RESULT}`);
       const texts = one.surface.texts();
-      expect(texts.filter((x) => x.startsWith('⏰'))).toEqual(['⏰ Nobody approved `launch` in time, so it was not run.']);
+      expect(texts.filter((x) => x.startsWith('⏰'))).toEqual([
+        '⏰ Nobody approved `launch` in time, so it was not run.',
+      ]);
       expect(texts.at(-1)).toBe(`done: ${EXPIRED_RESULT}`);
       expect(await two.core.runner.inspect(CHAT)).toMatchObject({ next: [], questions: 0 });
 
@@ -69,7 +87,10 @@ for (const backend of BACKENDS) {
       // A late tap, in either process, is told the question is closed, and nothing runs.
       for (const core of [one, two]) await core.core.pipeline.handle(tapEvent(card.card, 'once', TG.ana, CHAT));
       await one.delivered();
-      expect(one.surface.privately.map((p) => p.text)).toEqual([`This question is closed. ${expired}.`, `This question is closed. ${expired}.`]);
+      expect(one.surface.privately.map((p) => p.text)).toEqual([
+        `This question is closed. ${expired}.`,
+        `This question is closed. ${expired}.`,
+      ]);
       expect(await auditCounts(database!.db, gate.gateId)).toEqual({ expired: 1, lost: 2 });
       expect(tool.runs).toHaveLength(0);
       expect(toolRounds(llm.requests)).toBe(1);
@@ -93,10 +114,14 @@ for (const backend of BACKENDS) {
       await a!.delivered();
       expect(tool.runs).toHaveLength(0);
       expect((await a!.core.approvals.get(gate.gateId))?.state).toBe('pending');
-      expect(a!.surface.privately.map((p) => p.text)).toEqual(['This question is closed: nobody decided within the approval timeout, so launch will not run.']);
+      expect(a!.surface.privately.map((p) => p.text)).toEqual([
+        'This question is closed: nobody decided within the approval timeout, so launch will not run.',
+      ]);
       expect(await auditCounts(database!.db, gate.gateId)).toEqual({ lost: 1 });
       // /approve and the HTTP API decide through the same statement.
-      expect(await a!.core.approvals.decide({ gateId: gate.gateId, decision: 'once', actor: TG.ana })).toMatchObject({ ok: false });
+      expect(await a!.core.approvals.decide({ gateId: gate.gateId, decision: 'once', actor: TG.ana })).toMatchObject({
+        ok: false,
+      });
       expect(tool.runs).toHaveLength(0);
 
       // The sweep then expires it as usual: the turn is resumed with a denial, the card closed.

@@ -10,18 +10,34 @@ import { RecordingSurface } from '../helpers/recording-surface.ts';
 
 const MINUTE = 60_000;
 let k: Assembled | undefined;
-afterEach(async () => { await k?.close(); k = undefined; });
+afterEach(async () => {
+  await k?.close();
+  k = undefined;
+});
 
 async function start(clock: FakeClock) {
-  k = await startAssembled({ access: { operators: [{ name: 'maya', telegram: '42' }] }, approvals: { timeout: '10m', grant_ttl: '1h' } }, { clock });
+  k = await startAssembled(
+    { access: { operators: [{ name: 'maya', telegram: '42' }] }, approvals: { timeout: '10m', grant_ttl: '1h' } },
+    { clock },
+  );
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   return { k, surface };
 }
 
 const question = (): ApprovalRequest => ({
-  threadId: `t-${randomUUID()}`, interruptId: 'i1', chat: 'telegram:1', requester: { platform: 'telegram', id: '42' },
-  call: { kind: 'tool_approval', callId: 'c1', tool: 'launch', args: { target: 'venus' }, tier: 'danger', reason: 'test' },
+  threadId: `t-${randomUUID()}`,
+  interruptId: 'i1',
+  chat: 'telegram:1',
+  requester: { platform: 'telegram', id: '42' },
+  call: {
+    kind: 'tool_approval',
+    callId: 'c1',
+    tool: 'launch',
+    args: { target: 'venus' },
+    tier: 'danger',
+    reason: 'test',
+  },
 });
 
 describe('the core reads a clock the test moves', () => {
@@ -49,7 +65,14 @@ describe('the core reads a clock the test moves', () => {
     await k.kazma.core.approvals.open(request);
     await k.settled();
     const always = surface.cards[0]!.card.buttons.find((b) => b.id.endsWith(':always'))!.id;
-    await k.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: 'telegram:1', actor: { platform: 'telegram', id: '42' }, actionId: always });
+    await k.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: 'telegram:1',
+      actor: { platform: 'telegram', id: '42' },
+      actionId: always,
+    });
     await k.settled();
     const call = { chat: request.chat!, tool: 'launch', args: { target: 'venus' } };
 

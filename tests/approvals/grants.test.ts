@@ -8,19 +8,32 @@ import { BACKENDS } from '../helpers/databases.ts';
 import { access, field, only, shell, TG, toolResults } from './helpers.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 const GROUP: ChatRef = 'telegram:-100777';
 
 for (const backend of BACKENDS) {
   describe(`"always" grants [${backend}]`, () => {
     let t: TestCore | undefined;
-    beforeEach(() => { llm.requests.length = 0; });
-    afterEach(async () => { await t?.close(); t = undefined; });
+    beforeEach(() => {
+      llm.requests.length = 0;
+    });
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
 
     const start = async (approvals: Record<string, unknown> = {}) => {
-      t = await startTestCore({ baseURL: llm.baseURL, backend, config: { access: access(['telegram:555']), approvals } });
+      t = await startTestCore({
+        baseURL: llm.baseURL,
+        backend,
+        config: { access: access(['telegram:555']), approvals },
+      });
       return t;
     };
     /** The model asks to run `command` in `chat`; returns how many cards that chat has seen so far. */
@@ -79,7 +92,11 @@ for (const backend of BACKENDS) {
       await grantAlways(core, 'echo hi');
       const listing = await reply(core, '/approvals grants');
       const id = /^(gr_[A-Za-z0-9_-]+) — shell by maya, until \d\d:\d\d UTC$/m.exec(listing)?.[1];
-      expect(listing.split('\n')).toEqual(['"Always" grants in this chat:', expect.stringMatching(/^gr_/), 'End one with /approvals revoke <id>.']);
+      expect(listing.split('\n')).toEqual([
+        '"Always" grants in this chat:',
+        expect.stringMatching(/^gr_/),
+        'End one with /approvals revoke <id>.',
+      ]);
       expect(id).toBeDefined();
 
       expect(await run(core, 'echo hi')).toBe(1); // still in force

@@ -49,7 +49,12 @@ export function launchTool() {
     description: 'Launches the target (a test tool that counts its runs).',
     tier: 'danger',
     effects: true,
-    input: z.object({ target: z.string(), token: z.string().optional(), note: z.string().optional(), payload: z.string().optional() }),
+    input: z.object({
+      target: z.string(),
+      token: z.string().optional(),
+      note: z.string().optional(),
+      payload: z.string().optional(),
+    }),
     run: async (args) => {
       runs.push(args);
       return `launched ${args.target}`;
@@ -77,7 +82,14 @@ export function button(card: Card, decision: Decision): string {
 
 /** A tap on a card button as an adapter hands it to the pipeline: a fresh platform event id each time. */
 export function tapEvent(card: Card, decision: Decision, actor: Actor, chat: ChatRef): InboundEvent {
-  return { kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId: button(card, decision) };
+  return {
+    kind: 'action',
+    eventId: randomUUID(),
+    platform: actor.platform,
+    chat,
+    actor,
+    actionId: button(card, decision),
+  };
 }
 
 /** A card field's value. */

@@ -15,10 +15,18 @@ const MAYA = { name: 'maya', telegram: '42', api_token: MAYA_TOKEN };
 const ANA = { name: 'ana', telegram: '43', api_token: ANA_TOKEN };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
-interface Setup { operators: Array<Record<string, string>>; requesterMayApprove?: boolean; readToken?: string }
+interface Setup {
+  operators: Array<Record<string, string>>;
+  requesterMayApprove?: boolean;
+  readToken?: string;
+}
 
 describe('approvals HTTP API', () => {
   let t: TestCore | undefined;
@@ -29,7 +37,8 @@ describe('approvals HTTP API', () => {
   async function start(setup: Setup): Promise<TestCore> {
     tool = launchTool();
     t = await startTestCore({
-      baseURL: llm.baseURL, tools: [tool.tool],
+      baseURL: llm.baseURL,
+      tools: [tool.tool],
       config: {
         access: { operators: setup.operators },
         approvals: { requester_may_approve: setup.requesterMayApprove ?? true },
@@ -52,20 +61,30 @@ describe('approvals HTTP API', () => {
     return only(await core.core.approvals.list()).gateId;
   }
 
-  const request = (path: string, token: string | undefined, body?: unknown) => app.request(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(token !== undefined && { authorization: `Bearer ${token}` }), 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const decide = (gateId: string, token: string, body: Record<string, unknown>) => request(`/api/approvals/${gateId}/decision`, token, body);
+  const request = (path: string, token: string | undefined, body?: unknown) =>
+    app.request(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(token !== undefined && { authorization: `Bearer ${token}` }), 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  const decide = (gateId: string, token: string, body: Record<string, unknown>) =>
+    request(`/api/approvals/${gateId}/decision`, token, body);
 
   /** What the chat has seen besides cards: public messages and private replies. */
-  const chatTraffic = (core: TestCore) => ({ sent: core.surface.texts().length, privately: core.surface.privately.length });
+  const chatTraffic = (core: TestCore) => ({
+    sent: core.surface.texts().length,
+    privately: core.surface.privately.length,
+  });
 
-  beforeEach(() => { llm.requests.length = 0; });
-  afterEach(async () => { await t?.close(); t = undefined; });
+  beforeEach(() => {
+    llm.requests.length = 0;
+  });
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
 
-  it('shows a gate\'s arguments masked as its cards are, to every token', async () => {
+  it("shows a gate's arguments masked as its cards are, to every token", async () => {
     const core = await start({ operators: [MAYA, ANA], readToken: READ_TOKEN });
     llm.script(launch({ target: 'https://bob:hunter2pw@launch.example/pad', token: 'sk-planted-0123456789' }));
     await core.say('launch it');
@@ -77,7 +96,9 @@ describe('approvals HTTP API', () => {
       // Before: the model's raw arguments, password and key included, to anyone holding the read-only token.
       expect(body).not.toContain('hunter2pw');
       expect(body).not.toContain('sk-planted-0123456789');
-      expect(JSON.parse(body)).toMatchObject({ approvals: [{ args: { target: 'https://bob:•••@launch.example/pad', token: '•••' } }] });
+      expect(JSON.parse(body)).toMatchObject({
+        approvals: [{ args: { target: 'https://bob:•••@launch.example/pad', token: '•••' } }],
+      });
     }
   });
 
@@ -99,14 +120,25 @@ describe('approvals HTTP API', () => {
       path = page.next ? `/api/approvals?state=superseded,pending&limit=2&after=${page.next}` : undefined;
     }
     expect(pages.map((p) => p.approvals.length)).toEqual([2, 2, 1]);
-    expect(pages.flatMap((p) => p.approvals.map((a) => a.args.target))).toEqual(['pad 0', 'pad 1', 'pad 2', 'pad 3', 'pad 4']);
+    expect(pages.flatMap((p) => p.approvals.map((a) => a.args.target))).toEqual([
+      'pad 0',
+      'pad 1',
+      'pad 2',
+      'pad 3',
+      'pad 4',
+    ]);
 
     // Without a limit: the default page (all five fit), and no `next`.
     const whole = (await (await request('/api/approvals?state=superseded,pending', READ_TOKEN)).json()) as Page;
     expect(whole.approvals).toHaveLength(5);
     expect(whole.next).toBeUndefined();
 
-    for (const [query, key] of [['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['after=not-a-cursor', 'after']] as const) {
+    for (const [query, key] of [
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['limit=ten', 'limit'],
+      ['after=not-a-cursor', 'after'],
+    ] as const) {
       const refused = await request(`/api/approvals?state=pending&${query}`, READ_TOKEN);
       expect(refused.status, query).toBe(400);
       expect(((await refused.json()) as { message: string }).message, query).toContain(key);
@@ -119,11 +151,16 @@ describe('approvals HTTP API', () => {
 
     const listed = await request('/api/approvals?state=pending', ANA_TOKEN);
     expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { approvals: Array<{ id: string }> }).approvals.map((a) => a.id)).toEqual([gateId]);
+    expect(((await listed.json()) as { approvals: Array<{ id: string }> }).approvals.map((a) => a.id)).toEqual([
+      gateId,
+    ]);
 
     const decided = await decide(gateId, ANA_TOKEN, { decision: 'once' });
     expect(decided.status).toBe(200);
-    expect(((await decided.json()) as { approval: unknown }).approval).toMatchObject({ decided_by: 'ana', decided_platform: 'api' });
+    expect(((await decided.json()) as { approval: unknown }).approval).toMatchObject({
+      decided_by: 'ana',
+      decided_platform: 'api',
+    });
     await core.delivered();
     expect(tool.runs).toEqual([{ target: 'mars' }]);
     expect(core.surface.cards[0]!.edits.at(-1)?.footer).toMatch(/^Approved once by ana on the API at \d\d:\d\d UTC$/);
@@ -159,8 +196,9 @@ describe('approvals HTTP API', () => {
 
     const refused = await decide(gateId, MAYA_TOKEN, { decision: 'once' });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { error: string; message: string })).toMatchObject({
-      error: 'refused', message: expect.stringContaining('approvals.requester_may_approve is false'),
+    expect((await refused.json()) as { error: string; message: string }).toMatchObject({
+      error: 'refused',
+      message: expect.stringContaining('approvals.requester_may_approve is false'),
     });
     await core.delivered();
     expect((await core.core.approvals.get(gateId))?.state).toBe('pending');
@@ -179,13 +217,17 @@ describe('approvals HTTP API', () => {
 
     const late = await decide(gateId, MAYA_TOKEN, { decision: 'once' });
     expect(late.status).toBe(409);
-    expect(((await late.json()) as { message: string }).message).toMatch(/^Already decided: Denied by ana on the API at \d\d:\d\d UTC: not today\.$/);
+    expect(((await late.json()) as { message: string }).message).toMatch(
+      /^Already decided: Denied by ana on the API at \d\d:\d\d UTC: not today\.$/,
+    );
     await core.delivered();
     expect(chatTraffic(core)).toEqual(before);
 
     // A tap has a chat in front of it: the loser there is still answered, privately.
     await core.tap('once', { card: core.surface.cards[0]!.card });
-    expect(core.surface.privately.map((p) => p.text)).toEqual([expect.stringMatching(/^Already decided: Denied by ana on the API/)]);
+    expect(core.surface.privately.map((p) => p.text)).toEqual([
+      expect.stringMatching(/^Already decided: Denied by ana on the API/),
+    ]);
     expect(tool.runs).toEqual([]);
   });
 

@@ -13,8 +13,12 @@ import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 
 const CHILD = join(ROOT, 'tests/approvals/fixtures/marking-chat.ts');
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(() => killAll());
 
 describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume [%s]', (backend) => {
@@ -23,14 +27,17 @@ describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume
     const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
     if (!pg) await seedPgliteDataDir(join(dir, 'data'));
     const config = join(dir, 'kazma.yaml');
-    writeFileSync(config, JSON.stringify({
-      data_dir: join(dir, 'data'),
-      http: { port: 0 },
-      database: { url: pg?.url ?? '' },
-      model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
-      access: { operators: [{ name: 'maya', console: 'maya' }] },
-      approvals: { lease_ttl: '0s' },
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        data_dir: join(dir, 'data'),
+        http: { port: 0 },
+        database: { url: pg?.url ?? '' },
+        model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
+        access: { operators: [{ name: 'maya', console: 'maya' }] },
+        approvals: { lease_ttl: '0s' },
+      }),
+    );
     const marker = join(dir, 'marker.txt');
     llm.requests.length = 0;
     llm.script({ toolCalls: [{ name: 'mark', args: { line: 'approved effect' } }] });
@@ -47,8 +54,15 @@ describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume
       const [gate] = await database.db.select().from(approvalGates);
       expect(gate?.state).toBe('pending');
       const claimed = await transitionGate(database.db, {
-        id: gate!.id, from: 'pending', to: 'claimed',
-        patch: { decision: 'once', decidedBy: { platform: 'console', id: 'maya', operator: 'maya' }, decidedPlatform: 'console', claimedAt: new Date() },
+        id: gate!.id,
+        from: 'pending',
+        to: 'claimed',
+        patch: {
+          decision: 'once',
+          decidedBy: { platform: 'console', id: 'maya', operator: 'maya' },
+          decidedPlatform: 'console',
+          claimedAt: new Date(),
+        },
       });
       expect(claimed.ok).toBe(true);
       await database.close();
@@ -59,7 +73,9 @@ describe.each(['pglite', 'postgres'] as const)('kill -9 between claim and resume
       second.send([], true);
       const { code } = await second.exited;
       expect(code, second.stderr()).toBe(0);
-      expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([expect.stringMatching(/^approved effect by pid \d+$/)]);
+      expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([
+        expect.stringMatching(/^approved effect by pid \d+$/),
+      ]);
       expect(second.stdout()).toContain('kazma> done: marked approved effect');
       expect(llm.requests.filter((r) => r.messages?.at(-1)?.role === 'tool')).toHaveLength(1);
 

@@ -10,10 +10,18 @@ import { BACKENDS, freshDatabase, type FreshDatabase } from '../helpers/database
 import { access, hhmm, launch, launchTool, only, toolResults, toolRounds } from './helpers.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
-const DECIDED = { decision: 'once' as const, decidedBy: { platform: 'telegram', id: '42', operator: 'maya' }, decidedPlatform: 'telegram' };
+const DECIDED = {
+  decision: 'once' as const,
+  decidedBy: { platform: 'telegram', id: '42', operator: 'maya' },
+  decidedPlatform: 'telegram',
+};
 
 for (const backend of BACKENDS) {
   describe(`approval reconciler [${backend}]`, () => {
@@ -39,8 +47,20 @@ for (const backend of BACKENDS) {
       await a!.say('launch to saturn');
       const gate = only(await a!.core.approvals.list());
       const claimedAt = new Date(Date.now() - 60_000);
-      expect((await transitionGate(database!.db, { id: gate.gateId, from: 'pending', to: 'claimed', patch: { ...DECIDED, claimedAt } })).ok).toBe(true);
-      if (to === 'resuming') expect((await transitionGate(database!.db, { id: gate.gateId, from: 'claimed', to: 'resuming' })).ok).toBe(true);
+      expect(
+        (
+          await transitionGate(database!.db, {
+            id: gate.gateId,
+            from: 'pending',
+            to: 'claimed',
+            patch: { ...DECIDED, claimedAt },
+          })
+        ).ok,
+      ).toBe(true);
+      if (to === 'resuming')
+        expect((await transitionGate(database!.db, { id: gate.gateId, from: 'claimed', to: 'resuming' })).ok).toBe(
+          true,
+        );
       return { gate, claimedAt };
     };
     /** Two sweeps at once, as the start-up sweep and a scheduled one may overlap. */
@@ -73,9 +93,20 @@ for (const backend of BACKENDS) {
 
     it('sweeps in two processes at once: one takes the gate over, the resume runs once', async () => {
       const { gate } = await leftBehind('resuming');
-      const b = await startTestCore({ baseURL: llm.baseURL, database, surface: a!.surface, config: { access: access(), approvals: { lease_ttl: '0s' } }, tools: [tool.tool] });
+      const b = await startTestCore({
+        baseURL: llm.baseURL,
+        database,
+        surface: a!.surface,
+        config: { access: access(), approvals: { lease_ttl: '0s' } },
+        tools: [tool.tool],
+      });
       try {
-        await Promise.all([a!.core.reconciler.sweep(), b.core.reconciler.sweep(), a!.core.reconciler.sweep(), b.core.reconciler.sweep()]);
+        await Promise.all([
+          a!.core.reconciler.sweep(),
+          b.core.reconciler.sweep(),
+          a!.core.reconciler.sweep(),
+          b.core.reconciler.sweep(),
+        ]);
         await a!.delivered();
         expect(await stateOf(gate.gateId)).toBe('settled');
         expect(tool.runs).toEqual([{ target: 'saturn' }]);
@@ -100,7 +131,11 @@ for (const backend of BACKENDS) {
     it('a resuming gate whose graph already moved on is settled without running anything', async () => {
       const { gate, claimedAt } = await leftBehind('resuming');
       // The dead process had resumed the graph (the tool ran) but died before recording `settled`.
-      await a!.core.runner.resumeClaimed({ ...gate, gateId: 'not-this-gate' }, { decision: 'once', by: 'maya' }, { alreadyResuming: true });
+      await a!.core.runner.resumeClaimed(
+        { ...gate, gateId: 'not-this-gate' },
+        { decision: 'once', by: 'maya' },
+        { alreadyResuming: true },
+      );
       expect(tool.runs).toHaveLength(1);
       expect(await stateOf(gate.gateId)).toBe('resuming');
       const [requests, texts] = [llm.requests.length, a!.surface.texts().length];
@@ -121,7 +156,10 @@ for (const backend of BACKENDS) {
 
       await sweepTwice();
       const after = await a!.core.approvals.get(gate.gateId);
-      expect(after).toMatchObject({ state: 'error', error: 'the conversation moved on before this decision could be applied' });
+      expect(after).toMatchObject({
+        state: 'error',
+        error: 'the conversation moved on before this decision could be applied',
+      });
       expect(footers()).toEqual([
         `Approved once by maya on Telegram at ${hhmm(claimedAt)}, but resuming failed: the conversation moved on before this decision could be applied`,
       ]);

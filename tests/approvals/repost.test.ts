@@ -8,8 +8,12 @@ import { BACKENDS } from '../helpers/databases.ts';
 import { access, launch, launchTool, only } from './helpers.ts';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 for (const backend of BACKENDS) {
   describe(`/approvals re-posts cards that settle like the others [${backend}]`, () => {
@@ -21,7 +25,10 @@ for (const backend of BACKENDS) {
       tool = launchTool();
       t = await startTestCore({ baseURL: llm.baseURL, backend, tools: [tool.tool], config: { access: access() } });
     });
-    afterEach(async () => { await t?.close(); t = undefined; });
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
 
     it('a decision on the re-posted card edits it and the original to the outcome', async () => {
       const core = t!;
@@ -32,18 +39,28 @@ for (const backend of BACKENDS) {
       await core.say('/approvals');
       expect(core.surface.texts()).toContain('1 approval waiting in this chat:');
       expect(core.surface.cards.map((c) => [c.ref.chat, c.card.title, c.card.buttons.length])).toEqual([
-        [CHAT, 'Approve launch?', 3], [CHAT, 'Approve launch?', 3],
+        [CHAT, 'Approve launch?', 3],
+        [CHAT, 'Approve launch?', 3],
       ]);
       // Both cards belong to the gate in the outbox, each with the message it became.
-      const cards = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'card');
-      expect(cards.map((r) => [r.destination, r.state])).toEqual([[CHAT, 'sent'], [CHAT, 'sent']]);
+      const cards = (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter(
+        (r) => r.kind === 'card',
+      );
+      expect(cards.map((r) => [r.destination, r.state])).toEqual([
+        [CHAT, 'sent'],
+        [CHAT, 'sent'],
+      ]);
       expect(cards.map((r) => r.messageRef)).toEqual(core.surface.cards.map((c) => c.ref));
 
       const [original, again] = core.surface.cards;
       await core.tap('once', { card: again!.card });
       for (const sent of [original!, again!]) {
         expect(sent.edits).toHaveLength(1);
-        expect(sent.edits[0]).toMatchObject({ title: 'Approval: launch', buttons: [], footer: expect.stringMatching(/^Approved once by maya on Telegram at \d\d:\d\d UTC$/) });
+        expect(sent.edits[0]).toMatchObject({
+          title: 'Approval: launch',
+          buttons: [],
+          footer: expect.stringMatching(/^Approved once by maya on Telegram at \d\d:\d\d UTC$/),
+        });
       }
       expect(tool.runs).toEqual([{ target: 'titan' }]);
     });
@@ -71,7 +88,9 @@ for (const backend of BACKENDS) {
       expect(await core.core.approvals.repost(gate.gateId, CHAT)).toBe(false);
       await core.delivered();
       expect(core.surface.cards).toHaveLength(1);
-      expect((await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'card')).toHaveLength(1);
+      expect(
+        (await outboxOfOwner(core.database.db, { kind: 'gate', id: gate.gateId })).filter((r) => r.kind === 'card'),
+      ).toHaveLength(1);
     });
   });
 }

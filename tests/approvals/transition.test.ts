@@ -25,13 +25,20 @@ async function insertGate(db: Db, state: GateState = 'pending'): Promise<string>
 describeEachBackend('gate state machine', (database) => {
   it('a legal move changes the row and returns it', async () => {
     const id = await insertGate(database().db);
-    const result = await transitionGate(database().db, { id, from: 'pending', to: 'claimed', patch: { decision: 'once', claimedAt: new Date() } });
+    const result = await transitionGate(database().db, {
+      id,
+      from: 'pending',
+      to: 'claimed',
+      patch: { decision: 'once', claimedAt: new Date() },
+    });
     expect(result.ok).toBe(true);
     expect(result.gate).toMatchObject({ id, state: 'claimed', decision: 'once' });
   });
 
   it.each(
-    GATE_STATES.flatMap((from) => GATE_STATES.filter((to) => !LEGAL_MOVES[from].includes(to)).map((to) => [from, to] as const)),
+    GATE_STATES.flatMap((from) =>
+      GATE_STATES.filter((to) => !LEGAL_MOVES[from].includes(to)).map((to) => [from, to] as const),
+    ),
   )('illegal %s → %s throws and leaves the row unchanged', async (from, to) => {
     const id = await insertGate(database().db, from);
     const [before] = await database().db.select().from(approvalGates).where(eq(approvalGates.id, id));
@@ -43,7 +50,12 @@ describeEachBackend('gate state machine', (database) => {
   it('a move from a state the row is not in fails and returns the real row unchanged', async () => {
     const id = await insertGate(database().db, 'timeout');
     const [before] = await database().db.select().from(approvalGates).where(eq(approvalGates.id, id));
-    const result = await transitionGate(database().db, { id, from: 'pending', to: 'claimed', patch: { decision: 'once' } });
+    const result = await transitionGate(database().db, {
+      id,
+      from: 'pending',
+      to: 'claimed',
+      patch: { decision: 'once' },
+    });
     expect(result).toEqual({ ok: false, gate: before });
   });
 
@@ -54,7 +66,12 @@ describeEachBackend('gate state machine', (database) => {
         id,
         from: 'pending',
         to: 'claimed',
-        patch: { decision: i % 3 === 0 ? 'deny' : 'once', decidedBy: { platform: 'slack', id: `U${i}` }, decidedPlatform: 'slack', claimedAt: new Date() },
+        patch: {
+          decision: i % 3 === 0 ? 'deny' : 'once',
+          decidedBy: { platform: 'slack', id: `U${i}` },
+          decidedPlatform: 'slack',
+          claimedAt: new Date(),
+        },
       }),
     );
     const results = await Promise.all(attempts);

@@ -16,7 +16,11 @@ export class BenchFailedError extends Error {}
  * killed with every process it started (the Kazma processes it measures), so none outlives the test.
  */
 export function runBench(script: string, args: string[]): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -30,8 +34,16 @@ export function runBench(script: string, args: string[]): Promise<string> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) return resolve(stdout);
-      const why = overran ? `still running after ${BENCH_TIMEOUT_MS / 1000} s` : signal ? `killed by ${signal}` : `exit ${code}`;
-      reject(new BenchFailedError(`${script} ${args.join(' ')} failed (${why})\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-4000)}`));
+      const why = overran
+        ? `still running after ${BENCH_TIMEOUT_MS / 1000} s`
+        : signal
+          ? `killed by ${signal}`
+          : `exit ${code}`;
+      reject(
+        new BenchFailedError(
+          `${script} ${args.join(' ')} failed (${why})\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-4000)}`,
+        ),
+      );
     });
   });
 }

@@ -29,8 +29,16 @@ describe('AccessPolicy', () => {
   });
 
   it('makes the console the operator named by `console`, else the first operator, else a local one', () => {
-    expect(policy({ access: { operators: [tom, maya] } }).consoleActor()).toEqual({ platform: 'console', id: 'maya', displayName: 'maya' });
-    expect(policy({ access: { operators: [tom] } }).consoleActor()).toEqual({ platform: 'console', id: 'tom', displayName: 'tom' });
+    expect(policy({ access: { operators: [tom, maya] } }).consoleActor()).toEqual({
+      platform: 'console',
+      id: 'maya',
+      displayName: 'maya',
+    });
+    expect(policy({ access: { operators: [tom] } }).consoleActor()).toEqual({
+      platform: 'console',
+      id: 'tom',
+      displayName: 'tom',
+    });
     const local = policy({});
     expect(local.consoleActor()).toEqual({ platform: 'console', id: 'local', displayName: 'local' });
     expect(local.operatorOf(local.consoleActor())).toBe(LOCAL_OPERATOR);
@@ -47,7 +55,10 @@ describe('AccessPolicy', () => {
     expect(open.approvalRefusal(mayaTg, user)).toBeUndefined();
     expect(open.approvalRefusal(mayaTg, mayaSlack)).toBeUndefined();
 
-    const strict = policy({ access: { operators: [maya, tom] }, approvals: { approvers: ['tom'], requester_may_approve: false } });
+    const strict = policy({
+      access: { operators: [maya, tom] },
+      approvals: { approvers: ['tom'], requester_may_approve: false },
+    });
     expect(strict.approvalRefusal(mayaTg, user)).toBe('maya is not in approvals.approvers');
     expect(strict.approvalRefusal(tomDc, user)).toBeUndefined();
     const selfApproval = policy({ access: { operators: [maya, tom] }, approvals: { requester_may_approve: false } });

@@ -15,11 +15,25 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
   const setup = () => {
     const chat = `telegram:${randomUUID()}`;
     const key = `inbox:${chat}`;
-    const statements = new ChatLeaseStatements({ db: db().db, leases: new ThreadLeases({ db: db().db, owner: 'p', ttlMs: TTL }), ttlMs: TTL });
+    const statements = new ChatLeaseStatements({
+      db: db().db,
+      leases: new ThreadLeases({ db: db().db, owner: 'p', ttlMs: TTL }),
+      ttlMs: TTL,
+    });
     const inbox = new Inbox({ db: db().db, owner: 'p1' });
     const record = async () => {
       const eventId = randomUUID();
-      await inbox.record({ kind: 'message', eventId, platform: 'telegram', chat: chat as never, actor: { platform: 'telegram', id: '1' }, text: eventId }, 'received');
+      await inbox.record(
+        {
+          kind: 'message',
+          eventId,
+          platform: 'telegram',
+          chat: chat as never,
+          actor: { platform: 'telegram', id: '1' },
+          text: eventId,
+        },
+        'received',
+      );
       return eventId;
     };
     return { chat, key, statements, inbox, record };
@@ -44,18 +58,30 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const second = await record();
     const staleBefore = new Date(Date.now() - 60_000);
     // Not the first unfinished row: nothing is taken.
-    const notFirst = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
+    const notFirst = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId: second },
+      staleBefore,
+    });
     expect(notFirst).toMatchObject({ held: true });
     expect(notFirst.taken).toBeUndefined();
     // Another process, while p1 holds the lease: nothing is taken.
-    const theirs = await statements.acquireListing(key, 'p2', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    const theirs = await statements.acquireListing(key, 'p2', chat, {
+      key: { platform: 'telegram', eventId: first },
+      staleBefore,
+    });
     expect(theirs.held).toBe(false);
     expect(theirs.taken).toBeUndefined();
     expect((await inbox.get({ platform: 'telegram', eventId: first }))?.state).toBe('received');
     // The holder, for the first row: taken in the same statement; the listing shows it as it was.
-    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    const mine = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId: first },
+      staleBefore,
+    });
     expect(mine.held).toBe(true);
-    expect(mine.rows.map((row) => [row.eventId, row.state])).toEqual([[first, 'received'], [second, 'received']]);
+    expect(mine.rows.map((row) => [row.eventId, row.state])).toEqual([
+      [first, 'received'],
+      [second, 'received'],
+    ]);
     expect(mine.taken).toMatchObject({ eventId: first, chat, state: 'running', owner: 'p1', attempts: 1 });
     expect(mine.taken?.updatedAt).toBeInstanceOf(Date);
     expect(await inbox.get({ platform: 'telegram', eventId: first })).toEqual(mine.taken);
@@ -72,13 +98,19 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
     expect(statements.takeAhead(chat)).toBeUndefined();
     // Taken: the lease of the chat's current thread, under a holder of its own, kept once.
-    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    const mine = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId: first },
+      staleBefore,
+    });
     expect(mine.taken).toMatchObject({ eventId: first });
     const ahead = statements.takeAhead(chat);
     expect(ahead).toEqual({ threadId: `${chat}#0`, holder: `p1/row:telegram:${first}` });
     expect(statements.takeAhead(chat)).toBeUndefined();
     // A second try at the same row (the first one's answer was lost) takes the same lease again, at once.
-    const again = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
+    const again = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId: first },
+      staleBefore,
+    });
     expect(again.taken).toMatchObject({ eventId: first, attempts: 2 });
     expect(statements.takeAhead(chat)).toEqual(ahead);
     // Held in the database: another holder cannot take it; its holder can.
@@ -93,7 +125,10 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const eventId = await record();
     const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
     expect(await other.acquire(`${chat}#0`, 'p2/x')).toBe(true);
-    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() - 60_000) });
+    const mine = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId },
+      staleBefore: new Date(Date.now() - 60_000),
+    });
     expect(mine.taken).toMatchObject({ eventId });
     expect(statements.takeAhead(chat)).toBeUndefined();
     await other.release(`${chat}#0`, 'p2/x');
@@ -104,11 +139,17 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const eventId = await record();
     const other = new Inbox({ db: db().db, owner: 'p2' });
     expect(await other.take({ platform: 'telegram', eventId }, new Date(0))).toBeDefined();
-    const mine = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() - 60_000) });
+    const mine = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId },
+      staleBefore: new Date(Date.now() - 60_000),
+    });
     expect(mine.held).toBe(true);
     expect(mine.taken).toBeUndefined();
     // Once its owner counts as stopped, it is taken.
-    const later = await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId }, staleBefore: new Date(Date.now() + 60_000) });
+    const later = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId },
+      staleBefore: new Date(Date.now() + 60_000),
+    });
     expect(later.taken).toMatchObject({ eventId, owner: 'p1', attempts: 2 });
   });
 
@@ -117,17 +158,25 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const first = await record();
     const second = await record();
     const staleBefore = new Date(Date.now() - 60_000);
-    const notFirst = await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
+    const notFirst = await inbox.unfinishedTakingOf(chat, {
+      key: { platform: 'telegram', eventId: second },
+      staleBefore,
+    });
     expect(notFirst.rows.map((row) => row.eventId)).toEqual([first, second]);
     expect(notFirst.taken).toBeUndefined();
     const listed = await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: first }, staleBefore });
-    expect(listed.rows.map((row) => [row.eventId, row.state])).toEqual([[first, 'received'], [second, 'received']]);
+    expect(listed.rows.map((row) => [row.eventId, row.state])).toEqual([
+      [first, 'received'],
+      [second, 'received'],
+    ]);
     expect(listed.taken).toMatchObject({ eventId: first, state: 'running', owner: 'p1', attempts: 1 });
     expect(await inbox.get({ platform: 'telegram', eventId: first })).toEqual(listed.taken);
     // Running under another live process: not taken.
     const other = new Inbox({ db: db().db, owner: 'p2' });
     await other.take({ platform: 'telegram', eventId: first }, new Date(Date.now() + 60_000));
-    expect((await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: first }, staleBefore })).taken).toBeUndefined();
+    expect(
+      (await inbox.unfinishedTakingOf(chat, { key: { platform: 'telegram', eventId: first }, staleBefore })).taken,
+    ).toBeUndefined();
   });
 
   it('with nothing unfinished the lease is taken all the same, and held is unknown', async () => {

@@ -31,7 +31,11 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
     const threadLeases = new ThreadLeases({ db: db().db, owner, ttlMs: TTL });
     const real: ChatLeases = options.folded
       ? new ChatLeaseStatements({ db: db().db, leases: threadLeases, ttlMs: TTL })
-      : { acquire: (k, h) => threadLeases.acquire(k, h), release: (k, h) => threadLeases.release(k, h), renew: (k, h) => threadLeases.renew(k, h) };
+      : {
+          acquire: (k, h) => threadLeases.acquire(k, h),
+          release: (k, h) => threadLeases.release(k, h),
+          renew: (k, h) => threadLeases.renew(k, h),
+        };
     const ran: string[] = [];
     const hooks: { on?: Listing; during?: () => Promise<void> } = {};
     const after = async <T>(name: Listing, result: T): Promise<T> => {
@@ -46,11 +50,25 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       acquire: (k, h) => real.acquire(k, h),
       release: (k, h) => real.release(k, h),
       renew: (k, h) => real.renew(k, h),
-      ...(real.acquireListing && { acquireListing: async (k: string, h: string, c: string, t?: TakeRequest) => after('acquireListing', await real.acquireListing!(k, h, c, t)) }),
-      ...(real.listReleasing && { listReleasing: async (k: string, h: string, c: string, e?: { row: RowEnd }) => after('listReleasing', await real.listReleasing!(k, h, c, e)) }),
+      ...(real.acquireListing && {
+        acquireListing: async (k: string, h: string, c: string, t?: TakeRequest) =>
+          after('acquireListing', await real.acquireListing!(k, h, c, t)),
+      }),
+      ...(real.listReleasing && {
+        listReleasing: async (k: string, h: string, c: string, e?: { row: RowEnd }) =>
+          after('listReleasing', await real.listReleasing!(k, h, c, e)),
+      }),
     };
     const turns = new ChatTurns({
-      inbox: { owner, take: (key, staleBefore) => inbox.take(key, staleBefore), taken: (row) => inbox.taken(row), unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)), unfinishedTakingOf: async (c, t) => after('unfinishedOf', await inbox.unfinishedTakingOf(c, t)), end: (end) => inbox.end(end), recordSent: (sent) => inbox.recordSent(sent) },
+      inbox: {
+        owner,
+        take: (key, staleBefore) => inbox.take(key, staleBefore),
+        taken: (row) => inbox.taken(row),
+        unfinishedOf: async (c) => after('unfinishedOf', await inbox.unfinishedOf(c)),
+        unfinishedTakingOf: async (c, t) => after('unfinishedOf', await inbox.unfinishedTakingOf(c, t)),
+        end: (end) => inbox.end(end),
+        recordSent: (sent) => inbox.recordSent(sent),
+      },
       leases,
       poll: { minMs: 5, maxMs: 20 },
       plan: async () => ({
@@ -62,7 +80,17 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
     });
     const record = async () => {
       const eventId = randomUUID();
-      await inbox.record({ kind: 'message', eventId, platform: 'telegram', chat: chat as never, actor: { platform: 'telegram', id: '1' }, text: eventId }, 'received');
+      await inbox.record(
+        {
+          kind: 'message',
+          eventId,
+          platform: 'telegram',
+          chat: chat as never,
+          actor: { platform: 'telegram', id: '1' },
+          text: eventId,
+        },
+        'received',
+      );
       return eventId;
     };
     /** Records an event and submits it, as the pipeline does. */
@@ -73,7 +101,11 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
     return { chat, turns, threadLeases, ran, hooks, send, record };
   };
 
-  const lateSubmit = (hooks: { on?: Listing; during?: () => Promise<void> }, on: Listing, send: () => Promise<{ eventId: string; outcome: Promise<string> }>) => {
+  const lateSubmit = (
+    hooks: { on?: Listing; during?: () => Promise<void> },
+    on: Listing,
+    send: () => Promise<{ eventId: string; outcome: Promise<string> }>,
+  ) => {
     let late: { eventId: string; outcome: Promise<string> } | undefined;
     hooks.on = on;
     hooks.during = async () => {

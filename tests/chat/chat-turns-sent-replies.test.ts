@@ -23,22 +23,41 @@ describeEachBackend('the replies a chat turn sent', (db) => {
     const owner = `p-${randomUUID().slice(0, 8)}`;
     const inbox = new Inbox({ db: db().db, owner });
     const threadLeases = new ThreadLeases({ db: db().db, owner, ttlMs: 60_000 });
-    const leases = options.folded ? new ChatLeaseStatements({ db: db().db, leases: threadLeases, ttlMs: 60_000 }) : undefined;
+    const leases = options.folded
+      ? new ChatLeaseStatements({ db: db().db, leases: threadLeases, ttlMs: 60_000 })
+      : undefined;
     let work: OrderedWork['run'] = async () => ({ outcome: 'handled' });
-    const turns = new ChatTurns({ inbox, ...(leases && { leases }), poll: { minMs: 5, maxMs: 20 }, plan: async () => ({ run: (taken, o) => work(taken, o) }) });
+    const turns = new ChatTurns({
+      inbox,
+      ...(leases && { leases }),
+      poll: { minMs: 5, maxMs: 20 },
+      plan: async () => ({ run: (taken, o) => work(taken, o) }),
+    });
     /** A `sending` reply row, as ReplyOutbox writes one before its send. */
     const sending = async () => {
       const id = `reply_${randomUUID()}`;
-      await db().db.insert(outbox).values({ id, kind: 'message', destination: chat, payload: { text: 'hi' }, state: 'sending', attempts: 1 });
+      await db()
+        .db.insert(outbox)
+        .values({ id, kind: 'message', destination: chat, payload: { text: 'hi' }, state: 'sending', attempts: 1 });
       return id;
     };
     const rowOf = async (id: string) => (await db().db.select().from(outbox).where(eq(outbox.id, id)))[0]!;
     const submit = async (run: OrderedWork['run']) => {
       work = run;
       const eventId = randomUUID();
-      const event: InboundEvent = { kind: 'message', eventId, platform: 'telegram', chat, actor: { platform: 'telegram', id: '1' }, text: 'hi' };
+      const event: InboundEvent = {
+        kind: 'message',
+        eventId,
+        platform: 'telegram',
+        chat,
+        actor: { platform: 'telegram', id: '1' },
+        text: 'hi',
+      };
       expect(await inbox.record(event, 'received')).toBe(true);
-      return { outcome: await turns.submit(chat, { platform: 'telegram', eventId }), row: await inbox.get({ platform: 'telegram', eventId }) };
+      return {
+        outcome: await turns.submit(chat, { platform: 'telegram', eventId }),
+        row: await inbox.get({ platform: 'telegram', eventId }),
+      };
     };
     return { sending, rowOf, submit, close: () => turns.close() };
   };
@@ -55,8 +74,16 @@ describeEachBackend('the replies a chat turn sent', (db) => {
       });
       expect(outcome).toBe('handled');
       expect(row?.state).toBe('done');
-      expect(await t.rowOf(first)).toMatchObject({ state: 'sent', messageRef: { id: '77' }, sentAt: new Date('2026-12-01T10:00:00Z') });
-      expect(await t.rowOf(second)).toMatchObject({ state: 'sent', messageRef: null, sentAt: new Date('2026-12-01T10:00:01Z') });
+      expect(await t.rowOf(first)).toMatchObject({
+        state: 'sent',
+        messageRef: { id: '77' },
+        sentAt: new Date('2026-12-01T10:00:00Z'),
+      });
+      expect(await t.rowOf(second)).toMatchObject({
+        state: 'sent',
+        messageRef: null,
+        sentAt: new Date('2026-12-01T10:00:01Z'),
+      });
       t.close();
     });
 

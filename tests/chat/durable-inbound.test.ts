@@ -29,7 +29,11 @@ async function fakes(): Promise<{ fake: FakeTelegram; llm: FakeLlm; dir: string 
   const llm = await startFakeLlm();
   const dir = mkdtempSync(join(tmpdir(), 'kazma-inbound-'));
   await seedPgliteDataDir(join(dir, 'data'));
-  cleanup.push(() => fake.close(), () => llm.close(), () => rmSync(dir, { recursive: true, force: true }));
+  cleanup.push(
+    () => fake.close(),
+    () => llm.close(),
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
   return { fake, llm, dir };
 }
 
@@ -39,11 +43,20 @@ function start(config: string, marker: string): Spawned {
 
 /** JSON log lines a child printed. */
 function logs(child: Spawned): Array<Record<string, unknown>> {
-  return child.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return child
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 async function waitForLog(child: Spawned, msg: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  return eventually(() => logs(child), (lines) => lines.find((l) => l.msg === msg), () => `the log line "${msg}"; stderr:\n${child.stderr()}`, timeoutMs);
+  return eventually(
+    () => logs(child),
+    (lines) => lines.find((l) => l.msg === msg),
+    () => `the log line "${msg}"; stderr:\n${child.stderr()}`,
+    timeoutMs,
+  );
 }
 
 const texts = (fake: FakeTelegram) => fake.messages(MAYA.id).map((m) => m.text);
@@ -57,7 +70,8 @@ describe('inbound durability, with real processes', () => {
     cleanup.push(() => proxy.close());
     const url = new URL(db.url);
     url.port = String(proxy.port);
-    const { path } = writeConfig(`
+    const { path } = writeConfig(
+      `
 data_dir: ${join(dir, 'data')}
 http: { port: 0 }
 database: { url: "${url.toString()}" }
@@ -65,12 +79,15 @@ model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}", mode: webhook, webhook_secret: ${SECRET} }
 shutdown: { timeout: 3s }
-`, dir);
+`,
+      dir,
+    );
     const kazma = start(path, join(dir, 'marker'));
     const port = (await waitForLog(kazma, 'http listening')).port as number;
     await waitForLog(kazma, 'kazma ready');
     const set = await fetch(`${fake.apiRoot}/bot${fake.token}/setWebhook`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: `http://127.0.0.1:${port}/telegram/webhook`, secret_token: SECRET }),
     });
     expect(set.status).toBe(200);
@@ -86,7 +103,12 @@ shutdown: { timeout: 3s }
     // Telegram tries the update it still holds again (here: before the next one), then the new one.
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'and after it came back' });
     await fake.webhookSettled();
-    await eventually(async () => texts(fake), (t) => t.length >= 2 || undefined, 'both replies', 60_000);
+    await eventually(
+      async () => texts(fake),
+      (t) => t.length >= 2 || undefined,
+      'both replies',
+      60_000,
+    );
     // A late duplicate of the first is still dropped.
     expect((await fake.postWebhook(lost)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -96,25 +118,38 @@ shutdown: { timeout: 3s }
 
   it('answers a message once after kill -9 while the model was thinking', async () => {
     const { fake, llm, dir } = await fakes();
-    const { path } = writeConfig(`
+    const { path } = writeConfig(
+      `
 data_dir: ${join(dir, 'data')}
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0, timeout: 120s }
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
-`, dir);
+`,
+      dir,
+    );
     const first = start(path, join(dir, 'marker'));
     await waitForLog(first, 'kazma ready');
     llm.hangNext(1, 120_000);
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'think hard' });
-    await eventually(async () => llm.requests.length, (n) => n >= 1 || undefined, 'the model request', 60_000);
+    await eventually(
+      async () => llm.requests.length,
+      (n) => n >= 1 || undefined,
+      'the model request',
+      60_000,
+    );
     first.child.kill('SIGKILL');
     await first.exited;
 
     const second = start(path, join(dir, 'marker'));
     cleanup.push(() => second.child.kill('SIGKILL'));
     await waitForLog(second, 'taking up events a previous run left unfinished');
-    await eventually(async () => texts(fake), (t) => t.length >= 1 || undefined, 'the answer after the restart', 60_000);
+    await eventually(
+      async () => texts(fake),
+      (t) => t.length >= 1 || undefined,
+      'the answer after the restart',
+      60_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(texts(fake)).toEqual(['echo: think hard']);
     expect(llm.requests).toHaveLength(2); // the hung one, then the resumed turn's
@@ -123,14 +158,17 @@ telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
   it('ends a message that kills the process every time with one ⚠️ after turns.max_attempts', async () => {
     const { fake, llm, dir } = await fakes();
     const marker = join(dir, 'marker');
-    const { path } = writeConfig(`
+    const { path } = writeConfig(
+      `
 data_dir: ${join(dir, 'data')}
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
 turns: { max_attempts: 2 }
-`, dir);
+`,
+      dir,
+    );
     llm.setDefault((body) => {
       const last = body.messages?.at(-1);
       return last?.role === 'tool' ? { text: 'survived?' } : { toolCalls: [{ name: 'crash_now', args: {} }] };
@@ -145,7 +183,12 @@ turns: { max_attempts: 2 }
       kazma = start(path, marker);
     }
     cleanup.push(() => kazma.child.kill('SIGKILL'));
-    const warning = await eventually(async () => texts(fake), (t) => t.find((x) => x?.startsWith('⚠️')), 'the warning', 60_000);
+    const warning = await eventually(
+      async () => texts(fake),
+      (t) => t.find((x) => x?.startsWith('⚠️')),
+      'the warning',
+      60_000,
+    );
     expect(warning).toMatch(/Kazma stopped 2 times while working on it/);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(kazma.child.exitCode).toBeNull(); // still running: the poison did not run a third time
@@ -155,7 +198,12 @@ turns: { max_attempts: 2 }
     // The chat is usable again: the next message is a fresh turn.
     llm.setDefault((body) => ({ text: `fresh: ${String(body.messages?.at(-1)?.content)}` }));
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'hello again' });
-    await eventually(async () => texts(fake), (t) => t.length >= 2 || undefined, 'the next answer', 30_000);
+    await eventually(
+      async () => texts(fake),
+      (t) => t.length >= 2 || undefined,
+      'the next answer',
+      30_000,
+    );
     expect(texts(fake)[1]).toBe('fresh: hello again');
     expect(JSON.stringify(llm.requests.at(-1)?.messages)).not.toContain('Kazma stopped');
   });

@@ -10,7 +10,12 @@ import { inbox as inboxTable } from '../../src/core/db/schema/chat.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 const event = (eventId = randomUUID()): InboundEvent => ({
-  kind: 'message', eventId, platform: 'telegram', chat: 'telegram:42', actor: { platform: 'telegram', id: '42' }, text: 'hi',
+  kind: 'message',
+  eventId,
+  platform: 'telegram',
+  chat: 'telegram:42',
+  actor: { platform: 'telegram', id: '42' },
+  text: 'hi',
 });
 const key = (e: InboundEvent) => ({ platform: e.platform, eventId: e.eventId });
 
@@ -21,16 +26,24 @@ describeEachBackend('inbox', (db) => {
     // instant can disagree with the order of recording: here the later row's instant is the earlier.
     const inbox = new Inbox({ db: db().db, owner: 'a' });
     const chat = `telegram:${randomUUID()}`;
-    const recorded = ['b-second-is-first', 'a-then-this'].map((id) => ({ ...event(`${id}-${randomUUID()}`), chat }) as InboundEvent);
+    const recorded = ['b-second-is-first', 'a-then-this'].map(
+      (id) => ({ ...event(`${id}-${randomUUID()}`), chat }) as InboundEvent,
+    );
     for (const e of recorded) await inbox.record(e, 'received');
-    await db().db.execute(sql`update inbox set received_at = now() - interval '1 second' where event_id = ${recorded[1]!.eventId}`);
+    await db().db.execute(
+      sql`update inbox set received_at = now() - interval '1 second' where event_id = ${recorded[1]!.eventId}`,
+    );
     expect((await inbox.unfinishedOf(chat)).map((row) => row.eventId)).toEqual(recorded.map((e) => e.eventId));
   });
 
   it('records an event once; a redelivery is told apart', async () => {
     const inbox = new Inbox({ db: db().db, owner: 'a' });
     const e = event();
-    const results = await Promise.all([inbox.record(e, 'received'), inbox.record(e, 'received'), inbox.record(e, 'received')]);
+    const results = await Promise.all([
+      inbox.record(e, 'received'),
+      inbox.record(e, 'received'),
+      inbox.record(e, 'received'),
+    ]);
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -69,7 +82,10 @@ describeEachBackend('inbox', (db) => {
     await a.record(queued, 'received');
     await a.record(running, 'received');
     await a.claim(key(running));
-    await db().db.update(inboxTable).set({ updatedAt: sql`now() - interval '1 hour'` }).where(sql`${inboxTable.owner} = ${a.owner}`);
+    await db()
+      .db.update(inboxTable)
+      .set({ updatedAt: sql`now() - interval '1 hour'` })
+      .where(sql`${inboxTable.owner} = ${a.owner}`);
     const b = new Inbox({ db: db().db, owner: 'b' });
     const before = (await b.unfinished(new Date(Date.now() - 60_000))).map((r) => r.eventId);
     expect(before).toEqual(expect.arrayContaining([queued.eventId, running.eventId]));
@@ -87,12 +103,17 @@ describeEachBackend('inbox', (db) => {
     await a.finish(key(done), 'done');
     await a.record(refused, 'refused');
     await a.record(waiting, 'received');
-    await db().db.update(inboxTable).set({ updatedAt: sql`now() - interval '10 days'` }).where(sql`${inboxTable.owner} = ${a.owner}`);
+    await db()
+      .db.update(inboxTable)
+      .set({ updatedAt: sql`now() - interval '10 days'` })
+      .where(sql`${inboxTable.owner} = ${a.owner}`);
     await a.record(fresh, 'received');
     await a.claim(key(fresh));
     await a.finish(key(fresh), 'done');
     await a.prune(new Date(Date.now() - 7 * 86_400_000));
-    const left = (await db().db.select({ id: inboxTable.eventId }).from(inboxTable).where(sql`${inboxTable.owner} = ${a.owner}`)).map((r) => r.id);
+    const left = (
+      await db().db.select({ id: inboxTable.eventId }).from(inboxTable).where(sql`${inboxTable.owner} = ${a.owner}`)
+    ).map((r) => r.id);
     expect(left.sort()).toEqual([waiting.eventId, fresh.eventId].sort());
     // A redelivery of a pruned event would be taken again, which is why the retention outlasts any redelivery.
     expect(await a.record(done, 'received')).toBe(true);

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { InboxUnavailableError } from '../../src/core/chat/index.ts';
-import { type InboundEvent } from '../../src/core/surface/index.ts';
+import type { InboundEvent } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { CHAT, OPERATOR, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import type { FreshDatabase } from '../helpers/databases.ts';
@@ -18,8 +18,12 @@ import { proxiedPostgres, type TapVerdict } from '../helpers/tcp-proxy.ts';
 let llm: FakeLlm;
 let t: TestCore | undefined;
 let database: FreshDatabase | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await t?.close();
   await database?.dispose();
@@ -47,10 +51,18 @@ const RECORD = /^insert into "inbox"/;
 const END_MARKING_SENT = /^with "sent" as \(update "outbox"/;
 // A row is taken on its own, or — the chat's next row, taken by the process that waited on it — in the
 // statement that takes the chat's lease and lists its rows.
-const TAKE = /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1|"taken" as \(update "inbox" set "state" = \$\d+, "attempts" = "inbox"\."attempts" \+ 1/;
+const TAKE =
+  /^update "inbox" set "state" = \$1, "attempts" = "inbox"\."attempts" \+ 1|"taken" as \(update "inbox" set "state" = \$\d+, "attempts" = "inbox"\."attempts" \+ 1/;
 const END_LISTING = /^with "ended" as \(update "inbox"/;
 const READ_BACK = /^select .* from "inbox" where \("inbox"\."platform" = \$1 and "inbox"\."event_id" = \$2\)$/;
-const message = (eventId: string, text: string): InboundEvent => ({ kind: 'message', eventId, platform: 'telegram', chat: CHAT, actor: OPERATOR, text });
+const message = (eventId: string, text: string): InboundEvent => ({
+  kind: 'message',
+  eventId,
+  platform: 'telegram',
+  chat: CHAT,
+  actor: OPERATOR,
+  text,
+});
 
 /**
  * Handles `event` and expects `reply` as the only answer, with one model call, after Kazma has stopped. The
@@ -58,7 +70,13 @@ const message = (eventId: string, text: string): InboundEvent => ({ kind: 'messa
  */
 async function expectAnsweredOnce(core: TestCore, event: InboundEvent, reply: string): Promise<void> {
   expect(['handled', 'duplicate']).toContain(await core.core.pipeline.handle(event));
-  expect(await eventually(async () => core.surface.texts(), (texts) => texts.length > 0 && texts, 'the reply')).toEqual([reply]);
+  expect(
+    await eventually(
+      async () => core.surface.texts(),
+      (texts) => texts.length > 0 && texts,
+      'the reply',
+    ),
+  ).toEqual([reply]);
   await core.close();
   t = undefined;
   expect(core.surface.texts()).toEqual([reply]);
@@ -68,7 +86,9 @@ async function expectAnsweredOnce(core: TestCore, event: InboundEvent, reply: st
 /** The replies' outbox rows in write order: their state, and whether a send time and reference were recorded. */
 async function replyRows() {
   const rows = await database!.db.select().from(outbox).orderBy(outbox.seq);
-  return rows.filter((row) => row.id.startsWith('reply_')).map((row) => ({ state: row.state, sent: row.sentAt !== null, ref: row.messageRef !== null }));
+  return rows
+    .filter((row) => row.id.startsWith('reply_'))
+    .map((row) => ({ state: row.state, sent: row.sentAt !== null, ref: row.messageRef !== null }));
 }
 
 describe('a message whose statements lose their answers', () => {
@@ -96,10 +116,19 @@ describe('a message whose statements lose their answers', () => {
     const core = await start();
     faults.push({ statement: RECORD, verdict: 'lose-answer' });
     const stranger = { platform: 'telegram', id: '777' };
-    const event: InboundEvent = { kind: 'message', eventId: 'update-20', platform: 'telegram', chat: 'telegram:777', actor: stranger, text: 'let me in' };
+    const event: InboundEvent = {
+      kind: 'message',
+      eventId: 'update-20',
+      platform: 'telegram',
+      chat: 'telegram:777',
+      actor: stranger,
+      text: 'let me in',
+    };
     expect(await core.core.pipeline.handle(event)).toBe('refused');
     expect(faults).toEqual([]);
-    expect(core.surface.privately.map((p) => p.text)).toEqual([expect.stringContaining('⛔ Sorry, you are not on this Kazma')]);
+    expect(core.surface.privately.map((p) => p.text)).toEqual([
+      expect.stringContaining('⛔ Sorry, you are not on this Kazma'),
+    ]);
     // The platform's own redelivery is a duplicate, and tells nobody again.
     expect(await core.core.pipeline.handle(event)).toBe('duplicate');
     expect(core.surface.privately).toHaveLength(1);
@@ -140,7 +169,10 @@ describe('a message whose statements lose their answers', () => {
       expect(core.surface.texts()).toEqual(['echo: first', 'echo: second']);
       expect(llm.requests).toHaveLength(2);
       // Each reply recorded as sent with its row's end (the first's by the end on its own).
-      expect(await replyRows()).toEqual([{ state: 'sent', sent: true, ref: true }, { state: 'sent', sent: true, ref: true }]);
+      expect(await replyRows()).toEqual([
+        { state: 'sent', sent: true, ref: true },
+        { state: 'sent', sent: true, ref: true },
+      ]);
     });
   }
 });

@@ -8,8 +8,12 @@ import { OPERATOR, startTestCore, transcript, type TestCore } from '../agent/hel
 
 let llm: FakeLlm;
 let t: TestCore | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await t?.close();
   t = undefined;
@@ -20,7 +24,15 @@ afterEach(async () => {
 describe('inbound pipeline', () => {
   it('drops the bot’s own messages', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
-    const outcome = await t.core.pipeline.handle({ kind: 'message', eventId: 'e1', platform: 'telegram', chat: 'telegram:42', actor: OPERATOR, text: 'echo', fromSelf: true });
+    const outcome = await t.core.pipeline.handle({
+      kind: 'message',
+      eventId: 'e1',
+      platform: 'telegram',
+      chat: 'telegram:42',
+      actor: OPERATOR,
+      text: 'echo',
+      fromSelf: true,
+    });
     expect(outcome).toBe('own');
     expect(llm.requests).toHaveLength(0);
   });
@@ -43,24 +55,34 @@ describe('inbound pipeline', () => {
     }
   });
 
-  it.each(['pglite', 'postgres'] as const)('takes in text PostgreSQL cannot store as it came (a NUL, a lone surrogate), with what it can [%s]', async (backend) => {
-    // The event is stored as jsonb, which refuses U+0000 and lone surrogates. Before, the write failed
-    // every time and was taken for the database being down: the webhook answered 503 for ever (Telegram
-    // redelivering it), and long polling stopped taking any update behind it.
-    const database = await freshDatabase(backend);
-    try {
-      t = await startTestCore({ baseURL: llm.baseURL, database });
-      const outcome = await t.core.pipeline.handle({ kind: 'message', eventId: 'nul-1', platform: 'telegram', chat: 'telegram:42', actor: { ...OPERATOR, displayName: 'Ma\u0000ya' }, text: 'a\u0000b \ud800 c 😀 مرحبا' });
-      expect(outcome).toBe('handled');
-      expect(transcript(llm.requests.at(-1)!).at(-1)).toBe('user:a\ufffdb \ufffd c 😀 مرحبا');
-      expect(await t.say('and then', { eventId: 'nul-2' })).toBe('handled');
-      expect(llm.requests).toHaveLength(2);
-    } finally {
-      await t?.close();
-      t = undefined;
-      await database.dispose();
-    }
-  });
+  it.each(['pglite', 'postgres'] as const)(
+    'takes in text PostgreSQL cannot store as it came (a NUL, a lone surrogate), with what it can [%s]',
+    async (backend) => {
+      // The event is stored as jsonb, which refuses U+0000 and lone surrogates. Before, the write failed
+      // every time and was taken for the database being down: the webhook answered 503 for ever (Telegram
+      // redelivering it), and long polling stopped taking any update behind it.
+      const database = await freshDatabase(backend);
+      try {
+        t = await startTestCore({ baseURL: llm.baseURL, database });
+        const outcome = await t.core.pipeline.handle({
+          kind: 'message',
+          eventId: 'nul-1',
+          platform: 'telegram',
+          chat: 'telegram:42',
+          actor: { ...OPERATOR, displayName: 'Ma\u0000ya' },
+          text: 'a\u0000b \ud800 c 😀 مرحبا',
+        });
+        expect(outcome).toBe('handled');
+        expect(transcript(llm.requests.at(-1)!).at(-1)).toBe('user:a\ufffdb \ufffd c 😀 مرحبا');
+        expect(await t.say('and then', { eventId: 'nul-2' })).toBe('handled');
+        expect(llm.requests).toHaveLength(2);
+      } finally {
+        await t?.close();
+        t = undefined;
+        await database.dispose();
+      }
+    },
+  );
 
   it('refuses strangers once, privately, and never reaches the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
@@ -77,14 +99,25 @@ describe('inbound pipeline', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.hangNext(1, 800);
     const first = t.say('first');
-    await eventually(() => llm.attempts.length, (n) => n > 0, 'the first model call', { intervalMs: 10 });
+    await eventually(
+      () => llm.attempts.length,
+      (n) => n > 0,
+      'the first model call',
+      { intervalMs: 10 },
+    );
     const second = t.say('second');
     const third = t.say('third');
     await Promise.all([first, second, third]);
     expect(t.surface.texts()).toEqual(['echo: first', 'echo: second', 'echo: third']);
     expect(llm.attempts[1]!.at - llm.attempts[0]!.at).toBeGreaterThanOrEqual(790);
     // Each turn saw the previous one complete: serialised, not interleaved.
-    expect(transcript(llm.requests[2]!)).toEqual(['user:first', 'assistant:echo: first', 'user:second', 'assistant:echo: second', 'user:third']);
+    expect(transcript(llm.requests[2]!)).toEqual([
+      'user:first',
+      'assistant:echo: first',
+      'user:second',
+      'assistant:echo: second',
+      'user:third',
+    ]);
   });
 });
 
@@ -92,14 +125,18 @@ describe('commands', () => {
   it('/help lists the commands; an unknown command says so and does not reach the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     await t.say('/help');
-    expect(t.surface.texts()[0]).toMatch(/^Commands:\n\/help — list the commands\n\/new — .*\n\/compact — .*\n\/status — /);
+    expect(t.surface.texts()[0]).toMatch(
+      /^Commands:\n\/help — list the commands\n\/new — .*\n\/compact — .*\n\/status — /,
+    );
     await t.say('/frobnicate now');
     expect(t.surface.texts()[1]).toBe('Unknown command /frobnicate. /help lists the commands.');
     expect(llm.requests).toHaveLength(0);
   });
 
   it('/status shows the model, thread, pending approvals, background tasks, incidents and uptime', async () => {
-    t = await startTestCore({ model: { name: 'fake-model', base_url: llm.baseURL, fallbacks: [{ name: 'spare', base_url: llm.baseURL }] } });
+    t = await startTestCore({
+      model: { name: 'fake-model', base_url: llm.baseURL, fallbacks: [{ name: 'spare', base_url: llm.baseURL }] },
+    });
     llm.script({ toolCalls: [{ name: 'shell', args: { command: 'ls' } }] });
     await t.say('list files');
     await t.say('/status');
@@ -113,7 +150,9 @@ describe('commands', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     await t.say('remember the word kiwi');
     await t.say('/new');
-    expect(t.surface.texts().at(-1)).toBe('Started a new conversation (thread telegram:42#1). Earlier messages are forgotten here.');
+    expect(t.surface.texts().at(-1)).toBe(
+      'Started a new conversation (thread telegram:42#1). Earlier messages are forgotten here.',
+    );
     await t.say('what was the word?');
     expect(transcript(llm.requests.at(-1)!)).toEqual(['user:what was the word?']);
     await t.say('/status');

@@ -14,30 +14,43 @@ function setup(db: Parameters<typeof getOutbox>[0]) {
   const surfaces = new SurfaceRegistry();
   surfaces.attach(surface);
   const dispatched: string[] = [];
-  const replies = new ReplyOutbox({ db, surfaces, dispatcher: { dispatch: async (ids) => void dispatched.push(...ids) } });
+  const replies = new ReplyOutbox({
+    db,
+    surfaces,
+    dispatcher: { dispatch: async (ids) => void dispatched.push(...ids) },
+  });
   return { surface, replies, dispatched };
 }
 
 describeEachBackend('reply outbox', (db) => {
   it('sends each reply once, however often the turn delivers them', async () => {
     const { surface, replies, dispatched } = setup(db().db);
-    const turn = [{ key: `ai-${randomUUID()}`, text: 'one' }, { key: `ai-${randomUUID()}`, text: 'two' }];
+    const turn = [
+      { key: `ai-${randomUUID()}`, text: 'one' },
+      { key: `ai-${randomUUID()}`, text: 'two' },
+    ];
     await replies.deliver('telegram:42', turn);
     await replies.deliver('telegram:42', turn);
     await replies.deliver('telegram:42', [...turn, { key: `ai-${randomUUID()}`, text: 'three' }]);
     expect(surface.texts()).toEqual(['one', 'two', 'three']);
     expect(dispatched).toEqual([]);
-    for (const reply of turn) expect(await getOutbox(db().db, replyOutboxId(reply.key))).toMatchObject({ state: 'sent', kind: 'message' });
+    for (const reply of turn)
+      expect(await getOutbox(db().db, replyOutboxId(reply.key))).toMatchObject({ state: 'sent', kind: 'message' });
   });
 
   it('leaves a refused send and everything after it to the worker, in order', async () => {
     const { surface, replies, dispatched } = setup(db().db);
-    const turn = [{ key: `ai-${randomUUID()}`, text: 'a' }, { key: `ai-${randomUUID()}`, text: 'b' }, { key: `ai-${randomUUID()}`, text: 'c' }];
+    const turn = [
+      { key: `ai-${randomUUID()}`, text: 'a' },
+      { key: `ai-${randomUUID()}`, text: 'b' },
+      { key: `ai-${randomUUID()}`, text: 'c' },
+    ];
     surface.failNext(1);
     await replies.deliver('telegram:42', turn);
     expect(surface.texts()).toEqual([]);
     expect(dispatched).toEqual(turn.map((r) => replyOutboxId(r.key)));
-    for (const reply of turn) expect(await getOutbox(db().db, replyOutboxId(reply.key))).toMatchObject({ state: 'pending' });
+    for (const reply of turn)
+      expect(await getOutbox(db().db, replyOutboxId(reply.key))).toMatchObject({ state: 'pending' });
     // Taken up again (the platform is back): the pending rows go out, in order, once.
     await replies.deliver('telegram:42', turn);
     await replies.deliver('telegram:42', turn);

@@ -23,11 +23,14 @@ const maya: Actor = { platform: 'telegram', id: '2000' };
 beforeAll(async () => {
   llm = await startFakeLlm();
   database = await freshDatabase('postgres');
-  k = await startAssembled({
-    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: maya.id }] },
-    turns: { lease_ttl: '10m' },
-  }, { database });
+  k = await startAssembled(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+      access: { operators: [{ name: 'maya', telegram: maya.id }] },
+      turns: { lease_ttl: '10m' },
+    },
+    { database },
+  );
   k.kazma.core.attachSurface(surface);
 });
 afterAll(async () => {
@@ -39,26 +42,61 @@ afterAll(async () => {
 /** Handles one message and waits for its answer; returns the answer's text. */
 async function say(text: string): Promise<string> {
   const before = surface.sent.length;
-  await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor: maya, text });
-  await eventually(() => surface.sent.length, (n) => n > before, `the answer to "${text}"`);
+  await k.kazma.core.pipeline.handle({
+    kind: 'message',
+    eventId: randomUUID(),
+    platform: 'telegram',
+    chat,
+    actor: maya,
+    text,
+  });
+  await eventually(
+    () => surface.sent.length,
+    (n) => n > before,
+    `the answer to "${text}"`,
+  );
   await k.settled();
   return surface.sent.at(-1)!.text;
 }
 
-const heldLeases = async () => (await database.db.execute(sql`select thread_id from thread_leases`) as unknown as Array<{ thread_id: string }>).map((row) => row.thread_id);
+const heldLeases = async () =>
+  (
+    (await database.db.execute(sql`select thread_id from thread_leases`)) as unknown as Array<{ thread_id: string }>
+  ).map((row) => row.thread_id);
 
-it('a message’s turn runs on the thread lease taken with its row, and the row’s end lets it go', { timeout: 30_000 }, async () => {
+it('a message’s turn runs on the thread lease taken with its row, and the row’s end lets it go', {
+  timeout: 30_000,
+}, async () => {
   // While the model answers, the thread's lease is the one taken with the row: its holder is named after
   // the row (a lease the turn took by a statement of its own would have a holder of its own).
   const model = llm.holdNext(1);
   const eventId = randomUUID();
-  const handled = k.kazma.core.pipeline.handle({ kind: 'message', eventId, platform: 'telegram', chat, actor: maya, text: 'hello' });
-  await eventually(() => llm.attempts.filter((a) => a.outcome === 'held').length, (n) => n === 1, 'the turn’s model call');
-  const owners = (await database.db.execute(sql`select thread_id, owner from thread_leases where thread_id not like 'inbox:%'`) as unknown as Array<{ thread_id: string; owner: string }>);
+  const handled = k.kazma.core.pipeline.handle({
+    kind: 'message',
+    eventId,
+    platform: 'telegram',
+    chat,
+    actor: maya,
+    text: 'hello',
+  });
+  await eventually(
+    () => llm.attempts.filter((a) => a.outcome === 'held').length,
+    (n) => n === 1,
+    'the turn’s model call',
+  );
+  const owners = (await database.db.execute(
+    sql`select thread_id, owner from thread_leases where thread_id not like 'inbox:%'`,
+  )) as unknown as Array<{ thread_id: string; owner: string }>;
   model.release();
   await handled;
-  expect(owners).toEqual([{ thread_id: `${chat}#0`, owner: expect.stringMatching(new RegExp(`/row:telegram:${eventId}$`)) }]);
-  await eventually(() => surface.sent.length, (n) => n > 0, 'the answer to "hello"');
+  expect(owners).toEqual([
+    { thread_id: `${chat}#0`, owner: expect.stringMatching(new RegExp(`/row:telegram:${eventId}$`)) },
+  ]);
+  await eventually(
+    () => surface.sent.length,
+    (n) => n > 0,
+    'the answer to "hello"',
+  );
   await k.settled();
   expect(surface.sent.at(-1)!.text).toContain('hello');
   expect(await heldLeases()).toEqual([]);
@@ -66,7 +104,9 @@ it('a message’s turn runs on the thread lease taken with its row, and the row�
   expect(await heldLeases()).toEqual([]);
 });
 
-it('/compact, which takes the thread’s lease by the thread’s id, runs on the one taken with its row instead of waiting for it', { timeout: 30_000 }, async () => {
+it('/compact, which takes the thread’s lease by the thread’s id, runs on the one taken with its row instead of waiting for it', {
+  timeout: 30_000,
+}, async () => {
   for (const word of ['apples', 'pears', 'plums']) await say(word);
   llm.script({ text: 'SUMMARY: apples and pears.' });
   expect(await say('/compact')).toMatch(/^Compacted \d+ messages into a summary/);
@@ -74,7 +114,9 @@ it('/compact, which takes the thread’s lease by the thread’s id, runs on the
   expect(await say('and figs')).toContain('and figs');
 });
 
-it('a command that takes no thread lease (/new, /help) lets the one taken with its row go with the row’s end', { timeout: 30_000 }, async () => {
+it('a command that takes no thread lease (/new, /help) lets the one taken with its row go with the row’s end', {
+  timeout: 30_000,
+}, async () => {
   for (const command of ['/help', '/new']) {
     await say(command);
     expect(await heldLeases()).toEqual([]);

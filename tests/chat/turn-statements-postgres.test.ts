@@ -29,7 +29,10 @@ const actor: Actor = { platform: 'telegram', id: '1000' };
 beforeAll(async () => {
   llm = await startFakeLlm();
   ({ database } = await proxiedPostgres({ tap: statementTap((text) => void seen.push(text)) }));
-  k = await startAssembled({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, access: { users: [chat] } }, { database });
+  k = await startAssembled(
+    { model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, access: { users: [chat] } },
+    { database },
+  );
   k.kazma.core.attachSurface(surface);
 });
 afterAll(async () => {
@@ -48,7 +51,11 @@ async function turn(text: string) {
   const statements = [...seen];
   const row = await k.kazma.core.inbox.get({ platform: 'telegram', eventId });
   const leases = await database.db.execute(sql`select thread_id from thread_leases`);
-  await eventually(() => surface.sent.length, (n) => n > before, 'the reply');
+  await eventually(
+    () => surface.sent.length,
+    (n) => n > before,
+    'the reply',
+  );
   await k.settled();
   return { statements, row, leases: [...(leases as unknown as unknown[])] };
 }
@@ -56,7 +63,10 @@ async function turn(text: string) {
 /** A turn's own statements, by what they do; the rest (sweeps, polls running meanwhile) are not the turn's. */
 const TURN_STATEMENTS: Array<[string, RegExp]> = [
   ['record', /^insert into "inbox"/],
-  ['chat lease, listing, take, thread lease', /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state".*"ahead" as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s],
+  [
+    'chat lease, listing, take, thread lease',
+    /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state".*"ahead" as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s,
+  ],
   ['checkpoint read', /^with cp as \(/],
   ['checkpoint write', /^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/],
   ['reply', /^insert into "outbox"/],
@@ -73,7 +83,9 @@ it('a simple turn on PostgreSQL: 6 statements — its row and its thread’s lea
   // What each was before: a finish, a read of the chat's thread, the thread's lease taken and let go, the reply's own "sent".
   expect(matching(/^update "inbox" set "state" = \$1, "last_error"/)).toBe(0);
   expect(matching(/^update "outbox" set "state"/)).toBe(0);
-  const [reply] = await database.db.execute(sql`select state, message_ref from outbox where id like 'reply_%' order by seq desc limit 1`) as unknown as Array<{ state: string; message_ref: unknown }>;
+  const [reply] = (await database.db.execute(
+    sql`select state, message_ref from outbox where id like 'reply_%' order by seq desc limit 1`,
+  )) as unknown as Array<{ state: string; message_ref: unknown }>;
   expect(reply).toMatchObject({ state: 'sent', message_ref: expect.anything() });
   expect(matching(/^select "generation" from "chat_threads"/)).toBe(0);
   expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
@@ -81,13 +93,21 @@ it('a simple turn on PostgreSQL: 6 statements — its row and its thread’s lea
   expect(matching(/^with lease as \(insert into "thread_leases"/)).toBe(0);
   // Both leases, the chat's and its thread's, were let go by then.
   expect(leases).toEqual([]);
-  const labels = statements.map((text) => TURN_STATEMENTS.find(([, pattern]) => pattern.test(text.replace(/\s+/g, ' ')))?.[0]).filter((label) => label !== undefined);
+  const labels = statements
+    .map((text) => TURN_STATEMENTS.find(([, pattern]) => pattern.test(text.replace(/\s+/g, ' ')))?.[0])
+    .filter((label) => label !== undefined);
   expect(labels).toEqual(TURN_STATEMENTS.map(([label]) => label));
   // Nothing else touched the turn's tables but what runs on a timer: the inbox's heartbeat and sweep, and
   // the checkpoints' sweep looking for threads to prune.
   const turnTables = /"inbox"|thread_leases|chat_threads|"langgraph"\./;
-  const timed = /^update "inbox" set "updated_at" = now\(\)|^select .* from "inbox" where \("inbox"\."state" in|^delete from "inbox"|^select thread_id from "langgraph"\.checkpoints group by/s;
-  const others = statements.filter((text) => turnTables.test(text) && !timed.test(text) && !TURN_STATEMENTS.some(([, pattern]) => pattern.test(text.replace(/\s+/g, ' '))));
+  const timed =
+    /^update "inbox" set "updated_at" = now\(\)|^select .* from "inbox" where \("inbox"\."state" in|^delete from "inbox"|^select thread_id from "langgraph"\.checkpoints group by/s;
+  const others = statements.filter(
+    (text) =>
+      turnTables.test(text) &&
+      !timed.test(text) &&
+      !TURN_STATEMENTS.some(([, pattern]) => pattern.test(text.replace(/\s+/g, ' '))),
+  );
   expect(others).toEqual([]);
   expect(surface.sent.at(-1)!.text).toContain('hello');
 });

@@ -24,7 +24,10 @@ beforeAll(async () => {
   llm = await startFakeLlm();
   const database = await freshDatabase('pglite');
   statements = watchPgliteStatements(database.pglite!, { record: true });
-  k = await startAssembled({ model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, access: { users: [chat] } }, { database });
+  k = await startAssembled(
+    { model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 }, access: { users: [chat] } },
+    { database },
+  );
   k.kazma.core.attachSurface(surface);
 });
 afterAll(async () => {
@@ -37,8 +40,19 @@ async function turn(text: string): Promise<string[]> {
   const before = surface.sent.length;
   await k.settled();
   statements.take();
-  await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat, actor, text });
-  await eventually(() => surface.sent.length, (n) => n > before, 'the reply');
+  await k.kazma.core.pipeline.handle({
+    kind: 'message',
+    eventId: randomUUID(),
+    platform: 'telegram',
+    chat,
+    actor,
+    text,
+  });
+  await eventually(
+    () => surface.sent.length,
+    (n) => n > before,
+    'the reply',
+  );
   await k.settled();
   return statements.take();
 }
@@ -49,7 +63,9 @@ it('a simple turn on the embedded database: no lease statement, no read of the c
   const matching = (pattern: RegExp) => sent.filter((text) => pattern.test(text)).length;
   expect(matching(/thread_leases/)).toBe(0);
   expect(matching(/from "chat_threads"/)).toBe(0);
-  expect(matching(/^with "taken" as \(update "inbox" .* from "inbox" left join "taken" .* where \("inbox"\."chat" = /s)).toBe(1);
+  expect(
+    matching(/^with "taken" as \(update "inbox" .* from "inbox" left join "taken" .* where \("inbox"\."chat" = /s),
+  ).toBe(1);
   expect(matching(/^select .* from "inbox" where \("inbox"\."chat" = /)).toBe(0);
   expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
   expect(matching(/^with cp as \(/)).toBe(1);

@@ -43,24 +43,37 @@ afterAll(async () => {
 
 function start(name: string, databaseUrl: string, extra: Record<string, unknown> = {}): KazmaProcess {
   const config = join(dir, `${name}.yaml`);
-  writeFileSync(config, JSON.stringify({
-    ...extra,
-    data_dir: join(dir, name),
-    http: { port: 0 },
-    database: { url: databaseUrl },
-    model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: String(MAYA.id) }] },
-    tools: { workspace: join(dir, 'workspace') },
-    // Webhook mode without a public URL: nothing polls; the test posts each update to one process.
-    telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot, mode: 'webhook', webhook_secret: SECRET, webhook_url: '' },
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      ...extra,
+      data_dir: join(dir, name),
+      http: { port: 0 },
+      database: { url: databaseUrl },
+      model: { name: 'fake', base_url: llm.baseURL, max_retries: 0 },
+      access: { operators: [{ name: 'maya', telegram: String(MAYA.id) }] },
+      tools: { workspace: join(dir, 'workspace') },
+      // Webhook mode without a public URL: nothing polls; the test posts each update to one process.
+      telegram: {
+        enabled: true,
+        token: telegram.token,
+        api_root: telegram.apiRoot,
+        mode: 'webhook',
+        webhook_secret: SECRET,
+        webhook_url: '',
+      },
+    }),
+  );
   const proc = new KazmaProcess(['start', '--config', config]);
   running.push(proc);
   return proc;
 }
 
 /** Starts A, then B (one after the other: each migrates the database at start), ready for webhooks. */
-async function startTwo(databaseUrl: string, extra: Record<string, unknown> = {}): Promise<{ a: KazmaProcess; b: KazmaProcess; ports: number[] }> {
+async function startTwo(
+  databaseUrl: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ a: KazmaProcess; b: KazmaProcess; ports: number[] }> {
   const a = start(`a-${running.length}`, databaseUrl, extra);
   await a.waitForLog((l) => l.msg === 'telegram started', 180_000);
   const b = start(`b-${running.length}`, databaseUrl, extra);
@@ -78,10 +91,15 @@ async function post(port: number, text: string): Promise<void> {
   expect(res.status, `the webhook's answer to "${text}"`).toBe(200);
 }
 
-it('one chat, two processes: each message answered once, in order, never two turns at once', { timeout: 300_000 }, async () => {
+it('one chat, two processes: each message answered once, in order, never two turns at once', {
+  timeout: 300_000,
+}, async () => {
   const pg = await createPgDatabase();
   const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-  cleanup.push(() => pg.drop(), () => sql.end());
+  cleanup.push(
+    () => pg.drop(),
+    () => sql.end(),
+  );
   const { a, b, ports } = await startTwo(pg.url);
   const total = BURST * BURSTS;
   const model = watchModelOverlap(llm, { calls: total, delayMs: MODEL_DELAY_MS });
@@ -99,36 +117,61 @@ it('one chat, two processes: each message answered once, in order, never two tur
     }
     await eventually(replies, (r) => r.length >= sent.length || undefined, `${sent.length} replies`, wait);
     // Quiet between bursts (no turn running, no chat held), so the next burst may go to either process.
-    await eventually(() => sql`select count(*)::int as n from thread_leases where expires_at > now()`, (rows) => rows[0]!.n === 0 || undefined, 'no lease held', wait);
+    await eventually(
+      () => sql`select count(*)::int as n from thread_leases where expires_at > now()`,
+      (rows) => rows[0]!.n === 0 || undefined,
+      'no lease held',
+      wait,
+    );
   }
   await new Promise((resolve) => setTimeout(resolve, 500)); // a late duplicate would show up here
 
   expect(replies()).toEqual(sent.map((text) => `echo: ${text}`));
   expect(model.calls().map((c) => c.text)).toEqual(sent);
   expect(model.overlaps()).toEqual([]);
-  const rows = await sql<Array<{ state: string; owner: string }>>`select state, owner from inbox where chat = ${`telegram:${MAYA.id}`}`;
+  const rows = await sql<
+    Array<{ state: string; owner: string }>
+  >`select state, owner from inbox where chat = ${`telegram:${MAYA.id}`}`;
   expect(rows.map((r) => r.state)).toEqual(Array(total).fill('done'));
   const ran = new Set(rows.map((r) => r.owner.split('-')[0]));
-  expect([...ran].sort(), 'both processes ran some of the turns').toEqual([String(a.child.pid), String(b.child.pid)].sort());
+  expect([...ran].sort(), 'both processes ran some of the turns').toEqual(
+    [String(a.child.pid), String(b.child.pid)].sort(),
+  );
 });
 
-it('a process dies holding the chat: the other takes the chat over and answers in order, each once', { timeout: 300_000 }, async () => {
+it('a process dies holding the chat: the other takes the chat over and answers in order, each once', {
+  timeout: 300_000,
+}, async () => {
   const pg = await createPgDatabase();
   cleanup.push(() => pg.drop());
   // A short lease, so the test waits seconds for the dead process's lease to lapse, not the default 15 s.
   const { a, ports } = await startTwo(pg.url, { turns: { lease_ttl: '2s' } });
   const before = telegram.messages(MAYA.id).length;
-  const replies = () => telegram.messages(MAYA.id).slice(before).map((m) => m.text);
-  llm.setDefault((body) => ({ text: `echo: ${[...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content as string}` }));
+  const replies = () =>
+    telegram
+      .messages(MAYA.id)
+      .slice(before)
+      .map((m) => m.text);
+  llm.setDefault((body) => ({
+    text: `echo: ${[...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content as string}`,
+  }));
   llm.hangNext(1, 120_000); // A's first model call never comes back before A dies
   const asked = llm.attempts.length;
   await post(ports[0]!, 'first, to A');
-  await eventually(() => llm.attempts.length, (n) => n > asked || undefined, 'A asking the model', { timeoutMs: 60_000 });
+  await eventually(
+    () => llm.attempts.length,
+    (n) => n > asked || undefined,
+    'A asking the model',
+    { timeoutMs: 60_000 },
+  );
   a.kill('SIGKILL');
   await a.exited;
   await post(ports[1]!, 'second, to B');
 
-  await eventually(replies, (r) => r.length >= 2 || undefined, 'both answers from B', { timeoutMs: 90_000, intervalMs: 50 });
+  await eventually(replies, (r) => r.length >= 2 || undefined, 'both answers from B', {
+    timeoutMs: 90_000,
+    intervalMs: 50,
+  });
   await new Promise((resolve) => setTimeout(resolve, 1000)); // a late duplicate would show up here
   expect(replies()).toEqual(['echo: first, to A', 'echo: second, to B']);
 });

@@ -30,14 +30,15 @@ describe('ChatQueues', () => {
     const queues = new ChatQueues();
     const log: string[] = [];
     let running = 0;
-    const job = (name: string, ms: number) => queues.run('c', async () => {
-      running++;
-      expect(running).toBe(1);
-      log.push(`start ${name}`);
-      await tick(ms);
-      log.push(`end ${name}`);
-      running--;
-    });
+    const job = (name: string, ms: number) =>
+      queues.run('c', async () => {
+        running++;
+        expect(running).toBe(1);
+        log.push(`start ${name}`);
+        await tick(ms);
+        log.push(`end ${name}`);
+        running--;
+      });
     await Promise.all([job('a', 30), job('b', 5), job('c', 1)]);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
@@ -45,9 +46,16 @@ describe('ChatQueues', () => {
   it('runs different chats concurrently, and a failure does not block the next item', async () => {
     const queues = new ChatQueues();
     const log: string[] = [];
-    const slow = queues.run('x', async () => { await tick(40); log.push('x'); });
-    const fast = queues.run('y', async () => { log.push('y'); });
-    const failing = queues.run('z', async () => { throw new Error('boom'); });
+    const slow = queues.run('x', async () => {
+      await tick(40);
+      log.push('x');
+    });
+    const fast = queues.run('y', async () => {
+      log.push('y');
+    });
+    const failing = queues.run('z', async () => {
+      throw new Error('boom');
+    });
     const after = queues.run('z', async () => 'still runs');
     await expect(failing).rejects.toThrow('boom');
     expect(await after).toBe('still runs');
@@ -60,7 +68,11 @@ describe('ChatQueues', () => {
 
 describe('parseCommand', () => {
   it('reads the name and arguments once', () => {
-    expect(parseCommand('/config tools toggle shell')).toEqual({ name: 'config', args: ['tools', 'toggle', 'shell'], rest: 'tools toggle shell' });
+    expect(parseCommand('/config tools toggle shell')).toEqual({
+      name: 'config',
+      args: ['tools', 'toggle', 'shell'],
+      rest: 'tools toggle shell',
+    });
     expect(parseCommand('/Status@kazma_bot')).toEqual({ name: 'status', args: [], rest: '' });
   });
 
@@ -95,14 +107,23 @@ describe('sendInParts (every adapter sends a long message through it)', () => {
   it('records each part before the next, goes on after the delivered ones, and records nothing for one part', async () => {
     const posted: string[] = [];
     const recorded: Array<[number, string]> = [];
-    const post = async (part: string) => { posted.push(part); return { chat: 'telegram:1' as const, id: `m-${part}` }; };
+    const post = async (part: string) => {
+      posted.push(part);
+      return { chat: 'telegram:1' as const, id: `m-${part}` };
+    };
     const progress = (delivered: number, first?: string) => ({
-      delivered, ...(first && { first: { chat: 'telegram:1' as const, id: first } }),
-      partSent: async (n: number, ref: { id: string }) => { recorded.push([n, ref.id]); },
+      delivered,
+      ...(first && { first: { chat: 'telegram:1' as const, id: first } }),
+      partSent: async (n: number, ref: { id: string }) => {
+        recorded.push([n, ref.id]);
+      },
     });
     expect(await sendInParts(['a', 'b', 'c'], post, progress(0))).toEqual({ chat: 'telegram:1', id: 'm-a' });
     expect(posted).toEqual(['a', 'b', 'c']);
-    expect(recorded).toEqual([[1, 'm-a'], [2, 'm-a']]);
+    expect(recorded).toEqual([
+      [1, 'm-a'],
+      [2, 'm-a'],
+    ]);
     posted.length = 0;
     recorded.length = 0;
     // A retry after part 2 was refused: only c goes out, and the reference is still the first part's.

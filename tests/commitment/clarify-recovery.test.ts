@@ -18,13 +18,22 @@ const MAYA: Actor = { platform: 'telegram', id: '42' };
 const MESSAGE = { chat: 'slack:COPS', text: 'the build is green' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
-afterEach(() => { llm.requests.length = 0; });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 /** Time passes: the question's last change is now older than the sweep's staleness wait (60 s). */
 const twoMinutesPass = (k: Assembled, id: string) =>
-  k.database.db.update(decisionQuestions).set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` }).where(eq(decisionQuestions.id, id));
+  k.database.db
+    .update(decisionQuestions)
+    .set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` })
+    .where(eq(decisionQuestions.id, id));
 
 describe.each(BACKENDS)('a clarify decision whose message was never written [%s]', (backend) => {
   const kazmas = kazmasOnOneDatabase(backend);
@@ -38,17 +47,30 @@ describe.each(BACKENDS)('a clarify decision whose message was never written [%s]
   });
 
   function start(): Promise<Assembled> {
-    return kazmas.start({
-      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-      access: { operators: [{ name: 'maya', telegram: '42' }] },
-      outbound: { targets: { ops: 'slack:COPS', team: 'telegram:-100200' }, allow_targets: ['ops', 'team'] },
-    }, { surfaces: [telegram, slack] });
+    return kazmas.start(
+      {
+        model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+        access: { operators: [{ name: 'maya', telegram: '42' }] },
+        outbound: { targets: { ops: 'slack:COPS', team: 'telegram:-100200' }, allow_targets: ['ops', 'team'] },
+      },
+      { surfaces: [telegram, slack] },
+    );
   }
 
   /** The agent sends to a target that is not allowed: a clarify card. Returns the question's id. */
   async function askWhere(k: Assembled): Promise<string> {
-    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'opz', text: MESSAGE.text } }] }, { text: 'Asked where it should go.' });
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, text: 'tell opz the build is green' });
+    llm.script(
+      { toolCalls: [{ name: 'send_message', args: { to: 'opz', text: MESSAGE.text } }] },
+      { text: 'Asked where it should go.' },
+    );
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      text: 'tell opz the build is green',
+    });
     await k.settled();
     const card = telegram.openCard()!;
     expect(card.card.title).toBe('Where should this message go? "opz" is not an allowed target.');
@@ -64,7 +86,12 @@ describe.each(BACKENDS)('a clarify decision whose message was never written [%s]
   }
 
   const effectOf = async (k: Assembled, id: string) =>
-    (await k.database.db.select({ effect: decisionQuestions.effect }).from(decisionQuestions).where(eq(decisionQuestions.id, id)))[0]?.effect;
+    (
+      await k.database.db
+        .select({ effect: decisionQuestions.effect })
+        .from(decisionQuestions)
+        .where(eq(decisionQuestions.id, id))
+    )[0]?.effect;
 
   it('the chosen chat gets the message once, at the next start or its sweep; the cards say who decided', async () => {
     const first = await start();
@@ -104,7 +131,14 @@ describe.each(BACKENDS)('a clarify decision whose message was never written [%s]
     const first = await start();
     const id = await askWhere(first);
     const tap = telegram.openCard()!.card.buttons[0]!.id;
-    await first.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, actionId: tap });
+    await first.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      actionId: tap,
+    });
     await first.settled();
     expect(posts()).toEqual([MESSAGE]);
     expect(await effectOf(first, id)).toBe('done');

@@ -19,16 +19,26 @@ const CHAT: ChatRef = 'telegram:1';
 const MAYA = { platform: 'telegram', id: '42' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 /** A settings tool of the kind a plugin might bring: it says which key a call changes, and counts its runs. */
 function settingTool() {
   const changed: string[] = [];
   const tool = defineTool({
-    name: 'set_setting', description: 'Changes one setting.', tier: 'danger', effects: true, outside: false,
+    name: 'set_setting',
+    description: 'Changes one setting.',
+    tier: 'danger',
+    effects: true,
+    outside: false,
     input: z.object({ key: z.string(), value: z.string() }),
     settings: ({ key }) => [key],
     run: async ({ key }) => {
@@ -41,31 +51,50 @@ function settingTool() {
 
 async function start() {
   const setting = settingTool();
-  const k = await kazmas.start({
-    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }] },
-  }, { tools: [setting.tool] });
+  const k = await kazmas.start(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+      access: { operators: [{ name: 'maya', telegram: '42' }] },
+    },
+    { tools: [setting.tool] },
+  );
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const say = async (text: string) => {
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, text });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      text,
+    });
     await k.settled();
   };
   return { k, surface, say, changed: setting.changed };
 }
 
 describe('protected settings', () => {
-  it.each(['access.users', 'approvals.approvers', 'tools.disabled', 'outbound.allow_targets', 'ACCESS'])('%s: refused before any card, and on the approved path too', async (key) => {
-    const { k, surface, say, changed } = await start();
-    llm.script({ toolCalls: [{ name: 'set_setting', args: { key, value: 'x' } }] }, { text: 'Could not.' });
-    await say(`change ${key}`);
-    expect(surface.cards).toEqual([]);
-    expect(toolResults(llm.requests.at(-1)).at(-1)).toMatch(new RegExp(`^refused before any effect: "${key}" is a protected setting`));
-    // What an approved call runs: the same check, so no approval makes it acceptable.
-    const approved = await k.kazma.core.tools.execute('set_setting', { key, value: 'x' }, { workspace: k.workspace, env: {} });
-    expect(approved).toMatchObject({ ok: false, refused: true });
-    expect(changed).toEqual([]);
-  });
+  it.each(['access.users', 'approvals.approvers', 'tools.disabled', 'outbound.allow_targets', 'ACCESS'])(
+    '%s: refused before any card, and on the approved path too',
+    async (key) => {
+      const { k, surface, say, changed } = await start();
+      llm.script({ toolCalls: [{ name: 'set_setting', args: { key, value: 'x' } }] }, { text: 'Could not.' });
+      await say(`change ${key}`);
+      expect(surface.cards).toEqual([]);
+      expect(toolResults(llm.requests.at(-1)).at(-1)).toMatch(
+        new RegExp(`^refused before any effect: "${key}" is a protected setting`),
+      );
+      // What an approved call runs: the same check, so no approval makes it acceptable.
+      const approved = await k.kazma.core.tools.execute(
+        'set_setting',
+        { key, value: 'x' },
+        { workspace: k.workspace, env: {} },
+      );
+      expect(approved).toMatchObject({ ok: false, refused: true });
+      expect(changed).toEqual([]);
+    },
+  );
 
   it('a setting that is not protected goes to an approval card as usual', async () => {
     const { surface, say, changed } = await start();
@@ -88,9 +117,13 @@ describe('catastrophic shell, behind the commitment check', () => {
   it('is refused by the commitment guard itself, whatever the shell policy says', () => {
     const shell = shellTool({ allow: ['rm', 'mkfs'] });
     for (const command of ['rm -rf .', 'rm -rf *', 'mkfs /dev/sda1']) {
-      expect(() => commitmentGuard.check({ tool: shell, args: { command } }, { workspace: '/tmp', env: {} })).toThrow(RefusedBeforeEffect);
+      expect(() => commitmentGuard.check({ tool: shell, args: { command } }, { workspace: '/tmp', env: {} })).toThrow(
+        RefusedBeforeEffect,
+      );
     }
-    expect(() => commitmentGuard.check({ tool: shell, args: { command: 'rm notes.txt' } }, { workspace: '/tmp', env: {} })).not.toThrow();
+    expect(() =>
+      commitmentGuard.check({ tool: shell, args: { command: 'rm notes.txt' } }, { workspace: '/tmp', env: {} }),
+    ).not.toThrow();
   });
 
   it('reaches no card in an assembled Kazma', async () => {

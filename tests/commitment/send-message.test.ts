@@ -18,10 +18,16 @@ const MAYA_TG: Actor = { platform: 'telegram', id: '42' };
 const MAYA_SLACK: Actor = { platform: 'slack', id: 'U0123ABC' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 async function start() {
   const k = await kazmas.start({
@@ -38,8 +44,10 @@ async function start() {
     await k.kazma.core.pipeline.handle(event);
     await k.settled();
   };
-  const say = (text: string) => handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA_TG, text });
-  const tap = (actor: Actor, chat: ChatRef, actionId: string) => handle({ kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId });
+  const say = (text: string) =>
+    handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA_TG, text });
+  const tap = (actor: Actor, chat: ChatRef, actionId: string) =>
+    handle({ kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId });
   /** Every message posted anywhere that is not Kazma's reply in the origin chat. */
   const posts = () => [...telegram.sent, ...slack.sent].filter((s) => s.chat !== CHAT);
   return { k, telegram, slack, say, tap, handle, posts };
@@ -48,7 +56,10 @@ async function start() {
 describe('send_message', () => {
   it('to an allowed alias: the card says what the alias means; after approval the message is posted once', async () => {
     const { telegram, say, handle, posts } = await start();
-    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'ops', text: 'deploy finished' } }] }, { text: 'Sent.' });
+    llm.script(
+      { toolCalls: [{ name: 'send_message', args: { to: 'ops', text: 'deploy finished' } }] },
+      { text: 'Sent.' },
+    );
     await say('tell ops the deploy finished');
     const card = telegram.openCard()!;
     expect(card.card.title).toContain('send_message');
@@ -61,7 +72,10 @@ describe('send_message', () => {
 
   it('to an unknown target: a clarify card on two platforms; a tap on one settles both; posted once to the choice', async () => {
     const { k, telegram, slack, say, tap, posts } = await start();
-    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'opz', text: 'the build is green' } }] }, { text: 'Asked where it should go.' });
+    llm.script(
+      { toolCalls: [{ name: 'send_message', args: { to: 'opz', text: 'the build is green' } }] },
+      { text: 'Asked where it should go.' },
+    );
     await say('tell opz the build is green');
     const onTelegram = telegram.openCard()!;
     const onSlack = slack.openCard()!;
@@ -88,12 +102,18 @@ describe('send_message', () => {
     await tap(MAYA_TG, CHAT, onTelegram.card.buttons[1]!.id);
     expect(telegram.privately.at(-1)?.text).toMatch(/^Already decided: ops \(slack:COPS\) by maya on Slack/);
     expect(posts()).toHaveLength(1);
-    expect(await k.kazma.core.questions.get(onSlack.card.buttons[0]!.id.split(':')[1]!)).toMatchObject({ state: 'decided', decision: 't0' });
+    expect(await k.kazma.core.questions.get(onSlack.card.buttons[0]!.id.split(':')[1]!)).toMatchObject({
+      state: 'decided',
+      decision: 't0',
+    });
   });
 
   it('Cancel on a clarify card posts nothing', async () => {
     const { telegram, say, tap, posts } = await start();
-    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'slack:CRANDOM', text: 'hello' } }] }, { text: 'Asked.' });
+    llm.script(
+      { toolCalls: [{ name: 'send_message', args: { to: 'slack:CRANDOM', text: 'hello' } }] },
+      { text: 'Asked.' },
+    );
     await say('post hello to slack:CRANDOM');
     const card = telegram.openCard()!;
     await tap(MAYA_TG, CHAT, card.card.buttons.at(-1)!.id);
@@ -103,12 +123,18 @@ describe('send_message', () => {
 });
 
 describe('a clarify card is decided like an approval', () => {
-  it('under approvals.approvers and requester_may_approve: the requester and a non-approver are refused; an approver\'s pick posts', async () => {
+  it("under approvals.approvers and requester_may_approve: the requester and a non-approver are refused; an approver's pick posts", async () => {
     const ana: Actor = { platform: 'telegram', id: '43' };
     const bob: Actor = { platform: 'telegram', id: '44' };
     const k = await kazmas.start({
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-      access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', telegram: '43' }, { name: 'bob', telegram: '44' }] },
+      access: {
+        operators: [
+          { name: 'maya', telegram: '42' },
+          { name: 'ana', telegram: '43' },
+          { name: 'bob', telegram: '44' },
+        ],
+      },
       approvals: { approvers: ['maya', 'ana'], requester_may_approve: false },
       outbound: { targets: { ops: 'telegram:-100999' }, allow_targets: ['ops'] },
     });
@@ -118,18 +144,51 @@ describe('a clarify card is decided like an approval', () => {
       await k.kazma.core.pipeline.handle(event);
       await k.settled();
     };
-    llm.script({ toolCalls: [{ name: 'send_message', args: { to: 'opz', text: 'wire the money' } }] }, { text: 'Asked.' });
-    await handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: ana, text: 'tell opz to wire the money' });
+    llm.script(
+      { toolCalls: [{ name: 'send_message', args: { to: 'opz', text: 'wire the money' } }] },
+      { text: 'Asked.' },
+    );
+    await handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: ana,
+      text: 'tell opz to wire the money',
+    });
     const card = telegram.openCard()!;
     const ops = card.card.buttons[0]!.id;
     const posted = () => telegram.sent.filter((s) => s.chat === 'telegram:-100999');
     // Before: any operator's pick posted it, the requester's own included.
-    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: ana, actionId: ops });
-    expect(telegram.privately.at(-1)?.text).toBe('You cannot decide this: approvals.requester_may_approve is false: another operator must decide.');
-    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: bob, actionId: ops });
+    await handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: ana,
+      actionId: ops,
+    });
+    expect(telegram.privately.at(-1)?.text).toBe(
+      'You cannot decide this: approvals.requester_may_approve is false: another operator must decide.',
+    );
+    await handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: bob,
+      actionId: ops,
+    });
     expect(telegram.privately.at(-1)?.text).toBe('You cannot decide this: bob is not in approvals.approvers.');
     expect(posted()).toEqual([]);
-    await handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA_TG, actionId: ops });
+    await handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA_TG,
+      actionId: ops,
+    });
     expect(posted()).toEqual([{ chat: 'telegram:-100999', text: 'wire the money' }]);
   });
 
@@ -137,4 +196,3 @@ describe('a clarify card is decided like an approval', () => {
     expect(APPROVAL_LIKE_QUESTIONS).toEqual([CLARIFY_QUESTION, MCP_REQUEST_QUESTION]);
   });
 });
-

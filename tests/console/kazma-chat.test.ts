@@ -21,7 +21,9 @@ beforeAll(async () => {
   llm.setDefault((body: ChatRequestBody): FakeStep => {
     const last = body.messages?.at(-1);
     const match = last?.role === 'user' ? /^write (\S+)$/.exec(contentText(last.content)) : null;
-    return match ? { toolCalls: [{ name: 'write_file', args: { path: match[1], content: 'from kazma' } }] } : defaultStep(body);
+    return match
+      ? { toolCalls: [{ name: 'write_file', args: { path: match[1], content: 'from kazma' } }] }
+      : defaultStep(body);
   });
 });
 afterEach(() => killAll());
@@ -42,10 +44,14 @@ async function kazmaChat(name: string, config: Record<string, unknown>, lines: s
 
 describe('kazma chat over piped stdin', () => {
   it('answers messages, and runs a danger tool only after "o", never after "d"', async () => {
-    const { out, workspace } = await kazmaChat('script', {
-      model: { name: 'fake-model', base_url: llm.baseURL },
-      access: { operators: [{ name: 'maya', console: 'maya' }] },
-    }, ['hello', 'write yes.txt', 'o', 'write no.txt', 'd', '/status']);
+    const { out, workspace } = await kazmaChat(
+      'script',
+      {
+        model: { name: 'fake-model', base_url: llm.baseURL },
+        access: { operators: [{ name: 'maya', console: 'maya' }] },
+      },
+      ['hello', 'write yes.txt', 'o', 'write no.txt', 'd', '/status'],
+    );
 
     const replies = out.split('\n').filter((line) => line.startsWith('kazma> '));
     expect(replies.slice(0, 3)).toEqual([
@@ -77,15 +83,30 @@ describe('kazma chat at a terminal', () => {
   it('prints a one-line banner with the version, the model and the thread, then the conversation', async () => {
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     await seedPgliteDataDir(join(dir, 'banner'));
-    const loaded = parseConfig(JSON.stringify({ data_dir: join(dir, 'banner'), http: { port: 0 }, model: { name: 'fake-model', base_url: llm.baseURL } }), { env: { PATH: process.env.PATH }, baseDir: dir });
+    const loaded = parseConfig(
+      JSON.stringify({
+        data_dir: join(dir, 'banner'),
+        http: { port: 0 },
+        model: { name: 'fake-model', base_url: llm.baseURL },
+      }),
+      { env: { PATH: process.env.PATH }, baseDir: dir },
+    );
     const input = new PassThrough();
     const output = new PassThrough();
     let printed = '';
     output.on('data', (chunk: Buffer) => (printed += chunk));
     input.end('hello\n');
-    const code = await runChat({ loaded, logger: createLogger({ level: 'silent', pretty: false }), input, output, interactive: true });
+    const code = await runChat({
+      loaded,
+      logger: createLogger({ level: 'silent', pretty: false }),
+      input,
+      output,
+      interactive: true,
+    });
     expect(code).toBe(0);
-    expect(printed.split('\n')[0]).toBe(`Kazma ${version} · openai:fake-model · thread console:local#0 · /help lists commands, Ctrl-D leaves`);
+    expect(printed.split('\n')[0]).toBe(
+      `Kazma ${version} · openai:fake-model · thread console:local#0 · /help lists commands, Ctrl-D leaves`,
+    );
     expect(printed).toContain('kazma> echo: hello');
   }, 60_000);
 });

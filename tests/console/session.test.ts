@@ -11,17 +11,26 @@ import { startTestCore, type TestCore } from '../agent/helpers/core.ts';
 let llm: FakeLlm;
 let t: TestCore | undefined;
 const untieredRuns: string[] = [];
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
 
 const untiered = defineTool({
-  name: 'untiered_tool', description: 'A tool whose author forgot the tier.', effects: false,
+  name: 'untiered_tool',
+  description: 'A tool whose author forgot the tier.',
+  effects: false,
   input: z.object({ n: z.number() }),
-  run: async ({ n }) => { untieredRuns.push(String(n)); return `ran with ${n}`; },
+  run: async ({ n }) => {
+    untieredRuns.push(String(n));
+    return `ran with ${n}`;
+  },
 });
 
 /** Feeds `lines` to a console session on the core and returns everything it printed. */
@@ -33,7 +42,15 @@ async function converse(lines: string[], interactive = false): Promise<string> {
   output.on('data', (chunk: Buffer) => (printed += chunk));
   const surface = new ConsoleSurface({ output, interactive });
   const detach = core.attachSurface(surface);
-  const session = new ConsoleSession({ pipeline: core.pipeline, surface, actor: core.access.consoleActor(), input, output, interactive, idle: () => core.idle() });
+  const session = new ConsoleSession({
+    pipeline: core.pipeline,
+    surface,
+    actor: core.access.consoleActor(),
+    input,
+    output,
+    interactive,
+    idle: () => core.idle(),
+  });
   input.end(lines.map((l) => `${l}\n`).join(''));
   await session.run();
   detach();
@@ -55,7 +72,9 @@ describe('console session', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.script({ toolCalls: [{ name: 'teleport', args: { to: 'mars' } }] });
     const out = await converse(['beam me up', 'd']);
-    expect(out).toContain('[approval] Approve teleport?\n[approval]   Tool: teleport (tier: unknown)\n[approval]   Why: "teleport" is not a known tool, so a person must decide\n');
+    expect(out).toContain(
+      '[approval] Approve teleport?\n[approval]   Tool: teleport (tier: unknown)\n[approval]   Why: "teleport" is not a known tool, so a person must decide\n',
+    );
     expect(out).toContain('[approval] [o]nce / [a]lways / [d]eny?\n');
     expect(out).toMatch(/\[approval\] Denied by maya on the console at \d\d:\d\d UTC\n/);
     expect(out).toMatch(/kazma> done: denied by maya\. The call did not run/);
@@ -68,7 +87,10 @@ describe('console session', () => {
     expect(out).toContain('[approval]   Why: "untiered_tool" has no tier, so it needs approval');
     expect(out).toContain('[approval] Approved once by maya on the console');
     expect(untieredRuns).toEqual(['7']);
-    expect(out.split('\n').filter((l) => l.startsWith('kazma> '))).toEqual(['kazma> done: ran with 7', 'kazma> echo: thanks']);
+    expect(out.split('\n').filter((l) => l.startsWith('kazma> '))).toEqual([
+      'kazma> done: ran with 7',
+      'kazma> echo: thanks',
+    ]);
   });
 
   it('treats a line that is not an answer as a new message that supersedes the question', async () => {
@@ -84,11 +106,18 @@ describe('console session', () => {
     const text = renderCard({
       title: 'Approve shell?',
       fields: [{ label: 'args', value: 'line 1\nline 2' }],
-      buttons: [{ id: 'a', label: 'Once', style: 'primary' }, { id: 'b', label: 'Other', style: 'secondary' }, { id: 'c', label: 'Only', style: 'danger' }],
+      buttons: [
+        { id: 'a', label: 'Once', style: 'primary' },
+        { id: 'b', label: 'Other', style: 'secondary' },
+        { id: 'c', label: 'Only', style: 'danger' },
+      ],
     });
     // "Other" and "Only" cannot have "o" too: they get their position instead.
     expect(text.split('\n')).toEqual([
-      '[approval] Approve shell?', '[approval]   args: line 1', '[approval]     line 2', '[approval] [o]nce / [2] other / [3] only?',
+      '[approval] Approve shell?',
+      '[approval]   args: line 1',
+      '[approval]     line 2',
+      '[approval] [o]nce / [2] other / [3] only?',
     ]);
   });
 });

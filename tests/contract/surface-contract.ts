@@ -14,24 +14,39 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
     let llm: FakeLlm;
     let d: SurfaceDriver;
     let dm: ContractChat;
-    beforeAll(async () => { llm = await startFakeLlm(); });
-    afterAll(async () => { await llm.close(); });
+    beforeAll(async () => {
+      llm = await startFakeLlm();
+    });
+    afterAll(async () => {
+      await llm.close();
+    });
     beforeEach(async () => {
       llm.requests.length = 0;
       llm.attempts.length = 0;
       d = await makeDriver(llm);
       dm = d.dm(d.operator);
     });
-    afterEach(async () => { await d.close(); });
+    afterEach(async () => {
+      await d.close();
+    });
 
     const messages = (chat: ContractChat = dm) => d.botMessages(chat);
     const replyTo = (text: string, chat: ContractChat = dm) =>
-      eventually(() => messages(chat), (ms) => ms.find((m) => m.text === text), `a bot message "${text}"`);
+      eventually(
+        () => messages(chat),
+        (ms) => ms.find((m) => m.text === text),
+        `a bot message "${text}"`,
+      );
     const openCard = (chat: ContractChat = dm) =>
-      eventually(() => messages(chat), (ms) => [...ms].reverse().find((m) => m.buttons.length > 0), 'a card with buttons');
+      eventually(
+        () => messages(chat),
+        (ms) => [...ms].reverse().find((m) => m.buttons.length > 0),
+        'a card with buttons',
+      );
     const noteFile = () => join(d.workspace, 'note.txt');
     /** A danger tool call whose effect shows how often it ran: each run appends one "x". */
-    const scriptDangerCall = () => llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'note.txt', content: 'x', append: true } }] });
+    const scriptDangerCall = () =>
+      llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'note.txt', content: 'x', append: true } }] });
 
     it('answers a message with a reply', async () => {
       await d.userSays(d.operator, 'hello there');
@@ -43,7 +58,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       const reply = longReply(d.limit);
       llm.script({ text: reply.markdown });
       await d.userSays(d.operator, 'tell me a long story');
-      const parts = await eventually(() => messages(), (ms) => (ms.some((m) => m.text.includes(reply.lastLine)) ? ms : undefined), 'the last line');
+      const parts = await eventually(
+        () => messages(),
+        (ms) => (ms.some((m) => m.text.includes(reply.lastLine)) ? ms : undefined),
+        'the last line',
+      );
       expect(parts.length).toBeGreaterThanOrEqual(3);
       for (const part of parts) {
         expect(part.text.length).toBeLessThanOrEqual(d.limit);
@@ -89,8 +108,16 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       const requestsBefore = llm.requests.length;
       await d.tap(d.member, dm, card, 'once');
       await d.tap(d.stranger, dm, card, 'once');
-      await eventually(() => d.privateAnswers(d.member), (a) => a.find((t) => /cannot decide/i.test(t)), 'the member’s refusal');
-      await eventually(() => d.privateAnswers(d.stranger), (a) => a.find((t) => /access list/i.test(t)), 'the stranger’s refusal');
+      await eventually(
+        () => d.privateAnswers(d.member),
+        (a) => a.find((t) => /cannot decide/i.test(t)),
+        'the member’s refusal',
+      );
+      await eventually(
+        () => d.privateAnswers(d.stranger),
+        (a) => a.find((t) => /access list/i.test(t)),
+        'the stranger’s refusal',
+      );
       await d.settled();
       const now = (await messages()).find((m) => m.id === card.id)!;
       expect(now.buttons).toEqual(card.buttons);
@@ -107,7 +134,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       const card = await openCard();
       await d.tap(d.operator, dm, card, 'once');
       await d.tap(d.operator2, dm, card, 'deny');
-      const answer = await eventually(() => d.privateAnswers(d.operator2), (a) => a.find((t) => /already decided/i.test(t)), 'the second tapper’s answer');
+      const answer = await eventually(
+        () => d.privateAnswers(d.operator2),
+        (a) => a.find((t) => /already decided/i.test(t)),
+        'the second tapper’s answer',
+      );
       expect(answer).toMatch(new RegExp(`approved once by ${d.operator.name}`, 'i'));
       await replyTo('done: appended 1 bytes to note.txt');
       await settledCard(card);
@@ -141,14 +172,27 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
 
     it('runs /help, /new, /status, /incidents and /approvals', async () => {
       await d.userSays(d.operator, '/help');
-      const help = await eventually(() => messages(), (ms) => ms.find((m) => m.text.startsWith('Commands:')), '/help');
-      for (const command of ['/help', '/new', '/status', '/approvals', '/incidents']) expect(help.text).toContain(command);
+      const help = await eventually(
+        () => messages(),
+        (ms) => ms.find((m) => m.text.startsWith('Commands:')),
+        '/help',
+      );
+      for (const command of ['/help', '/new', '/status', '/approvals', '/incidents'])
+        expect(help.text).toContain(command);
       await d.userSays(d.operator, '/status');
-      await eventually(() => messages(), (ms) => ms.find((m) => /^Kazma status\n[\s\S]*pending approvals: 0[\s\S]*incidents: none open/.test(m.text)), '/status');
+      await eventually(
+        () => messages(),
+        (ms) => ms.find((m) => /^Kazma status\n[\s\S]*pending approvals: 0[\s\S]*incidents: none open/.test(m.text)),
+        '/status',
+      );
       await d.userSays(d.operator, '/incidents');
       await replyTo('No open incidents: all background work is moving.');
       await d.userSays(d.operator, '/new');
-      await eventually(() => messages(), (ms) => ms.find((m) => m.text.startsWith('Started a new conversation')), '/new');
+      await eventually(
+        () => messages(),
+        (ms) => ms.find((m) => m.text.startsWith('Started a new conversation')),
+        '/new',
+      );
       await d.userSays(d.operator, '/approvals');
       await replyTo('No approvals are waiting in this chat.');
       expect(llm.requests).toHaveLength(0);
@@ -158,7 +202,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       const card = await openCard();
       await d.userSays(d.operator, '/approvals');
       await replyTo('1 approval waiting in this chat:');
-      const again = await eventually(() => messages(), (ms) => ms.filter((m) => m.buttons.length > 0 && m.id !== card.id)[0], 'the card shown again');
+      const again = await eventually(
+        () => messages(),
+        (ms) => ms.filter((m) => m.buttons.length > 0 && m.id !== card.id)[0],
+        'the card shown again',
+      );
       await d.tap(d.operator, dm, again, 'once');
       await replyTo('done: appended 1 bytes to note.txt');
       await settledCard(card);
@@ -169,7 +217,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
 
     it('runs /config tools toggle for operators only: the model stops being offered the tool; the command never reaches it', async () => {
       await d.userSays(d.member, '/config tools toggle write_file');
-      await eventually(() => d.privateAnswers(d.member), (a) => a.find((t) => t === '/config is for operators only.'), 'the member’s refusal');
+      await eventually(
+        () => d.privateAnswers(d.member),
+        (a) => a.find((t) => t === '/config is for operators only.'),
+        'the member’s refusal',
+      );
       await d.userSays(d.operator, '/config tools toggle write_file');
       await replyTo('write_file is off: the model is not offered it from the next message (saved; survives restarts).');
       expect(llm.requests).toHaveLength(0);
@@ -177,7 +229,9 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       await replyTo('echo: hello');
       expect((llm.requests.at(-1)!.tools ?? []).map((t) => t.function.name)).not.toContain('write_file');
       await d.userSays(d.operator, '/config tools toggle write_file');
-      await replyTo('write_file is on again: the model is offered it from the next message (saved; survives restarts).');
+      await replyTo(
+        'write_file is on again: the model is offered it from the next message (saved; survives restarts).',
+      );
     });
 
     it('ignores its own messages', async () => {
@@ -199,7 +253,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
 
     /** Waits until `card` shows no buttons any more (its final state). */
     function settledCard(card: BotMessage): Promise<BotMessage> {
-      return eventually(() => messages(), (ms) => ms.find((m) => m.id === card.id && m.buttons.length === 0 && m.edits > card.edits), 'the card edited to its final state');
+      return eventually(
+        () => messages(),
+        (ms) => ms.find((m) => m.id === card.id && m.buttons.length === 0 && m.edits > card.edits),
+        'the card edited to its final state',
+      );
     }
   });
 }

@@ -14,33 +14,64 @@ import { RecordingSurface } from '../helpers/recording-surface.ts';
 
 const CHAT: ChatRef = 'telegram:1';
 const MAYA: Actor = { platform: 'telegram', id: '42' };
-const OPTIONS = [{ id: 'go', label: 'Go', style: 'primary' as const }, { id: 'stop', label: 'Stop', style: 'secondary' as const }];
+const OPTIONS = [
+  { id: 'go', label: 'Go', style: 'primary' as const },
+  { id: 'stop', label: 'Stop', style: 'secondary' as const },
+];
 
 /** Time passes: the question's last change is now older than the sweep's staleness wait (60 s). */
 const twoMinutesPass = (k: Assembled, id: string) =>
-  k.database.db.update(decisionQuestions).set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` }).where(eq(decisionQuestions.id, id));
+  k.database.db
+    .update(decisionQuestions)
+    .set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` })
+    .where(eq(decisionQuestions.id, id));
 
 describe.each(BACKENDS)('a decided question owes its effect until its handler has acted [%s]', (backend) => {
   const kazmas = kazmasOnOneDatabase(backend);
   let telegram: RecordingSurface;
-  beforeEach(() => { telegram = new RecordingSurface('telegram'); });
+  beforeEach(() => {
+    telegram = new RecordingSurface('telegram');
+  });
 
-  const start = () => kazmas.start({
-    model: { name: 'fake-model', base_url: 'http://127.0.0.1:9/v1', max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }] },
-  }, { surfaces: [telegram] });
+  const start = () =>
+    kazmas.start(
+      {
+        model: { name: 'fake-model', base_url: 'http://127.0.0.1:9/v1', max_retries: 0 },
+        access: { operators: [{ name: 'maya', telegram: '42' }] },
+      },
+      { surfaces: [telegram] },
+    );
 
   /** Asks a question of `kind` in the chat and taps `answer` on its card, as Telegram would deliver the tap. */
   async function askAndTap(k: Assembled, kind: string, answer: string): Promise<string> {
-    const question = await k.kazma.core.questions.ask({ kind, title: 'Go ahead?', options: OPTIONS, chat: CHAT, destinations: [CHAT], subject: { n: 1 } });
+    const question = await k.kazma.core.questions.ask({
+      kind,
+      title: 'Go ahead?',
+      options: OPTIONS,
+      chat: CHAT,
+      destinations: [CHAT],
+      subject: { n: 1 },
+    });
     await k.settled();
-    await k.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, actionId: `q:${question.id}:${answer}` });
+    await k.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      actionId: `q:${question.id}:${answer}`,
+    });
     await k.settled();
     return question.id;
   }
 
   const effectOf = async (k: Assembled, id: string) =>
-    (await k.database.db.select({ effect: decisionQuestions.effect }).from(decisionQuestions).where(eq(decisionQuestions.id, id)))[0]?.effect;
+    (
+      await k.database.db
+        .select({ effect: decisionQuestions.effect })
+        .from(decisionQuestions)
+        .where(eq(decisionQuestions.id, id))
+    )[0]?.effect;
 
   it('a handler that fails leaves the effect owed; the sweep runs it again once, and never after it is done', async () => {
     const k = await start();
@@ -69,11 +100,18 @@ describe.each(BACKENDS)('a decided question owes its effect until its handler ha
     expect(await effectOf(k, id)).toBe('done');
   });
 
-  it('a kind nobody acts on owes nothing once decided; a loser\'s tap owes nothing more', async () => {
+  it("a kind nobody acts on owes nothing once decided; a loser's tap owes nothing more", async () => {
     const k = await start();
     const id = await askAndTap(k, 'test_free', 'stop');
     expect(await effectOf(k, id)).toBe('done');
-    await k.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, actionId: `q:${id}:go` });
+    await k.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      actionId: `q:${id}:go`,
+    });
     await k.settled();
     expect(telegram.privately.at(-1)?.text).toMatch(/^Already decided: Stop by maya/);
     expect(await effectOf(k, id)).toBe('done');

@@ -15,7 +15,10 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 
-const CHATS = { telegram: 'telegram:1', slack: 'slack:C1', discord: 'discord:D1' } as const satisfies Record<string, ChatRef>;
+const CHATS = { telegram: 'telegram:1', slack: 'slack:C1', discord: 'discord:D1' } as const satisfies Record<
+  string,
+  ChatRef
+>;
 const TAPPERS: Array<{ actor: Actor; chat: ChatRef; name: string; platform: string }> = [
   { actor: { platform: 'telegram', id: '42' }, chat: CHATS.telegram, name: 'maya', platform: 'Telegram' },
   { actor: { platform: 'slack', id: 'U1' }, chat: CHATS.slack, name: 'ana', platform: 'Slack' },
@@ -24,10 +27,17 @@ const TAPPERS: Array<{ actor: Actor; chat: ChatRef; name: string; platform: stri
 const USER: Actor = { platform: 'telegram', id: '77' }; // may talk to Kazma, may not decide
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 let running: Assembled | undefined;
-afterEach(async () => { await running?.close(); running = undefined; });
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
 
 interface Rig {
   k: Assembled;
@@ -38,15 +48,32 @@ interface Rig {
 
 async function rig(): Promise<Rig> {
   const launches = launchTool();
-  const k = (running = await startAssembled({
-    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
-    access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }, { name: 'ben', discord: '3' }], users: ['telegram:77'] },
-    approvals: { channels: [CHATS.slack, CHATS.discord] },
-  }, { tools: [launches.tool] }));
-  const surfaces = { telegram: new RecordingSurface('telegram'), slack: new RecordingSurface('slack'), discord: new RecordingSurface('discord') };
+  const k = (running = await startAssembled(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
+      access: {
+        operators: [
+          { name: 'maya', telegram: '42' },
+          { name: 'ana', slack: 'U1' },
+          { name: 'ben', discord: '3' },
+        ],
+        users: ['telegram:77'],
+      },
+      approvals: { channels: [CHATS.slack, CHATS.discord] },
+    },
+    { tools: [launches.tool] },
+  ));
+  const surfaces = {
+    telegram: new RecordingSurface('telegram'),
+    slack: new RecordingSurface('slack'),
+    discord: new RecordingSurface('discord'),
+  };
   for (const surface of Object.values(surfaces)) k.kazma.core.attachSurface(surface);
   const incidents: Rig['incidents'] = [];
-  k.kazma.core.questions.onDecided('incident', async (question, actor) => void incidents.push({ question, by: actor.id }));
+  k.kazma.core.questions.onDecided(
+    'incident',
+    async (question, actor) => void incidents.push({ question, by: actor.id }),
+  );
   return { k, surfaces, launches, incidents };
 }
 
@@ -70,7 +97,14 @@ const KINDS: KindCase[] = [
     name: 'approval gate',
     async raise({ k }) {
       llm.script(launch({ target: 'venus' }), { text: 'done' });
-      await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHATS.telegram, actor: TAPPERS[0]!.actor, text: 'launch' });
+      await k.kazma.core.pipeline.handle({
+        kind: 'message',
+        eventId: randomUUID(),
+        platform: 'telegram',
+        chat: CHATS.telegram,
+        actor: TAPPERS[0]!.actor,
+        text: 'launch',
+      });
       const [gate] = await k.kazma.core.approvals.list();
       return gate!.gateId;
     },
@@ -86,15 +120,30 @@ const KINDS: KindCase[] = [
     name: 'incident question',
     async raise({ k }) {
       const question = await k.kazma.core.questions.ask({
-        kind: 'incident', title: 'Task "nightly report" stalled', fields: [{ label: 'Since', value: '10 min' }],
-        options: [{ id: 'retry', label: 'Retry', style: 'primary' }, { id: 'cancel', label: 'Cancel', style: 'danger' }, { id: 'dismiss', label: 'Dismiss', style: 'secondary' }],
-        chat: CHATS.telegram, destinations: Object.values(CHATS), subject: { task: 't1' },
+        kind: 'incident',
+        title: 'Task "nightly report" stalled',
+        fields: [{ label: 'Since', value: '10 min' }],
+        options: [
+          { id: 'retry', label: 'Retry', style: 'primary' },
+          { id: 'cancel', label: 'Cancel', style: 'danger' },
+          { id: 'dismiss', label: 'Dismiss', style: 'secondary' },
+        ],
+        chat: CHATS.telegram,
+        destinations: Object.values(CHATS),
+        subject: { task: 't1' },
       });
       return question.id;
     },
     answers: ['retry', 'cancel', 'dismiss'],
     label: { retry: 'Retry', cancel: 'Cancel', dismiss: 'Dismiss' },
-    audit: async ({ k }, id) => (await k.database.db.select().from(questionAudit).where(eq(questionAudit.questionId, id)).orderBy(questionAudit.id)).map((row) => row.outcome),
+    audit: async ({ k }, id) =>
+      (
+        await k.database.db
+          .select()
+          .from(questionAudit)
+          .where(eq(questionAudit.questionId, id))
+          .orderBy(questionAudit.id)
+      ).map((row) => row.outcome),
     acted: async ({ incidents }) => incidents.map((i) => i.question.decision!),
   },
 ];
@@ -114,7 +163,9 @@ describe.each(KINDS)('first decision wins: $name', (kind) => {
     expect(cards.map((c) => c.length)).toEqual([1, 1, 1]);
     const card = r.surfaces.telegram.cards[0]!.card;
 
-    await Promise.all(TAPPERS.map((t, i) => r.k.kazma.core.pipeline.handle(tap(card, kind.answers[i]!, t.actor, t.chat))));
+    await Promise.all(
+      TAPPERS.map((t, i) => r.k.kazma.core.pipeline.handle(tap(card, kind.answers[i]!, t.actor, t.chat))),
+    );
     await r.k.settled();
 
     expect((await kind.audit(r, id)).sort()).toEqual(['lost', 'lost', 'won']);
@@ -125,7 +176,11 @@ describe.each(KINDS)('first decision wins: $name', (kind) => {
 
     // The two losers, each privately in the chat they tapped in, with the winner's answer, name and platform.
     const told = Object.values(r.surfaces).flatMap((s) => s.privately);
-    expect(told.map((t) => t.actor.id).sort()).toEqual(TAPPERS.filter((t) => t !== winner).map((t) => t.actor.id).sort());
+    expect(told.map((t) => t.actor.id).sort()).toEqual(
+      TAPPERS.filter((t) => t !== winner)
+        .map((t) => t.actor.id)
+        .sort(),
+    );
     for (const t of told) {
       expect(t.chat).toBe(TAPPERS.find((x) => x.actor.id === t.actor.id)!.chat);
       expect(t.text.replace(/^Already decided: /, '')).toMatch(line);
@@ -153,7 +208,13 @@ describe.each(KINDS)('first decision wins: $name', (kind) => {
 
     await r.k.kazma.core.pipeline.handle(tap(card, kind.answers[0]!, USER, CHATS.telegram));
     await r.k.settled();
-    expect(r.surfaces.telegram.privately).toEqual([{ chat: CHATS.telegram, actor: expect.objectContaining({ id: USER.id }), text: expect.stringMatching(/^You cannot decide this: only operators/) }]);
+    expect(r.surfaces.telegram.privately).toEqual([
+      {
+        chat: CHATS.telegram,
+        actor: expect.objectContaining({ id: USER.id }),
+        text: expect.stringMatching(/^You cannot decide this: only operators/),
+      },
+    ]);
     expect(await kind.audit(r, id)).toEqual(['refused']);
     expect(await kind.acted(r)).toEqual([]);
     expect(r.surfaces.slack.cards[0]!.edits).toEqual([]);
@@ -172,11 +233,16 @@ describe('questions', () => {
     expect(await r.k.kazma.core.questions.close(id, 'Recovered: the task made progress again')).toBe(true);
     expect(await r.k.kazma.core.questions.close(id, 'again')).toBe(false);
     await r.k.settled();
-    for (const surface of Object.values(r.surfaces)) expect(surface.cards[0]!.edits.map((e) => [e.buttons.length, e.footer])).toEqual([[0, 'Recovered: the task made progress again']]);
+    for (const surface of Object.values(r.surfaces))
+      expect(surface.cards[0]!.edits.map((e) => [e.buttons.length, e.footer])).toEqual([
+        [0, 'Recovered: the task made progress again'],
+      ]);
 
     await r.k.kazma.core.pipeline.handle(tap(r.surfaces.slack.cards[0]!.card, 'retry', TAPPERS[1]!.actor, CHATS.slack));
     await r.k.settled();
-    expect(r.surfaces.slack.privately.map((p) => p.text)).toEqual(['This question is closed: Recovered: the task made progress again.']);
+    expect(r.surfaces.slack.privately.map((p) => p.text)).toEqual([
+      'This question is closed: Recovered: the task made progress again.',
+    ]);
     expect(r.incidents).toEqual([]);
   });
 
@@ -184,7 +250,14 @@ describe('questions', () => {
     const r = await rig();
     const id = await KINDS[1]!.raise(r);
     await r.k.settled();
-    const forged = { kind: 'action' as const, eventId: randomUUID(), platform: 'telegram', chat: CHATS.telegram, actor: TAPPERS[0]!.actor, actionId: `q:${id}:launch` };
+    const forged = {
+      kind: 'action' as const,
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHATS.telegram,
+      actor: TAPPERS[0]!.actor,
+      actionId: `q:${id}:launch`,
+    };
     await r.k.kazma.core.pipeline.handle(forged);
     await r.k.settled();
     expect(r.surfaces.telegram.privately.map((p) => p.text)).toEqual(['"launch" is not an answer to this question.']);

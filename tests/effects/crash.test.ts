@@ -25,7 +25,11 @@ function start(target: string[], marker: string, mode: 'block' | 'complete') {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => child.on('exit', (code, signal) => { live.delete(child); resolve({ code, signal, stdout, stderr }); }),
+    (resolve) =>
+      child.on('exit', (code, signal) => {
+        live.delete(child);
+        resolve({ code, signal, stdout, stderr });
+      }),
   );
   return { child, exited };
 }
@@ -34,7 +38,11 @@ function start(target: string[], marker: string, mode: 'block' | 'complete') {
 async function runToEnd(target: string[], marker: string) {
   const { code, stdout, stderr } = await start(target, marker, 'complete').exited;
   expect(code, stderr).toBe(0);
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as { status: string; result?: unknown; receipt?: Record<string, unknown> };
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+    status: string;
+    result?: unknown;
+    receipt?: Record<string, unknown>;
+  };
 }
 
 async function waitForLine(file: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
@@ -56,7 +64,9 @@ for (const kind of BACKENDS) {
   describe(`effect journal across a crash [${kind}]`, () => {
     let dir: string;
     const cleanups: Array<() => Promise<void>> = [];
-    beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'kazma-crash-')); });
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'kazma-crash-'));
+    });
     afterAll(async () => {
       for (const cleanup of cleanups) await cleanup();
       rmSync(dir, { recursive: true, force: true });
@@ -78,7 +88,8 @@ for (const kind of BACKENDS) {
       first.child.kill('SIGKILL');
       expect((await first.exited).signal).toBe('SIGKILL');
       // The dead child's lock file is still there; the next process must take it over, not refuse.
-      if (kind === 'pglite') expect(readFileSync(join(db[1] ?? '', 'kazma.lock'), 'utf8')).toBe(String(first.child.pid));
+      if (kind === 'pglite')
+        expect(readFileSync(join(db[1] ?? '', 'kazma.lock'), 'utf8')).toBe(String(first.child.pid));
 
       const second = await runToEnd(db, marker);
       expect(second.status).toBe('unknown');

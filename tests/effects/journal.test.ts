@@ -19,7 +19,16 @@ const args = { path: 'notes.txt', text: 'hello' };
 describeEachBackend('effect journal', (database) => {
   const journal = () => new EffectJournal(database().db);
   const call = (key: ReturnType<typeof newKey>, run: () => Promise<ExecuteResult>, over: object = {}) =>
-    runWithJournal({ journal: journal(), key, turnId: 'turn-1', tool: 'write_file', args, effects: true, run, ...over });
+    runWithJournal({
+      journal: journal(),
+      key,
+      turnId: 'turn-1',
+      tool: 'write_file',
+      args,
+      effects: true,
+      run,
+      ...over,
+    });
 
   it('runs a first call once and records a finished receipt with its result', async () => {
     const key = newKey();
@@ -27,12 +36,20 @@ describeEachBackend('effect journal', (database) => {
     expect(await call(key, tool.run)).toEqual({ status: 'ran', result: { ok: true, output: 'wrote notes.txt' } });
     expect(tool.runs).toBe(1);
     const receipt = await journal().lookup(key);
-    expect(receipt).toMatchObject({ ...key, turnId: 'turn-1', tool: 'write_file', state: 'finished', argsHash: canonicalArgsHash(args) });
+    expect(receipt).toMatchObject({
+      ...key,
+      turnId: 'turn-1',
+      tool: 'write_file',
+      state: 'finished',
+      argsHash: canonicalArgsHash(args),
+    });
     expect(receipt?.result).toEqual({ ok: true, output: 'wrote notes.txt' });
     expect(receipt?.finishedAt).toBeInstanceOf(Date);
     // postgres.js and PGlite must both store a jsonb object, not a JSON-encoded string.
-    const [row] = await database().db.select({ kind: sql<string>`jsonb_typeof(${effectReceipts.result})` })
-      .from(effectReceipts).where(eq(effectReceipts.callId, key.callId));
+    const [row] = await database()
+      .db.select({ kind: sql<string>`jsonb_typeof(${effectReceipts.result})` })
+      .from(effectReceipts)
+      .where(eq(effectReceipts.callId, key.callId));
     expect(row?.kind).toBe('object');
   });
 
@@ -51,13 +68,21 @@ describeEachBackend('effect journal', (database) => {
     const tool = counter();
     const outcome = await call(key, tool.run);
     expect(outcome.status).toBe('unknown');
-    expect(outcome.status === 'unknown' && outcome.receipt).toMatchObject({ ...key, state: 'started', tool: 'write_file' });
+    expect(outcome.status === 'unknown' && outcome.receipt).toMatchObject({
+      ...key,
+      state: 'started',
+      tool: 'write_file',
+    });
     expect(tool.runs).toBe(0);
   });
 
   it('leaves the receipt started when the tool throws, so a retry is unknown rather than a second run', async () => {
     const key = newKey();
-    await expect(call(key, async () => { throw new Error('killed mid-write'); })).rejects.toThrow('killed mid-write');
+    await expect(
+      call(key, async () => {
+        throw new Error('killed mid-write');
+      }),
+    ).rejects.toThrow('killed mid-write');
     const tool = counter();
     expect((await call(key, tool.run)).status).toBe('unknown');
     expect(tool.runs).toBe(0);
@@ -72,11 +97,22 @@ describeEachBackend('effect journal', (database) => {
     let fallback: NodeJS.Timeout | undefined;
     // The winner blocks until every loser has answered, so the losers must see a started receipt.
     // Should two callers run, only 3 settle; the fallback timer then opens and the assertions fail.
-    const gate = new Promise<void>((resolve) => { open = resolve; fallback = setTimeout(resolve, 5_000); });
-    const run = async (): Promise<ExecuteResult> => { runs++; await gate; return { ok: true, output: 'once' }; };
-    const outcomes = await Promise.all(Array.from({ length: callers }, () =>
-      call(key, run).finally(() => { if (++settled === callers - 1) open(); }),
-    )).finally(() => clearTimeout(fallback));
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+      fallback = setTimeout(resolve, 5_000);
+    });
+    const run = async (): Promise<ExecuteResult> => {
+      runs++;
+      await gate;
+      return { ok: true, output: 'once' };
+    };
+    const outcomes = await Promise.all(
+      Array.from({ length: callers }, () =>
+        call(key, run).finally(() => {
+          if (++settled === callers - 1) open();
+        }),
+      ),
+    ).finally(() => clearTimeout(fallback));
     expect(runs).toBe(1);
     const byStatus = (s: JournalOutcome['status']) => outcomes.filter((o) => o.status === s).length;
     expect([byStatus('ran'), byStatus('unknown')]).toEqual([1, callers - 1]);
@@ -86,7 +122,10 @@ describeEachBackend('effect journal', (database) => {
   it('runs a tool without effects every time and writes no receipt', async () => {
     const key = newKey();
     const tool = counter({ ok: true, output: '12:00' });
-    expect(await call(key, tool.run, { effects: false, tool: 'current_time' })).toEqual({ status: 'ran', result: { ok: true, output: '12:00' } });
+    expect(await call(key, tool.run, { effects: false, tool: 'current_time' })).toEqual({
+      status: 'ran',
+      result: { ok: true, output: '12:00' },
+    });
     expect((await call(key, tool.run, { effects: false, tool: 'current_time' })).status).toBe('ran');
     expect(tool.runs).toBe(2);
     expect(await journal().lookup(key)).toBeUndefined();
@@ -108,7 +147,9 @@ describeEachBackend('effect journal', (database) => {
     const key = newKey();
     const order: string[] = [];
     const guard = async () => void order.push(`guard, receipt ${(await journal().lookup(key))?.state ?? 'none'}`);
-    const run = async (): Promise<ExecuteResult> => (order.push(`run, receipt ${(await journal().lookup(key))?.state}`), { ok: true, output: 'done' });
+    const run = async (): Promise<ExecuteResult> => (
+      order.push(`run, receipt ${(await journal().lookup(key))?.state}`), { ok: true, output: 'done' }
+    );
     expect(await call(key, run, { guard })).toEqual({ status: 'ran', result: { ok: true, output: 'done' } });
     expect(order).toEqual(['guard, receipt none', 'run, receipt started']);
   });
@@ -116,14 +157,21 @@ describeEachBackend('effect journal', (database) => {
   it('settles a call that has a receipt from it, without asking the guard again', async () => {
     // A guard that now says no must not turn "effect unknown" or a finished result into "refused".
     let asked = 0;
-    const guard = async (): Promise<ExecuteResult> => (asked++, { ok: false, error: 'refused: changed', refused: true });
+    const guard = async (): Promise<ExecuteResult> => (
+      asked++, { ok: false, error: 'refused: changed', refused: true }
+    );
     const finished = newKey();
     await call(finished, counter().run);
-    expect(await call(finished, counter().run, { guard })).toEqual({ status: 'replayed', result: { ok: true, output: 'wrote notes.txt' } });
+    expect(await call(finished, counter().run, { guard })).toEqual({
+      status: 'replayed',
+      result: { ok: true, output: 'wrote notes.txt' },
+    });
     const started = newKey();
     await journal().begin({ ...started, tool: 'write_file', argsHash: canonicalArgsHash(args) });
     expect((await call(started, counter().run, { guard })).status).toBe('unknown');
-    await expect(call(started, counter().run, { guard, tool: 'shell' })).rejects.toBeInstanceOf(EffectArgsMismatchError);
+    await expect(call(started, counter().run, { guard, tool: 'shell' })).rejects.toBeInstanceOf(
+      EffectArgsMismatchError,
+    );
     expect(asked).toBe(0);
   });
 

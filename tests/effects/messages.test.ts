@@ -31,7 +31,16 @@ describe('effect unknown text', () => {
   });
 
   it('is carried by EffectUnknownError with a stable code', () => {
-    const full = { ...receipt, threadId: 't', callId: 'c', turnId: null, argsHash: 'h', state: 'started' as const, result: null, finishedAt: null };
+    const full = {
+      ...receipt,
+      threadId: 't',
+      callId: 'c',
+      turnId: null,
+      argsHash: 'h',
+      state: 'started' as const,
+      result: null,
+      finishedAt: null,
+    };
     const error = new EffectUnknownError(full);
     expect(error).toMatchObject({ code: 'effect_unknown', name: 'EffectUnknownError', receipt: full });
     expect(error.message).toBe(effectUnknownMessage(receipt));

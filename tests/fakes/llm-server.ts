@@ -6,19 +6,36 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import {
-  completionChunks, completionJson, defaultStep, errorBody, render, type ChatRequestBody, type FakeStep,
+  completionChunks,
+  completionJson,
+  defaultStep,
+  errorBody,
+  render,
+  type ChatRequestBody,
+  type FakeStep,
 } from './llm-wire.ts';
 
 export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
 
 /** An injected failure: the status, and optionally the body (default: OpenAI-shaped) and headers. */
-export interface FakeFailure { status: number; body?: unknown; headers?: Record<string, string> }
+export interface FakeFailure {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 /** One received chat request, failed and hung ones included; `at` is `Date.now()` on arrival. */
-export interface FakeAttempt { at: number; body: ChatRequestBody; headers: IncomingHttpHeaders; outcome: 'ok' | 'failed' | 'hung' | 'held' }
+export interface FakeAttempt {
+  at: number;
+  body: ChatRequestBody;
+  headers: IncomingHttpHeaders;
+  outcome: 'ok' | 'failed' | 'hung' | 'held';
+}
 
 /** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
-export interface FakeHold { release(): void }
+export interface FakeHold {
+  release(): void;
+}
 
 export interface FakeLlm {
   /** e.g. `http://127.0.0.1:PORT/v1` — the value for `model.base_url`. */
@@ -75,7 +92,9 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     const hold = holds.shift();
     if (hold) {
       attempts.push({ at: Date.now(), body, headers, outcome: 'held' });
-      void hold.then(() => { if (!res.destroyed) reply(body, res); });
+      void hold.then(() => {
+        if (!res.destroyed) reply(body, res);
+      });
       return;
     }
     const hang = hangs.shift();
@@ -86,7 +105,10 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
       if (!res.destroyed) reply(body, res);
     }, hang);
     timers.add(timer);
-    res.on('close', () => { clearTimeout(timer); timers.delete(timer); });
+    res.on('close', () => {
+      clearTimeout(timer);
+      timers.delete(timer);
+    });
   };
 
   const server = createServer((req, res) => {
@@ -105,16 +127,24 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     port,
     requests,
     attempts,
-    script: (...s) => { steps.push(...s); },
-    failNext: (n, failure) => { for (let i = 0; i < n; i++) failures.push(failure); },
-    hangNext: (n, ms) => { for (let i = 0; i < n; i++) hangs.push(ms); },
+    script: (...s) => {
+      steps.push(...s);
+    },
+    failNext: (n, failure) => {
+      for (let i = 0; i < n; i++) failures.push(failure);
+    },
+    hangNext: (n, ms) => {
+      for (let i = 0; i < n; i++) hangs.push(ms);
+    },
     holdNext: (n) => {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       for (let i = 0; i < n; i++) holds.push(released);
       return { release };
     },
-    setDefault: (fn) => { fallback = fn; },
+    setDefault: (fn) => {
+      fallback = fn;
+    },
     close: async () => {
       for (const t of timers) clearTimeout(t);
       // Keep-alive sockets would hold close() open until they idle out.
@@ -129,7 +159,10 @@ type ChatHandler = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: Se
 async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandler): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method === 'GET' && path === '/v1/models') {
-    return sendJson(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'kazma-fake' }] });
+    return sendJson(res, 200, {
+      object: 'list',
+      data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'kazma-fake' }],
+    });
   }
   if (req.method === 'POST' && path === '/v1/chat/completions') {
     let body: ChatRequestBody;
@@ -140,7 +173,9 @@ async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandle
     }
     return chat(body, req.headers, res);
   }
-  sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: null } });
+  sendJson(res, 404, {
+    error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: null },
+  });
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -165,7 +200,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const file = arg('--script');
   if (file) llm.script(...(JSON.parse(readFileSync(file, 'utf8')) as FakeStep[]));
   process.stdout.write(`LISTENING ${llm.port}\n`);
-  const stop = (): void => { void llm.close().then(() => process.exit(0)); };
+  const stop = (): void => {
+    void llm.close().then(() => process.exit(0));
+  };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

@@ -9,10 +9,7 @@ export interface FakeToolCall {
 }
 
 /** What the fake model answers to one request: text, tool calls, or a function of the request body. */
-export type FakeStep =
-  | { text: string }
-  | { toolCalls: FakeToolCall[] }
-  | ((body: ChatRequestBody) => FakeStep);
+export type FakeStep = { text: string } | { toolCalls: FakeToolCall[] } | ((body: ChatRequestBody) => FakeStep);
 
 /** The parts of a Chat Completions request body the fake reads; the rest is kept as received. */
 export interface ChatRequestBody {
@@ -69,9 +66,14 @@ interface Rendered {
 
 export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rendered {
   const r = resolve(step, body);
-  const toolCalls = 'toolCalls' in r
-    ? r.toolCalls.map((c, i) => ({ id: c.id === null ? undefined : (c.id ?? `call_${seq}_${i}`), name: c.name, arguments: JSON.stringify(c.args) }))
-    : [];
+  const toolCalls =
+    'toolCalls' in r
+      ? r.toolCalls.map((c, i) => ({
+          id: c.id === null ? undefined : (c.id ?? `call_${seq}_${i}`),
+          name: c.name,
+          arguments: JSON.stringify(c.args),
+        }))
+      : [];
   const text = 'text' in r ? r.text : null;
   const prompt = tokens(JSON.stringify(body.messages ?? []));
   const completion = tokens((text ?? '') + toolCalls.map((c) => c.arguments).join(''));
@@ -90,10 +92,17 @@ export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rend
 export function completionJson(r: Rendered): object {
   const message: Record<string, unknown> = { role: 'assistant', content: r.text };
   if (r.toolCalls.length > 0) {
-    message.tool_calls = r.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    message.tool_calls = r.toolCalls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
   }
   return {
-    id: r.id, object: 'chat.completion', created: r.created, model: r.model,
+    id: r.id,
+    object: 'chat.completion',
+    created: r.created,
+    model: r.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: r.finish }],
     usage: r.usage,
   };
@@ -101,19 +110,33 @@ export function completionJson(r: Rendered): object {
 
 /** The `data:` payloads of a streamed reply, ending with `[DONE]`; split so the client really reassembles. */
 export function completionChunks(r: Rendered, includeUsage: boolean): string[] {
-  const chunk = (delta: object, finish: string | null = null): string => JSON.stringify({
-    id: r.id, object: 'chat.completion.chunk', created: r.created, model: r.model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-  });
+  const chunk = (delta: object, finish: string | null = null): string =>
+    JSON.stringify({
+      id: r.id,
+      object: 'chat.completion.chunk',
+      created: r.created,
+      model: r.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
   const out = [chunk({ role: 'assistant', content: '' })];
   if (r.text) for (const piece of halves(r.text)) out.push(chunk({ content: piece }));
   r.toolCalls.forEach((c, index) => {
     out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
-    for (const piece of halves(c.arguments)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of halves(c.arguments))
+      out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   out.push(chunk({}, r.finish));
   if (includeUsage) {
-    out.push(JSON.stringify({ id: r.id, object: 'chat.completion.chunk', created: r.created, model: r.model, choices: [], usage: r.usage }));
+    out.push(
+      JSON.stringify({
+        id: r.id,
+        object: 'chat.completion.chunk',
+        created: r.created,
+        model: r.model,
+        choices: [],
+        usage: r.usage,
+      }),
+    );
   }
   out.push('[DONE]');
   return out;
@@ -126,10 +149,15 @@ function halves(s: string): string[] {
 
 /** An OpenAI-shaped error body for an injected failure of `status`. */
 export function errorBody(status: number): object {
-  const [type, code] = status === 401 ? ['invalid_request_error', 'invalid_api_key']
-    : status === 404 ? ['invalid_request_error', 'model_not_found']
-    : status === 429 ? ['requests', 'rate_limit_exceeded']
-    : status >= 500 ? ['server_error', 'server_error']
-    : ['invalid_request_error', 'invalid_request'];
+  const [type, code] =
+    status === 401
+      ? ['invalid_request_error', 'invalid_api_key']
+      : status === 404
+        ? ['invalid_request_error', 'model_not_found']
+        : status === 429
+          ? ['requests', 'rate_limit_exceeded']
+          : status >= 500
+            ? ['server_error', 'server_error']
+            : ['invalid_request_error', 'invalid_request'];
   return { error: { message: `fake failure ${status}`, type, code, param: null } };
 }

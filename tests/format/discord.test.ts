@@ -21,7 +21,9 @@ describe('markdownToDiscord', () => {
   });
 
   it('rewrites what Discord lacks: tables, deep and setext headings, rules, images, ~~~ and indented code', () => {
-    expect(markdownToDiscord('| k | v |\n|---|--:|\n| a | 10 |\n\nafter')).toBe('```\nk |  v\n--+---\na | 10\n```\n\nafter');
+    expect(markdownToDiscord('| k | v |\n|---|--:|\n| a | 10 |\n\nafter')).toBe(
+      '```\nk |  v\n--+---\na | 10\n```\n\nafter',
+    );
     expect(markdownToDiscord('#### Deep\n\nTitle\n=====')).toBe('**Deep**\n\n# Title');
     expect(markdownToDiscord('a\n\n---\n\nb')).toBe('a\n\n──────────\n\nb');
     expect(markdownToDiscord('see ![chart](https://e.com/c.png) now')).toBe('see [chart](https://e.com/c.png) now');
@@ -71,7 +73,7 @@ describe('splitForDiscord', () => {
     expect(chunks.join('\n').match(/let v\d+ = \d+;/g)).toHaveLength(120);
   });
 
-  it('never leaves a part holding only a block\'s closing fence (an empty block)', () => {
+  it("never leaves a part holding only a block's closing fence (an empty block)", () => {
     const code = Array.from({ length: 6 }, (_, i) => `     let v${i} = ${i};`).join('\n');
     const md = `Steps:\n\n1. First\n   - nested item\n     \`\`\`ts\n${code}\n     \`\`\`\n2. Second`;
     const chunks = splitForDiscord(markdownToDiscord(md), 80);
@@ -105,7 +107,9 @@ describe('splitForDiscord', () => {
   it('does not cut a masked link or a mention in half', () => {
     const text = Array.from({ length: 100 }, (_, i) => `[link number ${i}](https://e.com/${i}) <@${i}0000>`).join(' ');
     for (const c of splitForDiscord(text, 120)) {
-      expect(c.replace(/\[link number \d+\]\(https:\/\/e\.com\/\d+\)/g, '').replace(/<@\d+>/g, '')).not.toMatch(/[[\]()<>]/);
+      expect(c.replace(/\[link number \d+\]\(https:\/\/e\.com\/\d+\)/g, '').replace(/<@\d+>/g, '')).not.toMatch(
+        /[[\]()<>]/,
+      );
     }
   });
 

@@ -18,7 +18,21 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ['alpha', 'beta', 'a < b', 'c > d', 'x && y', 'Tom & Jerry', '"quoted"', ...ARABIC.split(' '), ...EMOJI, 'العربية', 'שָׁלוֹם', 'naïve', 'e\u0301t\u00e9'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'a < b',
+  'c > d',
+  'x && y',
+  'Tom & Jerry',
+  '"quoted"',
+  ...ARABIC.split(' '),
+  ...EMOJI,
+  'العربية',
+  'שָׁלוֹם',
+  'naïve',
+  'e\u0301t\u00e9',
+];
 
 /**
  * A canonical-Markdown reply of about `size` characters mixing paragraphs, line breaks, lists,
@@ -48,7 +62,8 @@ export function genReply(seed: number, size: number): string {
       block = `\`\`\`${pick(['ts', 'python', ''])}\n${lines.join('\n')}\n\`\`\``;
     } else if (kind < 0.8) block = `> ${inline()}\n> ${words(4)}`;
     else if (kind < 0.9) block = `# ${words(3)}`;
-    else if (kind < 0.95) block = ARABIC.replace(/ /g, '').repeat(2 + Math.floor(r() * 20)); // no spaces at all
+    else if (kind < 0.95)
+      block = ARABIC.replace(/ /g, '').repeat(2 + Math.floor(r() * 20)); // no spaces at all
     else block = words(150 + Math.floor(r() * 400)); // one giant line
     blocks.push(block);
     length += block.length + 2;
@@ -70,7 +85,11 @@ export function clusterBoundaries(text: string): Set<number> {
  * with every edge on a grapheme cluster boundary, and that nothing is left over. `variants` lists the
  * ways a chunk may be read back (e.g. without a reopened fence); the first that matches is taken.
  */
-export function expectReassembles(original: string, pieces: string[], variants: (p: string) => string[] = (p) => [p]): void {
+export function expectReassembles(
+  original: string,
+  pieces: string[],
+  variants: (p: string) => string[] = (p) => [p],
+): void {
   const bounds = clusterBoundaries(original);
   let pos = 0;
   pieces.forEach((chunk, i) => {
@@ -102,7 +121,22 @@ export function fenceLines(text: string): number {
   return text.split('\n').filter((line) => /^ {0,3}(`{3,}|~{3,})/.test(line)).length;
 }
 
-const TELEGRAM_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'blockquote', 'tg-spoiler']);
+const TELEGRAM_TAGS = new Set([
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'a',
+  'code',
+  'pre',
+  'blockquote',
+  'tg-spoiler',
+]);
 
 /**
  * Problems that would make Telegram reject `html` or show it wrong: unknown or unbalanced tags, tags

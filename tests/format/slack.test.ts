@@ -26,7 +26,8 @@ describe('markdownToMrkdwn', () => {
   });
 
   it('writes bullets, numbered lists, quotes, headings and images', () => {
-    const md = '# Title\n\n- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n> more\n\n![chart](https://e.com/c.png)';
+    const md =
+      '# Title\n\n- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n> more\n\n![chart](https://e.com/c.png)';
     expect(markdownToMrkdwn(md)).toBe(
       '*Title*\n\n• one\n• two\n  • nested\n\n1. first\n2. second\n\n> quoted\n> more\n\n<https://e.com/c.png|chart>',
     );
@@ -40,7 +41,9 @@ describe('markdownToMrkdwn', () => {
 
 describe('splitForSlack', () => {
   it('puts a short reply in one message with one section', () => {
-    expect(splitForSlack('hello')).toEqual([{ text: 'hello', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hello' } }] }]);
+    expect(splitForSlack('hello')).toEqual([
+      { text: 'hello', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'hello' } }] },
+    ]);
     expect(splitForSlack('')).toEqual([]);
   });
 
@@ -87,16 +90,24 @@ describe('splitForSlack', () => {
   });
 
   it('never cuts a <url|label> link or an &amp; escape in half', () => {
-    const line = Array.from({ length: 200 }, (_, i) => `<https://e.com/${i}?a=1&amp;b=2|link number ${i}> &amp;`).join(' ');
+    const line = Array.from({ length: 200 }, (_, i) => `<https://e.com/${i}?a=1&amp;b=2|link number ${i}> &amp;`).join(
+      ' ',
+    );
     for (const t of sections(splitForSlack(line, { sectionLimit: 150 }))) {
-      expect(t.replace(/<https:\/\/e\.com\/\d+\?a=1&amp;b=2\|link number \d+>/g, '').replace(/&amp;/g, '')).not.toMatch(/[<>&|]/);
+      expect(t.replace(/<https:\/\/e\.com\/\d+\?a=1&amp;b=2\|link number \d+>/g, '').replace(/&amp;/g, '')).not.toMatch(
+        /[<>&|]/,
+      );
     }
   });
 
   it('property: 10,000-character replies fit every limit, stay balanced and reassemble', () => {
     for (const seed of [7, 8, 9, 10]) {
       const mrkdwn = markdownToMrkdwn(genReply(seed, 10_000));
-      for (const options of [{}, { sectionLimit: 500, maxBlocks: 5, messageLimit: 2000 }, { sectionLimit: 200, maxBlocks: 50, messageLimit: 600 }]) {
+      for (const options of [
+        {},
+        { sectionLimit: 500, maxBlocks: 5, messageLimit: 2000 },
+        { sectionLimit: 200, maxBlocks: 50, messageLimit: 600 },
+      ]) {
         const { sectionLimit = 3000, maxBlocks = 50, messageLimit = 40_000 } = options;
         const parts = splitForSlack(mrkdwn, options);
         for (const p of parts) {

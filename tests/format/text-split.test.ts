@@ -10,7 +10,9 @@ describe('clusterStarts', () => {
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
       const r = rng(seed);
       const text = Array.from({ length: 600 }, () => parts[Math.floor(r() * parts.length)]).join('');
-      expect([...clusterStarts(text)].flatMap((v, i) => (v ? [i] : []))).toEqual([...clusterBoundaries(text)].sort((a, b) => a - b));
+      expect([...clusterStarts(text)].flatMap((v, i) => (v ? [i] : []))).toEqual(
+        [...clusterBoundaries(text)].sort((a, b) => a - b),
+      );
     }
   });
 
@@ -110,7 +112,10 @@ describe('splitFenced', () => {
     }
     expect(chunks[0]).toBe('intro');
     // The last chunk may carry the closing paragraph too; each code chunk is a complete py block.
-    const inner = chunks.slice(1).map((c) => c.replace(/\n\nafter$/, '')).filter((c) => c !== 'after');
+    const inner = chunks
+      .slice(1)
+      .map((c) => c.replace(/\n\nafter$/, ''))
+      .filter((c) => c !== 'after');
     expect(chunks.at(-1)!.endsWith('after')).toBe(true);
     for (const c of inner) expect(c).toMatch(/^```py\n[^`]+\n```$/);
     expect(inner.map((c) => c.slice(6, -4)).join('\n')).toBe(code);

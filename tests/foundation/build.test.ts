@@ -5,7 +5,17 @@
 // test's `kazma` process runs (tests/helpers/global-setup.ts builds it), and five rebuilds in a row would
 // take away the chunks of a process started from it.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,7 +49,10 @@ afterAll(() => rmSync(COPY, { recursive: true, force: true }));
 /** Runs the compiled CLI itself (not bin/kazma.js, which falls back to tsx when dist/ is stale). */
 async function compiled(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [DIST_CLI, ...args], { cwd: COPY, env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } });
+    const { stdout, stderr } = await run(process.execPath, [DIST_CLI, ...args], {
+      cwd: COPY,
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -48,16 +61,22 @@ async function compiled(args: string[]): Promise<{ code: number; stdout: string;
 }
 
 function jsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('npm run build', () => {
-  it('compiles src/ to dist/, and the compiled CLI prints its version, checks a config and migrates PostgreSQL', { timeout: 300_000 }, async () => {
+  it('compiles src/ to dist/, and the compiled CLI prints its version, checks a config and migrates PostgreSQL', {
+    timeout: 300_000,
+  }, async () => {
     const build = await run(process.execPath, ['bin/build.js'], { cwd: COPY });
     expect(build.stderr).toBe('');
 
     // Every relative import was rewritten to .js: Node cannot load a .ts file without tsx.
-    const leftovers = jsFiles(join(COPY, 'dist')).filter((file) => /(?:from |import\()\s*["']\.{1,2}\/[^"']*\.ts["']/.test(readFileSync(file, 'utf8')));
+    const leftovers = jsFiles(join(COPY, 'dist')).filter((file) =>
+      /(?:from |import\()\s*["']\.{1,2}\/[^"']*\.ts["']/.test(readFileSync(file, 'utf8')),
+    );
     expect(leftovers).toEqual([]);
 
     const version = JSON.parse(readFileSync(join(COPY, 'package.json'), 'utf8')).version as string;
@@ -73,7 +92,9 @@ describe('npm run build', () => {
       const migrated = await compiled(['migrate', '--config', pgConfig]);
       expect(migrated.stderr).toBe('');
       expect(migrated.code).toBe(0);
-      const journal = JSON.parse(readFileSync(join(COPY, 'migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+      const journal = JSON.parse(readFileSync(join(COPY, 'migrations/meta/_journal.json'), 'utf8')) as {
+        entries: unknown[];
+      };
       const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
       try {
         const [row] = await sql<{ n: number }[]>`select count(*)::int as n from drizzle.__drizzle_migrations`;
@@ -88,7 +109,9 @@ describe('npm run build', () => {
 });
 
 describe('the bundle’s builds', () => {
-  it('a rebuild keeps the two builds before it, so a process started from one still finds its chunks', { timeout: 300_000 }, async () => {
+  it('a rebuild keeps the two builds before it, so a process started from one still finds its chunks', {
+    timeout: 300_000,
+  }, async () => {
     const current = () => /builds\/([^/]+)\/index\.js/.exec(readFileSync(DIST_CLI, 'utf8'))![1]!;
     const builds = () => readdirSync(join(COPY, 'dist/builds')).sort();
     await run(process.execPath, ['bin/build.js'], { cwd: COPY });

@@ -13,21 +13,59 @@ describe('kazma config check', () => {
 
   it.each([
     ['a wrong type', 'http:\n  port: eighty\n', 'http.port:'],
-    ['an unknown key, with a did-you-mean', 'telegram:\n  tokn: abc\n', 'telegram.tokn: unknown key (did you mean "token"?)'],
+    [
+      'an unknown key, with a did-you-mean',
+      'telegram:\n  tokn: abc\n',
+      'telegram.tokn: unknown key (did you mean "token"?)',
+    ],
     ['an unknown section', 'telegrm: {}\n', 'telegrm: unknown key (did you mean "telegram"?)'],
-    ['a missing environment variable', 'telegram:\n  enabled: true\n  token: "${KAZMA_TEST_UNSET_TOKEN}"\n', 'telegram.token: environment variable KAZMA_TEST_UNSET_TOKEN is not set'],
+    [
+      'a missing environment variable',
+      'telegram:\n  enabled: true\n  token: "${KAZMA_TEST_UNSET_TOKEN}"\n',
+      'telegram.token: environment variable KAZMA_TEST_UNSET_TOKEN is not set',
+    ],
     ['a bad duration', 'approvals:\n  timeout: soon\n', 'approvals.timeout: "soon" is not a duration'],
-    ['a platform enabled without its token', 'discord:\n  enabled: true\n', 'discord.token: required when discord.enabled is true'],
-    ['Slack without its bot token', 'slack:\n  enabled: true\n  signing_secret: s3cret\n', 'slack.token: required when slack.enabled is true (set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…))'],
-    ['Slack in http mode without a signing secret', 'slack:\n  enabled: true\n  token: xoxb-1\n', 'slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET'],
-    ['Slack in socket mode without an app-level token', 'slack:\n  enabled: true\n  token: xoxb-1\n  mode: socket\n  app_token: xoxb-not-an-app-token\n', 'slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)'],
+    [
+      'a platform enabled without its token',
+      'discord:\n  enabled: true\n',
+      'discord.token: required when discord.enabled is true',
+    ],
+    [
+      'Slack without its bot token',
+      'slack:\n  enabled: true\n  signing_secret: s3cret\n',
+      'slack.token: required when slack.enabled is true (set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…))',
+    ],
+    [
+      'Slack in http mode without a signing secret',
+      'slack:\n  enabled: true\n  token: xoxb-1\n',
+      'slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET',
+    ],
+    [
+      'Slack in socket mode without an app-level token',
+      'slack:\n  enabled: true\n  token: xoxb-1\n  mode: socket\n  app_token: xoxb-not-an-app-token\n',
+      'slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)',
+    ],
     ['broken YAML', 'http: [\n', '(yaml)'],
-    ['a short operator API token', 'access:\n  operators: [{ name: maya, api_token: short }]\n', 'access.operators[0].api_token: too short'],
-    ['two operators with one API token', 'access:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }, { name: ana, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'access.operators[1].api_token: the same token as access.operators[0].api_token'],
-    ['the read-only token equal to an operator token', 'http: { api_token: aaaaaaaaaaaaaaaaaaaa }\naccess:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }]\n', 'http.api_token: the same token as access.operators[0].api_token'],
+    [
+      'a short operator API token',
+      'access:\n  operators: [{ name: maya, api_token: short }]\n',
+      'access.operators[0].api_token: too short',
+    ],
+    [
+      'two operators with one API token',
+      'access:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }, { name: ana, api_token: aaaaaaaaaaaaaaaaaaaa }]\n',
+      'access.operators[1].api_token: the same token as access.operators[0].api_token',
+    ],
+    [
+      'the read-only token equal to an operator token',
+      'http: { api_token: aaaaaaaaaaaaaaaaaaaa }\naccess:\n  operators: [{ name: maya, api_token: aaaaaaaaaaaaaaaaaaaa }]\n',
+      'http.api_token: the same token as access.operators[0].api_token',
+    ],
   ])('rejects %s, naming the key path', async (_name, yaml, expected) => {
     const { path } = writeConfig(yaml);
-    const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_UNSET_TOKEN: undefined } });
+    const result = await runKazma(['config', 'check', '--config', path], {
+      env: { KAZMA_TEST_UNSET_TOKEN: undefined },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(expected);
   });
@@ -41,7 +79,9 @@ describe('kazma config check', () => {
 
   it('substitutes ${VAR} and ${VAR:-default} from the environment', async () => {
     const { path } = writeConfig('http:\n  port: "${KAZMA_TEST_PORT:-9999}"\ndata_dir: "${KAZMA_TEST_DIR}"\n');
-    const result = await runKazma(['config', 'check', '--config', path], { env: { KAZMA_TEST_DIR: '/tmp/kazma-subst' } });
+    const result = await runKazma(['config', 'check', '--config', path], {
+      env: { KAZMA_TEST_DIR: '/tmp/kazma-subst' },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('data_dir:  /tmp/kazma-subst');
   });
@@ -57,7 +97,9 @@ describe('kazma config check', () => {
     writeFileSync(join(dir, 'broken.yaml'), 'tools:\n  disabled: [a\n');
     const result = await runKazma(['config', 'check', '--config', 'broken.yaml'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^kazma: broken\.yaml is not valid:\n  \(yaml\) \(line 3\): Flow sequence .*[^:]\n/);
+    expect(result.stderr).toMatch(
+      /^kazma: broken\.yaml is not valid:\n {2}\(yaml\) \(line 3\): Flow sequence .*[^:]\n/,
+    );
   });
 
   it('prints its version for --version, -v and version, and the command list for a bare kazma, each with exit 0', async () => {
@@ -68,7 +110,7 @@ describe('kazma config check', () => {
     }
     const bare = await runKazma([]);
     expect(bare.code).toBe(0);
-    expect(bare.stdout).toMatch(/^Usage: kazma <command> \[options\]\n\nCommands:\n[\s\S]*  worker /);
+    expect(bare.stdout).toMatch(/^Usage: kazma <command> \[options\]\n\nCommands:\n[\s\S]* {2}worker /);
   });
 
   it('prints --help for each subcommand', async () => {

@@ -7,7 +7,10 @@ function problems(yaml: string): string[] {
   try {
     parseConfig(yaml, { env: {}, baseDir: '/tmp' });
   } catch (error) {
-    return (error as Error).message.split('\n').slice(1).map((l) => l.trim());
+    return (error as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
   throw new Error('the configuration was accepted');
 }
@@ -15,7 +18,10 @@ function problems(yaml: string): string[] {
 describe('configuration errors in plain words', () => {
   it.each([
     ['tools: { disabled: shell }', 'tools.disabled: expected a list, e.g. [first, second], got "shell"'],
-    ['approvals: { requester_may_approve: maybe }', 'approvals.requester_may_approve: expected true or false, got "maybe"'],
+    [
+      'approvals: { requester_may_approve: maybe }',
+      'approvals.requester_may_approve: expected true or false, got "maybe"',
+    ],
     ['model: { max_retries: 2.5 }', 'model.max_retries: expected a whole number, got 2.5'],
     ['telegram: { mode: hook }', 'telegram.mode: expected one of polling, webhook; got "hook"'],
     ['jobs: { concurrency: { swarm: -1 } }', 'jobs.concurrency.swarm: expected 0 or more, got -1'],

@@ -26,7 +26,9 @@ describe('a connection lost as it starts', () => {
     process.on('unhandledRejection', onUnhandled);
     breaking = 3;
     // More at once than the pool has open: new connections start, and the first three are cut.
-    const burst = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => database!.db.execute(sql`select ${i}::int as n, pg_sleep(0.2)`)));
+    const burst = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => database!.db.execute(sql`select ${i}::int as n, pg_sleep(0.2)`)),
+    );
     expect(breaking).toBe(0);
     expect(burst.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
     // The pool replaces what it lost.

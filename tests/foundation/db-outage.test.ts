@@ -28,18 +28,31 @@ describe('a PostgreSQL outage', () => {
     const viaProxy = new URL(pg.url);
     viaProxy.port = String(proxy.port);
     const { path } = writeConfig(`http: { port: 0 }\nruns: { sweep_interval: 1s }\n`);
-    kazma = new KazmaProcess(['start', '--config', path], { env: { DATABASE_URL: viaProxy.toString(), REDIS_URL: undefined } });
+    kazma = new KazmaProcess(['start', '--config', path], {
+      env: { DATABASE_URL: viaProxy.toString(), REDIS_URL: undefined },
+    });
     const port = await kazma.port();
     await kazma.waitForLog((l) => l.msg === 'kazma started');
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
     proxy.cut();
     const where = `postgres://postgres@127.0.0.1:${proxy.port}${viaProxy.pathname}`;
-    const down = await eventually(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json() as Promise<{ message?: string }>), (b) => (b.message ? b : undefined), 'readyz naming the database');
+    const down = await eventually(
+      () => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.json() as Promise<{ message?: string }>),
+      (b) => (b.message ? b : undefined),
+      'readyz naming the database',
+    );
     expect(down.message).toBe(`database unreachable at ${where}`);
     // Several sweeps (every second) and tool-switch polls (every 5 s) fail meanwhile.
     await new Promise((r) => setTimeout(r, 7_000));
-    const about = () => kazma!.logs().filter((l) => (l.level as number) >= 40 && l.msg !== 'no model is configured: every turn will answer with how to configure one');
+    const about = () =>
+      kazma!
+        .logs()
+        .filter(
+          (l) =>
+            (l.level as number) >= 40 &&
+            l.msg !== 'no model is configured: every turn will answer with how to configure one',
+        );
     expect(about().map((l) => l.msg)).toEqual([
       `the database unreachable at ${where}; new messages are refused (the platforms deliver them again), and sweeps and background work wait until it is back`,
     ]);

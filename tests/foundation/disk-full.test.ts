@@ -25,8 +25,12 @@ afterEach(async () => {
 });
 
 const message = (text: string) => ({
-  kind: 'message' as const, eventId: randomUUID(), platform: 'telegram', chat: 'telegram:7' as const,
-  actor: { platform: 'telegram', id: '42' }, text,
+  kind: 'message' as const,
+  eventId: randomUUID(),
+  platform: 'telegram',
+  chat: 'telegram:7' as const,
+  actor: { platform: 'telegram', id: '42' },
+  text,
 });
 
 async function readyz(k: Assembled): Promise<{ status: number; down: string[]; message?: string }> {
@@ -62,7 +66,9 @@ async function fullDiskEpisode(k: Assembled, disk: TinyDisk, clock: FakeClock, w
   // without another (the next message is a write that would say so again).
   const after = await readyz(k);
   expect(after).toMatchObject({ status: 503, down: ['disk'] });
-  expect(after.message).toMatch(/disk a write was refused for lack of disk space 0 s ago \(.*No space left on device.*\)/);
+  expect(after.message).toMatch(
+    /disk a write was refused for lack of disk space 0 s ago \(.*No space left on device.*\)/,
+  );
   clock.advance(61_000);
   expect(await readyz(k)).toEqual({ status: 200, down: [] });
   expect(await k.kazma.core.pipeline.handle(message('and now?'))).toBe('handled');
@@ -79,7 +85,12 @@ describe('/readyz on a full disk', () => {
     cleanups.push(() => opened.close());
     const k = await start({ ...opened, dispose: () => opened.close() }, clock, dataDir);
     // Full: the free space of data_dir's filesystem says so, and the refused write.
-    await fullDiskEpisode(k, disk, clock, /^disk only 0 MB free in .*\/data \(the database needs at least 32 MB\); a write was refused for lack of disk space/);
+    await fullDiskEpisode(
+      k,
+      disk,
+      clock,
+      /^disk only 0 MB free in .*\/data \(the database needs at least 32 MB\); a write was refused for lack of disk space/,
+    );
   });
 
   it('PostgreSQL: the database in a tablespace on a filesystem that fills up', async () => {
@@ -103,6 +114,11 @@ describe('/readyz on a full disk', () => {
     const clock = new FakeClock(new Date().toISOString());
     const k = await start({ ...opened, dispose: () => opened.close() }, clock);
     // The server's disk cannot be measured from here: the refused write is what says so.
-    await fullDiskEpisode(k, disk, clock, /^disk a write was refused for lack of disk space 0 s ago \(could not extend file .*No space left on device\)/);
+    await fullDiskEpisode(
+      k,
+      disk,
+      clock,
+      /^disk a write was refused for lack of disk space 0 s ago \(could not extend file .*No space left on device\)/,
+    );
   });
 });

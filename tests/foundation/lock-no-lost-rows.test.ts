@@ -11,7 +11,9 @@ import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.t
 
 it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kazma-rows-'));
-  const writer = spawn(process.execPath, [...fixtureArgs('tests/foundation/fixtures/pglite-writer.ts'), dataDir], { cwd: REPO_ROOT });
+  const writer = spawn(process.execPath, [...fixtureArgs('tests/foundation/fixtures/pglite-writer.ts'), dataDir], {
+    cwd: REPO_ROOT,
+  });
   let output = '';
   writer.stdout.on('data', (c) => (output += c));
   writer.stderr.on('data', (c) => (output += c));
@@ -20,7 +22,10 @@ it('a second kazma start while another process writes to the PGlite dir refuses,
     if (writer.exitCode !== null) throw new Error(`the writer exited (${writer.exitCode}) before writing:\n${output}`);
     return output;
   };
-  await eventually(writerOutput, (text) => text.includes('WRITING'), 'the PGlite writer printing WRITING', { timeoutMs: 60_000, intervalMs: 50 });
+  await eventually(writerOutput, (text) => text.includes('WRITING'), 'the PGlite writer printing WRITING', {
+    timeoutMs: 60_000,
+    intervalMs: 50,
+  });
 
   const { path } = writeConfig(`data_dir: ${dataDir}\nhttp: { port: 0 }\n`);
   const second = new KazmaProcess(['start', '--config', path], { env: { DATABASE_URL: undefined } });

@@ -10,13 +10,18 @@ function rowsOf(result: unknown): Array<Record<string, unknown>> {
 
 describeEachBackend('migrations', (db) => {
   it('apply cleanly to an empty database and create every table', async () => {
-    const tables = rowsOf(await db().db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`));
+    const tables = rowsOf(
+      await db().db.execute(
+        sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+      ),
+    );
     const names = tables.map((t) => t.table_name);
     expect(names).toEqual(expect.arrayContaining(['settings', 'effect_receipts']));
   });
 
   it('are idempotent: a second run applies nothing', async () => {
-    const before = rowsOf(await db().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;
+    const before = rowsOf(await db().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!
+      .n;
     await migrateDatabase(db());
     await migrateDatabase(db());
     const after = rowsOf(await db().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`))[0]!.n;

@@ -13,7 +13,9 @@ let parses: string[] = [];
 
 beforeAll(async () => {
   pglite = await PGlite.create();
-  await pglite.exec(`create table t (id serial primary key, name text not null, tags text[], doc jsonb, at timestamptz, data bytea, n bigint)`);
+  await pglite.exec(
+    `create table t (id serial primary key, name text not null, tags text[], doc jsonb, at timestamptz, data bytea, n bigint)`,
+  );
   // Every Parse message the engine is handed, by its text.
   const engine = pglite as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
   const original = engine.execProtocolRawSync.bind(pglite);
@@ -34,23 +36,37 @@ describe('a PGlite whose queries run prepared', () => {
   it('answers as PGlite’s own query() does, and parses a text once however often it runs', async () => {
     const client = withPreparedQueries(pglite);
     const insert = 'insert into t (name, tags, doc, at, data, n) values ($1, $2, $3, $4, $5, $6) returning *';
-    const values = (i: number) => [`مرحبا 👋 ${i}`, ['a', 'b,c', 'd"e'], { k: i, nested: [1, null] }, new Date(Date.UTC(2026, 0, i + 1)), new Uint8Array([0, 255, i]), 9007199254740993n];
+    const values = (i: number) => [
+      `مرحبا 👋 ${i}`,
+      ['a', 'b,c', 'd"e'],
+      { k: i, nested: [1, null] },
+      new Date(Date.UTC(2026, 0, i + 1)),
+      new Uint8Array([0, 255, i]),
+      9007199254740993n,
+    ];
     parses = [];
     for (let i = 0; i < 3; i++) {
       const mine = await client.query(insert, values(i));
       const theirs = await pglite.query(insert, values(i));
-      expect({ ...mine, rows: mine.rows.map((r) => ({ ...(r as object), id: 0 })) }).toEqual({ ...theirs, rows: theirs.rows.map((r) => ({ ...(r as object), id: 0 })) });
+      expect({ ...mine, rows: mine.rows.map((r) => ({ ...(r as object), id: 0 })) }).toEqual({
+        ...theirs,
+        rows: theirs.rows.map((r) => ({ ...(r as object), id: 0 })),
+      });
     }
     expect(parses.filter((text) => text === insert)).toHaveLength(1 + 3); // once here, every time in query()
 
     const select = 'select name, at, doc from t where n = $1 order by id';
     const options = { rowMode: 'array' as const, parsers: { 1184: (value: string) => value } };
-    expect(await client.query(select, [9007199254740993n], options)).toEqual(await pglite.query(select, [9007199254740993n], options));
+    expect(await client.query(select, [9007199254740993n], options)).toEqual(
+      await pglite.query(select, [9007199254740993n], options),
+    );
     const update = 'update t set name = name || $1 where id <= $2';
     const [mine, theirs] = [await client.query(update, ['!', 2]), await pglite.query(update, ['', 2])];
     expect(mine).toEqual(theirs);
     expect(mine.affectedRows).toBe(2);
-    expect(await client.query('select null::text as nothing, $1::int as one', [null])).toEqual(await pglite.query('select null::text as nothing, $1::int as one', [null]));
+    expect(await client.query('select null::text as nothing, $1::int as one', [null])).toEqual(
+      await pglite.query('select null::text as nothing, $1::int as one', [null]),
+    );
   });
 
   it('throws a database error as PGlite does, and the session goes on', async () => {
@@ -69,7 +85,12 @@ describe('a PGlite whose queries run prepared', () => {
 
   it('keeps at most maxStatements prepared, closing the least recently run', async () => {
     const client = withPreparedQueries(pglite, { maxStatements: 2 });
-    const ours = async () => (await pglite.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where name like 'kazma_%'`)).rows[0]!.n;
+    const ours = async () =>
+      (
+        await pglite.query<{ n: number }>(
+          `select count(*)::int as n from pg_prepared_statements where name like 'kazma_%'`,
+        )
+      ).rows[0]!.n;
     const before = await ours();
     for (const n of [1, 2, 3, 4, 1, 2]) await client.query(`select ${n} as n`);
     expect((await ours()) - before).toBe(2);

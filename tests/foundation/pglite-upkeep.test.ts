@@ -14,7 +14,9 @@ afterEach(async () => {
 
 /** The planner's row count of `table`: -1 until a VACUUM or ANALYZE counted it. */
 async function rowEstimate(database: Database, table: string): Promise<number> {
-  const result: unknown = await database.db.execute(sql`select reltuples::int as n from pg_class where relname = ${table} and relkind = 'r'`);
+  const result: unknown = await database.db.execute(
+    sql`select reltuples::int as n from pg_class where relname = ${table} and relkind = 'r'`,
+  );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ n: number }>;
   return rows[0]!.n;
 }
@@ -27,7 +29,10 @@ async function handleMessages(database: Database, n: number): Promise<void> {
   await database.db.execute(sql`update inbox set state = 'done', updated_at = now(), finished_at = now()`);
 }
 
-async function pgliteWith(options: { upkeepIntervalMs?: number; onUpkeepError?: (error: unknown) => void }): Promise<Database> {
+async function pgliteWith(options: {
+  upkeepIntervalMs?: number;
+  onUpkeepError?: (error: unknown) => void;
+}): Promise<Database> {
   const fresh = await freshDatabase('pglite');
   opened.push(fresh);
   const database = await openDatabase({ pglite: fresh.pglite!, ...options });

@@ -6,7 +6,9 @@ import { baselineWasmFlag } from '../../src/core/db/pglite-open.ts';
 describe('the embedded database keeps WebAssembly on the baseline tier', () => {
   it('asks for Liftoff only when node was started without a WebAssembly tier flag', () => {
     expect(baselineWasmFlag('')).toBe('--liftoff-only');
-    expect(baselineWasmFlag('--import tsx --max-old-space-size=512 --semi-space-growth-factor=1')).toBe('--liftoff-only');
+    expect(baselineWasmFlag('--import tsx --max-old-space-size=512 --semi-space-growth-factor=1')).toBe(
+      '--liftoff-only',
+    );
   });
 
   it.each([

@@ -7,12 +7,17 @@ import { configSchema, enabledPlatformIssues, parseConfig } from '../../src/core
 import { createLogger } from '../../src/core/log/index.ts';
 
 const slack = (over: Record<string, unknown>) => configSchema.parse({ slack: { enabled: true, ...over } }).slack;
-const stubCore = { pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: () => () => {} };
+const stubCore = {
+  pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) },
+  attachSurface: () => () => {},
+};
 
 describe("Slack's token rules", () => {
   it('pass a working http setup and a working socket setup', () => {
     expect(enabledPlatformIssues('slack', slack({ token: 'xoxb-1', signing_secret: 's3cret' }))).toEqual([]);
-    expect(enabledPlatformIssues('slack', slack({ token: 'xoxb-1', mode: 'socket', app_token: 'xapp-1-A' }))).toEqual([]);
+    expect(enabledPlatformIssues('slack', slack({ token: 'xoxb-1', mode: 'socket', app_token: 'xapp-1-A' }))).toEqual(
+      [],
+    );
   });
 
   it('name each missing credential of the mode, with its key', () => {
@@ -30,7 +35,12 @@ describe("Slack's token rules", () => {
   });
 
   it('are what the adapter refuses with when built directly', () => {
-    const config = slack({ token: 'xoxb-1', mode: 'socket', app_token: 'xoxb-wrong', api_url: 'http://127.0.0.1:9/api/' });
+    const config = slack({
+      token: 'xoxb-1',
+      mode: 'socket',
+      app_token: 'xoxb-wrong',
+      api_url: 'http://127.0.0.1:9/api/',
+    });
     const logger = createLogger({ level: 'silent', pretty: false });
     expect(() => new SlackPlatform({ config, core: stubCore, app: new Hono(), logger })).toThrow(
       expect.objectContaining({ code: 'config_invalid', issues: enabledPlatformIssues('slack', config) }),

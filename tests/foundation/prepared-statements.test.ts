@@ -32,14 +32,24 @@ const prepared = async (run: (db: Database['db']) => Promise<unknown>) => {
 it('a statement with parameters is prepared on its connection, inside a transaction too', async () => {
   const seen = await database.db.transaction(async (tx) => {
     await tx.select({ eventId: inbox.eventId }).from(inbox).where(eq(inbox.chat, 'telegram:1'));
-    return (await tx.execute(sql`select statement from pg_prepared_statements`)) as unknown as Array<{ statement: string }>;
+    return (await tx.execute(sql`select statement from pg_prepared_statements`)) as unknown as Array<{
+      statement: string;
+    }>;
   });
-  expect(seen.map((row) => row.statement).some((text) => text.includes(`from "inbox" where "inbox"."chat" = $1`))).toBe(true);
+  expect(seen.map((row) => row.statement).some((text) => text.includes(`from "inbox" where "inbox"."chat" = $1`))).toBe(
+    true,
+  );
 });
 
 it('outside a transaction too: the pooled connections keep what they ran prepared', async () => {
-  for (let i = 0; i < 10; i++) await database.db.update(inbox).set({ chat: 'x' }).where(eq(inbox.eventId, String(i)));
-  const lists = await Promise.all(Array.from({ length: 10 }, () => prepared((db) => db.execute(sql`select statement from pg_prepared_statements`))));
+  for (let i = 0; i < 10; i++)
+    await database.db
+      .update(inbox)
+      .set({ chat: 'x' })
+      .where(eq(inbox.eventId, String(i)));
+  const lists = await Promise.all(
+    Array.from({ length: 10 }, () => prepared((db) => db.execute(sql`select statement from pg_prepared_statements`))),
+  );
   expect(lists.flat().some((text) => text.startsWith('update "inbox" set "chat" = $1'))).toBe(true);
 });
 
@@ -48,10 +58,18 @@ it('the checkpointer reads and writes checkpoints through named statements, prep
   const checkpointer = await createCheckpointer(fresh, { poolSize: 1 });
   try {
     const thread_id = randomUUID();
-    await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
-    await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'two' }] }, { configurable: { thread_id } });
+    await appendGraph(checkpointer.saver, 'a').invoke(
+      { messages: [{ role: 'user', content: 'one' }] },
+      { configurable: { thread_id } },
+    );
+    await appendGraph(checkpointer.saver, 'a').invoke(
+      { messages: [{ role: 'user', content: 'two' }] },
+      { configurable: { thread_id } },
+    );
     // The pool's one connection: what it has prepared.
-    const pool = (checkpointer.saver as unknown as { pool: { query(text: string): Promise<{ rows: Array<{ name: string }> }> } }).pool;
+    const pool = (
+      checkpointer.saver as unknown as { pool: { query(text: string): Promise<{ rows: Array<{ name: string }> }> } }
+    ).pool;
     const names = (await pool.query('select name from pg_prepared_statements')).rows.map((row) => row.name);
     expect(names).toEqual(expect.arrayContaining(['kazma_langgraph_read', 'kazma_langgraph_put']));
   } finally {
@@ -66,11 +84,21 @@ it('on PGlite too, each checkpointer under names of its own: two on one session 
   try {
     for (const checkpointer of [first, second, first, second]) {
       const thread_id = randomUUID();
-      await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
-      const read = await appendGraph(checkpointer.saver, 'a').invoke({ messages: [{ role: 'user', content: 'two' }] }, { configurable: { thread_id } });
+      await appendGraph(checkpointer.saver, 'a').invoke(
+        { messages: [{ role: 'user', content: 'one' }] },
+        { configurable: { thread_id } },
+      );
+      const read = await appendGraph(checkpointer.saver, 'a').invoke(
+        { messages: [{ role: 'user', content: 'two' }] },
+        { configurable: { thread_id } },
+      );
       expect(read.messages.map((m) => m.content)).toEqual(['one', 'a #1', 'two', 'a #3']);
     }
-    const names = (await fresh.pglite!.query<{ name: string }>(`select name from pg_prepared_statements where name like 'kazma_langgraph_read%'`)).rows.map((row) => row.name);
+    const names = (
+      await fresh.pglite!.query<{ name: string }>(
+        `select name from pg_prepared_statements where name like 'kazma_langgraph_read%'`,
+      )
+    ).rows.map((row) => row.name);
     expect(names).toHaveLength(2);
   } finally {
     await first.close();

@@ -15,7 +15,11 @@ const CLI = readFileSync(`${ROOT}/docs/cli.md`, 'utf8');
 function tableRows(text: string, first: string): string[][] {
   const rows: string[][] = [];
   const lines = text.split('\n');
-  const cells = (line: string) => line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+  const cells = (line: string) =>
+    line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]!.startsWith('|') || cells(lines[i]!)[0] !== first || !lines[i + 1]?.startsWith('|---')) continue;
     for (i += 2; i < lines.length && lines[i]!.startsWith('|'); i++) rows.push(cells(lines[i]!));
@@ -25,14 +29,21 @@ function tableRows(text: string, first: string): string[][] {
 
 const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+};
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
   for (;;) {
     const def = defOf(s);
-    if (def.innerType && ['default', 'prefault', 'optional', 'nullable', 'catch', 'readonly'].includes(def.type)) s = def.innerType;
+    if (def.innerType && ['default', 'prefault', 'optional', 'nullable', 'catch', 'readonly'].includes(def.type))
+      s = def.innerType;
     else if (def.type === 'pipe' && def.in) s = def.in;
     else return s;
   }
@@ -66,7 +77,9 @@ function matches(documented: string, key: string): boolean {
 
 describe('the reference tables in docs/', () => {
   it('the configuration table documents every key of the schema, by name, and only keys that exist', () => {
-    const documented = tableRows(CONFIGURATION, 'key').flatMap((row) => keysIn(row[0]!)).filter((k) => !k.endsWith('.*'));
+    const documented = tableRows(CONFIGURATION, 'key')
+      .flatMap((row) => keysIn(row[0]!))
+      .filter((k) => !k.endsWith('.*'));
     const keys = leaves(configSchema as unknown as z.ZodType);
     expect(keys.length).toBeGreaterThan(40);
     // `access.operators[].api_token` documents a field of the list `access.operators`.
@@ -83,10 +96,12 @@ describe('the reference tables in docs/', () => {
     const cli = readFileSync(`${ROOT}/src/cli/index.ts`, 'utf8');
     const names = [...cli.matchAll(/^\s+'?([a-z][a-z -]*)'?: async \(\) =>/gm)].map((m) => m[1]!);
     expect(names).toContain('config check');
-    const documented = rows.filter((r) => r.startsWith('kazma ') && !r.startsWith('kazma -')).map((r) => {
-      const words = r.slice('kazma '.length).split(/\s+/);
-      return names.find((n) => n === words.slice(0, 2).join(' ')) ?? words[0]!;
-    });
+    const documented = rows
+      .filter((r) => r.startsWith('kazma ') && !r.startsWith('kazma -'))
+      .map((r) => {
+        const words = r.slice('kazma '.length).split(/\s+/);
+        return names.find((n) => n === words.slice(0, 2).join(' ')) ?? words[0]!;
+      });
     expect([...new Set(documented)].sort()).toEqual([...names].sort());
     expect(documented.length, 'a command listed twice').toBe(new Set(documented).size);
   });

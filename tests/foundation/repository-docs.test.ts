@@ -25,7 +25,10 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const slug = heading!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -67,12 +70,15 @@ describe('the README and the docs', () => {
   });
 
   it('negative control: a link to a missing file, or to a heading the file lacks, is found', () => {
-    const doc = '# Title\n\n## Reading the web: `web_fetch`\n\n' +
+    const doc =
+      '# Title\n\n## Reading the web: `web_fetch`\n\n' +
       'See [a](cli.md), [b](missing.md), [c](#title), [d](#nowhere),\n' +
       '[e](#reading-the-web-web_fetch), [f](configuration.md#no-such-key), [g](https://example.com/x.md).\n' +
       '```md\n[in a code block](not-checked.md)\n```\n';
     const files: Record<string, string> = {
-      'docs/page.md': doc, 'docs/cli.md': '# The `kazma` command\n', 'docs/configuration.md': '# Configuration\n',
+      'docs/page.md': doc,
+      'docs/cli.md': '# The `kazma` command\n',
+      'docs/configuration.md': '# Configuration\n',
     };
     expect(brokenLinks('docs/page.md', doc, (path) => files[path])).toEqual([
       'docs/page.md: missing.md (no file docs/missing.md)',
@@ -97,8 +103,8 @@ describe('compose.yaml', () => {
 
 /** A test file that starts a process running Kazma's code: a `kazma` command, or a fixture child. */
 const startsKazma = (text: string) =>
-  /\b(KazmaProcess|runKazma|spawnNode)\b/.test(text)
-  || (/\bfixtureArgs\(/.test(text) && /\b(spawn|execFile)\w*\(/.test(text));
+  /\b(KazmaProcess|runKazma|spawnNode)\b/.test(text) ||
+  (/\bfixtureArgs\(/.test(text) && /\b(spawn|execFile)\w*\(/.test(text));
 
 describe('npm run test:fast', () => {
   it('exists, is documented, and runs its own vitest config; test:bench runs the benches', () => {
@@ -113,8 +119,9 @@ describe('npm run test:fast', () => {
   });
 
   it('leaves out every test file that starts Kazma processes, and lists only files that exist', () => {
-    const tests = filesUnder('tests', '.test.ts')
-      .filter((path) => !path.startsWith('tests/bench/') && !path.endsWith('repository-docs.test.ts'));
+    const tests = filesUnder('tests', '.test.ts').filter(
+      (path) => !path.startsWith('tests/bench/') && !path.endsWith('repository-docs.test.ts'),
+    );
     const starting = tests.filter((path) => startsKazma(read(path)));
     expect(starting.length).toBeGreaterThan(10);
     const missing = starting.filter((path) => !PROCESS_TESTS.includes(path));
@@ -123,8 +130,8 @@ describe('npm run test:fast', () => {
   });
 
   it('negative control: a file that starts Kazma is recognised, one that only imports the helpers is not', () => {
-    expect(startsKazma("const k = new KazmaProcess(config);")).toBe(true);
-    expect(startsKazma("spawn(process.execPath, [...fixtureArgs(CHILD)]);")).toBe(true);
+    expect(startsKazma('const k = new KazmaProcess(config);')).toBe(true);
+    expect(startsKazma('spawn(process.execPath, [...fixtureArgs(CHILD)]);')).toBe(true);
     const onlyImports = "import { ROOT } from '../agent/helpers/spawn.ts';\nexpect(fixtureArgs('bin/kazma.js'));";
     expect(startsKazma(onlyImports)).toBe(false);
   });

@@ -11,7 +11,11 @@ const LEAKS: Array<[string, RegExp, string]> = [
   ['mocked module', /\bvi\.(do)?mock\(/, 'it stays mocked for the files after it'],
   ['faked timers', /\bvi\.useFakeTimers\(/, 'they stay faked if a file forgets to restore them'],
   ['stubbed global', /\bvi\.stub(Env|Global)\(/, 'it outlives the file unless unstubbed'],
-  ['changed environment', /\bprocess\.env\.[A-Za-z_]\w*\s*=(?!=)|\bprocess\.env\[[^\]]+\]\s*=(?!=)|\bdelete process\.env\b|Object\.assign\(process\.env\b/, 'it reaches every later file (hand env to a child process instead)'],
+  [
+    'changed environment',
+    /\bprocess\.env\.[A-Za-z_]\w*\s*=(?!=)|\bprocess\.env\[[^\]]+\]\s*=(?!=)|\bdelete process\.env\b|Object\.assign\(process\.env\b/,
+    'it reaches every later file (hand env to a child process instead)',
+  ],
 ];
 
 /** The leaks found in `text`: each as its name and why it leaks. */
@@ -49,6 +53,10 @@ describe('test files share workers', () => {
   });
 
   it('lets reading the environment and handing it to a child through', () => {
-    expect(leaksIn("const url = process.env.DATABASE_URL ?? '';\nif (process.env.CI === '1') {}\nspawn(node, [], { env: { ...process.env, REDIS_URL: '' } });\n")).toEqual([]);
+    expect(
+      leaksIn(
+        "const url = process.env.DATABASE_URL ?? '';\nif (process.env.CI === '1') {}\nspawn(node, [], { env: { ...process.env, REDIS_URL: '' } });\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -14,11 +14,12 @@ afterEach(() => {
 });
 
 function startKazma(configPath: string, env: Record<string, string | undefined> = {}): KazmaProcess {
-  const proc = new KazmaProcess(['start', '--config', configPath], { env: { DATABASE_URL: undefined, REDIS_URL: undefined, ...env } });
+  const proc = new KazmaProcess(['start', '--config', configPath], {
+    env: { DATABASE_URL: undefined, REDIS_URL: undefined, ...env },
+  });
   running.push(proc);
   return proc;
 }
-
 
 describe('kazma start on embedded defaults', () => {
   it('reaches /readyz 200 on a fresh PGlite data dir and exits 0 within 5 s of SIGTERM', async () => {
@@ -61,11 +62,22 @@ describe('kazma start on embedded defaults', () => {
     const redisPort = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'kazma-redis-'));
     const startRedis = () =>
-      spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+      spawn(
+        'redis-server',
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+        { stdio: 'ignore' },
+      );
     let redis = startRedis();
     try {
-      await eventually(() => tcpAnswers(redisPort), (up) => up, `redis-server answering on port ${redisPort}`, { timeoutMs: 10_000, intervalMs: 100 });
-      const { dir: configDir, path } = writeConfig(`http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`);
+      await eventually(
+        () => tcpAnswers(redisPort),
+        (up) => up,
+        `redis-server answering on port ${redisPort}`,
+        { timeoutMs: 10_000, intervalMs: 100 },
+      );
+      const { dir: configDir, path } = writeConfig(
+        `http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`,
+      );
       await seedPgliteDataDir(join(configDir, 'kazma-data'));
       const kazma = startKazma(path);
       const port = await kazma.port();
@@ -88,7 +100,12 @@ describe('kazma start on embedded defaults', () => {
       expect(kazma.logs().filter((l) => l.msg === 'job worker error')).toEqual([]);
 
       redis = startRedis();
-      await eventually(() => readyStatus(port), (status) => status === 200, '/readyz answering 200 once Redis is back', { timeoutMs: 30_000, intervalMs: 100 });
+      await eventually(
+        () => readyStatus(port),
+        (status) => status === 200,
+        '/readyz answering 200 once Redis is back',
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
       await kazma.waitForLog((l) => l.msg === `redis is back at redis://127.0.0.1:${redisPort}`, 15_000);
       expect(said()).toHaveLength(2);
       kazma.kill('SIGTERM');
@@ -104,7 +121,9 @@ describe('kazma start on embedded defaults', () => {
     const kazma = startKazma(path);
     const { code } = await kazma.exited;
     expect(code).toBe(1);
-    expect(kazma.stderr).toMatch(/^kazma: Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer\. Start it or fix redis\.url/m);
+    expect(kazma.stderr).toMatch(
+      /^kazma: Redis at redis:\/\/127\.0\.0\.1:\d+ does not answer\. Start it or fix redis\.url/m,
+    );
   });
 });
 

@@ -16,28 +16,36 @@ afterEach(() => {
 });
 
 describe('an error nothing caught, in a running kazma start', () => {
-  it.each(['rejection', 'exception'] as const)('an unhandled %s is logged at fatal, then Kazma stops gracefully and exits 1', async (failure) => {
-    const { dir, path } = writeConfig('http: { port: 0 }\nshutdown: { timeout: 5000 }\n');
-    await seedPgliteDataDir(join(dir, 'kazma-data'));
-    const kazma = new KazmaProcess(['start', '--config', path], {
-      env: { DATABASE_URL: undefined, REDIS_URL: undefined, NODE_OPTIONS: `--import=${FAIL_ON_SIGNAL}`, KAZMA_TEST_FAILURE: failure },
-    });
-    running.push(kazma);
-    const port = await kazma.port();
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  it.each(['rejection', 'exception'] as const)(
+    'an unhandled %s is logged at fatal, then Kazma stops gracefully and exits 1',
+    async (failure) => {
+      const { dir, path } = writeConfig('http: { port: 0 }\nshutdown: { timeout: 5000 }\n');
+      await seedPgliteDataDir(join(dir, 'kazma-data'));
+      const kazma = new KazmaProcess(['start', '--config', path], {
+        env: {
+          DATABASE_URL: undefined,
+          REDIS_URL: undefined,
+          NODE_OPTIONS: `--import=${FAIL_ON_SIGNAL}`,
+          KAZMA_TEST_FAILURE: failure,
+        },
+      });
+      running.push(kazma);
+      const port = await kazma.port();
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
-    kazma.kill('SIGUSR2');
-    const { code, signal } = await kazma.exited;
-    expect({ code, signal }).toEqual({ code: 1, signal: null });
-    const logs = kazma.logs();
-    const fatal = logs.findIndex((l) => l.level === 60);
-    expect(fatal, `no fatal log line; stderr:\n${kazma.stderr}`).toBeGreaterThanOrEqual(0);
-    expect(logs[fatal]).toMatchObject({
-      origin: failure === 'rejection' ? 'unhandledRejection' : 'uncaughtException',
-      err: { message: 'an unexpected failure made by the test' },
-    });
-    expect(String(logs[fatal]!.msg)).toContain('stopping gracefully');
-    // The graceful stop ran after it, to its end.
-    expect(logs.findIndex((l) => l.msg === 'stopped')).toBeGreaterThan(fatal);
-  });
+      kazma.kill('SIGUSR2');
+      const { code, signal } = await kazma.exited;
+      expect({ code, signal }).toEqual({ code: 1, signal: null });
+      const logs = kazma.logs();
+      const fatal = logs.findIndex((l) => l.level === 60);
+      expect(fatal, `no fatal log line; stderr:\n${kazma.stderr}`).toBeGreaterThanOrEqual(0);
+      expect(logs[fatal]).toMatchObject({
+        origin: failure === 'rejection' ? 'unhandledRejection' : 'uncaughtException',
+        err: { message: 'an unexpected failure made by the test' },
+      });
+      expect(String(logs[fatal]!.msg)).toContain('stopping gracefully');
+      // The graceful stop ran after it, to its end.
+      expect(logs.findIndex((l) => l.msg === 'stopped')).toBeGreaterThan(fatal);
+    },
+  );
 });

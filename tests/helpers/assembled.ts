@@ -27,22 +27,50 @@ export interface Assembled {
 }
 
 /** `config` is kazma.yaml as an object; data_dir, http.port 0 and tools.workspace are filled in. */
-export async function startAssembled(config: Record<string, unknown>, options: { tools?: ToolDefinition[]; tuning?: PlatformTuning; database?: FreshDatabase; clock?: Clock; queuePrefix?: string; env?: Record<string, string>; surfaces?: Surface[] } = {}): Promise<Assembled> {
+export async function startAssembled(
+  config: Record<string, unknown>,
+  options: {
+    tools?: ToolDefinition[];
+    tuning?: PlatformTuning;
+    database?: FreshDatabase;
+    clock?: Clock;
+    queuePrefix?: string;
+    env?: Record<string, string>;
+    surfaces?: Surface[];
+  } = {},
+): Promise<Assembled> {
   const workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-asm-')));
   // http.port stays 0 when a test configures other http keys: the default port would collide across files.
-  const raw = { data_dir: join(workspace, 'data'), tools: { workspace }, ...config, http: { port: 0, ...(config.http as Record<string, unknown> | undefined) } };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, ...options.env }, baseDir: workspace });
+  const raw = {
+    data_dir: join(workspace, 'data'),
+    tools: { workspace },
+    ...config,
+    http: { port: 0, ...(config.http as Record<string, unknown> | undefined) },
+  };
+  const loaded = parseConfig(JSON.stringify(raw), {
+    env: { PATH: process.env.PATH, ...options.env },
+    baseDir: workspace,
+  });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   const kazma = await assembleKazma({
-    loaded, logger, database, redis: testRedis(), queuePrefix: options.queuePrefix ?? testQueuePrefix('asm'),
-    ...(options.tools && { tools: options.tools }), ...(options.tuning && { tuning: options.tuning }), ...(options.clock && { clock: options.clock }),
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: options.queuePrefix ?? testQueuePrefix('asm'),
+    ...(options.tools && { tools: options.tools }),
+    ...(options.tuning && { tuning: options.tuning }),
+    ...(options.clock && { clock: options.clock }),
     // Attached before start-up recovery, so what a restart delivers at start reaches them.
     ...(options.surfaces && { surfaces: options.surfaces }),
   });
-  const idle = (p: RunningPlatform) => ('idle' in p && typeof p.idle === 'function' ? (p.idle as () => Promise<void>)() : Promise.resolve());
+  const idle = (p: RunningPlatform) =>
+    'idle' in p && typeof p.idle === 'function' ? (p.idle as () => Promise<void>)() : Promise.resolve();
   return {
-    kazma, database, workspace,
+    kazma,
+    database,
+    workspace,
     platform: (kind) => {
       const found = kazma.platforms.find((p) => p instanceof kind);
       if (!found) throw new Error(`no ${kind.name} is running`);
@@ -76,7 +104,10 @@ export function kazmasOnOneDatabase(backend: Backend = 'pglite') {
     database = undefined;
   });
   return {
-    async start(config: Record<string, unknown>, options: Omit<Parameters<typeof startAssembled>[1] & object, 'database'> = {}): Promise<Assembled> {
+    async start(
+      config: Record<string, unknown>,
+      options: Omit<Parameters<typeof startAssembled>[1] & object, 'database'> = {},
+    ): Promise<Assembled> {
       database ??= await freshDatabase(backend);
       const k = await startAssembled(config, { ...options, database });
       running.push(k);

@@ -14,7 +14,9 @@ export function fixtureSources(dir = join(ROOT, 'tests')): string[] {
     const path = join(dir, entry.name);
     if (!entry.isDirectory()) return [];
     if (entry.name !== 'fixtures') return fixtureSources(path);
-    return readdirSync(path).filter((name) => name.endsWith('.ts')).map((name) => relative(ROOT, join(path, name)));
+    return readdirSync(path)
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => relative(ROOT, join(path, name)));
   });
 }
 

@@ -18,7 +18,9 @@ function bundlesOfRun(): Record<string, string> {
 /** Thrown when a test spawns a TypeScript file that is not in a fixtures/ folder (it was not bundled). */
 export class UnbundledFixtureError extends Error {
   constructor(script: string) {
-    super(`${script} is spawned by a test but was not bundled: put it in a fixtures/ folder beside its tests (tests/helpers/fixture-bundles.ts bundles tests/**/fixtures/*.ts)`);
+    super(
+      `${script} is spawned by a test but was not bundled: put it in a fixtures/ folder beside its tests (tests/helpers/fixture-bundles.ts bundles tests/**/fixtures/*.ts)`,
+    );
   }
 }
 

@@ -44,6 +44,7 @@ function removeAbandonedBundles(dist: string): void {
   const dayAgo = Date.now() - 86_400_000;
   for (const name of readdirSync(dist)) {
     const path = join(dist, name);
-    if (name.startsWith('test-fixtures-') && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    if (name.startsWith('test-fixtures-') && statSync(path).mtimeMs < dayAgo)
+      rmSync(path, { recursive: true, force: true });
   }
 }

@@ -25,7 +25,12 @@ export function importsOf(path: string, text: string): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -56,18 +61,24 @@ export function checkImportGraph(tree: SourceTree): string[] {
     for (const spec of importsOf(file, text)) {
       const target = spec.startsWith('.') ? relative('.', resolve(dirname(file), spec)) : undefined;
       if (file.startsWith('src/core/')) {
-        if (!target && PLATFORM_PACKAGES.test(spec)) violations.push(`${file}: core imports platform/queue package "${spec}"`);
-        if (target && !target.startsWith('src/core/')) violations.push(`${file}: core imports ${target} (core imports nothing outside src/core)`);
+        if (!target && PLATFORM_PACKAGES.test(spec))
+          violations.push(`${file}: core imports platform/queue package "${spec}"`);
+        if (target && !target.startsWith('src/core/'))
+          violations.push(`${file}: core imports ${target} (core imports nothing outside src/core)`);
       }
       const adapter = /^src\/adapters\/([^/]+)\//.exec(file)?.[1];
       if (adapter && target) {
         const other = /^src\/adapters\/([^/]+)\//.exec(target)?.[1];
-        if (other && other !== adapter) violations.push(`${file}: adapter "${adapter}" imports adapter "${other}" (${target})`);
-        if (target.startsWith('src/jobs/')) violations.push(`${file}: adapter "${adapter}" imports ${target} (adapters never import jobs)`);
+        if (other && other !== adapter)
+          violations.push(`${file}: adapter "${adapter}" imports adapter "${other}" (${target})`);
+        if (target.startsWith('src/jobs/'))
+          violations.push(`${file}: adapter "${adapter}" imports ${target} (adapters never import jobs)`);
       }
-      if (file.startsWith('src/jobs/') && target?.startsWith('src/adapters/')) violations.push(`${file}: jobs import adapter ${target}`);
+      if (file.startsWith('src/jobs/') && target?.startsWith('src/adapters/'))
+        violations.push(`${file}: jobs import adapter ${target}`);
       for (const owned of OWNED_PACKAGES) {
-        if (!target && owned.pattern.test(spec) && !file.startsWith(owned.owner)) violations.push(`${file}: imports ${owned.what} "${spec}", which only ${owned.owner} may import`);
+        if (!target && owned.pattern.test(spec) && !file.startsWith(owned.owner))
+          violations.push(`${file}: imports ${owned.what} "${spec}", which only ${owned.owner} may import`);
       }
       if (target && tree.has(target)) local.push(target);
     }
@@ -104,7 +115,8 @@ function findCycles(edges: Map<string, string[]>): string[][] {
         onStack.delete(member);
         component.push(member);
       } while (member !== node);
-      if (component.length > 1 || (edges.get(node) ?? []).includes(node)) cycles.push([...component.reverse(), component[0]!]);
+      if (component.length > 1 || (edges.get(node) ?? []).includes(node))
+        cycles.push([...component.reverse(), component[0]!]);
     }
   };
   for (const node of edges.keys()) if (!indices.has(node)) connect(node);

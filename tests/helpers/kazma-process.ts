@@ -8,7 +8,10 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const KAZMA_BIN = join(REPO_ROOT, 'bin/kazma.js');
 
 /** A temp directory holding a kazma.yaml with the given text. */
-export function writeConfig(yaml: string, dir = mkdtempSync(join(tmpdir(), 'kazma-test-'))): { dir: string; path: string } {
+export function writeConfig(
+  yaml: string,
+  dir = mkdtempSync(join(tmpdir(), 'kazma-test-')),
+): { dir: string; path: string } {
   const path = join(dir, 'kazma.yaml');
   writeFileSync(path, yaml);
   return { dir, path };
@@ -41,16 +44,25 @@ export class KazmaProcess {
   }
 
   /** Waits for a log line matching `predicate`, failing early if the process exits. */
-  async waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+  async waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs = 90_000,
+  ): Promise<Record<string, unknown>> {
     let exited = false;
     void this.exited.then(() => (exited = true));
     const output = () => `\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
     const read = () => {
       const found = this.logs().find(predicate);
-      if (!found && exited) throw new Error(`the process exited before a log line matching ${predicate.toString()}${output()}`);
+      if (!found && exited)
+        throw new Error(`the process exited before a log line matching ${predicate.toString()}${output()}`);
       return found;
     };
-    return eventually(read, (found) => found, () => `a log line matching ${predicate.toString()}${output()}`, { timeoutMs, intervalMs: 50 });
+    return eventually(
+      read,
+      (found) => found,
+      () => `a log line matching ${predicate.toString()}${output()}`,
+      { timeoutMs, intervalMs: 50 },
+    );
   }
 
   /** The HTTP port from the `http listening` log line. */
@@ -65,7 +77,10 @@ export class KazmaProcess {
 }
 
 /** Runs a kazma subcommand to completion. */
-export async function runKazma(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
+export async function runKazma(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+) {
   const proc = new KazmaProcess(args, options);
   proc.child.stdin!.end();
   const { code } = await proc.exited;

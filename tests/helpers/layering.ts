@@ -43,12 +43,23 @@ function edgesOf(tree: SourceTree): Edge[] {
     const visit = (node: ts.Node) => {
       let spec: string | undefined;
       let dynamic = false;
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) spec = node.moduleSpecifier.text;
-      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      )
+        spec = node.moduleSpecifier.text;
+      else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteral(node.arguments[0])
+      ) {
         spec = node.arguments[0].text;
         dynamic = true;
       }
-      if (spec?.startsWith('.')) edges.push({ file, target: relative('.', resolve(dirname(file), spec)), dynamic, typeOnly: !values.has(spec) });
+      if (spec?.startsWith('.'))
+        edges.push({ file, target: relative('.', resolve(dirname(file), spec)), dynamic, typeOnly: !values.has(spec) });
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -60,7 +71,8 @@ function edgesOf(tree: SourceTree): Edge[] {
 export function checkLayers(tree: SourceTree): string[] {
   const violations: string[] = [];
   const modules = new Set([...tree.keys()].map(moduleOf).filter((m): m is string => !!m));
-  for (const module of modules) if (!tree.has(`${module}/index.ts`)) violations.push(`${module}: has no index.ts (its public face)`);
+  for (const module of modules)
+    if (!tree.has(`${module}/index.ts`)) violations.push(`${module}: has no index.ts (its public face)`);
   const moduleEdges = new Map<string, Set<string>>();
   for (const { file, target, dynamic, typeOnly } of edgesOf(tree)) {
     const from = moduleOf(file);
@@ -84,7 +96,7 @@ function moduleCycles(edges: Map<string, Set<string>>): string[][] {
     const path = pathBack(edges, start, start);
     if (path && !path.some((m) => done.has(m))) {
       cycles.push([start, ...path]);
-      path.forEach((m) => done.add(m));
+      for (const m of path) done.add(m);
     }
   }
   return cycles;
@@ -94,7 +106,7 @@ function moduleCycles(edges: Map<string, Set<string>>): string[][] {
 function pathBack(edges: Map<string, Set<string>>, from: string, to: string): string[] | undefined {
   const previous = new Map<string, string>();
   const queue = [...(edges.get(from) ?? [])];
-  queue.forEach((m) => previous.set(m, from));
+  for (const m of queue) previous.set(m, from);
   while (queue.length) {
     const at = queue.shift()!;
     if (at === to) {
@@ -102,7 +114,7 @@ function pathBack(edges: Map<string, Set<string>>, from: string, to: string): st
       for (let m = previous.get(at)!; m !== from; m = previous.get(m)!) path.unshift(m);
       return path;
     }
-    for (const next of edges.get(at) ?? []) if (!previous.has(next)) (previous.set(next, at), queue.push(next));
+    for (const next of edges.get(at) ?? []) if (!previous.has(next)) previous.set(next, at), queue.push(next);
   }
   return undefined;
 }

@@ -24,7 +24,10 @@ export interface ModelOverlap {
  * Makes the next `calls` requests to `llm` each take `delayMs` and records when each was in flight.
  * Replies are the fake's default (`echo: <text>`), unless `reply` is given.
  */
-export function watchModelOverlap(llm: FakeLlm, options: { calls: number; delayMs: number; reply?: (body: ChatRequestBody) => FakeStep }): ModelOverlap {
+export function watchModelOverlap(
+  llm: FakeLlm,
+  options: { calls: number; delayMs: number; reply?: (body: ChatRequestBody) => FakeStep },
+): ModelOverlap {
   const ends = new Map<ChatRequestBody, number>();
   llm.hangNext(options.calls, options.delayMs);
   llm.setDefault((body) => {
@@ -44,7 +47,8 @@ export function watchModelOverlap(llm: FakeLlm, options: { calls: number; delayM
       const sorted = calls().sort((a, b) => a.start - b.start);
       const found: Array<[ModelCall, ModelCall]> = [];
       for (let i = 0; i < sorted.length; i++) {
-        for (let j = i + 1; j < sorted.length && sorted[j]!.start < sorted[i]!.end; j++) found.push([sorted[i]!, sorted[j]!]);
+        for (let j = i + 1; j < sorted.length && sorted[j]!.start < sorted[i]!.end; j++)
+          found.push([sorted[i]!, sorted[j]!]);
       }
       return found;
     },

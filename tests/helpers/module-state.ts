@@ -11,9 +11,15 @@ import type { SourceTree } from './import-graph.ts';
 export const MEMOS = new Map([
   ['src/core/agent/graph/context-window.ts:counted', "a message's token estimate, a pure function of the message"],
   ['src/core/tools/specs.ts:specs', "a tool definition's JSON schema, a pure function of the definition"],
-  ['src/core/db/prepared.ts:BUILT', "a statement built once per database handle; building it again gives the same SQL"],
-  ['src/core/decisions/compare-and-set.ts:statements', "a table's compare-and-set statement, a pure function of the table"],
-  ['src/core/schedules/zoned.ts:formatters', "an Intl.DateTimeFormat per time zone (costly to build), a pure function of the zone"],
+  ['src/core/db/prepared.ts:BUILT', 'a statement built once per database handle; building it again gives the same SQL'],
+  [
+    'src/core/decisions/compare-and-set.ts:statements',
+    "a table's compare-and-set statement, a pure function of the table",
+  ],
+  [
+    'src/core/schedules/zoned.ts:formatters',
+    'an Intl.DateTimeFormat per time zone (costly to build), a pure function of the zone',
+  ],
 ]);
 
 const CONTAINERS = /^(Map|WeakMap|Set|WeakSet|WeakRef|Array)$/;
@@ -30,8 +36,12 @@ export function checkModuleState(tree: SourceTree): string[] {
       for (const declaration of statement.declarationList.declarations) {
         const name = declaration.name.getText(source);
         if (MEMOS.has(`${file}:${name}`)) continue;
-        if (mutable) violations.push(`${file}: module-level variable ${name} (state belongs in an object the assembler builds)`);
-        else if (declaration.initializer && startsEmpty(declaration.initializer)) violations.push(`${file}: module-level container ${name} starts empty (state belongs in an object the assembler builds)`);
+        if (mutable)
+          violations.push(`${file}: module-level variable ${name} (state belongs in an object the assembler builds)`);
+        else if (declaration.initializer && startsEmpty(declaration.initializer))
+          violations.push(
+            `${file}: module-level container ${name} starts empty (state belongs in an object the assembler builds)`,
+          );
       }
     }
   }
@@ -67,7 +77,9 @@ export function checkClockReads(tree: SourceTree): string[] {
       const dateCall = ts.isCallExpression(node) && node.expression.getText(source) === 'Date';
       if (dateNow || newDate || dateCall) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-        violations.push(`${file}:${line}: ${node.getText(source)} reads the machine's clock; take a Clock (or performance.now() for elapsed time)`);
+        violations.push(
+          `${file}:${line}: ${node.getText(source)} reads the machine's clock; take a Clock (or performance.now() for elapsed time)`,
+        );
       }
       ts.forEachChild(node, visit);
     };

@@ -20,7 +20,14 @@ export function testQueuePrefix(name = 'test'): string {
 
 /** Waits until no outbox row is pending or being sent: every card and edit so far is delivered. */
 export async function waitForOutbox(database: Pick<Database, 'db'>, timeoutMs = 20_000): Promise<void> {
-  const undelivered = () => database.db.select({ id: outbox.id, error: outbox.lastError }).from(outbox).where(inArray(outbox.state, ['pending', 'sending']));
+  const undelivered = () =>
+    database.db
+      .select({ id: outbox.id, error: outbox.lastError })
+      .from(outbox)
+      .where(inArray(outbox.state, ['pending', 'sending']));
   // On timeout the message lists the rows still open, with their last error.
-  await eventually(undelivered, (open) => open.length === 0, 'every outbox row delivered (none pending or sending)', { timeoutMs, intervalMs: 20 });
+  await eventually(undelivered, (open) => open.length === 0, 'every outbox row delivered (none pending or sending)', {
+    timeoutMs,
+    intervalMs: 20,
+  });
 }

@@ -10,7 +10,9 @@ const SSL_REQUEST = 80877103;
  * A tap factory for startTcpProxy: `onStatement` sees each statement's text, and its place on its
  * connection (0: the first statement the connection sends), and may return a verdict on the connection.
  */
-export function statementTap(onStatement: (text: string, nth: number) => TapVerdict | void): () => (chunk: Buffer) => TapVerdict | void {
+export function statementTap(
+  onStatement: (text: string, nth: number) => TapVerdict | void,
+): () => (chunk: Buffer) => TapVerdict | void {
   return () => {
     let pending = Buffer.alloc(0);
     let untyped = true;
@@ -26,10 +28,14 @@ export function statementTap(onStatement: (text: string, nth: number) => TapVerd
         if (code !== SSL_REQUEST) untyped = false; // the startup message follows an SSLRequest
       }
       if (untyped) return undefined;
-      let verdict: TapVerdict | void = undefined;
-      const { rest } = readFrontendMessages(pending, (text) => {
-        verdict = onStatement(text, sent++) ?? verdict;
-      }, state);
+      let verdict = undefined as TapVerdict | void;
+      const { rest } = readFrontendMessages(
+        pending,
+        (text) => {
+          verdict = onStatement(text, sent++) ?? verdict;
+        },
+        state,
+      );
       pending = pending.subarray(rest);
       return verdict;
     };

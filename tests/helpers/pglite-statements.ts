@@ -17,7 +17,11 @@ export interface FrontendMessages {
 }
 
 /** Reads typed frontend messages (type byte, int32 length including itself); `onStatement` gets each statement's text. */
-export function readFrontendMessages(buffer: Uint8Array, onStatement?: (text: string) => void, state: ProtocolState = newProtocolState()): FrontendMessages {
+export function readFrontendMessages(
+  buffer: Uint8Array,
+  onStatement?: (text: string) => void,
+  state: ProtocolState = newProtocolState(),
+): FrontendMessages {
   const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   let statements = 0;
   let at = 0;

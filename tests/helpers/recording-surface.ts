@@ -2,7 +2,11 @@
 // their fake servers instead). `failNext` makes calls throw like a platform error.
 import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../src/core/surface/index.ts';
 
-export interface SentCard { ref: MessageRef; card: Card; edits: Card[] }
+export interface SentCard {
+  ref: MessageRef;
+  card: Card;
+  edits: Card[];
+}
 
 export class RecordingSurface implements Surface {
   readonly sent: Array<{ chat: ChatRef; text: string }> = [];

@@ -22,7 +22,10 @@ export interface TcpProxy {
 export type TapVerdict = 'break' | 'lose-answer';
 
 /** `tap`: called once per client connection; what it returns sees every chunk that client sends (e.g. to count statements). */
-export async function startTcpProxy(target: { host: string; port: number }, options: { tap?: () => (chunk: Buffer) => TapVerdict | void } = {}): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  options: { tap?: () => (chunk: Buffer) => TapVerdict | void } = {},
+): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = connect(target.port, target.host);
@@ -67,11 +70,12 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
       cut = false;
       server.listen(port, '127.0.0.1');
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      if (cut) return resolve();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        if (cut) return resolve();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -79,7 +83,9 @@ export async function startTcpProxy(target: { host: string; port: number }, opti
  * A fresh, migrated PostgreSQL database that Kazma reaches only through a {@link TcpProxy}, so a test can
  * cut the database off mid-run (or, with a `tap`, break chosen statements). `dispose()` closes the handle, the proxy and drops the database.
  */
-export async function proxiedPostgres(options: Parameters<typeof startTcpProxy>[1] = {}): Promise<{ database: FreshDatabase; proxy: TcpProxy }> {
+export async function proxiedPostgres(
+  options: Parameters<typeof startTcpProxy>[1] = {},
+): Promise<{ database: FreshDatabase; proxy: TcpProxy }> {
   const created = await createPgDatabase();
   const direct = new URL(created.url);
   const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) }, options);

@@ -19,8 +19,15 @@ describeEachBackend('edits of one card delivered out of order', (database) => {
     const telegram = new RecordingSurface('telegram');
     surfaces.attach(telegram);
     const db = database().db;
-    const [cardId] = await enqueueOutbox(db, [{ kind: 'card', destination: 'telegram:1', payload: card('queued'), owner }]);
-    const edit = async (state: string) => (await enqueueOutbox(db, [{ kind: 'edit', destination: 'telegram:1', targetId: cardId!, payload: card(state), owner }]))[0]!;
+    const [cardId] = await enqueueOutbox(db, [
+      { kind: 'card', destination: 'telegram:1', payload: card('queued'), owner },
+    ]);
+    const edit = async (state: string) =>
+      (
+        await enqueueOutbox(db, [
+          { kind: 'edit', destination: 'telegram:1', targetId: cardId!, payload: card(state), owner },
+        ])
+      )[0]!;
     const states = () => telegram.cards[0]?.edits.map((e) => e.fields[0]!.value);
     return { db, surfaces, cardId: cardId!, edit, states };
   };

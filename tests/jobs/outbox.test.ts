@@ -12,16 +12,23 @@ import { eventually } from '../helpers/eventually.ts';
 import { TEST_REDIS } from '../helpers/outbox.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 
-const card = (title: string): Card => ({ title, fields: [{ label: 'tool', value: 'shell' }], buttons: [{ id: 'apv:g1:once', label: 'Once', style: 'primary' }] });
+const card = (title: string): Card => ({
+  title,
+  fields: [{ label: 'tool', value: 'shell' }],
+  buttons: [{ id: 'apv:g1:once', label: 'Once', style: 'primary' }],
+});
 const logger = createLogger({ level: 'silent', pretty: false });
 
 /** Waits until every row in `ids` is sent; on timeout the message shows each row's state and error. */
 async function allSent(db: Parameters<typeof getOutbox>[0], ids: readonly (string | undefined)[]): Promise<void> {
   await eventually(
-    async () => Promise.all(ids.map(async (id) => {
-      const row = await getOutbox(db, id!);
-      return { id, state: row?.state, error: row?.lastError };
-    })),
+    async () =>
+      Promise.all(
+        ids.map(async (id) => {
+          const row = await getOutbox(db, id!);
+          return { id, state: row?.state, error: row?.lastError };
+        }),
+      ),
     (rows) => rows.every((r) => r.state === 'sent'),
     `outbox rows ${ids.join(', ')} all sent`,
   );
@@ -38,7 +45,13 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     const kinds = new JobKinds();
     const kind = outboxDeliveryJob({ db: database().db, surfaces });
     kinds.register(kind);
-    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, concurrency: { outbox: 4 }, logger });
+    const driver = new BullJobDriver({
+      connection: TEST_REDIS,
+      prefix: `kazma-test-${randomBytes(4).toString('hex')}`,
+      kinds,
+      concurrency: { outbox: 4 },
+      logger,
+    });
     driver.startWorkers();
     const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
     return {
@@ -66,7 +79,8 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await worker.dispatch(ids);
     await allSent(database().db, ids);
     await new Promise((r) => setTimeout(r, 300)); // a duplicate job would have run by now
-    for (const surface of [telegram, slack, discord]) expect(surface.cards.filter((s) => s.card.title === 'A')).toHaveLength(1);
+    for (const surface of [telegram, slack, discord])
+      expect(surface.cards.filter((s) => s.card.title === 'A')).toHaveLength(1);
     const row = await getOutbox(database().db, ids[0]!);
     expect(row?.messageRef).toEqual(telegram.cards.find((s) => s.card.title === 'A')!.ref);
   });
@@ -80,19 +94,30 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     expect((await getOutbox(database().db, id!))?.attempts).toBe(3);
   });
 
-  it('a delivery that failed every attempt goes out when it is dispatched again (the sweep, an incident\'s Retry)', async () => {
+  it("a delivery that failed every attempt goes out when it is dispatched again (the sweep, an incident's Retry)", async () => {
     // The real delivery kind, with a short retry schedule so the attempts run out within the test.
     const kinds = new JobKinds();
     const kind = { ...outboxDeliveryJob({ db: database().db, surfaces }), attempts: 2, backoffMs: 10 };
     kinds.register(kind);
-    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, logger });
+    const driver = new BullJobDriver({
+      connection: TEST_REDIS,
+      prefix: `kazma-test-${randomBytes(4).toString('hex')}`,
+      kinds,
+      logger,
+    });
     driver.startWorkers(['outbox']);
     try {
       const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
       slack.failNext(2);
-      const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0123', payload: card('F') }]);
+      const [id] = await enqueueOutbox(database().db, [
+        { kind: 'card', destination: 'slack:C0123', payload: card('F') },
+      ]);
       await dispatcher.dispatch([id!]);
-      await eventually(() => getOutbox(database().db, id!), (row) => row?.attempts === 2 && row.state === 'pending', 'both attempts made, the row left pending');
+      await eventually(
+        () => getOutbox(database().db, id!),
+        (row) => row?.attempts === 2 && row.state === 'pending',
+        'both attempts made, the row left pending',
+      );
       await new Promise((r) => setTimeout(r, 300)); // the job's last failure reaches Redis just after the row's
       // The platform is back; the sweep dispatches the still-pending row again. Before the fix the failed
       // job kept its id in Redis, so this dispatch added nothing and the card was never sent.
@@ -104,7 +129,7 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     }
   });
 
-  it('a retry waits as long as the platform asked (a 429\'s retry_after), not just the first backoff', async () => {
+  it("a retry waits as long as the platform asked (a 429's retry_after), not just the first backoff", async () => {
     const tries: number[] = [];
     // A platform that rate-limits the first try and asks for 1.5 s; the adapters carry that as retryAfterMs.
     const limited: Surface = {
@@ -112,7 +137,8 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
       send: async (chat) => ({ chat, id: 'm' }),
       sendCard: async (chat) => {
         tries.push(Date.now());
-        if (tries.length === 1) throw Object.assign(new Error('Slack refused chat.postMessage: ratelimited'), { retryAfterMs: 1500 });
+        if (tries.length === 1)
+          throw Object.assign(new Error('Slack refused chat.postMessage: ratelimited'), { retryAfterMs: 1500 });
         return { chat, id: 'card-1' };
       },
       editCard: async () => {},
@@ -123,10 +149,17 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     const kinds = new JobKinds();
     const kind = outboxDeliveryJob({ db: database().db, surfaces: own });
     kinds.register(kind);
-    const driver = new BullJobDriver({ connection: TEST_REDIS, prefix: `kazma-test-${randomBytes(4).toString('hex')}`, kinds, logger });
+    const driver = new BullJobDriver({
+      connection: TEST_REDIS,
+      prefix: `kazma-test-${randomBytes(4).toString('hex')}`,
+      kinds,
+      logger,
+    });
     driver.startWorkers(['outbox']);
     try {
-      const [id] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'slack:C0LIMIT', payload: card('L') }]);
+      const [id] = await enqueueOutbox(database().db, [
+        { kind: 'card', destination: 'slack:C0LIMIT', payload: card('L') },
+      ]);
       await new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces: own, logger }).dispatch([id!]);
       await allSent(database().db, [id]);
       // Before: the second try came after the first backoff, 0.5 s, into another 429.
@@ -138,8 +171,17 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
   });
 
   it('an edit waits for its card and then edits the delivered message', async () => {
-    const [cardId] = await enqueueOutbox(database().db, [{ kind: 'card', destination: 'discord:456', payload: card('C') }]);
-    const [editId] = await enqueueOutbox(database().db, [{ kind: 'edit', destination: 'discord:456', targetId: cardId, payload: { ...card('C'), buttons: [], footer: 'Approved once by maya' } }]);
+    const [cardId] = await enqueueOutbox(database().db, [
+      { kind: 'card', destination: 'discord:456', payload: card('C') },
+    ]);
+    const [editId] = await enqueueOutbox(database().db, [
+      {
+        kind: 'edit',
+        destination: 'discord:456',
+        targetId: cardId,
+        payload: { ...card('C'), buttons: [], footer: 'Approved once by maya' },
+      },
+    ]);
     await worker.dispatch([editId!]); // before its card: must wait, not fail
     await new Promise((r) => setTimeout(r, 200));
     await worker.dispatch([cardId!]);

@@ -21,7 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `--config` goes right after the server's name: what follows the command of `mcp add` is the server's own argv. */
 async function kazma(...args: string[]) {
-  const out = await runKazma([...args.slice(0, 3), '--config', path, ...args.slice(3)], { cwd: dir, env: { KAZMA_VAULT_KEY: KEY, KAZMA_CONFIG: undefined } });
+  const out = await runKazma([...args.slice(0, 3), '--config', path, ...args.slice(3)], {
+    cwd: dir,
+    env: { KAZMA_VAULT_KEY: KEY, KAZMA_CONFIG: undefined },
+  });
   expect(out.stdout + out.stderr).not.toContain(SECRET);
   return out;
 }
@@ -32,7 +35,14 @@ describe('kazma mcp', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/✗ MCP server "nope" did not start: .*ENOENT/);
     expect(missing.stderr).toContain('not saved: "nope" did not start');
-    const dying = await kazma('mcp', 'add', 'dying', process.execPath, '-e', 'console.error("cannot open the socket"); process.exit(2)');
+    const dying = await kazma(
+      'mcp',
+      'add',
+      'dying',
+      process.execPath,
+      '-e',
+      'console.error("cannot open the socket"); process.exit(2)',
+    );
     expect(dying.code).toBe(1);
     expect(dying.stderr).toContain("the server's stderr:\n    cannot open the socket");
     const list = await kazma('mcp', 'list');
@@ -41,7 +51,16 @@ describe('kazma mcp', () => {
   }, 300_000);
 
   it('add saves a working server with its secret in the vault; list, tools toggle and remove', async () => {
-    const added = await kazma('mcp', 'add', 'everything', '--env', `GITHUB_TOKEN=${SECRET}`, process.execPath, EVERYTHING, 'stdio');
+    const added = await kazma(
+      'mcp',
+      'add',
+      'everything',
+      '--env',
+      `GITHUB_TOKEN=${SECRET}`,
+      process.execPath,
+      EVERYTHING,
+      'stdio',
+    );
     expect(added.stderr).toBe('');
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('moved into the vault: env.GITHUB_TOKEN');
@@ -58,7 +77,15 @@ describe('kazma mcp', () => {
     const tools = await kazma('tools', 'list');
     expect(tools.stdout).toContain('⚪ write_file — off');
     expect(tools.stdout).toContain('⚪ web_fetch — off');
-    for (const name of ['send_message', 'list_agent_skills', 'load_agent_skill', 'install_agent_skill', 'start_task', 'vault_store']) expect(tools.stdout).toMatch(new RegExp(`${name} — on`));
+    for (const name of [
+      'send_message',
+      'list_agent_skills',
+      'load_agent_skill',
+      'install_agent_skill',
+      'start_task',
+      'vault_store',
+    ])
+      expect(tools.stdout).toMatch(new RegExp(`${name} — on`));
     expect(tools.stdout).toContain('⚪ everything — MCP server, off');
     const unknown = await kazma('tools', 'toggle', 'everythin');
     expect(unknown.code).toBe(1);
@@ -69,15 +96,27 @@ describe('kazma mcp', () => {
   }, 400_000); // nine runs of the real CLI, each opening PGlite and deriving the vault key
 
   it('reads its arguments and runs install commands instead', () => {
-    expect(rewriteInstall(['npm', 'install', '-g', '@modelcontextprotocol/server-everything'])).toEqual(['npx', '-y', '@modelcontextprotocol/server-everything']);
+    expect(rewriteInstall(['npm', 'install', '-g', '@modelcontextprotocol/server-everything'])).toEqual([
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-everything',
+    ]);
     expect(rewriteInstall(['npm', 'i', '--global', 'x'])).toEqual(['npx', '-y', 'x']);
     expect(rewriteInstall(['yarn', 'global', 'add', 'x'])).toEqual(['npx', '-y', 'x']);
     expect(rewriteInstall(['npx', '-y', 'x'])).toBeUndefined();
     const parsed = parseAddArgs(['gh', '--header', 'X-Key: abc', '--url', 'https://h/mcp', '--trust', 'trusted']);
-    expect(parsed.server).toEqual({ name: 'gh', auth: { header: 'X-Key', value: 'abc' }, url: 'https://h/mcp', trust: 'trusted' });
+    expect(parsed.server).toEqual({
+      name: 'gh',
+      auth: { header: 'X-Key', value: 'abc' },
+      url: 'https://h/mcp',
+      trust: 'trusted',
+    });
     const npm = parseAddArgs(['ev', 'npm', 'install', '-g', 'pkg']);
     expect(npm.server).toMatchObject({ command: 'npx', args: ['-y', 'pkg'] });
     expect(npm.notices[0]).toContain('running it as "npx -y pkg"');
-    expect(parseAddArgs(['ev', 'npx', '-y', 'pkg', '--api-key=k']).server).toMatchObject({ command: 'npx', args: ['-y', 'pkg', '--api-key=k'] });
+    expect(parseAddArgs(['ev', 'npx', '-y', 'pkg', '--api-key=k']).server).toMatchObject({
+      command: 'npx',
+      args: ['-y', 'pkg', '--api-key=k'],
+    });
   });
 });

@@ -15,10 +15,16 @@ const MAYA = { platform: 'telegram', id: '42' };
 const USER = { platform: 'telegram', id: '77' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 async function start(servers: unknown[] = [everythingStdio()]) {
   const k = await kazmas.start({
@@ -29,7 +35,13 @@ async function start(servers: unknown[] = [everythingStdio()]) {
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const handle = async (event: Record<string, unknown>) => {
-    await k.kazma.core.pipeline.handle({ eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, ...event } as never);
+    await k.kazma.core.pipeline.handle({
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      ...event,
+    } as never);
     await k.settled();
     return surface.texts().at(-1)!;
   };
@@ -39,36 +51,52 @@ async function start(servers: unknown[] = [everythingStdio()]) {
 }
 
 describe('MCP servers in the assembled Kazma', () => {
-  it.each(['stdio', 'streamable_http'])('a tool call over %s goes through an approval card and returns the server result', async (transport) => {
-    const http = transport === 'stdio' ? undefined : await everythingHttp();
-    let running: Awaited<ReturnType<typeof start>>['k'] | undefined;
-    try {
-      const { k, surface, say, handle, offered } = await start(http ? [{ name: 'everything', transport: 'http', url: http.url }] : undefined);
-      running = k;
-      llm.script({ toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'hi from mcp' } }] });
-      await say('echo something');
-      expect(offered()).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp_list_resources', 'mcp_read_resource']));
-      const card = surface.openCard()!;
-      expect(card.card.title).toBe('Approve mcp__everything__echo?');
-      expect(card.card.fields.find((f) => f.label === 'Why')!.value).toContain('untrusted server "everything"');
-      const approve = card.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
-      const reply = await handle({ kind: 'action', actionId: approve });
-      expect(reply).toMatch(/^done: [^]*Echo: hi from mcp/);
-      const toolMessage = llm.requests.at(-1)!.messages!.find((m) => m.role === 'tool');
-      expect(JSON.stringify(toolMessage)).toContain('Echo: hi from mcp');
-    } finally {
-      // Kazma first, so the server going away is not taken for a crash.
-      if (running) await kazmas.stop(running);
-      await http?.stop();
-    }
-  });
+  it.each(['stdio', 'streamable_http'])(
+    'a tool call over %s goes through an approval card and returns the server result',
+    async (transport) => {
+      const http = transport === 'stdio' ? undefined : await everythingHttp();
+      let running: Awaited<ReturnType<typeof start>>['k'] | undefined;
+      try {
+        const { k, surface, say, handle, offered } = await start(
+          http ? [{ name: 'everything', transport: 'http', url: http.url }] : undefined,
+        );
+        running = k;
+        llm.script({ toolCalls: [{ name: 'mcp__everything__echo', args: { message: 'hi from mcp' } }] });
+        await say('echo something');
+        expect(offered()).toEqual(
+          expect.arrayContaining([
+            'mcp__everything__echo',
+            'mcp__everything__get-sum',
+            'mcp_list_resources',
+            'mcp_read_resource',
+          ]),
+        );
+        const card = surface.openCard()!;
+        expect(card.card.title).toBe('Approve mcp__everything__echo?');
+        expect(card.card.fields.find((f) => f.label === 'Why')!.value).toContain('untrusted server "everything"');
+        const approve = card.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
+        const reply = await handle({ kind: 'action', actionId: approve });
+        expect(reply).toMatch(/^done: [\s\S]*Echo: hi from mcp/);
+        const toolMessage = llm.requests.at(-1)!.messages!.find((m) => m.role === 'tool');
+        expect(JSON.stringify(toolMessage)).toContain('Echo: hi from mcp');
+      } finally {
+        // Kazma first, so the server going away is not taken for a crash.
+        if (running) await kazmas.stop(running);
+        await http?.stop();
+      }
+    },
+  );
 
   it('/config tools toggle <server>: off for the next request, off after a restart, on again; list shows state', async () => {
     const first = await start();
     const list = await first.say('/config tools list');
-    expect(list).toMatch(/MCP servers:\n🟢 everything — MCP server, on — untrusted \(asks first\) — running — \d+ tools/);
+    expect(list).toMatch(
+      /MCP servers:\n🟢 everything — MCP server, on — untrusted \(asks first\) — running — \d+ tools/,
+    );
     expect(list).not.toContain('mcp__everything__echo'); // servers are switched whole, not tool by tool
-    expect(await first.say('/config tools toggle everything')).toBe('MCP server everything is off and stopped: its tools are not offered from the next message (saved; survives restarts).');
+    expect(await first.say('/config tools toggle everything')).toBe(
+      'MCP server everything is off and stopped: its tools are not offered from the next message (saved; survives restarts).',
+    );
     await first.say('hello');
     expect(first.offered().filter((n) => n.startsWith('mcp__everything__'))).toEqual([]);
     expect(first.offered()).toContain('read_file');
@@ -80,7 +108,9 @@ describe('MCP servers in the assembled Kazma', () => {
     await second.say('after the restart');
     expect(second.offered().filter((n) => n.startsWith('mcp__everything__'))).toEqual([]);
     expect(await second.say('/config tools list')).toContain('⚪ everything — MCP server, off');
-    expect(await second.say('/config tools toggle Everything')).toBe('MCP server everything is on again and starting: its tools are offered from the next message (saved; survives restarts).');
+    expect(await second.say('/config tools toggle Everything')).toBe(
+      'MCP server everything is on again and starting: its tools are offered from the next message (saved; survives restarts).',
+    );
     await second.say('and now');
     expect(second.offered()).toContain('mcp__everything__echo');
   });
@@ -91,13 +121,24 @@ describe('MCP servers in the assembled Kazma', () => {
     expect(surface.privately.map((p) => p.text)).toEqual(['/config is for operators only.']);
     await say('hello', USER);
     expect(offered()).toContain('mcp__everything__echo');
-    expect(await say('/config tools toggle everythin')).toMatch(/^There is no tool "everythin"\. Did you mean everything\?.* MCP servers: everything\.$/);
+    expect(await say('/config tools toggle everythin')).toMatch(
+      /^There is no tool "everythin"\. Did you mean everything\?.* MCP servers: everything\.$/,
+    );
   });
 
   it('a server that fails is listed with its masked reason; /config show masks MCP secrets', async () => {
     const { say } = await start([
-      { name: 'broken', command: process.execPath, args: ['-e', 'process.exit(3)', '--api-key=sk-typed-in-0123456789'], env: { GITHUB_TOKEN: 'ghp_planted0123456789' } },
-      { name: 'remote', url: 'http://127.0.0.1:9/mcp', auth: { header: 'X-Api-Key', value: 'header-secret-0123456789' } },
+      {
+        name: 'broken',
+        command: process.execPath,
+        args: ['-e', 'process.exit(3)', '--api-key=sk-typed-in-0123456789'],
+        env: { GITHUB_TOKEN: 'ghp_planted0123456789' },
+      },
+      {
+        name: 'remote',
+        url: 'http://127.0.0.1:9/mcp',
+        auth: { header: 'X-Api-Key', value: 'header-secret-0123456789' },
+      },
     ]);
     const list = await say('/config tools list');
     expect(list).toMatch(/🔴 broken — MCP server, on — untrusted \(asks first\) — failed: .+ — 0 tools/);

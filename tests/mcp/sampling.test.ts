@@ -17,15 +17,26 @@ const MAYA = { platform: 'telegram', id: '42' };
 const ANA = { platform: 'slack', id: 'U1', displayName: 'Ana' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 async function start() {
   const k = await kazmas.start({
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
+    access: {
+      operators: [
+        { name: 'maya', telegram: '42' },
+        { name: 'ana', slack: 'U1' },
+      ],
+    },
     approvals: { channels: [OPS] },
     mcp: { servers: [everythingStdio('everything', { sampling: true, trust: 'trusted' })] },
   });
@@ -33,37 +44,71 @@ async function start() {
   const slack = new RecordingSurface('slack');
   k.kazma.core.attachSurface(telegram);
   k.kazma.core.attachSurface(slack);
-  const event = (e: Record<string, unknown>) => k.kazma.core.pipeline.handle({ eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, ...e } as never);
+  const event = (e: Record<string, unknown>) =>
+    k.kazma.core.pipeline.handle({
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      ...e,
+    } as never);
   return { k, telegram, slack, event };
 }
 
 describe('MCP sampling requests', () => {
-  it.each([['allow'], ['deny']])('go through a card in approvals.channels; %s', async (answer) => {
-    const { k, telegram, slack, event } = await start();
-    llm.script(
-      { toolCalls: [{ name: 'mcp__everything__trigger-sampling-request', args: { prompt: 'write a haiku about the sea' } }] },
-      { text: 'Waves fold into foam' },
-    );
-    // The turn waits inside the tool call (the server waits for its sample): do not wait for it to settle.
-    void event({ kind: 'message', text: 'ask the server to sample' });
-    const card = await eventually(() => slack.cards, (cards) => cards.find((c) => c.card.title === 'MCP server "everything" asks to use the model'), 'the sampling card');
-    expect(card.card.fields.find((f) => f.label === 'Prompt')!.value).toContain('write a haiku about the sea');
-    expect(llm.requests).toHaveLength(1); // the model is not called for the server before a person decides
-    const button = card.card.buttons.find((b) => b.id.endsWith(`:${answer}`))!.id;
-    await k.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'slack', chat: OPS, actor: ANA, actionId: button });
-    await eventually(() => telegram.texts(), (texts) => texts.length > 0, 'the turn to end');
-    await k.settled();
+  it.each([['allow'], ['deny']])(
+    'go through a card in approvals.channels; %s',
+    async (answer) => {
+      const { k, telegram, slack, event } = await start();
+      llm.script(
+        {
+          toolCalls: [
+            { name: 'mcp__everything__trigger-sampling-request', args: { prompt: 'write a haiku about the sea' } },
+          ],
+        },
+        { text: 'Waves fold into foam' },
+      );
+      // The turn waits inside the tool call (the server waits for its sample): do not wait for it to settle.
+      void event({ kind: 'message', text: 'ask the server to sample' });
+      const card = await eventually(
+        () => slack.cards,
+        (cards) => cards.find((c) => c.card.title === 'MCP server "everything" asks to use the model'),
+        'the sampling card',
+      );
+      expect(card.card.fields.find((f) => f.label === 'Prompt')!.value).toContain('write a haiku about the sea');
+      expect(llm.requests).toHaveLength(1); // the model is not called for the server before a person decides
+      const button = card.card.buttons.find((b) => b.id.endsWith(`:${answer}`))!.id;
+      await k.kazma.core.pipeline.handle({
+        kind: 'action',
+        eventId: randomUUID(),
+        platform: 'slack',
+        chat: OPS,
+        actor: ANA,
+        actionId: button,
+      });
+      await eventually(
+        () => telegram.texts(),
+        (texts) => texts.length > 0,
+        'the turn to end',
+      );
+      await k.settled();
 
-    const toolResult = JSON.stringify(llm.requests.at(-1)!.messages!.find((m) => m.role === 'tool'));
-    if (answer === 'allow') {
-      // The sample request reached the model (after Allow), and its words went back to the server.
-      const sampled = llm.requests.find((r) => (r.messages ?? []).some((m) => contentText(m.content).includes('write a haiku about the sea') && !r.tools?.length));
-      expect(sampled).toBeDefined();
-      expect(toolResult).toContain('Waves fold into foam');
-    } else {
-      expect(toolResult).toMatch(/refused the sampling request: denied by ana/);
-      expect(llm.requests.filter((r) => !r.tools?.length)).toHaveLength(0);
-    }
-    expect(card.edits.at(-1)?.buttons).toEqual([]);
-  }, 90_000);
+      const toolResult = JSON.stringify(llm.requests.at(-1)!.messages!.find((m) => m.role === 'tool'));
+      if (answer === 'allow') {
+        // The sample request reached the model (after Allow), and its words went back to the server.
+        const sampled = llm.requests.find((r) =>
+          (r.messages ?? []).some(
+            (m) => contentText(m.content).includes('write a haiku about the sea') && !r.tools?.length,
+          ),
+        );
+        expect(sampled).toBeDefined();
+        expect(toolResult).toContain('Waves fold into foam');
+      } else {
+        expect(toolResult).toMatch(/refused the sampling request: denied by ana/);
+        expect(llm.requests.filter((r) => !r.tools?.length)).toHaveLength(0);
+      }
+      expect(card.edits.at(-1)?.buttons).toEqual([]);
+    },
+    90_000,
+  );
 });

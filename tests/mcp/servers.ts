@@ -19,8 +19,12 @@ export const EVERYTHING = resolve('@modelcontextprotocol/server-everything/dist/
 export const FILESYSTEM = resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** server-everything over stdio, as kazma.yaml names it. */
-export const everythingStdio = (name = 'everything', extra: Record<string, unknown> = {}) => ({ name, command: process.execPath, args: [EVERYTHING, 'stdio'], ...extra });
-
+export const everythingStdio = (name = 'everything', extra: Record<string, unknown> = {}) => ({
+  name,
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  ...extra,
+});
 
 /**
  * True when `url` answers an MCP initialize with a session: a Streamable HTTP MCP server listens there.
@@ -28,13 +32,26 @@ export const everythingStdio = (name = 'everything', extra: Record<string, unkno
  * would be handed to the client under test ("other side closed").
  */
 function isMcp(url: string): Promise<boolean> {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+  };
   return new Promise((done) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-      res.resume();
-      done(res.statusCode === 200 && typeof res.headers['mcp-session-id'] === 'string');
-      res.destroy();
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        res.resume();
+        done(res.statusCode === 200 && typeof res.headers['mcp-session-id'] === 'string');
+        res.destroy();
+      },
+    );
     req.on('error', () => done(false));
     req.end(JSON.stringify(initialize));
   });
@@ -49,7 +66,10 @@ function isMcp(url: string): Promise<boolean> {
 export async function everythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const child: ChildProcess = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: 'ignore' });
+    const child: ChildProcess = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: 'ignore',
+    });
     const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
     const url = `http://127.0.0.1:${port}/mcp`;
     const deadline = Date.now() + 60_000;
@@ -79,7 +99,11 @@ export async function everythingHttp(): Promise<{ url: string; stop(): Promise<v
  * 401. Requests and answers (SSE streams too) are piped through unchanged. `seen` holds every
  * Authorization header it was sent.
  */
-export async function basicAuthGate(target: string, user: string, password: string): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+export async function basicAuthGate(
+  target: string,
+  user: string,
+  password: string,
+): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
   const expected = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
   const seen: string[] = [];
   const to = new URL(target);
@@ -89,10 +113,19 @@ export async function basicAuthGate(target: string, user: string, password: stri
       res.writeHead(401, { 'www-authenticate': 'Basic realm="mcp"' }).end('unauthorized');
       return;
     }
-    const upstream = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      {
+        host: to.hostname,
+        port: to.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: to.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -101,22 +134,43 @@ export async function basicAuthGate(target: string, user: string, password: stri
   return {
     url: `http://127.0.0.1:${port}${to.pathname}`,
     seen,
-    close: () => new Promise<void>((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
 /** A manager on a fresh PGlite with a FakeClock, for servers given as kazma.yaml would give them. */
-export async function managerFor(servers: unknown[], options: { env?: Record<string, string | undefined>; safeTools?: string[] } = {}) {
+export async function managerFor(
+  servers: unknown[],
+  options: { env?: Record<string, string | undefined>; safeTools?: string[] } = {},
+) {
   const database: FreshDatabase = await freshDatabase('pglite');
   const clock = new FakeClock();
   const registry = new ToolRegistry();
-  const settings = new McpServerSettings({ settings: new RuntimeSettings(database.db), yaml: mcpServersSchema.parse(servers) });
+  const settings = new McpServerSettings({
+    settings: new RuntimeSettings(database.db),
+    yaml: mcpServersSchema.parse(servers),
+  });
   const store = new McpStateStore(database.db);
   const manager = new McpManager({
-    settings, store, registry, clock, env: options.env ?? { PATH: process.env.PATH }, safeTools: options.safeTools ?? [], secrets: ['sk-planted-secret-value'],
+    settings,
+    store,
+    registry,
+    clock,
+    env: options.env ?? { PATH: process.env.PATH },
+    safeTools: options.safeTools ?? [],
+    secrets: ['sk-planted-secret-value'],
   });
   return {
-    manager, registry, store, settings, clock, database,
+    manager,
+    registry,
+    store,
+    settings,
+    clock,
+    database,
     async close() {
       await manager.close();
       await database.dispose();

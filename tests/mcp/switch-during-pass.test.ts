@@ -6,7 +6,10 @@ import { afterEach, expect, it } from 'vitest';
 import { everythingStdio, managerFor } from './servers.ts';
 
 let close: (() => Promise<void>) | undefined;
-afterEach(async () => { await close?.(); close = undefined; });
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
 
 it('a server switched off during a pass is stopped, its tools gone, by the time the switch returns', async () => {
   const m = await managerFor([everythingStdio()]);

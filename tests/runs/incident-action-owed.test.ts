@@ -19,19 +19,31 @@ import { describeEachBackend } from '../helpers/databases.ts';
 
 const MAYA: Actor = { platform: 'telegram', id: '42', displayName: 'Maya' };
 
-describeEachBackend('an incident\'s action whose first attempt failed', (database) => {
+describeEachBackend("an incident's action whose first attempt failed", (database) => {
   const setup = () => {
     const db = database().db;
     const clock = { now: () => new Date() };
-    const decisions = new FirstDecisionWins({ db, outbox: { dispatch: async () => {} }, surfaces: new SurfaceRegistry() });
+    const decisions = new FirstDecisionWins({
+      db,
+      outbox: { dispatch: async () => {} },
+      surfaces: new SurfaceRegistry(),
+    });
     const questions = new Questions({ db, decisions, clock, mayDecide: () => undefined, operatorName: () => 'maya' });
     const workId = `task_${Math.random().toString(36).slice(2, 10)}`;
-    const stuck: Finding = { workId, problem: 'failed', since: new Date(Date.now() - 10 * 60_000), detail: 'the model call failed', chat: 'telegram:1' as ChatRef };
+    const stuck: Finding = {
+      workId,
+      problem: 'failed',
+      since: new Date(Date.now() - 10 * 60_000),
+      detail: 'the model call failed',
+      chat: 'telegram:1' as ChatRef,
+    };
     /** What the work's owner was asked to do, in order; the first `failures` attempts throw, as a database gone away would. */
     const acted: IncidentAction[] = [];
     const failing = { failures: 0, stuck: true };
     const kind: WatchedKind = {
-      kind: 'task', tables: ['tasks'], actions: ['retry', 'cancel'],
+      kind: 'task',
+      tables: ['tasks'],
+      actions: ['retry', 'cancel'],
       scan: async () => (failing.stuck ? [stuck] : []),
       act: async (action) => {
         if (failing.failures-- > 0) throw new Error('the database went away mid-retry');
@@ -40,12 +52,28 @@ describeEachBackend('an incident\'s action whose first attempt failed', (databas
       },
     };
     const loaded = parseConfig('', { env: {}, baseDir: process.cwd() });
-    const runs = createRuns({ loaded, db, questions, kinds: [kind], clock, logger: createLogger({ level: 'silent', pretty: false }) });
+    const runs = createRuns({
+      loaded,
+      db,
+      questions,
+      kinds: [kind],
+      clock,
+      logger: createLogger({ level: 'silent', pretty: false }),
+    });
     const incident = async () => (await db.select().from(runIncidents).where(eq(runIncidents.workId, workId)))[0]!;
     /** Time passes: the decision is older than the sweep's staleness wait for owed effects (60 s). */
     const twoMinutesPass = (questionId: string) =>
-      db.update(decisionQuestions).set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` }).where(eq(decisionQuestions.id, questionId));
-    const effectOf = async (questionId: string) => (await db.select({ effect: decisionQuestions.effect }).from(decisionQuestions).where(eq(decisionQuestions.id, questionId)))[0]!.effect;
+      db
+        .update(decisionQuestions)
+        .set({ updatedAt: sql`${decisionQuestions.updatedAt} - interval '2 minutes'` })
+        .where(eq(decisionQuestions.id, questionId));
+    const effectOf = async (questionId: string) =>
+      (
+        await db
+          .select({ effect: decisionQuestions.effect })
+          .from(decisionQuestions)
+          .where(eq(decisionQuestions.id, questionId))
+      )[0]!.effect;
     return { runs, questions, incident, acted, failing, twoMinutesPass, effectOf };
   };
 

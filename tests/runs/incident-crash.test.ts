@@ -25,14 +25,20 @@ async function stalledInstall() {
   const dir = mkdtempSync(join(tmpdir(), 'kazma-incident-'));
   await seedPgliteDataDir(join(dir, 'data'));
   const config = writeConfig(dir, 'kazma.yaml', {
-    data_dir: join(dir, 'data'), http: { port: 0 },
+    data_dir: join(dir, 'data'),
+    http: { port: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },
     runs: { alert_channels: ['slack:C1'], stall_after: { task: '1m' } },
   });
   const database = await openMigratedDatabase(loadConfig({ path: config }));
   await database.db.insert(tasks).values({
-    id: 't_stalled', goal: 'rebuild the search index', state: 'running', threadId: 'task:t_stalled', originChat: 'telegram:1',
-    requester: { platform: 'telegram', id: '42' }, progressAt: new Date(Date.now() - 60 * 60_000),
+    id: 't_stalled',
+    goal: 'rebuild the search index',
+    state: 'running',
+    threadId: 'task:t_stalled',
+    originChat: 'telegram:1',
+    requester: { platform: 'telegram', id: '42' },
+    progressAt: new Date(Date.now() - 60 * 60_000),
   });
   await database.close();
   return { dir, config, cards: join(dir, 'cards.jsonl') };
@@ -47,38 +53,53 @@ async function inspect(config: string) {
   }
 }
 
-const sent = (cards: string) => (existsSync(cards) ? readFileSync(cards, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { chat: string }) : []);
+const sent = (cards: string) =>
+  existsSync(cards)
+    ? readFileSync(cards, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { chat: string })
+    : [];
 
 describe('killed while opening an incident, then restarted', () => {
-  it.each<[Stage]>([['incident-row'], ['card-rows']])('killed after the %s step: each card is sent exactly once after the restart', async (stage) => {
-    const install = await stalledInstall();
-    const first = spawnNode(CHILD, ['--config', install.config, '--cards', install.cards, '--crash-at', stage]);
-    await first.waitFor('READY');
-    first.send(['sweep']);
-    await first.waitFor(`STAGE ${stage}`);
-    const { signal } = await first.exited;
-    expect(signal).toBe('SIGKILL');
-    expect(sent(install.cards)).toEqual([]);
+  it.each<[Stage]>([['incident-row'], ['card-rows']])(
+    'killed after the %s step: each card is sent exactly once after the restart',
+    async (stage) => {
+      const install = await stalledInstall();
+      const first = spawnNode(CHILD, ['--config', install.config, '--cards', install.cards, '--crash-at', stage]);
+      await first.waitFor('READY');
+      first.send(['sweep']);
+      await first.waitFor(`STAGE ${stage}`);
+      const { signal } = await first.exited;
+      expect(signal).toBe('SIGKILL');
+      expect(sent(install.cards)).toEqual([]);
 
-    const left = await inspect(install.config);
-    expect(left.incidents).toHaveLength(1);
-    expect(left.incidents[0]!.questionId === null).toBe(stage === 'incident-row');
-    expect(left.rows.filter((r) => r.state === 'pending')).toHaveLength(stage === 'card-rows' ? 2 : 0);
+      const left = await inspect(install.config);
+      expect(left.incidents).toHaveLength(1);
+      expect(left.incidents[0]!.questionId === null).toBe(stage === 'incident-row');
+      expect(left.rows.filter((r) => r.state === 'pending')).toHaveLength(stage === 'card-rows' ? 2 : 0);
 
-    const second = spawnNode(CHILD, ['--config', install.config, '--cards', install.cards]);
-    await second.waitFor('READY');
-    second.send(['sweep']);
-    await second.waitFor('SWEPT');
-    second.send(['sweep']);
-    await second.waitFor('SWEPT\nSWEPT');
-    second.send([], true);
-    expect((await second.exited).code, second.stderr()).toBe(0);
+      const second = spawnNode(CHILD, ['--config', install.config, '--cards', install.cards]);
+      await second.waitFor('READY');
+      second.send(['sweep']);
+      await second.waitFor('SWEPT');
+      second.send(['sweep']);
+      await second.waitFor('SWEPT\nSWEPT');
+      second.send([], true);
+      expect((await second.exited).code, second.stderr()).toBe(0);
 
-    expect(sent(install.cards).map((c) => c.chat).sort()).toEqual(['slack:C1', 'telegram:1']);
-    const after = await inspect(install.config);
-    expect(after.incidents).toHaveLength(1);
-    expect(after.rows.map((r) => r.state)).toEqual(['sent', 'sent']);
-  }, 120_000);
+      expect(
+        sent(install.cards)
+          .map((c) => c.chat)
+          .sort(),
+      ).toEqual(['slack:C1', 'telegram:1']);
+      const after = await inspect(install.config);
+      expect(after.incidents).toHaveLength(1);
+      expect(after.rows.map((r) => r.state)).toEqual(['sent', 'sent']);
+    },
+    120_000,
+  );
 
   it('killed while sending: the card is not sent again; it is "delivery unknown" in /status', async () => {
     const install = await stalledInstall();
@@ -98,7 +119,12 @@ describe('killed while opening an incident, then restarted', () => {
     // A card still pending when the first process died is sent now — once its delivery job, which the
     // dead process had taken, is handed back by BullMQ's stalled-job check (within ~30 s).
     const wasSending = left.rows.filter((r) => r.state === 'sending').map((r) => r.id);
-    await eventually(() => sent(install.cards), (cards) => cards.length === 2 - wasSending.length, 'the pending card sent', { timeoutMs: 60_000 });
+    await eventually(
+      () => sent(install.cards),
+      (cards) => cards.length === 2 - wasSending.length,
+      'the pending card sent',
+      { timeoutMs: 60_000 },
+    );
     second.send([], true);
     expect((await second.exited).code, second.stderr()).toBe(0);
 

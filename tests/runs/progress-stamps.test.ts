@@ -17,9 +17,22 @@ describeEachBackend('progress stamps', (db) => {
     const chat = `telegram:${randomUUID()}`;
     const rows = new Inbox({ db: db().db, owner: 'p1', ...(onTaken && { onTaken }) });
     const eventId = randomUUID();
-    await rows.record({ kind: 'message', eventId, platform: 'telegram', chat: chat as never, actor: { platform: 'telegram', id: '1' }, text: 'hi' }, 'received');
+    await rows.record(
+      {
+        kind: 'message',
+        eventId,
+        platform: 'telegram',
+        chat: chat as never,
+        actor: { platform: 'telegram', id: '1' },
+        text: 'hi',
+      },
+      'received',
+    );
     expect(await rows.take({ platform: 'telegram', eventId }, new Date())).toBeDefined();
-    const progressAt = async () => (await db().db.select({ at: inboxTable.progressAt }).from(inboxTable).where(eq(inboxTable.eventId, eventId)))[0]!.at!.getTime();
+    const progressAt = async () =>
+      (
+        await db().db.select({ at: inboxTable.progressAt }).from(inboxTable).where(eq(inboxTable.eventId, eventId))
+      )[0]!.at!.getTime();
     return { chat, progressAt };
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 150));

@@ -20,13 +20,31 @@ describeEachBackend('two sweeps at once', (database) => {
   const setup = () => {
     const db = database().db;
     const clock = { now: () => new Date() };
-    const decisions = new FirstDecisionWins({ db, outbox: { dispatch: async () => {} }, surfaces: new SurfaceRegistry() });
-    const questions = new Questions({ db, decisions, clock, mayDecide: () => undefined, operatorName: () => undefined });
+    const decisions = new FirstDecisionWins({
+      db,
+      outbox: { dispatch: async () => {} },
+      surfaces: new SurfaceRegistry(),
+    });
+    const questions = new Questions({
+      db,
+      decisions,
+      clock,
+      mayDecide: () => undefined,
+      operatorName: () => undefined,
+    });
     const workId = `task_${Math.random().toString(36).slice(2, 10)}`;
-    const stuck: Finding = { workId, problem: 'stalled', since: new Date(Date.now() - 10 * 60_000), detail: 'no progress', chat: 'telegram:1' as ChatRef };
+    const stuck: Finding = {
+      workId,
+      problem: 'stalled',
+      since: new Date(Date.now() - 10 * 60_000),
+      detail: 'no progress',
+      chat: 'telegram:1' as ChatRef,
+    };
     /** A task kind whose scan finds `stuck` while `isStuck()`, and runs `during` (once) after it scanned. */
     const kind = (isStuck: () => boolean, during?: { run?: () => Promise<void> }): WatchedKind => ({
-      kind: 'task', tables: ['tasks'], actions: ['retry'],
+      kind: 'task',
+      tables: ['tasks'],
+      actions: ['retry'],
       scan: async () => {
         const found = isStuck() ? [stuck] : [];
         const run = during?.run;
@@ -39,9 +57,18 @@ describeEachBackend('two sweeps at once', (database) => {
       act: async () => 'acted',
     });
     const supervisor = (k: WatchedKind, extra: Partial<RunSupervisorOptions> = {}) =>
-      new RunSupervisor({ db, kinds: [k], questions, stallAfter: { task: 1 } as RunSupervisorOptions['stallAfter'], alertChannels: [], clock, ...extra });
+      new RunSupervisor({
+        db,
+        kinds: [k],
+        questions,
+        stallAfter: { task: 1 } as RunSupervisorOptions['stallAfter'],
+        alertChannels: [],
+        clock,
+        ...extra,
+      });
     const incidentOf = async () => (await db.select().from(runIncidents)).filter((row) => row.workId === workId);
-    const cards = async () => (await db.select().from(outbox)).filter((row) => JSON.stringify(row.payload).includes(workId));
+    const cards = async () =>
+      (await db.select().from(outbox)).filter((row) => JSON.stringify(row.payload).includes(workId));
     return { stuck, kind, supervisor, incidentOf, cards };
   };
 
@@ -72,13 +99,16 @@ describeEachBackend('two sweeps at once', (database) => {
     const { kind, supervisor, incidentOf, cards } = setup();
     let stuckNow = true;
     // S2 opens the incident and stops before its cards; meanwhile the work moves and S1 closes it as recovered.
-    const opener = supervisor(kind(() => stuckNow), {
-      onStage: async (stage) => {
-        if (stage !== 'incident-row') return;
-        stuckNow = false;
-        expect(await supervisor(kind(() => stuckNow)).sweep()).toEqual({ opened: 0, recovered: 1 });
+    const opener = supervisor(
+      kind(() => stuckNow),
+      {
+        onStage: async (stage) => {
+          if (stage !== 'incident-row') return;
+          stuckNow = false;
+          expect(await supervisor(kind(() => stuckNow)).sweep()).toEqual({ opened: 0, recovered: 1 });
+        },
       },
-    });
+    );
     await opener.sweep();
     expect((await incidentOf()).map((row) => row.state)).toEqual(['recovered']);
     // Before the fix the question and its card rows were written for the closed incident.

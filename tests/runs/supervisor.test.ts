@@ -24,14 +24,26 @@ const ANA: Actor = { platform: 'slack', id: 'U1', displayName: 'Ana' };
 const MINUTE = 60_000;
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
-afterEach(() => { llm.requests.length = 0; llm.setDefault(defaultStep); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(() => {
+  llm.requests.length = 0;
+  llm.setDefault(defaultStep);
+});
 
 const kazmas = kazmasOnOneDatabase('postgres');
 const CONFIG = {
   model: { name: 'fake-model', max_retries: 0, timeout: '5m' },
-  access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
+  access: {
+    operators: [
+      { name: 'maya', telegram: '42' },
+      { name: 'ana', slack: 'U1' },
+    ],
+  },
   runs: { alert_channels: [OPS], stall_after: { task: '2m' } },
 };
 
@@ -42,19 +54,45 @@ async function node(clock: FakeClock, { telegram, slack } = platforms()) {
   const k = await kazmas.start({ ...CONFIG, model: { ...CONFIG.model, base_url: llm.baseURL } }, { clock });
   k.kazma.core.attachSurface(telegram);
   k.kazma.core.attachSurface(slack);
-  const say = (text: string, actor = MAYA, chat = CHAT) => k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: actor.platform, chat, actor, text });
-  const tap = (actionId: string, actor: Actor, chat: ChatRef) => k.kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId });
+  const say = (text: string, actor = MAYA, chat = CHAT) =>
+    k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: actor.platform,
+      chat,
+      actor,
+      text,
+    });
+  const tap = (actionId: string, actor: Actor, chat: ChatRef) =>
+    k.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: actor.platform,
+      chat,
+      actor,
+      actionId,
+    });
   const incidentCards = () => [...telegram.cards, ...slack.cards].filter((c) => c.card.title.startsWith('⚠️'));
   return { k, telegram, slack, say, tap, incidentCards };
 }
 
 async function startTask(n: Awaited<ReturnType<typeof node>>, goal: string): Promise<string> {
   await n.say(`/task ${goal}`);
-  const card = await eventually(() => n.telegram.cards, (cards) => cards.find((c) => c.card.title.startsWith('Task ') && c.card.fields.some((f) => f.value === goal)), 'the status card');
+  const card = await eventually(
+    () => n.telegram.cards,
+    (cards) => cards.find((c) => c.card.title.startsWith('Task ') && c.card.fields.some((f) => f.value === goal)),
+    'the status card',
+  );
   return card.card.title.slice('Task '.length);
 }
 
-const reaches = (k: Assembled, id: string, state: TaskState, timeoutMs = 15_000) => eventually(() => k.kazma.core.tasks.get(id), (t) => t?.state === state && t, `task ${id} ${state}`, { timeoutMs });
+const reaches = (k: Assembled, id: string, state: TaskState, timeoutMs = 15_000) =>
+  eventually(
+    () => k.kazma.core.tasks.get(id),
+    (t) => t?.state === state && t,
+    `task ${id} ${state}`,
+    { timeoutMs },
+  );
 
 describe('run supervisor', () => {
   it('a task whose model call hangs opens one incident and one card per destination, across sweeps and two supervisors; it recovers when the task moves', async () => {
@@ -66,7 +104,11 @@ describe('run supervisor', () => {
     llm.hangNext(1, 25_000);
     llm.script({ text: 'The logs are quiet.' });
     const id = await startTask(a, 'summarise the logs');
-    await eventually(() => llm.attempts, (attempts) => attempts.some((x) => x.outcome === 'hung'), 'the hung model call');
+    await eventually(
+      () => llm.attempts,
+      (attempts) => attempts.some((x) => x.outcome === 'hung'),
+      'the hung model call',
+    );
 
     // Within the threshold: nothing.
     clock.advance(1 * MINUTE);

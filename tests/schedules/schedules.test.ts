@@ -16,19 +16,33 @@ const MAYA = { platform: 'telegram', id: '42' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
 
 async function start(options: { clock?: FakeClock; prefix?: string } = {}) {
-  const k = await kazmas.start({
-    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }] },
-  }, { ...(options.clock && { clock: options.clock }), ...(options.prefix && { queuePrefix: options.prefix }) });
+  const k = await kazmas.start(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+      access: { operators: [{ name: 'maya', telegram: '42' }] },
+    },
+    { ...(options.clock && { clock: options.clock }), ...(options.prefix && { queuePrefix: options.prefix }) },
+  );
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const say = async (text: string) => {
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, text });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      text,
+    });
     await k.settled();
     return surface.texts().at(-1)!;
   };
@@ -40,9 +54,16 @@ const reminders = (surface: RecordingSurface) => surface.texts().filter((t) => t
 describe('scheduled jobs', () => {
   it('/remind in 2 seconds fires once, with the text as written; /jobs lists it until then', async () => {
     const { surface, say } = await start();
-    expect(await say('/remind in 2 seconds stretch 🧘 تمدد')).toMatch(/^⏰ I will remind this chat on .* \(UTC\): stretch 🧘 تمدد \(jb_/);
+    expect(await say('/remind in 2 seconds stretch 🧘 تمدد')).toMatch(
+      /^⏰ I will remind this chat on .* \(UTC\): stretch 🧘 تمدد \(jb_/,
+    );
     expect(await say('/jobs')).toMatch(/^Scheduled here:\njb_\S+ — ⏰ .* — stretch 🧘 تمدد/);
-    await eventually(() => reminders(surface), (r) => r.length > 0 && r, 'the reminder', 15_000);
+    await eventually(
+      () => reminders(surface),
+      (r) => r.length > 0 && r,
+      'the reminder',
+      15_000,
+    );
     await sleep(1_000);
     expect(reminders(surface)).toEqual(['⏰ Reminder: stretch 🧘 تمدد']);
     expect(await say('/jobs')).toMatch(/^Nothing is scheduled in this chat/);
@@ -57,10 +78,17 @@ describe('scheduled jobs', () => {
 
     clock.advance(5 * 60_000); // Kazma comes back five minutes after the reminder was due
     const second = await start({ clock, prefix });
-    await eventually(() => reminders(second.surface), (r) => r.length > 0 && r, 'the late reminder', 15_000);
+    await eventually(
+      () => reminders(second.surface),
+      (r) => r.length > 0 && r,
+      'the late reminder',
+      15_000,
+    );
     await sleep(4_000); // the original delayed job falls due now too: it must not fire again
     await second.k.settled();
-    expect(reminders(second.surface)).toEqual([expect.stringMatching(/^⏰ Reminder: water the plants\n\(late: it was due at .*, while Kazma was not running\)$/)]);
+    expect(reminders(second.surface)).toEqual([
+      expect.stringMatching(/^⏰ Reminder: water the plants\n\(late: it was due at .*, while Kazma was not running\)$/),
+    ]);
     expect(reminders(first.surface)).toEqual([]);
   });
 
@@ -77,7 +105,9 @@ describe('scheduled jobs', () => {
 
   it('a time that is past, missing or ambiguous is refused with the reason', async () => {
     const { say } = await start();
-    expect(await say('/remind yesterday 9am call')).toMatch(/^Not scheduled: "yesterday 9am" is .* that is not in the future\.$/);
+    expect(await say('/remind yesterday 9am call')).toMatch(
+      /^Not scheduled: "yesterday 9am" is .* that is not in the future\.$/,
+    );
     expect(await say('/remind whenever')).toMatch(/^Not scheduled: I could not find a time in "whenever"/);
     expect(await say('/remind in 5 minutes')).toMatch(/^Not scheduled: what should I remind you of at/);
     expect(await say('/cron add "every day" x')).toMatch(/^Not scheduled: "every day" is not a cron pattern/);

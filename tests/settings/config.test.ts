@@ -15,10 +15,16 @@ const USER = { platform: 'telegram', id: '77' };
 const SECRET = 'api-token-0123456789abcdef';
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 async function start() {
   const k = await kazmas.start({
@@ -29,7 +35,14 @@ async function start() {
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const say = async (text: string, actor = MAYA) => {
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: actor.platform, chat: CHAT, actor, text });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: actor.platform,
+      chat: CHAT,
+      actor,
+      text,
+    });
     await k.settled();
     return surface.texts().at(-1)!;
   };
@@ -44,7 +57,9 @@ describe('/config', () => {
     await first.say('hello');
     expect(first.offered()).toContain('write_file');
     const before = llm.requests.length;
-    expect(await first.say('/config tools toggle write_file')).toBe('write_file is off: the model is not offered it from the next message (saved; survives restarts).');
+    expect(await first.say('/config tools toggle write_file')).toBe(
+      'write_file is off: the model is not offered it from the next message (saved; survives restarts).',
+    );
     expect(llm.requests.length).toBe(before); // the command never reaches the model
     await first.say('hello again');
     expect(first.offered()).not.toContain('write_file');
@@ -54,7 +69,9 @@ describe('/config', () => {
     const second = await start();
     await second.say('after the restart');
     expect(second.offered()).not.toContain('write_file');
-    expect(await second.say('/config tools toggle WRITE_FILE')).toBe('write_file is on again: the model is offered it from the next message (saved; survives restarts).');
+    expect(await second.say('/config tools toggle WRITE_FILE')).toBe(
+      'write_file is on again: the model is offered it from the next message (saved; survives restarts).',
+    );
     await second.say('and now');
     expect(second.offered()).toContain('write_file');
     const audit = await second.k.database.db.select().from(configAudit).orderBy(configAudit.id);
@@ -67,17 +84,23 @@ describe('/config', () => {
   it('someone who is not an operator is refused privately and audited; nothing changes', async () => {
     const { k, surface, say, offered } = await start();
     await say('/config tools toggle write_file', USER);
-    expect(surface.privately).toEqual([{ chat: CHAT, actor: expect.objectContaining({ id: '77' }), text: '/config is for operators only.' }]);
+    expect(surface.privately).toEqual([
+      { chat: CHAT, actor: expect.objectContaining({ id: '77' }), text: '/config is for operators only.' },
+    ]);
     expect(surface.texts()).toEqual([]);
     await say('hello', USER);
     expect(offered()).toContain('write_file');
     const audit = await k.database.db.select().from(configAudit);
-    expect(audit.map((a) => [a.command, a.outcome, a.actor.id])).toEqual([['/config tools toggle write_file', 'refused', '77']]);
+    expect(audit.map((a) => [a.command, a.outcome, a.actor.id])).toEqual([
+      ['/config tools toggle write_file', 'refused', '77'],
+    ]);
   });
 
   it('an unknown tool gets a did-you-mean and the list; tools list shows each switch and tier', async () => {
     const { say } = await start();
-    expect(await say('/config tools toggle write_fiel')).toMatch(/^There is no tool "write_fiel"\. Did you mean write_file\? Tools: .*read_file.*\.$/);
+    expect(await say('/config tools toggle write_fiel')).toMatch(
+      /^There is no tool "write_fiel"\. Did you mean write_file\? Tools: .*read_file.*\.$/,
+    );
     await say('/config tools toggle shell');
     const list = await say('/config tools list');
     expect(list).toMatch(/^Tools:\n/);

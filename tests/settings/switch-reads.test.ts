@@ -12,7 +12,15 @@ import { defineTool } from '../../src/core/tools/define.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
-const tool = (name: string) => defineTool({ name, description: 'a test tool', input: z.object({}), tier: 'safe', effects: false, run: async () => 'ok' });
+const tool = (name: string) =>
+  defineTool({
+    name,
+    description: 'a test tool',
+    input: z.object({}),
+    tier: 'safe',
+    effects: false,
+    run: async () => 'ok',
+  });
 
 /** The real settings store, whose next read (once armed) waits for `release` after its statement ran. */
 class HeldSettings extends RuntimeSettings {
@@ -69,7 +77,11 @@ describeEachBackend('a periodic read of the switches under way while one is swit
     registry.register(tool(name));
     const overlay = new ToolsOverlay({ settings, registry, logger });
     // Another process toggled something earlier: the saved switches are newer than what this process applied.
-    await new ToolsOverlay({ settings: new RuntimeSettings(database().db), registry: new ToolRegistry().register(tool('other')), logger }).toggle('other', 'ana');
+    await new ToolsOverlay({
+      settings: new RuntimeSettings(database().db),
+      registry: new ToolRegistry().register(tool('other')),
+      logger,
+    }).toggle('other', 'ana');
     const held = holdNextRead(settings);
     const periodic = overlay.apply();
     await held.read; // the periodic read has the saved list without this tool

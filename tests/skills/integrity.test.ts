@@ -18,7 +18,8 @@ const fresh = (signed = true) => {
   if (signed) sign(dir);
   return dir;
 };
-const stripSignature = (dir: string) => writeFileSync(join(dir, 'skill.yaml'), readFileSync(join(dir, 'skill.yaml'), 'utf8').replace(/^signature:.*\n/m, ''));
+const stripSignature = (dir: string) =>
+  writeFileSync(join(dir, 'skill.yaml'), readFileSync(join(dir, 'skill.yaml'), 'utf8').replace(/^signature:.*\n/m, ''));
 
 describe('skill integrity', () => {
   it('a signed skill is verified; the checksum covers the entry module and the file it imports', () => {
@@ -26,7 +27,9 @@ describe('skill integrity', () => {
     expect(inspectSkill(dir, SECRET)).toMatchObject({ status: 'verified', manifest: { version: '1.0.0' } });
     expect(skillFiles(dir, 'index.mjs')).toEqual(['index.mjs', 'lib/words.mjs']);
     // Signing keeps the rest of skill.yaml, comments included.
-    expect(readFileSync(join(dir, 'skill.yaml'), 'utf8')).toMatch(/^# a test skill\n[^]*checksum: [0-9a-f]{64}\nsignature: [0-9a-f]{64}\n$/);
+    expect(readFileSync(join(dir, 'skill.yaml'), 'utf8')).toMatch(
+      /^# a test skill\n[\s\S]*checksum: [0-9a-f]{64}\nsignature: [0-9a-f]{64}\n$/,
+    );
   });
 
   it.each([
@@ -35,42 +38,71 @@ describe('skill integrity', () => {
   ])('%s is refused: it may have been tampered with', (_, file) => {
     const dir = fresh();
     appendFileSync(join(dir, file), '\n// one more line\n');
-    expect(inspectSkill(dir, SECRET)).toMatchObject({ status: 'refused', note: 'its code does not match its checksum: it may have been tampered with' });
+    expect(inspectSkill(dir, SECRET)).toMatchObject({
+      status: 'refused',
+      note: 'its code does not match its checksum: it may have been tampered with',
+    });
   });
 
   it('a signed skill without KAZMA_SECRET is refused', () => {
-    expect(inspectSkill(fresh(), undefined)).toMatchObject({ status: 'refused', note: 'it is signed, but KAZMA_SECRET is not set, so its signature cannot be checked' });
+    expect(inspectSkill(fresh(), undefined)).toMatchObject({
+      status: 'refused',
+      note: 'it is signed, but KAZMA_SECRET is not set, so its signature cannot be checked',
+    });
   });
 
   it('a signature made with another key is refused', () => {
-    expect(inspectSkill(fresh(), 'another-secret-0123456789')).toMatchObject({ status: 'refused', note: 'its signature does not match KAZMA_SECRET: it was signed with another key or altered' });
+    expect(inspectSkill(fresh(), 'another-secret-0123456789')).toMatchObject({
+      status: 'refused',
+      note: 'its signature does not match KAZMA_SECRET: it was signed with another key or altered',
+    });
   });
 
   it('a stripped signature while KAZMA_SECRET is set is refused; without a secret it is unsigned', () => {
     const dir = fresh();
     stripSignature(dir);
-    expect(inspectSkill(dir, SECRET)).toMatchObject({ status: 'refused', note: expect.stringContaining('has a checksum but no signature while KAZMA_SECRET is set: the signature may have been stripped') });
+    expect(inspectSkill(dir, SECRET)).toMatchObject({
+      status: 'refused',
+      note: expect.stringContaining(
+        'has a checksum but no signature while KAZMA_SECRET is set: the signature may have been stripped',
+      ),
+    });
     expect(inspectSkill(dir, undefined)).toMatchObject({ status: 'unsigned' });
   });
 
   it('a skill with no checksum at all loads with a warning, secret or not', () => {
     const dir = fresh(false);
     for (const secret of [SECRET, undefined]) {
-      expect(inspectSkill(dir, secret)).toMatchObject({ status: 'unsigned', note: expect.stringContaining('no checksum or signature') });
+      expect(inspectSkill(dir, secret)).toMatchObject({
+        status: 'unsigned',
+        note: expect.stringContaining('no checksum or signature'),
+      });
     }
   });
 
   it('a signature without a checksum, an import from outside the folder and a computed import are refused', () => {
     const noChecksum = fresh();
-    writeFileSync(join(noChecksum, 'skill.yaml'), readFileSync(join(noChecksum, 'skill.yaml'), 'utf8').replace(/^checksum:.*\n/m, ''));
-    expect(inspectSkill(noChecksum, SECRET)).toMatchObject({ status: 'refused', note: expect.stringContaining('signature but no checksum') });
+    writeFileSync(
+      join(noChecksum, 'skill.yaml'),
+      readFileSync(join(noChecksum, 'skill.yaml'), 'utf8').replace(/^checksum:.*\n/m, ''),
+    );
+    expect(inspectSkill(noChecksum, SECRET)).toMatchObject({
+      status: 'refused',
+      note: expect.stringContaining('signature but no checksum'),
+    });
     const outside = fresh(false);
     writeFileSync(join(root, 'shared.js'), 'export const x = 1;\n');
     appendFileSync(join(outside, 'lib/words.mjs'), "import '../../shared.js';\n");
-    expect(inspectSkill(outside, SECRET)).toMatchObject({ status: 'refused', note: expect.stringContaining('is outside the skill folder') });
+    expect(inspectSkill(outside, SECRET)).toMatchObject({
+      status: 'refused',
+      note: expect.stringContaining('is outside the skill folder'),
+    });
     const computed = fresh(false);
     appendFileSync(join(computed, 'index.mjs'), 'const name = "./lib/words.mjs"; await import(name);\n');
-    expect(inspectSkill(computed, SECRET)).toMatchObject({ status: 'refused', note: expect.stringContaining('computed name') });
+    expect(inspectSkill(computed, SECRET)).toMatchObject({
+      status: 'refused',
+      note: expect.stringContaining('computed name'),
+    });
   });
 
   it('a malformed skill.yaml fails with the field and why; the other skills are still found', () => {
@@ -80,12 +112,22 @@ describe('skill integrity', () => {
       writeSkill(local, 'broken-yaml', { yaml: 'name: [unclosed\n' });
       sign(writeSkill(local, 'good'));
       const reports = inspectSkills({ paths: [local], dataDir: join(local, 'no-data'), autoDiscover: true }, SECRET);
-      expect(reports.map((r) => [r.name, r.status])).toEqual([['bad', 'failed'], ['broken-yaml', 'failed'], ['good', 'verified']]);
-      expect(reports[0]!.note).toMatch(/name: expected 1-32 lower-case letters.*entry_point: expected a path inside the skill folder/);
+      expect(reports.map((r) => [r.name, r.status])).toEqual([
+        ['bad', 'failed'],
+        ['broken-yaml', 'failed'],
+        ['good', 'verified'],
+      ]);
+      expect(reports[0]!.note).toMatch(
+        /name: expected 1-32 lower-case letters.*entry_point: expected a path inside the skill folder/,
+      );
       expect(reports[1]!.note).toContain('(yaml)');
       // auto_discover off: only a path that is a skill folder itself.
-      expect(inspectSkills({ paths: [local], dataDir: join(local, 'no-data'), autoDiscover: false }, SECRET)).toEqual([]);
-      expect(inspectSkills({ paths: [join(local, 'good')], dataDir: join(local, 'no-data'), autoDiscover: false }, SECRET)).toMatchObject([{ name: 'good' }]);
+      expect(inspectSkills({ paths: [local], dataDir: join(local, 'no-data'), autoDiscover: false }, SECRET)).toEqual(
+        [],
+      );
+      expect(
+        inspectSkills({ paths: [join(local, 'good')], dataDir: join(local, 'no-data'), autoDiscover: false }, SECRET),
+      ).toMatchObject([{ name: 'good' }]);
     } finally {
       rmSync(local, { recursive: true, force: true });
     }

@@ -24,7 +24,10 @@ describe('skills in the log', () => {
     writeSkill(join(root, 'skills'), 'draft');
     writeSkill(join(root, 'skills'), 'bad', { yaml: 'entry_point: index.mjs\n' });
     writeAgentSkill(join(root, 'agent'), 'broken', { text: 'no front matter\n' });
-    const loaded = parseConfig(JSON.stringify({ data_dir: join(root, 'data'), skills: { paths: ['./skills'], agent_paths: ['./agent'] } }), { env: { KAZMA_SECRET: SECRET }, baseDir: root });
+    const loaded = parseConfig(
+      JSON.stringify({ data_dir: join(root, 'data'), skills: { paths: ['./skills'], agent_paths: ['./agent'] } }),
+      { env: { KAZMA_SECRET: SECRET }, baseDir: root },
+    );
     const out = new PassThrough();
     let text = '';
     out.on('data', (chunk) => (text += chunk));
@@ -37,14 +40,43 @@ describe('skills in the log', () => {
       const skills = await createSkills({ loaded, db: database.db, registry, logger });
       skills.stop();
       await new Promise((r) => setImmediate(r));
-      const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      const about = (skill: string) => lines.filter((l) => l.skill === skill || l.agentSkill === skill).map((l) => [l.level, l.msg, l.reason ?? l.warning ?? l.error ?? l.as]);
-      expect(about('unkeyed')).toEqual([[50, 'skill refused: its tools are not offered to the model', 'its signature does not match KAZMA_SECRET: it was signed with another key or altered']]);
-      expect(about('draft')).toEqual([[40, 'skill loaded unsigned', expect.stringContaining('no checksum or signature')], [30, 'skill loaded', undefined]]);
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const about = (skill: string) =>
+        lines
+          .filter((l) => l.skill === skill || l.agentSkill === skill)
+          .map((l) => [l.level, l.msg, l.reason ?? l.warning ?? l.error ?? l.as]);
+      expect(about('unkeyed')).toEqual([
+        [
+          50,
+          'skill refused: its tools are not offered to the model',
+          'its signature does not match KAZMA_SECRET: it was signed with another key or altered',
+        ],
+      ]);
+      expect(about('draft')).toEqual([
+        [40, 'skill loaded unsigned', expect.stringContaining('no checksum or signature')],
+        [30, 'skill loaded', undefined],
+      ]);
       expect(about('bad')).toEqual([[50, 'skill not loaded', expect.stringContaining('name: ')]]);
-      expect(about('good')).toEqual([[30, 'skill tool renamed: its name is taken (a skill never replaces a built-in)', 'skill__good__read_file'], [30, 'skill loaded', undefined]]);
-      expect(about('broken')).toEqual([[40, 'Agent Skill not usable: its SKILL.md is malformed', 'SKILL.md: no front matter: SKILL.md must start with a --- block holding name and description']]);
-      expect(registry.list().map((t) => t.name).sort()).toEqual(['draft_hello', 'read_file', 'skill__good__read_file']);
+      expect(about('good')).toEqual([
+        [30, 'skill tool renamed: its name is taken (a skill never replaces a built-in)', 'skill__good__read_file'],
+        [30, 'skill loaded', undefined],
+      ]);
+      expect(about('broken')).toEqual([
+        [
+          40,
+          'Agent Skill not usable: its SKILL.md is malformed',
+          'SKILL.md: no front matter: SKILL.md must start with a --- block holding name and description',
+        ],
+      ]);
+      expect(
+        registry
+          .list()
+          .map((t) => t.name)
+          .sort(),
+      ).toEqual(['draft_hello', 'read_file', 'skill__good__read_file']);
     } finally {
       await database.dispose();
     }
@@ -52,5 +84,13 @@ describe('skills in the log', () => {
 });
 
 function toolFrom(name: string) {
-  return { name, description: 'the built-in', input: { safeParse: () => ({ success: true }) } as never, effects: false, outside: false, tier: 'safe' as const, run: async () => 'built-in' };
+  return {
+    name,
+    description: 'the built-in',
+    input: { safeParse: () => ({ success: true }) } as never,
+    effects: false,
+    outside: false,
+    tier: 'safe' as const,
+    run: async () => 'built-in',
+  };
 }

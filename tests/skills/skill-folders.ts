@@ -24,10 +24,17 @@ export function toolSource(name: string, options: { tier?: string; reply?: strin
 export function writeSkill(root: string, name: string, options: { tools?: string[]; yaml?: string } = {}): string {
   const dir = join(root, name);
   mkdirSync(join(dir, 'lib'), { recursive: true });
-  writeFileSync(join(dir, 'skill.yaml'), options.yaml ?? `# a test skill\nname: ${name}\nversion: 1.0.0\ndescription: A test skill.\nentry_point: index.mjs\nauthor: tests\n`);
+  writeFileSync(
+    join(dir, 'skill.yaml'),
+    options.yaml ??
+      `# a test skill\nname: ${name}\nversion: 1.0.0\ndescription: A test skill.\nentry_point: index.mjs\nauthor: tests\n`,
+  );
   const tools = options.tools ?? [toolSource(`${name.replace(/-/g, '_')}_hello`)];
-  writeFileSync(join(dir, 'index.mjs'), `import { words } from './lib/words.mjs';\nexport default ({ defineTool, z }) => [\n  ${tools.join(',\n  ')},\n];\n`);
-  writeFileSync(join(dir, 'lib', 'words.mjs'), "export const words = (what, who) => `${what} to ${who}`;\n");
+  writeFileSync(
+    join(dir, 'index.mjs'),
+    `import { words } from './lib/words.mjs';\nexport default ({ defineTool, z }) => [\n  ${tools.join(',\n  ')},\n];\n`,
+  );
+  writeFileSync(join(dir, 'lib', 'words.mjs'), 'export const words = (what, who) => `${what} to ${who}`;\n');
   return dir;
 }
 
@@ -37,9 +44,17 @@ export function sign(dir: string, secret = SECRET): void {
 }
 
 /** Writes `<root>/<folder>/SKILL.md` with the given front matter name and body; returns the folder. */
-export function writeAgentSkill(root: string, folder: string, options: { name?: string; text?: string; body?: string } = {}): string {
+export function writeAgentSkill(
+  root: string,
+  folder: string,
+  options: { name?: string; text?: string; body?: string } = {},
+): string {
   const dir = join(root, folder);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'SKILL.md'), options.text ?? `---\nname: ${options.name ?? folder}\ndescription: Use when writing ${folder}.\nallowed-tools: read_file write_file\n---\n${options.body ?? `# ${folder}\n\nAlways start with a haiku.\n`}`);
+  writeFileSync(
+    join(dir, 'SKILL.md'),
+    options.text ??
+      `---\nname: ${options.name ?? folder}\ndescription: Use when writing ${folder}.\nallowed-tools: read_file write_file\n---\n${options.body ?? `# ${folder}\n\nAlways start with a haiku.\n`}`,
+  );
   return dir;
 }

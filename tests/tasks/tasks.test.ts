@@ -20,31 +20,59 @@ const MAYA = { platform: 'telegram', id: '42' };
 const ANA = { platform: 'slack', id: 'U1' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 let k: Assembled | undefined;
-afterEach(async () => { await k?.close(); k = undefined; llm.requests.length = 0; llm.setDefault(defaultStep); });
+afterEach(async () => {
+  await k?.close();
+  k = undefined;
+  llm.requests.length = 0;
+  llm.setDefault(defaultStep);
+});
 
 async function rig(options: { clock?: FakeClock } = {}) {
   const launches = launchTool();
-  k = await startAssembled({
-    model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }], users: ['telegram:77'] },
-    approvals: { channels: [OPS], timeout: '10m' },
-  }, { tools: [launches.tool], ...(options.clock && { clock: options.clock }) });
+  k = await startAssembled(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
+      access: {
+        operators: [
+          { name: 'maya', telegram: '42' },
+          { name: 'ana', slack: 'U1' },
+        ],
+        users: ['telegram:77'],
+      },
+      approvals: { channels: [OPS], timeout: '10m' },
+    },
+    { tools: [launches.tool], ...(options.clock && { clock: options.clock }) },
+  );
   const telegram = new RecordingSurface('telegram');
   const slack = new RecordingSurface('slack');
   k.kazma.core.attachSurface(telegram);
   k.kazma.core.attachSurface(slack);
   const core = k.kazma.core;
-  const say = (text: string, actor = MAYA, chat = CHAT) => core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: actor.platform, chat, actor, text });
+  const say = (text: string, actor = MAYA, chat = CHAT) =>
+    core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: actor.platform, chat, actor, text });
   /** Starts a task with `/task` and returns its id, read off its status card. */
   const startTask = async (goal: string) => {
     await say(`/task ${goal}`);
-    const card = await eventually(() => telegram.cards, (cards) => cards.find((c) => c.card.title.startsWith('Task ') && c.card.fields.some((f) => f.value === goal)), 'the status card');
+    const card = await eventually(
+      () => telegram.cards,
+      (cards) => cards.find((c) => c.card.title.startsWith('Task ') && c.card.fields.some((f) => f.value === goal)),
+      'the status card',
+    );
     return card.card.title.slice('Task '.length);
   };
-  const reaches = (id: string, state: TaskState) => eventually(() => core.tasks.get(id), (t) => t?.state === state && t, `task ${id} ${state}`);
+  const reaches = (id: string, state: TaskState) =>
+    eventually(
+      () => core.tasks.get(id),
+      (t) => t?.state === state && t,
+      `task ${id} ${state}`,
+    );
   return { k, core, telegram, slack, launches, say, startTask, reaches };
 }
 
@@ -71,10 +99,15 @@ describe('background tasks', () => {
     await r.k.settled();
 
     expect(task.result).toBe('The capital of Kuwait is Kuwait City. 🇰🇼 عاصمة الكويت هي مدينة الكويت');
-    expect(r.telegram.texts()).toEqual([`✅ Task ${id} is done:\n\nThe capital of Kuwait is Kuwait City. 🇰🇼 عاصمة الكويت هي مدينة الكويت`]);
+    expect(r.telegram.texts()).toEqual([
+      `✅ Task ${id} is done:\n\nThe capital of Kuwait is Kuwait City. 🇰🇼 عاصمة الكويت هي مدينة الكويت`,
+    ]);
     const status = r.telegram.cards.find((c) => c.card.title === `Task ${id}`)!;
     expect(status.card.fields.find((f) => f.label === 'State')!.value).toBe('⏳ queued');
-    expectStatesInOrder(status.edits.map((e) => e.fields.find((f) => f.label === 'State')!.value), ['⚙️ running', '✅ done']);
+    expectStatesInOrder(
+      status.edits.map((e) => e.fields.find((f) => f.label === 'State')!.value),
+      ['⚙️ running', '✅ done'],
+    );
 
     // The task's conversation is its own: the chat's next turn does not carry the goal.
     await r.say('hello');
@@ -84,7 +117,9 @@ describe('background tasks', () => {
 
     await r.say('/tasks');
     await r.k.settled();
-    expect(r.telegram.texts().at(-1)).toBe(`Background tasks here, newest first:\n${id} — ✅ done — find the capital of Kuwait`);
+    expect(r.telegram.texts().at(-1)).toBe(
+      `Background tasks here, newest first:\n${id} — ✅ done — find the capital of Kuwait`,
+    );
     await r.say('/status');
     await r.k.settled();
     expect(r.telegram.texts().at(-1)).toContain('tasks: 0 queued, 0 running, 0 waiting approval\nnext reminder: none');
@@ -101,14 +136,23 @@ describe('background tasks', () => {
     expect(r.launches.runs).toEqual([]);
 
     const approve = slackCard.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
-    await r.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'slack', chat: OPS, actor: ANA, actionId: approve });
+    await r.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'slack',
+      chat: OPS,
+      actor: ANA,
+      actionId: approve,
+    });
     const done = await r.reaches(id, 'done');
     await r.k.settled();
     expect(r.launches.runs).toEqual([{ target: 'venus' }]);
     expect(done.result).toBe('done: launched venus');
     for (const card of [slackCard, tgCard]) expect(card.edits.at(-1)!.footer).toMatch(/^Approved once by ana on Slack/);
     expect(r.telegram.texts()).toEqual([`✅ Task ${id} is done:\n\ndone: launched venus`]);
-    const states = r.telegram.cards.find((c) => c.card.title === `Task ${id}`)!.edits.map((e) => e.fields.find((f) => f.label === 'State')!.value);
+    const states = r.telegram.cards
+      .find((c) => c.card.title === `Task ${id}`)!
+      .edits.map((e) => e.fields.find((f) => f.label === 'State')!.value);
     expectStatesInOrder(states, ['⚙️ running', '✋ waiting for approval', '⚙️ running', '✅ done']);
   });
 
@@ -122,11 +166,22 @@ describe('background tasks', () => {
     await r.say(`/task cancel ${id}`);
     await r.reaches(id, 'cancelled');
     await r.k.settled();
-    expect(r.telegram.texts()).toEqual(['There is no task nope you may cancel.', `There is no task ${id} you may cancel.`, `Cancelled task ${id}.`]);
+    expect(r.telegram.texts()).toEqual([
+      'There is no task nope you may cancel.',
+      `There is no task ${id} you may cancel.`,
+      `Cancelled task ${id}.`,
+    ]);
     expect(r.slack.cards[0]!.edits.at(-1)!.buttons).toEqual([]);
     expect(await r.core.approvals.list()).toEqual([]);
     const late = r.slack.cards[0]!.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
-    await r.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'slack', chat: OPS, actor: ANA, actionId: late });
+    await r.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'slack',
+      chat: OPS,
+      actor: ANA,
+      actionId: late,
+    });
     await r.k.settled();
     expect(r.launches.runs).toEqual([]);
     expect(r.slack.privately.at(-1)!.text).toMatch(/^This question is closed/);
@@ -158,44 +213,84 @@ describe('background tasks', () => {
     await r.k.settled();
     const gateCard = r.telegram.cards.find((c) => c.card.buttons.some((b) => b.id.startsWith('apv:')))!;
     expect(gateCard.card.title).toContain('start_task');
-    await r.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, actionId: gateCard.card.buttons.find((b) => b.id.endsWith(':once'))!.id });
-    const status = await eventually(() => r.telegram.cards, (cards) => cards.find((c) => c.card.title.startsWith('Task ')), 'the task status card');
+    await r.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      actionId: gateCard.card.buttons.find((b) => b.id.endsWith(':once'))!.id,
+    });
+    const status = await eventually(
+      () => r.telegram.cards,
+      (cards) => cards.find((c) => c.card.title.startsWith('Task ')),
+      'the task status card',
+    );
     const id = status.card.title.slice('Task '.length);
     const done = await r.reaches(id, 'done');
     await r.k.settled();
     expect(done.result).toBe('There are many stars.');
     expect(done.goal).toBe('count the stars');
-    expect(r.telegram.texts()).toEqual(['I started a background task for that.', `✅ Task ${id} is done:\n\nThere are many stars.`]);
+    expect(r.telegram.texts()).toEqual([
+      'I started a background task for that.',
+      `✅ Task ${id} is done:\n\nThere are many stars.`,
+    ]);
   });
 
   it('start_task with subtasks: each runs as a task of its own; the parent combines their results into one answer', async () => {
     const r = await rig();
-    llm.script({ toolCalls: [{ name: 'start_task', args: { goal: 'survey the planets', subtasks: ['look at mars', 'look at venus', 'look at pluto'] } }] });
+    llm.script({
+      toolCalls: [
+        {
+          name: 'start_task',
+          args: { goal: 'survey the planets', subtasks: ['look at mars', 'look at venus', 'look at pluto'] },
+        },
+      ],
+    });
     llm.setDefault((body) => {
       const asked = JSON.stringify(body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '');
       if (body.messages?.at(-1)?.role === 'tool') return { text: 'Started.' };
-      if (asked.includes('Combine them into one answer')) return { text: `combined: ${['mars', 'venus', 'pluto'].filter((p) => asked.includes(`look at ${p} — done: ${p} is fine`)).join(', ')}` };
+      if (asked.includes('Combine them into one answer'))
+        return {
+          text: `combined: ${['mars', 'venus', 'pluto'].filter((p) => asked.includes(`look at ${p} — done: ${p} is fine`)).join(', ')}`,
+        };
       const planet = /look at (\w+)/.exec(asked)?.[1];
       return { text: planet ? `${planet} is fine` : 'echo' };
     });
     await r.say('survey the planets in parallel');
     await r.k.settled();
     const gate = r.telegram.cards.find((c) => c.card.buttons.some((b) => b.id.startsWith('apv:')))!;
-    await r.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, actionId: gate.card.buttons.find((b) => b.id.endsWith(':once'))!.id });
-    const status = await eventually(() => r.telegram.cards, (cards) => cards.find((c) => c.card.title.startsWith('Task ')), 'the parent status card');
+    await r.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      actionId: gate.card.buttons.find((b) => b.id.endsWith(':once'))!.id,
+    });
+    const status = await eventually(
+      () => r.telegram.cards,
+      (cards) => cards.find((c) => c.card.title.startsWith('Task ')),
+      'the parent status card',
+    );
     const id = status.card.title.slice('Task '.length);
     const done = await r.reaches(id, 'done');
     await r.k.settled();
     expect(done.result).toBe('combined: mars, venus, pluto');
     // One answer in the chat: the parent's; the subtasks' answers went into it, and only the parent has a card.
-    expect(r.telegram.texts().filter((t) => t.startsWith('✅'))).toEqual([`✅ Task ${id} is done:\n\ncombined: mars, venus, pluto`]);
+    expect(r.telegram.texts().filter((t) => t.startsWith('✅'))).toEqual([
+      `✅ Task ${id} is done:\n\ncombined: mars, venus, pluto`,
+    ]);
     expect(r.telegram.cards.filter((c) => c.card.title.startsWith('Task '))).toHaveLength(1);
     expect(status.card.fields.find((f) => f.label === 'State')!.value).toBe('🧩 waiting for its subtasks');
   });
 
   it('a task whose model fails ends failed, says so once, and /tasks shows why', async () => {
     const r = await rig();
-    llm.failNext(1, { status: 400, body: { error: { message: 'bad request: context too long', type: 'invalid_request_error', code: null } } });
+    llm.failNext(1, {
+      status: 400,
+      body: { error: { message: 'bad request: context too long', type: 'invalid_request_error', code: null } },
+    });
     const id = await r.startTask('summarise everything');
     const failed = await r.reaches(id, 'failed');
     await r.k.settled();

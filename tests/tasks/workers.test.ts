@@ -26,8 +26,12 @@ const OPS: ChatRef = 'slack:C1';
 const MAYA = { platform: 'telegram', id: '42' };
 
 let llm: FakeLlm;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 
 const children: Spawned[] = [];
 let chatSide: Assembled | undefined;
@@ -47,14 +51,26 @@ async function cluster(workers: number) {
   const created = await createPgDatabase();
   const opened = await openDatabase({ url: created.url, poolSize: 10 });
   await migrateDatabase(opened, [...STANDARD_STEPS]);
-  database = { ...opened, dispose: async () => { await opened.close(); await created.drop(); } };
+  database = {
+    ...opened,
+    dispose: async () => {
+      await opened.close();
+      await created.drop();
+    },
+  };
   const dir = mkdtempSync(join(tmpdir(), 'kazma-workers-'));
   const marker = join(dir, 'marker.log');
   writeFileSync(marker, '');
   const config = {
-    database: { url: created.url }, redis: { url: 'redis://127.0.0.1:6379' },
+    database: { url: created.url },
+    redis: { url: 'redis://127.0.0.1:6379' },
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
-    access: { operators: [{ name: 'maya', telegram: '42' }, { name: 'ana', slack: 'U1' }] },
+    access: {
+      operators: [
+        { name: 'maya', telegram: '42' },
+        { name: 'ana', slack: 'U1' },
+      ],
+    },
     approvals: { channels: [OPS] },
     turns: { lease_ttl: '3s' },
     // A killed worker's job goes to the other within 3–6 s, not the default 15–30 s.
@@ -64,7 +80,10 @@ async function cluster(workers: number) {
   };
   const spawnWorker = () => {
     const path = join(dir, `worker-${children.length}.yaml`);
-    writeFileSync(path, JSON.stringify({ ...config, data_dir: join(dir, `data-${children.length}`), tools: { workspace: dir } }));
+    writeFileSync(
+      path,
+      JSON.stringify({ ...config, data_dir: join(dir, `data-${children.length}`), tools: { workspace: dir } }),
+    );
     const child = spawnNode(CHILD, ['--config', path, '--marker', marker]);
     children.push(child);
     return child;
@@ -72,21 +91,52 @@ async function cluster(workers: number) {
   for (let i = 0; i < workers; i++) spawnWorker();
   await Promise.all(children.map((c) => c.waitFor('kazma worker ready', 90_000)));
   const prefix = queuePrefix(parseConfig(JSON.stringify(config), { env: {}, baseDir: dir }), { kind: 'postgres' });
-  chatSide = await startAssembled({ ...config, jobs: { ...config.jobs, concurrency: { swarm: 0 } } }, { database, queuePrefix: prefix });
+  chatSide = await startAssembled(
+    { ...config, jobs: { ...config.jobs, concurrency: { swarm: 0 } } },
+    { database, queuePrefix: prefix },
+  );
   const telegram = new RecordingSurface('telegram');
   const slack = new RecordingSurface('slack');
   chatSide.kazma.core.attachSurface(telegram);
   chatSide.kazma.core.attachSurface(slack);
   const core = chatSide.kazma.core;
   const startTask = async (goal: string) => {
-    await core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, text: `/task ${goal}` });
-    const card = await eventually(() => telegram.cards, (cards) => cards.find((c) => c.card.title.startsWith('Task ')), 'the status card', 30_000);
+    await core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      text: `/task ${goal}`,
+    });
+    const card = await eventually(
+      () => telegram.cards,
+      (cards) => cards.find((c) => c.card.title.startsWith('Task ')),
+      'the status card',
+      30_000,
+    );
     return card.card.title.slice('Task '.length);
   };
-  const reaches = (id: string, state: TaskState, timeoutMs = 30_000) => eventually(() => core.tasks.get(id), (t) => t?.state === state && t, `task ${id} ${state}`, timeoutMs);
+  const reaches = (id: string, state: TaskState, timeoutMs = 30_000) =>
+    eventually(
+      () => core.tasks.get(id),
+      (t) => t?.state === state && t,
+      `task ${id} ${state}`,
+      timeoutMs,
+    );
   const marks = () => readFileSync(marker, 'utf8').split('\n').filter(Boolean);
   const workerPids = children.map((c) => String(c.child.pid));
-  return { core, telegram, slack, startTask, reaches, marks, workerPids, spawnWorker, settled: () => chatSide!.settled() };
+  return {
+    core,
+    telegram,
+    slack,
+    startTask,
+    reaches,
+    marks,
+    workerPids,
+    spawnWorker,
+    settled: () => chatSide!.settled(),
+  };
 }
 
 describe('tasks on `kazma worker` processes', () => {
@@ -94,7 +144,12 @@ describe('tasks on `kazma worker` processes', () => {
     const c = await cluster(2);
     llm.script({ toolCalls: [{ name: 'record_effect', args: { note: 'hang' } }] });
     const id = await c.startTask('note something');
-    const [line] = await eventually(() => c.marks(), (lines) => lines.length > 0 && lines, 'the tool started on a worker', 30_000);
+    const [line] = await eventually(
+      () => c.marks(),
+      (lines) => lines.length > 0 && lines,
+      'the tool started on a worker',
+      30_000,
+    );
     const pid = line!.split(' ')[1]!;
     expect(c.workerPids).toContain(pid);
     process.kill(Number(pid), 'SIGKILL');
@@ -106,12 +161,17 @@ describe('tasks on `kazma worker` processes', () => {
     expect(failed.error).toMatch(/^I started `record_effect` at .* but never saw it finish .* I did not run it again/);
     expect(c.marks()).toEqual([`hang ${pid}`]);
     expect(llm.requests).toHaveLength(1);
-    await eventually(() => c.telegram.texts(), (texts) => texts.length > 0 && texts, 'the outcome in the origin chat', 30_000);
+    await eventually(
+      () => c.telegram.texts(),
+      (texts) => texts.length > 0 && texts,
+      'the outcome in the origin chat',
+      30_000,
+    );
     await c.settled();
     expect(c.telegram.texts()).toEqual([`⚠️ Task ${id} failed: ${failed.error}`]);
   });
 
-  it('a task with three subtasks on two workers: the three run in parallel; the parent\'s answer reaches the origin chat once', async () => {
+  it("a task with three subtasks on two workers: the three run in parallel; the parent's answer reaches the origin chat once", async () => {
     const c = await cluster(2);
     // Each subtask's model call is held until all three have been made: in series, the second would never
     // start while the first waits, whatever the machine's speed.
@@ -120,14 +180,34 @@ describe('tasks on `kazma worker` processes', () => {
       const asked = JSON.stringify(body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '');
       return { text: asked.includes('Combine them into one answer') ? 'all three done' : 'part done' };
     });
-    const parent = await c.core.tasks.start({ goal: 'three parts', origin: CHAT, requester: MAYA, subtasks: ['part one', 'part two', 'part three'] });
-    const parts = () => llm.attempts.filter((a) => JSON.stringify(a.body.messages).includes('part ') && !JSON.stringify(a.body.messages).includes('Combine them'));
-    await eventually(() => parts().length, (n) => n === 3, 'all three subtasks in the model at once', 30_000);
+    const parent = await c.core.tasks.start({
+      goal: 'three parts',
+      origin: CHAT,
+      requester: MAYA,
+      subtasks: ['part one', 'part two', 'part three'],
+    });
+    const parts = () =>
+      llm.attempts.filter(
+        (a) =>
+          JSON.stringify(a.body.messages).includes('part ') &&
+          !JSON.stringify(a.body.messages).includes('Combine them'),
+      );
+    await eventually(
+      () => parts().length,
+      (n) => n === 3,
+      'all three subtasks in the model at once',
+      30_000,
+    );
     model.release();
     const done = await c.reaches(parent.id, 'done', 60_000);
     expect(done.result).toBe('all three done');
     expect(parts().map((a) => a.outcome)).toEqual(['held', 'held', 'held']);
-    await eventually(() => c.telegram.texts(), (texts) => texts.length > 0 && texts, 'the answer in the origin chat', 30_000);
+    await eventually(
+      () => c.telegram.texts(),
+      (texts) => texts.length > 0 && texts,
+      'the answer in the origin chat',
+      30_000,
+    );
     await c.settled();
     expect(c.telegram.texts()).toEqual([`✅ Task ${parent.id} is done:\n\nall three done`]);
   });
@@ -136,7 +216,12 @@ describe('tasks on `kazma worker` processes', () => {
     const c = await cluster(1);
     llm.hangNext(1, 30_000); // the task's first model call would take 30 s
     const id = await c.startTask('think long');
-    await eventually(() => llm.attempts.length, (n) => n > 0, 'the task in the model', 30_000);
+    await eventually(
+      () => llm.attempts.length,
+      (n) => n > 0,
+      'the task in the model',
+      30_000,
+    );
     const first = children[0]!;
     const stopping = Date.now();
     first.child.kill('SIGTERM');
@@ -156,14 +241,31 @@ describe('tasks on `kazma worker` processes', () => {
     llm.script({ toolCalls: [{ name: 'launch', args: { target: 'venus' } }] });
     const id = await c.startTask('launch to venus');
     await c.reaches(id, 'waiting_approval');
-    const slackCard = await eventually(() => c.slack.cards, (cards) => cards[0], 'the approval card on Slack', 30_000);
+    const slackCard = await eventually(
+      () => c.slack.cards,
+      (cards) => cards[0],
+      'the approval card on Slack',
+      30_000,
+    );
     const approve = slackCard.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
-    await c.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'slack', chat: OPS, actor: { platform: 'slack', id: 'U1' }, actionId: approve });
+    await c.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'slack',
+      chat: OPS,
+      actor: { platform: 'slack', id: 'U1' },
+      actionId: approve,
+    });
 
     const done = await c.reaches(id, 'done');
     expect(done.result).toBe('done: launched venus');
     expect(c.marks()).toEqual([`launch venus ${c.workerPids[0]}`]);
-    await eventually(() => c.telegram.texts(), (texts) => texts.length > 0 && texts, 'the answer in the origin chat', 30_000);
+    await eventually(
+      () => c.telegram.texts(),
+      (texts) => texts.length > 0 && texts,
+      'the answer in the origin chat',
+      30_000,
+    );
     await c.settled();
     const tgCard = c.telegram.cards.find((card) => card.card.buttons.some((b) => b.id.startsWith('apv:')))!;
     for (const card of [slackCard, tgCard]) expect(card.edits.at(-1)!.footer).toMatch(/^Approved once by ana on Slack/);

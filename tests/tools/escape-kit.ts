@@ -29,7 +29,9 @@ export async function makeCanary(base = '/var/tmp'): Promise<Canary> {
   const secretFile = path.join(dir, 'secret.txt');
   await writeFile(secretFile, SECRET);
   return {
-    dir, secretFile, marker: path.join(dir, 'marker'),
+    dir,
+    secretFile,
+    marker: path.join(dir, 'marker'),
     async untouched() {
       expect(await readdir(dir)).toEqual(['secret.txt']);
       expect(await readFile(secretFile, 'utf8')).toBe(SECRET);
@@ -46,7 +48,12 @@ export function toolRegistry(shell: ShellToolOptions = {}): ToolRegistry {
 }
 
 /** Runs a tool call as the agent would; returns the result and fails when secret text leaked into it. */
-export async function call(registry: ToolRegistry, ctx: ToolContext, name: string, args: Record<string, unknown>): Promise<ExecuteResult> {
+export async function call(
+  registry: ToolRegistry,
+  ctx: ToolContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ExecuteResult> {
   const result = await registry.execute(name, args, ctx);
   expect(JSON.stringify(result)).not.toContain(SECRET);
   return result;
@@ -71,10 +78,11 @@ export function startFlipper(dir: string, target: string): { stop: () => Promise
     }`;
   const child: ChildProcess = spawn(process.execPath, ['-e', script, dir, target], { stdio: 'ignore' });
   return {
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }

@@ -11,7 +11,8 @@ const registry = new ToolRegistry();
 for (const tool of builtinTools({
   readFile: { maxBytes: 10 },
   time: { zone: 'Europe/Berlin', clock: { now: () => new Date('2026-01-15T12:00:00Z') } },
-})) registry.register(tool);
+}))
+  registry.register(tool);
 
 beforeAll(async () => {
   ws = await makeWorkspace();
@@ -30,8 +31,11 @@ afterAll(async () => {
 
 describe('built-in tool tiers', () => {
   it.each([
-    ['current_time', {}, 'run'], ['list_files', {}, 'run'], ['read_file', { path: 'docs/a.md' }, 'run'],
-    ['write_file', { path: 'x.txt', content: '' }, 'ask'], ['shell', { command: 'ls' }, 'ask'],
+    ['current_time', {}, 'run'],
+    ['list_files', {}, 'run'],
+    ['read_file', { path: 'docs/a.md' }, 'run'],
+    ['write_file', { path: 'x.txt', content: '' }, 'ask'],
+    ['shell', { command: 'ls' }, 'ask'],
   ])('%s → %s', async (name, args, kind) => {
     expect((await registry.classify(name, args, ws.ctx)).kind).toBe(kind);
   });
@@ -39,7 +43,10 @@ describe('built-in tool tiers', () => {
 
 describe('file tools are confined to the workspace', () => {
   it('lists a directory, marking directories and links', async () => {
-    expect(await registry.execute('list_files', {}, ws.ctx)).toEqual({ ok: true, output: 'dangling@\ndocs/\nlong.txt\nout-link@' });
+    expect(await registry.execute('list_files', {}, ws.ctx)).toEqual({
+      ok: true,
+      output: 'dangling@\ndocs/\nlong.txt\nout-link@',
+    });
   });
 
   it('reads a file, cutting it at the size cap', async () => {
@@ -77,14 +84,25 @@ describe('file tools are confined to the workspace', () => {
   });
 
   it.each([
-    '.git/hooks/pre-commit', '.git/config', '.git', 'sub/.git', 'sub/.git/config', '.GIT/config', '.gitattributes',
-    'docs/.gitattributes', '.gitmodules', 'git-link/config',
+    '.git/hooks/pre-commit',
+    '.git/config',
+    '.git',
+    'sub/.git',
+    'sub/.git/config',
+    '.GIT/config',
+    '.gitattributes',
+    'docs/.gitattributes',
+    '.gitmodules',
+    'git-link/config',
   ])('refuses to write %s: git reads it as config, hooks or attributes', async (target) => {
     await mkdir(path.join(ws.dir, '.git'), { recursive: true });
     await symlink('.git', path.join(ws.dir, 'git-link')).catch(() => undefined);
     const c = await registry.classify('write_file', { path: target, content: '[alias]\n\tx = !id\n' }, ws.ctx);
     expect(c).toMatchObject({ kind: 'refuse', reason: expect.stringMatching(/\.git/) });
-    expect(await registry.execute('write_file', { path: target, content: 'x' }, ws.ctx)).toMatchObject({ ok: false, refused: true });
+    expect(await registry.execute('write_file', { path: target, content: 'x' }, ws.ctx)).toMatchObject({
+      ok: false,
+      refused: true,
+    });
   });
 });
 
@@ -92,7 +110,9 @@ describe('current_time', () => {
   it('answers in the configured zone, or the one asked for', async () => {
     // ICU versions differ in punctuation and zone abbreviations, so match the parts that matter.
     const berlin = await registry.execute('current_time', {}, ws.ctx);
-    expect(berlin.ok && berlin.output).toMatch(/^Thursday,? 15 January 2026 at 13:00:00 .*\(Europe\/Berlin\); ISO 2026-01-15T12:00:00\.000Z$/);
+    expect(berlin.ok && berlin.output).toMatch(
+      /^Thursday,? 15 January 2026 at 13:00:00 .*\(Europe\/Berlin\); ISO 2026-01-15T12:00:00\.000Z$/,
+    );
     const tokyo = await registry.execute('current_time', { zone: 'Asia/Tokyo' }, ws.ctx);
     expect(tokyo.ok && tokyo.output).toMatch(/21:00:00 .*\(Asia\/Tokyo\)/);
   });

@@ -18,7 +18,13 @@ import { EffectJournal } from '../../src/core/effects/journal.ts';
 import { RefusedBeforeEffect } from '../../src/core/effects/refused.ts';
 import { shellTool } from '../../src/core/tools/builtin/index.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
-import { createGuardList, firstRefusal, GUARD_ORDER, GuardListError, type Guard } from '../../src/core/tools/guards/index.ts';
+import {
+  createGuardList,
+  firstRefusal,
+  GUARD_ORDER,
+  GuardListError,
+  type Guard,
+} from '../../src/core/tools/guards/index.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
 import { contentText } from '../fakes/llm-wire.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
@@ -39,7 +45,10 @@ const named = (name: string): Guard => ({
 });
 const ran: string[] = [];
 const echo = defineTool({
-  name: 'echo', description: 'echo', tier: 'safe', effects: true,
+  name: 'echo',
+  description: 'echo',
+  tier: 'safe',
+  effects: true,
   input: z.object({ text: z.string() }),
   precheck({ text }) {
     seen.push('policy');
@@ -64,7 +73,9 @@ describe('the guard list', () => {
 
   it('refuses an unknown position, a replaced policy, and a guard named for another position', () => {
     expect(() => createGuardList({ vault: named('vault') } as never)).toThrow(GuardListError);
-    expect(() => createGuardList({ vault: named('vault') } as never)).toThrow(/not a guard position; use one of policy, commitment, egress/);
+    expect(() => createGuardList({ vault: named('vault') } as never)).toThrow(
+      /not a guard position; use one of policy, commitment, egress/,
+    );
     expect(() => createGuardList({ policy: named('policy') } as never)).toThrow(/cannot be replaced/);
     expect(() => createGuardList({ commitment: named('egress') })).toThrow(/named "egress"; name it "commitment"/);
   });
@@ -84,13 +95,22 @@ describe('the guard list', () => {
   });
 
   it('fails closed: a guard that breaks refuses the call, before the card and before the effect', async () => {
-    const broken: Guard = { name: 'commitment', check: () => { throw new TypeError('settings table unreadable'); } };
+    const broken: Guard = {
+      name: 'commitment',
+      check: () => {
+        throw new TypeError('settings table unreadable');
+      },
+    };
     const registry = new ToolRegistry({ guards: createGuardList({ commitment: broken }) }).register(echo);
     const ctx = { workspace: '/nonexistent', env: {} };
     const reason = 'the safety check of "echo" failed (commitment): settings table unreadable';
     expect(await registry.classify('echo', { text: 'hi' }, ctx)).toEqual({ kind: 'refuse', reason });
     ran.length = 0;
-    expect(await registry.execute('echo', { text: 'hi' }, ctx)).toEqual({ ok: false, error: `refused: ${reason}`, refused: true });
+    expect(await registry.execute('echo', { text: 'hi' }, ctx)).toEqual({
+      ok: false,
+      error: `refused: ${reason}`,
+      refused: true,
+    });
     expect(ran).toEqual([]);
   });
 
@@ -119,7 +139,12 @@ describe('a call the guards refuse after its approval', () => {
   let ws: Awaited<ReturnType<typeof makeWorkspace>>;
   let outside: Awaited<ReturnType<typeof makeWorkspace>>;
   beforeAll(async () => {
-    [llm, database, ws, outside] = await Promise.all([startFakeLlm(), freshDatabase('pglite'), makeWorkspace(), makeWorkspace()]);
+    [llm, database, ws, outside] = await Promise.all([
+      startFakeLlm(),
+      freshDatabase('pglite'),
+      makeWorkspace(),
+      makeWorkspace(),
+    ]);
     checkpointer = await createCheckpointer(database);
   });
   afterAll(async () => {
@@ -135,15 +160,21 @@ describe('a call the guards refuse after its approval', () => {
     const journal = new EffectJournal(database.db);
     const graph = buildAgentGraph({
       chains: new ModelChains({ settings: fakeSettings(llm.baseURL, { max_retries: 0 }), registry }),
-      systemPrompt: () => 'test', registry, isGranted: async () => false,
-      toolContext: () => ws.ctx, journal, checkpointer: checkpointer.saver,
+      systemPrompt: () => 'test',
+      registry,
+      isGranted: async () => false,
+      toolContext: () => ws.ctx,
+      journal,
+      checkpointer: checkpointer.saver,
     });
     const cfg = { configurable: { thread_id: 'guarded', __pregel_strict_resume: true }, durability: 'sync' as const };
     await mkdir(join(ws.dir, 'sub'));
-    llm.script({ toolCalls: [
-      { name: 'shell', args: { command: 'touch sub/made.txt' } },
-      { name: 'shell', args: { command: 'touch other.txt' } },
-    ] });
+    llm.script({
+      toolCalls: [
+        { name: 'shell', args: { command: 'touch sub/made.txt' } },
+        { name: 'shell', args: { command: 'touch other.txt' } },
+      ],
+    });
     const approve = (paused: Paused): GateAnswer => {
       const question = paused[INTERRUPT]?.[0];
       expect(question?.value?.tool).toBe('shell');
@@ -173,7 +204,10 @@ describe('a call the guards refuse after its approval', () => {
     const messages = (await graph.getState(cfg)).values.messages as Array<{ id?: string; tool_calls?: unknown[] }>;
     const index = messages.findIndex((m) => m.tool_calls?.length);
     expect(index).toBeGreaterThanOrEqual(0);
-    const key = (callId: string) => ({ threadId: 'guarded', callId: journalCallId({ message: messages[index]!, index }, callId) });
+    const key = (callId: string) => ({
+      threadId: 'guarded',
+      callId: journalCallId({ message: messages[index]!, index }, callId),
+    });
     expect(await journal.lookup(key(first.callId))).toBeUndefined();
     expect(await journal.lookup(key(second.callId))).toMatchObject({ tool: 'shell', state: 'finished' });
   });

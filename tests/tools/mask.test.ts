@@ -23,7 +23,9 @@ describe('maskSecrets', () => {
   });
 
   it('masks the password inside a URL, keeping the rest readable', () => {
-    expect(maskText('connect postgres://kazma:s3cr3t@db:5432/app now')).toBe(`connect postgres://kazma:${MASK}@db:5432/app now`);
+    expect(maskText('connect postgres://kazma:s3cr3t@db:5432/app now')).toBe(
+      `connect postgres://kazma:${MASK}@db:5432/app now`,
+    );
     expect(maskSecrets({ url: 'redis://:pw@127.0.0.1:6379' })).toEqual({ url: `redis://:${MASK}@127.0.0.1:6379` });
     expect(maskText('https://example.com/a:b@c')).toBe('https://example.com/a:b@c');
   });

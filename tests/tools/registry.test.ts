@@ -8,7 +8,10 @@ import { makeWorkspace } from './fixture.ts';
 const calls: string[] = [];
 const echo = (name: string, tier?: 'safe' | 'write' | 'danger') =>
   defineTool({
-    name, tier, description: `echo (${tier ?? 'no tier'})`, effects: tier !== 'safe',
+    name,
+    tier,
+    description: `echo (${tier ?? 'no tier'})`,
+    effects: tier !== 'safe',
     input: z.object({ text: z.string(), times: z.number().int().min(1).default(1) }),
     precheck({ text }) {
       if (text === 'forbidden') throw new RefusedBeforeEffect('the word "forbidden" is refused');
@@ -71,7 +74,10 @@ describe('ToolRegistry.classify', () => {
   });
 
   it('accepts JSON text args and rejects broken JSON clearly', async () => {
-    expect(await registry.classify('safe_echo', '{"text":"j"}', ws.ctx)).toMatchObject({ kind: 'run', args: { text: 'j' } });
+    expect(await registry.classify('safe_echo', '{"text":"j"}', ws.ctx)).toMatchObject({
+      kind: 'run',
+      args: { text: 'j' },
+    });
     const c = await registry.classify('safe_echo', '{"text":', ws.ctx);
     expect(c).toMatchObject({ kind: 'invalid', error: expect.stringMatching(/not valid JSON/) });
   });
@@ -84,11 +90,17 @@ describe('ToolRegistry.classify', () => {
 
 describe('ToolRegistry.execute', () => {
   it('runs the tool and returns string output', async () => {
-    expect(await registry.execute('danger_echo', { text: 'ab', times: 2 }, ws.ctx)).toEqual({ ok: true, output: 'abab' });
+    expect(await registry.execute('danger_echo', { text: 'ab', times: 2 }, ws.ctx)).toEqual({
+      ok: true,
+      output: 'abab',
+    });
   });
 
   it('JSON-encodes non-string output', async () => {
-    expect(await registry.execute('safe_echo', { text: 'object' }, ws.ctx)).toEqual({ ok: true, output: '{"text":"object","times":1}' });
+    expect(await registry.execute('safe_echo', { text: 'object' }, ws.ctx)).toEqual({
+      ok: true,
+      output: '{"text":"object","times":1}',
+    });
   });
 
   it('returns an error result for an unknown tool instead of throwing', async () => {
@@ -97,18 +109,32 @@ describe('ToolRegistry.execute', () => {
 
   it('re-validates and re-prechecks: an approved call is still refused and never runs', async () => {
     calls.length = 0;
-    expect(await registry.execute('danger_echo', { text: 'forbidden' }, ws.ctx)).toMatchObject({ ok: false, refused: true });
+    expect(await registry.execute('danger_echo', { text: 'forbidden' }, ws.ctx)).toMatchObject({
+      ok: false,
+      refused: true,
+    });
     expect((await registry.execute('danger_echo', { text: 1 }, ws.ctx)).ok).toBe(false);
     expect(calls).toEqual([]);
   });
 
   it('turns a RefusedBeforeEffect thrown by run into a refused result, and other errors into a failure', async () => {
-    expect(await registry.execute('safe_echo', { text: 'late-refusal' }, ws.ctx)).toEqual({ ok: false, error: 'refused: changed its mind', refused: true });
-    expect(await registry.execute('safe_echo', { text: 'boom' }, ws.ctx)).toEqual({ ok: false, error: 'tool "safe_echo" failed: exploded' });
+    expect(await registry.execute('safe_echo', { text: 'late-refusal' }, ws.ctx)).toEqual({
+      ok: false,
+      error: 'refused: changed its mind',
+      refused: true,
+    });
+    expect(await registry.execute('safe_echo', { text: 'boom' }, ws.ctx)).toEqual({
+      ok: false,
+      error: 'tool "safe_echo" failed: exploded',
+    });
   });
 
   it('masks configured secrets in the output', async () => {
-    const r = await registry.execute('safe_echo', { text: 'key=sk-live-123456' }, { ...ws.ctx, secrets: ['sk-live-123456'] });
+    const r = await registry.execute(
+      'safe_echo',
+      { text: 'key=sk-live-123456' },
+      { ...ws.ctx, secrets: ['sk-live-123456'] },
+    );
     expect(r).toEqual({ ok: true, output: 'key=•••' });
   });
 });

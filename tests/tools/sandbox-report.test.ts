@@ -12,7 +12,10 @@ let fakeBin: string;
 let brokenPath: string;
 beforeAll(async () => {
   fakeBin = await realpath(await mkdtemp(path.join(tmpdir(), 'kazma-fake-bwrap-')));
-  await writeFile(path.join(fakeBin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n');
+  await writeFile(
+    path.join(fakeBin, 'bwrap'),
+    '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+  );
   await chmod(path.join(fakeBin, 'bwrap'), 0o755);
   brokenPath = `${fakeBin}:${process.env.PATH}`;
 });
@@ -24,18 +27,28 @@ describe('sandboxStatus', () => {
   it('available: says what the sandbox contains', async () => {
     const status = await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: process.env.PATH });
     expect(status).toMatchObject({ state: 'available', ok: true });
-    expect(status.message).toMatch(/bubblewrap \(.*bwrap\) contains shell commands: read-only root, the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, dies with Kazma; CPU limit 60 s/);
+    expect(status.message).toMatch(
+      /bubblewrap \(.*bwrap\) contains shell commands: read-only root, the workspace the only writable place, private \/tmp and HOME, network off, own PID namespace, dies with Kazma; CPU limit 60 s/,
+    );
   });
 
   it('unavailable: says why, that shell is refused, and the way out', async () => {
     const status = await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: brokenPath });
     expect(status).toMatchObject({ state: 'unavailable', ok: false });
-    expect(status.message).toMatch(/cannot run here: bwrap: No permissions to create new namespace.*refused.*apt-get install bubblewrap.*tools\.shell\.sandbox: off/);
-    expect((await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: '/nonexistent' })).message).toMatch(/bwrap is not installed/);
+    expect(status.message).toMatch(
+      /cannot run here: bwrap: No permissions to create new namespace.*refused.*apt-get install bubblewrap.*tools\.shell\.sandbox: off/,
+    );
+    expect((await sandboxStatus({ ...base, mode: 'bwrap', pathEnv: '/nonexistent' })).message).toMatch(
+      /bwrap is not installed/,
+    );
   });
 
   it('off: says commands run uncontained', async () => {
-    expect(await sandboxStatus({ ...base, mode: 'off', pathEnv: brokenPath })).toMatchObject({ state: 'off', ok: true, message: expect.stringMatching(/uncontained/) });
+    expect(await sandboxStatus({ ...base, mode: 'off', pathEnv: brokenPath })).toMatchObject({
+      state: 'off',
+      ok: true,
+      message: expect.stringMatching(/uncontained/),
+    });
   });
 
   it('the start log warns when shell is refused or uncontained, and informs otherwise', async () => {
@@ -44,11 +57,17 @@ describe('sandboxStatus', () => {
       info: (fields: unknown, msg: string) => lines.push(['info', fields, msg]),
       warn: (fields: unknown, msg: string) => lines.push(['warn', fields, msg]),
     } as unknown as Logger;
-    for (const [mode, pathEnv] of [['bwrap', process.env.PATH], ['bwrap', brokenPath], ['off', process.env.PATH]] as const) {
+    for (const [mode, pathEnv] of [
+      ['bwrap', process.env.PATH],
+      ['bwrap', brokenPath],
+      ['off', process.env.PATH],
+    ] as const) {
       logSandboxStatus(logger, await sandboxStatus({ ...base, mode, pathEnv }));
     }
     expect(lines.map(([level, fields]) => [level, fields])).toEqual([
-      ['info', { sandbox: 'available' }], ['warn', { sandbox: 'unavailable' }], ['warn', { sandbox: 'off' }],
+      ['info', { sandbox: 'available' }],
+      ['warn', { sandbox: 'unavailable' }],
+      ['warn', { sandbox: 'off' }],
     ]);
     expect(lines[1]?.[2]).toMatch(/^shell sandbox: bubblewrap cannot run here: /);
   });
@@ -64,12 +83,16 @@ describe('kazma doctor', () => {
 
   it('fails the check, with the reason, where bubblewrap cannot run', async () => {
     const { code, stdout } = await runKazma(['doctor', '--config', config()], { env: { PATH: brokenPath } });
-    expect(stdout).toMatch(/^✗ shell sandbox: bubblewrap cannot run here: bwrap: No permissions to create new namespace/m);
+    expect(stdout).toMatch(
+      /^✗ shell sandbox: bubblewrap cannot run here: bwrap: No permissions to create new namespace/m,
+    );
     expect(code).toBe(1);
   });
 
   it('says so when the sandbox is off by configuration', async () => {
-    const { stdout } = await runKazma(['doctor', '--config', config('tools: { shell: { sandbox: "off" } }')], { env: { PATH: brokenPath } });
+    const { stdout } = await runKazma(['doctor', '--config', config('tools: { shell: { sandbox: "off" } }')], {
+      env: { PATH: brokenPath },
+    });
     expect(stdout).toMatch(/^✓ shell sandbox: off \(tools\.shell\.sandbox: off\): shell commands run uncontained/m);
   });
 });

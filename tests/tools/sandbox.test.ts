@@ -45,15 +45,24 @@ async function repoWithAlias(payload: string): Promise<void> {
 const ran = (file: string) => readFile(path.join(ws.dir, file), 'utf8').catch(() => '');
 
 describe('code the policy cannot recognise runs contained', () => {
-  const payload = () => [
-    `touch ${canary.marker}`, `touch ${tmpCanary.marker}`, `cat ${home.secretFile} > home.txt`,
-    'ls /proc > procs.txt', 'touch inside.txt', 'true',
-  ].join('; ');
+  const payload = () =>
+    [
+      `touch ${canary.marker}`,
+      `touch ${tmpCanary.marker}`,
+      `cat ${home.secretFile} > home.txt`,
+      'ls /proc > procs.txt',
+      'touch inside.txt',
+      'true',
+    ].join('; ');
 
   it('with bubblewrap: the workspace is the only writable place, HOME is private, other processes are not seen', async () => {
     await repoWithAlias(payload());
     const registry = new ToolRegistry().register(shellTool({ sandbox: 'bwrap' }));
-    const r = await registry.execute('shell', { command: 'git x' }, { ...ws.ctx, env: { ...ws.ctx.env, HOME: home.dir } });
+    const r = await registry.execute(
+      'shell',
+      { command: 'git x' },
+      { ...ws.ctx, env: { ...ws.ctx.env, HOME: home.dir } },
+    );
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(await ran('inside.txt')).toBe('');
     await expect(readdir(ws.dir)).resolves.toContain('inside.txt');
@@ -69,7 +78,11 @@ describe('code the policy cannot recognise runs contained', () => {
   it('negative control, sandbox off: the same payload escapes (so the test above can fail)', async () => {
     await repoWithAlias(payload());
     const registry = new ToolRegistry().register(shellTool({ sandbox: 'off' }));
-    const r = await registry.execute('shell', { command: 'git x' }, { ...ws.ctx, env: { ...ws.ctx.env, HOME: home.dir } });
+    const r = await registry.execute(
+      'shell',
+      { command: 'git x' },
+      { ...ws.ctx, env: { ...ws.ctx.env, HOME: home.dir } },
+    );
     expect(r.ok, JSON.stringify(r)).toBe(true);
     await expect(canary.untouched()).rejects.toThrow();
     await expect(tmpCanary.untouched()).rejects.toThrow();
@@ -89,7 +102,9 @@ describe('network', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/r.git`;
     const attempt = async (options: Parameters<typeof shellTool>[0]): Promise<number> => {
       const before = requests;
-      await new ToolRegistry().register(shellTool(options)).execute('shell', { command: `git ls-remote ${url}` }, ws.ctx);
+      await new ToolRegistry()
+        .register(shellTool(options))
+        .execute('shell', { command: `git ls-remote ${url}` }, ws.ctx);
       return requests - before;
     };
     try {
@@ -119,13 +134,18 @@ describe('where bubblewrap cannot run', () => {
   it('shell is refused with the reason and the way out; sandbox: off runs it', async () => {
     const bin = await realpath(await mkdtemp(path.join(tmpdir(), 'kazma-fake-bwrap-')));
     try {
-      await writeFile(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n');
+      await writeFile(
+        path.join(bin, 'bwrap'),
+        '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+      );
       await chmod(path.join(bin, 'bwrap'), 0o755);
       const ctx = { ...ws.ctx, env: { ...ws.ctx.env, PATH: `${bin}:${process.env.PATH}` } };
       const strict = new ToolRegistry().register(shellTool({}));
       const c = await strict.classify('shell', { command: 'pwd' }, ctx);
       expect(c).toMatchObject({ kind: 'refuse' });
-      expect(c.kind === 'refuse' && c.reason).toMatch(/sandbox \(bubblewrap\) cannot run here: .*No permissions to create new namespace.*tools\.shell\.sandbox: off/);
+      expect(c.kind === 'refuse' && c.reason).toMatch(
+        /sandbox \(bubblewrap\) cannot run here: .*No permissions to create new namespace.*tools\.shell\.sandbox: off/,
+      );
       expect(await strict.execute('shell', { command: 'pwd' }, ctx)).toMatchObject({ ok: false, refused: true });
       const loose = new ToolRegistry().register(shellTool({ sandbox: 'off' }));
       expect(await loose.execute('shell', { command: 'pwd' }, ctx)).toEqual({ ok: true, output: ws.dir });
@@ -157,11 +177,17 @@ function readlinkArgv0(pid: number): string {
 describe('a running shell child dies with Kazma', () => {
   async function killParentMidCommand(sandbox: 'bwrap' | 'off'): Promise<string> {
     const seconds = `${(40 + Math.random() * 10).toFixed(6)}`;
-    const child = spawn(process.execPath, [...fixtureArgs(CHILD), ws.dir, sandbox, seconds], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...fixtureArgs(CHILD), ws.dir, sandbox, seconds], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Wait for the sleep itself, not only the sandbox starting it.
     const asleep = async () => (await sleepers(seconds)).some((pid) => /(^|\/)sleep$/.test(readlinkArgv0(pid)));
-    await eventually(asleep, (found) => found, `the child's sleep ${seconds} running`, { timeoutMs: 30_000, intervalMs: 50 });
+    await eventually(asleep, (found) => found, `the child's sleep ${seconds} running`, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
     child.kill('SIGKILL');
     await exited;
     return seconds;
@@ -169,7 +195,12 @@ describe('a running shell child dies with Kazma', () => {
 
   it('with bubblewrap, the sleep is gone once the parent is SIGKILLed', async () => {
     const seconds = await killParentMidCommand('bwrap');
-    await eventually(() => sleepers(seconds), (pids) => pids.length === 0, 'every process of the sleep gone (pids last seen follow)', { timeoutMs: 5_000, intervalMs: 50 });
+    await eventually(
+      () => sleepers(seconds),
+      (pids) => pids.length === 0,
+      'every process of the sleep gone (pids last seen follow)',
+      { timeoutMs: 5_000, intervalMs: 50 },
+    );
   });
 
   it('negative control, sandbox off: the sleep outlives its parent', async () => {

@@ -21,8 +21,10 @@ afterEach(async () => {
   await canary.cleanup();
 });
 
-const shell = (command: string, ctx: ToolContext = ws.ctx): Promise<ExecuteResult> => call(registry, ctx, 'shell', { command });
-const write = (file: string, content: string): Promise<ExecuteResult> => call(registry, ws.ctx, 'write_file', { path: file, content });
+const shell = (command: string, ctx: ToolContext = ws.ctx): Promise<ExecuteResult> =>
+  call(registry, ctx, 'shell', { command });
+const write = (file: string, content: string): Promise<ExecuteResult> =>
+  call(registry, ws.ctx, 'write_file', { path: file, content });
 const refused = { ok: false, refused: true };
 
 /** A directory shaped like a git directory whose config defines `git x` as a shell command. */
@@ -121,7 +123,13 @@ describe('symlinks', () => {
     const depth = ws.dir.split('/').filter(Boolean).length;
     const up = `${'d/'.repeat(depth)}${'../'.repeat(depth)}`;
     const outside = `${up}${canary.dir.slice(1)}`;
-    for (const command of [`ls ${up}`, `cat ${outside}/secret.txt`, `touch ${outside}/marker`, `cp a ${outside}/marker`, `ls ${outside}`]) {
+    for (const command of [
+      `ls ${up}`,
+      `cat ${outside}/secret.txt`,
+      `touch ${outside}/marker`,
+      `cp a ${outside}/marker`,
+      `ls ${outside}`,
+    ]) {
       const r = await shell(command);
       expect(r, command).toMatchObject(refused);
       expect(r.ok === false && r.error).toContain('..');

@@ -25,7 +25,10 @@ describe('shell tool', () => {
   });
 
   it('runs an allowed command in the workspace and returns its output', async () => {
-    expect(await registry.execute('shell', { command: 'grep -n beta notes.txt' }, ws.ctx)).toEqual({ ok: true, output: '2:beta' });
+    expect(await registry.execute('shell', { command: 'grep -n beta notes.txt' }, ws.ctx)).toEqual({
+      ok: true,
+      output: '2:beta',
+    });
     expect(await registry.execute('shell', { command: 'pwd' }, ws.ctx)).toEqual({ ok: true, output: ws.dir });
   });
 
@@ -37,7 +40,10 @@ describe('shell tool', () => {
   it('creates files with an effect inside the workspace only', async () => {
     expect((await registry.execute('shell', { command: 'touch made.txt' }, ws.ctx)).ok).toBe(true);
     expect(existsSync(path.join(ws.dir, 'made.txt'))).toBe(true);
-    expect(await registry.execute('shell', { command: 'touch ../escaped.txt' }, ws.ctx)).toMatchObject({ ok: false, refused: true });
+    expect(await registry.execute('shell', { command: 'touch ../escaped.txt' }, ws.ctx)).toMatchObject({
+      ok: false,
+      refused: true,
+    });
     expect(existsSync(path.join(ws.dir, '..', 'escaped.txt'))).toBe(false);
   });
 

@@ -29,7 +29,10 @@ async function vault(args: string[], options: { stdin?: string; key?: string | u
 describe('kazma vault', { timeout: 240_000 }, () => {
   // Each run opens PGlite and derives the key at the real 600,000 iterations, so the steps are split.
   it('set (from stdin, one trailing newline dropped) and list (names only)', async () => {
-    expect(await vault(['set', 'slack-bot'], { stdin: `${SECRET}\n` })).toMatchObject({ code: 0, stdout: 'stored secret "slack-bot"; refer to it as vault://slack-bot\n' });
+    expect(await vault(['set', 'slack-bot'], { stdin: `${SECRET}\n` })).toMatchObject({
+      code: 0,
+      stdout: 'stored secret "slack-bot"; refer to it as vault://slack-bot\n',
+    });
     expect(await vault(['set', 'another'], { stdin: 'another-value' })).toMatchObject({ code: 0 });
     expect(await vault(['list'])).toMatchObject({ code: 0, stdout: 'another\nslack-bot\n' });
     // What was stored is exactly what was piped, less the newline `echo` adds.
@@ -42,7 +45,10 @@ describe('kazma vault', { timeout: 240_000 }, () => {
   });
 
   it('set again (replaces) and rm', async () => {
-    expect(await vault(['set', 'another'], { stdin: 'changed-value' })).toMatchObject({ code: 0, stdout: 'updated secret "another"; refer to it as vault://another\n' });
+    expect(await vault(['set', 'another'], { stdin: 'changed-value' })).toMatchObject({
+      code: 0,
+      stdout: 'updated secret "another"; refer to it as vault://another\n',
+    });
     expect(await vault(['rm', 'another'])).toMatchObject({ code: 0, stdout: 'removed secret "another"\n' });
     expect(await vault(['list'])).toMatchObject({ code: 0, stdout: 'slack-bot\n' });
   });
@@ -50,7 +56,9 @@ describe('kazma vault', { timeout: 240_000 }, () => {
   it('clear errors from the vault: wrong key, unknown name', async () => {
     const wrong = await vault(['list'], { key: 'not the passphrase' });
     expect(wrong).toMatchObject({ code: 1, stdout: '' });
-    expect(wrong.stderr).toBe('kazma: KAZMA_VAULT_KEY does not open this vault: it is not the passphrase the vault was created with. Set the original passphrase; the secrets cannot be recovered without it.\n');
+    expect(wrong.stderr).toBe(
+      'kazma: KAZMA_VAULT_KEY does not open this vault: it is not the passphrase the vault was created with. Set the original passphrase; the secrets cannot be recovered without it.\n',
+    );
     const unknown = await vault(['rm', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('kazma: There is no secret named "nope" in the vault. Stored: slack-bot.');
@@ -59,7 +67,9 @@ describe('kazma vault', { timeout: 240_000 }, () => {
   it('clear errors before the database opens: no key, nothing piped, bad usage', async () => {
     const none = await vault(['list'], { key: undefined });
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('kazma: kazma vault list needs the secret vault, which is disabled: set KAZMA_VAULT_KEY');
+    expect(none.stderr).toContain(
+      'kazma: kazma vault list needs the secret vault, which is disabled: set KAZMA_VAULT_KEY',
+    );
     const empty = await vault(['set', 'x']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('nothing on stdin; pipe the value in');
@@ -81,12 +91,19 @@ describe('kazma vault', { timeout: 240_000 }, () => {
   });
 
   it('kazma start stops at a vault:// pointer it cannot resolve, naming the key (exit 2)', async () => {
-    const other = writeConfig('data_dir: ./data\naccess:\n  operators: [{ name: maya, console: maya, api_token: "vault://maya-api" }]\n');
+    const other = writeConfig(
+      'data_dir: ./data\naccess:\n  operators: [{ name: maya, console: maya, api_token: "vault://maya-api" }]\n',
+    );
     await seedPgliteDataDir(join(other.dir, 'data'));
     try {
-      const result = await runKazma(['start', '--config', other.path], { cwd: other.dir, env: { KAZMA_VAULT_KEY: KEY, KAZMA_CONFIG: undefined } });
+      const result = await runKazma(['start', '--config', other.path], {
+        cwd: other.dir,
+        env: { KAZMA_VAULT_KEY: KEY, KAZMA_CONFIG: undefined },
+      });
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('access.operators[0].api_token: vault://maya-api cannot be resolved: There is no secret named "maya-api" in the vault.');
+      expect(result.stderr).toContain(
+        'access.operators[0].api_token: vault://maya-api cannot be resolved: There is no secret named "maya-api" in the vault.',
+      );
     } finally {
       rmSync(other.dir, { recursive: true, force: true });
     }

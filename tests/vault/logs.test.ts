@@ -28,14 +28,31 @@ beforeAll(async () => {
   database = await freshDatabase('pglite');
   workspace = await realpath(await mkdtemp(join(tmpdir(), 'kazma-vault-logs-')));
   const raw = {
-    data_dir: join(workspace, 'data'), http: { port: 0 }, tools: { workspace },
+    data_dir: join(workspace, 'data'),
+    http: { port: 0 },
+    tools: { workspace },
     model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
     access: { operators: [{ name: 'maya', telegram: '42' }] },
   };
-  const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' }, baseDir: workspace });
-  const destination = new Writable({ write: (chunk, _enc, done) => { output += String(chunk); done(); } });
+  const loaded = parseConfig(JSON.stringify(raw), {
+    env: { PATH: process.env.PATH, KAZMA_VAULT_KEY: 'logs test passphrase' },
+    baseDir: workspace,
+  });
+  const destination = new Writable({
+    write: (chunk, _enc, done) => {
+      output += String(chunk);
+      done();
+    },
+  });
   const logger = createLogger({ level: 'trace', pretty: false, destination, secrets: loaded.secrets });
-  kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('vault-logs'), surfaces: [surface] });
+  kazma = await assembleKazma({
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: testQueuePrefix('vault-logs'),
+    surfaces: [surface],
+  });
 });
 afterAll(async () => {
   await kazma?.stop();
@@ -45,7 +62,14 @@ afterAll(async () => {
 });
 
 async function say(text: string) {
-  await kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: 'telegram:42', actor: MAYA, text });
+  await kazma.core.pipeline.handle({
+    kind: 'message',
+    eventId: randomUUID(),
+    platform: 'telegram',
+    chat: 'telegram:42',
+    actor: MAYA,
+    text,
+  });
   await waitForOutbox(database);
 }
 
@@ -60,7 +84,14 @@ describe('secrets and the log', () => {
     const card = surface.openCard()?.card;
     expect(card?.title).toBe('Approve vault_retrieve?');
     const approve = card!.buttons.find((b) => b.id.endsWith(':once'))!;
-    await kazma.core.pipeline.handle({ kind: 'action', eventId: randomUUID(), platform: 'telegram', chat: 'telegram:42', actor: MAYA, actionId: approve.id });
+    await kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: 'telegram:42',
+      actor: MAYA,
+      actionId: approve.id,
+    });
     await waitForOutbox(database);
     // The person asked for it and approved: the value reaches the chat, and only the chat.
     expect(surface.texts().at(-1)).toBe(`done: ${SECRET}`);

@@ -4,7 +4,14 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
 import { vaultKeyring, vaultSecrets } from '../../src/core/db/schema/vault.ts';
-import { Vault, VaultDisabledError, VaultNameError, VaultTamperedError, VaultUnknownNameError, VaultWrongKeyError } from '../../src/core/vault/index.ts';
+import {
+  Vault,
+  VaultDisabledError,
+  VaultNameError,
+  VaultTamperedError,
+  VaultUnknownNameError,
+  VaultWrongKeyError,
+} from '../../src/core/vault/index.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 const KEY = 'correct horse battery staple';
@@ -13,8 +20,10 @@ const FAST = 1_000;
 
 describeEachBackend('vault', (database) => {
   const db = () => database().db;
-  const vault = (passphrase: string | undefined = KEY, iterations = FAST) => new Vault({ db: db(), passphrase, iterations });
-  const sealedOf = async (name: string) => (await db().select().from(vaultSecrets).where(eq(vaultSecrets.name, name)))[0]!.sealed;
+  const vault = (passphrase: string | undefined = KEY, iterations = FAST) =>
+    new Vault({ db: db(), passphrase, iterations });
+  const sealedOf = async (name: string) =>
+    (await db().select().from(vaultSecrets).where(eq(vaultSecrets.name, name)))[0]!.sealed;
 
   beforeEach(async () => {
     await db().delete(vaultSecrets);
@@ -60,7 +69,12 @@ describeEachBackend('vault', (database) => {
   it('a wrong key fails with a clear typed error, on reading and on writing, and writes nothing', async () => {
     await vault().stash('db-password', 'hunter2-hunter2');
     const wrong = vault('not the passphrase');
-    for (const attempt of [() => wrong.get('db-password'), () => wrong.resolve('vault://db-password'), () => wrong.list(), () => wrong.stash('other', 'x')]) {
+    for (const attempt of [
+      () => wrong.get('db-password'),
+      () => wrong.resolve('vault://db-password'),
+      () => wrong.list(),
+      () => wrong.stash('other', 'x'),
+    ]) {
       const error = await attempt().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(VaultWrongKeyError);
       expect((error as Error).message).toMatch(/^KAZMA_VAULT_KEY does not open this vault/);
@@ -74,7 +88,10 @@ describeEachBackend('vault', (database) => {
     await v.stash('token', 'a-token-value');
     const bytes = Buffer.from((await sealedOf('token')).slice(3), 'base64');
     bytes[bytes.length - 1]! ^= 0x01;
-    await db().update(vaultSecrets).set({ sealed: `v1:${bytes.toString('base64')}` }).where(eq(vaultSecrets.name, 'token'));
+    await db()
+      .update(vaultSecrets)
+      .set({ sealed: `v1:${bytes.toString('base64')}` })
+      .where(eq(vaultSecrets.name, 'token'));
     const error = await v.get('token').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultTamperedError);
     expect((error as Error).message).toContain('The vault record "token" failed its integrity check');
@@ -88,7 +105,10 @@ describeEachBackend('vault', (database) => {
     const v = vault();
     await v.stash('admin-token', 'the-admin-token');
     await v.stash('guest-token', 'the-guest-token');
-    await db().update(vaultSecrets).set({ sealed: await sealedOf('admin-token') }).where(eq(vaultSecrets.name, 'guest-token'));
+    await db()
+      .update(vaultSecrets)
+      .set({ sealed: await sealedOf('admin-token') })
+      .where(eq(vaultSecrets.name, 'guest-token'));
     await expect(v.get('guest-token')).rejects.toBeInstanceOf(VaultTamperedError);
     expect(await v.get('admin-token')).toBe('the-admin-token');
   });
@@ -99,7 +119,9 @@ describeEachBackend('vault', (database) => {
     await v.stash('a', 'value-a');
     const error = await v.resolve('vault://c').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VaultUnknownNameError);
-    expect((error as Error).message).toBe('There is no secret named "c" in the vault. Stored: a, b. Store it with: kazma vault set c');
+    expect((error as Error).message).toBe(
+      'There is no secret named "c" in the vault. Stored: a, b. Store it with: kazma vault set c',
+    );
     await expect(v.resolve('vault://../etc')).rejects.toBeInstanceOf(VaultNameError);
     await expect(v.stash('has space', 'x')).rejects.toThrow(/"has space" is not a valid vault name: use 1-128 letters/);
   });

@@ -23,7 +23,9 @@ afterAll(async () => {
   await Promise.all([llm.close(), site.close(), searx.close()]);
 });
 const kazmas = kazmasOnOneDatabase();
-afterEach(() => { llm.requests.length = 0; });
+afterEach(() => {
+  llm.requests.length = 0;
+});
 
 async function start(web: Record<string, unknown>) {
   const k = await kazmas.start({
@@ -34,7 +36,14 @@ async function start(web: Record<string, unknown>) {
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
   const say = async (text: string) => {
-    await k.kazma.core.pipeline.handle({ kind: 'message', eventId: randomUUID(), platform: 'telegram', chat: CHAT, actor: MAYA, text });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: MAYA,
+      text,
+    });
     await k.settled();
   };
   const offered = () => (llm.requests.at(-1)?.tools ?? []).map((t) => t.function.name);
@@ -52,7 +61,10 @@ function insideFence(output: string): string | undefined {
 describe('web tools, assembled', () => {
   it('a fetched page with "ignore previous instructions" reaches the model inside the fence', async () => {
     const { say, offered, surface } = await start({ allow_private: [`127.0.0.1:${site.port}`] });
-    llm.script({ toolCalls: [{ name: 'web_fetch', args: { url: `${site.origin}/page` } }] }, { text: 'The page is a test page.' });
+    llm.script(
+      { toolCalls: [{ name: 'web_fetch', args: { url: `${site.origin}/page` } }] },
+      { text: 'The page is a test page.' },
+    );
     await say('what is on the test page?');
     expect(offered()).toContain('web_fetch');
     expect(offered()).not.toContain('web_search');
@@ -67,7 +79,10 @@ describe('web tools, assembled', () => {
   });
 
   it('web_search is offered with a provider; its results (a SearXNG answer) are fenced', async () => {
-    const { say, offered } = await start({ allow_private: [`127.0.0.1:${searx.port}`], search: { provider: 'searxng', url: searx.origin } });
+    const { say, offered } = await start({
+      allow_private: [`127.0.0.1:${searx.port}`],
+      search: { provider: 'searxng', url: searx.origin },
+    });
     llm.script({ toolCalls: [{ name: 'web_search', args: { query: 'kazma agent' } }] }, { text: 'Found two.' });
     await say('search for kazma');
     expect(offered()).toContain('web_search');

@@ -25,7 +25,11 @@ afterAll(async () => {
 describe('pinning', () => {
   it('asks DNS once and connects to the checked address, though the name now answers another', async () => {
     const guard = new EgressGuard({ allowPrivate: [`flip.test:${site.port}`], resolve: (host) => dns.resolve(host) });
-    const res = await egressRequest(`http://flip.test:${site.port}/plain`, { guard, maxBytes: 10_000, timeoutMs: 3000 });
+    const res = await egressRequest(`http://flip.test:${site.port}/plain`, {
+      guard,
+      maxBytes: 10_000,
+      timeoutMs: 3000,
+    });
     expect(res.body.toString()).toBe('just text');
     expect(dns.queries.filter((q) => q === 'flip.test')).toEqual(['flip.test']);
     expect(await dns.resolve('flip.test')).toEqual(['127.0.0.2']); // the answer has changed by now
@@ -43,13 +47,19 @@ describe('pinning', () => {
 
   it('the connector checks the peer before a byte is written: a refused peer gets no request', async () => {
     class RefusingGuard extends EgressGuard {
-      override checkPeer(target: Parameters<EgressGuard['checkPeer']>[0], _pinned: string, peer: string | undefined): void {
+      override checkPeer(
+        target: Parameters<EgressGuard['checkPeer']>[0],
+        _pinned: string,
+        peer: string | undefined,
+      ): void {
         throw new EgressRefused(target.url.href, `the peer ${peer} is refused by this test`);
       }
     }
     const guard = new RefusingGuard({ allowPrivate: [`127.0.0.1:${site.port}`] });
     const before = site.hits.length;
-    await expect(egressRequest(`${site.origin}/plain`, { guard, maxBytes: 10_000, timeoutMs: 3000 })).rejects.toThrow(/the peer 127\.0\.0\.1 is refused by this test/);
+    await expect(egressRequest(`${site.origin}/plain`, { guard, maxBytes: 10_000, timeoutMs: 3000 })).rejects.toThrow(
+      /the peer 127\.0\.0\.1 is refused by this test/,
+    );
     expect(site.hits.length).toBe(before);
   });
 
@@ -57,6 +67,8 @@ describe('pinning', () => {
     const guard = new EgressGuard({ allowPrivate: [`127.0.0.1:${site.port}`] });
     let url = '/plain';
     for (let i = 0; i < 6; i++) url = `/redirect?to=${encodeURIComponent(url)}`;
-    await expect(egressRequest(`${site.origin}${url}`, { guard, maxBytes: 10_000, timeoutMs: 3000 })).rejects.toThrow(/more than 5 redirects/);
+    await expect(egressRequest(`${site.origin}${url}`, { guard, maxBytes: 10_000, timeoutMs: 3000 })).rejects.toThrow(
+      /more than 5 redirects/,
+    );
   });
 });

@@ -14,7 +14,15 @@ beforeAll(async () => {
   brave = await startServer((req, res, url) => {
     const ok = req.headers['x-subscription-token'] === 'brave-key-123456';
     res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ web: { results: [{ title: `Brave: ${url.searchParams.get('q')}`, url: 'https://b.example/', description: 'snippet' }] } }));
+    res.end(
+      JSON.stringify({
+        web: {
+          results: [
+            { title: `Brave: ${url.searchParams.get('q')}`, url: 'https://b.example/', description: 'snippet' },
+          ],
+        },
+      }),
+    );
   });
 });
 afterAll(async () => {
@@ -35,7 +43,10 @@ describe('web_search', () => {
   });
 
   it('SearXNG: numbered results, fenced as outside text', async () => {
-    const { registry } = web({ allow_private: [`127.0.0.1:${searx.port}`], search: { provider: 'searxng', url: searx.origin } });
+    const { registry } = web({
+      allow_private: [`127.0.0.1:${searx.port}`],
+      search: { provider: 'searxng', url: searx.origin },
+    });
     const result = await registry.execute('web_search', { query: 'pgvector' }, { workspace: '/tmp', env: {} });
     expect(result.ok).toBe(true);
     const output = result.ok ? result.output : '';
@@ -45,8 +56,15 @@ describe('web_search', () => {
   });
 
   it('Brave: the key goes in its header, never in the URL', async () => {
-    const { registry } = web({ allow_private: [`127.0.0.1:${brave.port}`], search: { provider: 'brave', url: `${brave.origin}/res/v1/web/search`, api_key: 'brave-key-123456' } });
-    const result = await registry.execute('web_search', { query: 'kazma' }, { workspace: '/tmp', env: {}, secrets: ['brave-key-123456'] });
+    const { registry } = web({
+      allow_private: [`127.0.0.1:${brave.port}`],
+      search: { provider: 'brave', url: `${brave.origin}/res/v1/web/search`, api_key: 'brave-key-123456' },
+    });
+    const result = await registry.execute(
+      'web_search',
+      { query: 'kazma' },
+      { workspace: '/tmp', env: {}, secrets: ['brave-key-123456'] },
+    );
     expect(result.ok && result.output).toContain('1. Brave: kazma');
     expect(brave.hits.at(-1)).toBe('GET /res/v1/web/search?q=kazma&count=5');
   });
@@ -60,9 +78,16 @@ describe('web_search', () => {
   });
 
   it('a query carrying a secret is refused before it leaves', async () => {
-    const { registry } = web({ allow_private: [`127.0.0.1:${searx.port}`], search: { provider: 'searxng', url: searx.origin } });
+    const { registry } = web({
+      allow_private: [`127.0.0.1:${searx.port}`],
+      search: { provider: 'searxng', url: searx.origin },
+    });
     const before = searx.hits.length;
-    const result = await registry.execute('web_search', { query: 'sk-live-abcdefgh1234' }, { workspace: '/tmp', env: {}, secrets: ['sk-live-abcdefgh1234'] });
+    const result = await registry.execute(
+      'web_search',
+      { query: 'sk-live-abcdefgh1234' },
+      { workspace: '/tmp', env: {}, secrets: ['sk-live-abcdefgh1234'] },
+    );
     expect(result).toMatchObject({ ok: false, refused: true, error: expect.stringContaining('a configured secret') });
     expect(searx.hits.length).toBe(before);
   });

@@ -16,7 +16,10 @@ export interface TestServer {
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
 
-export async function startServer(handler: Handler, options: { host?: string; port?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  handler: Handler,
+  options: { host?: string; port?: number } = {},
+): Promise<TestServer> {
   const host = options.host ?? '127.0.0.1';
   const hits: string[] = [];
   const server = createServer((req, res) => {
@@ -30,11 +33,14 @@ export async function startServer(handler: Handler, options: { host?: string; po
   });
   const port = (server.address() as AddressInfo).port;
   return {
-    port, origin: `http://${host}:${port}`, hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    port,
+    origin: `http://${host}:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -70,15 +76,21 @@ export function startInternal(options: { host?: string; port?: number } = {}): P
 /** A fake SearXNG: `/search?q=…&format=json` answers two results that echo the query. */
 export function startSearxng(): Promise<TestServer> {
   return startServer((_req, res, url) => {
-    if (url.pathname !== '/search' || url.searchParams.get('format') !== 'json') return send(res, 404, 'text/plain', 'no');
+    if (url.pathname !== '/search' || url.searchParams.get('format') !== 'json')
+      return send(res, 404, 'text/plain', 'no');
     const q = url.searchParams.get('q') ?? '';
-    send(res, 200, 'application/json', JSON.stringify({
-      query: q,
-      results: [
-        { title: `First about ${q}`, url: 'https://one.example/a', content: INJECTION },
-        { title: 'Second', url: 'https://two.example/b', content: 'a plain snippet' },
-      ],
-    }));
+    send(
+      res,
+      200,
+      'application/json',
+      JSON.stringify({
+        query: q,
+        results: [
+          { title: `First about ${q}`, url: 'https://one.example/a', content: INJECTION },
+          { title: 'Second', url: 'https://two.example/b', content: 'a plain snippet' },
+        ],
+      }),
+    );
   });
 }
 
@@ -114,16 +126,19 @@ export async function startDns(answer: (name: string, n: number) => string[]): P
     header.writeUInt16BE(addresses.length, 6);
     header.writeUInt16BE(0, 8);
     header.writeUInt16BE(0, 10);
-    const records = addresses.map((a) => Buffer.concat([
-      Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4]), // name pointer, A, IN, TTL 0, length 4
-      Buffer.from(a.split('.').map(Number)),
-    ]));
+    const records = addresses.map((a) =>
+      Buffer.concat([
+        Buffer.from([0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4]), // name pointer, A, IN, TTL 0, length 4
+        Buffer.from(a.split('.').map(Number)),
+      ]),
+    );
     socket.send(Buffer.concat([header, msg.subarray(12, end), ...records]), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
   const port = socket.address().port;
   return {
-    port, queries,
+    port,
+    queries,
     async resolve(host) {
       const resolver = new Resolver({ timeout: 1000, tries: 1 });
       resolver.setServers([`127.0.0.1:${port}`]);

@@ -8,7 +8,10 @@ export const CARD_PREFIX = '[approval] ';
 
 /** A reply as lines, each prefixed. */
 export function renderReply(text: string): string {
-  return text.split('\n').map((line) => `${REPLY_PREFIX}${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `${REPLY_PREFIX}${line}`)
+    .join('\n');
 }
 
 const DECISION_SUFFIX = new RegExp(`:(${DECISIONS.join('|')})$`);
@@ -38,7 +41,11 @@ export function renderCard(card: Card): string {
   }
   if (card.footer) lines.push(card.footer);
   if (card.buttons.length > 0) {
-    lines.push(`${shortcuts(card.buttons).map(({ key, button }) => label(key, wordOf(button))).join(' / ')}?`);
+    lines.push(
+      `${shortcuts(card.buttons)
+        .map(({ key, button }) => label(key, wordOf(button)))
+        .join(' / ')}?`,
+    );
   }
   return lines.map((line) => `${CARD_PREFIX}${line}`).join('\n');
 }
@@ -51,5 +58,8 @@ function label(key: string, text: string): string {
 /** The button a typed answer names (`o`, or the label's word such as `once`), if any. */
 export function buttonFor(card: Card, answer: string): CardButton | undefined {
   const typed = answer.trim().toLowerCase();
-  return shortcuts(card.buttons).find(({ key, button }) => typed === key || typed === wordOf(button).toLowerCase() || typed === button.label.toLowerCase())?.button;
+  return shortcuts(card.buttons).find(
+    ({ key, button }) =>
+      typed === key || typed === wordOf(button).toLowerCase() || typed === button.label.toLowerCase(),
+  )?.button;
 }

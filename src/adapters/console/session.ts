@@ -64,7 +64,8 @@ export class ConsoleSession {
     const base = { eventId: randomUUID(), platform: 'console', chat, actor: this.#o.actor } as const;
     const open = this.#o.surface.openCard();
     const button = open && buttonFor(open.card, text);
-    if (open && button) return this.#o.pipeline.handle({ ...base, kind: 'action', actionId: button.id, message: open.ref });
+    if (open && button)
+      return this.#o.pipeline.handle({ ...base, kind: 'action', actionId: button.id, message: open.ref });
     return this.#o.pipeline.handle({ ...base, kind: 'message', text });
   }
 }

@@ -2,7 +2,12 @@
 // off in their settings would see an empty card), and one row of buttons whose custom_id is the core's
 // button id verbatim (`apv:<gate>:<decision>`, far under Discord's 100 characters), so a tap still means
 // the same after a restart. Values are plain text: Markdown characters in them are escaped.
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord.js';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIButtonComponentWithCustomId,
+} from 'discord.js';
 import type { Card, CardButton } from '../../core/surface/index.ts';
 import { DISCORD_TEXT_LIMIT, splitForDiscord } from './format.ts';
 
@@ -33,7 +38,8 @@ export function escapeDiscord(text: string): string {
   return text.replace(/[\\*_~`|[]/g, '\\$&').replace(/^([>#-])/gm, '\\$1');
 }
 
-const cut = (text: string, max: number): string => ([...text].length <= max ? text : `${[...text].slice(0, Math.max(0, max - 1)).join('')}…`);
+const cut = (text: string, max: number): string =>
+  [...text].length <= max ? text : `${[...text].slice(0, Math.max(0, max - 1)).join('')}…`;
 
 /** A value on one line is escaped; one of several lines (arguments) becomes a code block. */
 function value(text: string, max: number): string {
@@ -64,7 +70,8 @@ function buttonRows(buttons: CardButton[]): RenderedCard['components'] {
     rows.push({
       type: ComponentType.ActionRow,
       components: buttons.slice(i, i + ROW_MAX).map((b) => {
-        if (b.id.length > CUSTOM_ID_MAX) throw new Error(`button id "${b.id.slice(0, 40)}…" is longer than Discord's ${CUSTOM_ID_MAX} characters`);
+        if (b.id.length > CUSTOM_ID_MAX)
+          throw new Error(`button id "${b.id.slice(0, 40)}…" is longer than Discord's ${CUSTOM_ID_MAX} characters`);
         return { type: ComponentType.Button, custom_id: b.id, label: cut(b.label, LABEL_MAX), style: STYLE[b.style] };
       }),
     });

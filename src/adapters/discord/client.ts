@@ -29,7 +29,11 @@ export const apiBase = (api: string): string => api.replace(/\/+$/, '');
  * @example createRest({ token, api: 'https://discord.com/api' })
  */
 export function createRest(options: { token: string; api: string } & RestOptions): REST {
-  return new REST({ api: apiBase(options.api), retries: options.retries ?? 3, timeout: options.timeoutMs ?? 15_000 }).setToken(options.token);
+  return new REST({
+    api: apiBase(options.api),
+    retries: options.retries ?? 3,
+    timeout: options.timeoutMs ?? 15_000,
+  }).setToken(options.token);
 }
 
 /**

@@ -37,18 +37,28 @@ export function discordChecks(config: KazmaConfig['discord']): DoctorCheck[] {
     },
     {
       name: 'discord application',
-      run: async () => describeApplication(config, await get<APIApplication>(Routes.currentApplication(), 'GET /applications/@me')),
+      run: async () =>
+        describeApplication(config, await get<APIApplication>(Routes.currentApplication(), 'GET /applications/@me')),
     },
   ];
 }
 
 /** Whether the token's application is the configured one and may read message content. */
-export function describeApplication(config: Pick<KazmaConfig['discord'], 'application_id'>, app: Pick<APIApplication, 'id' | 'name'> & { flags?: number }): string {
+export function describeApplication(
+  config: Pick<KazmaConfig['discord'], 'application_id'>,
+  app: Pick<APIApplication, 'id' | 'name'> & { flags?: number },
+): string {
   if (config.application_id && config.application_id !== app.id) {
-    throw new Error(`discord.application_id is ${config.application_id}, but the token belongs to application ${app.id} (${app.name}): fix one of them`);
+    throw new Error(
+      `discord.application_id is ${config.application_id}, but the token belongs to application ${app.id} ` +
+        `(${app.name}): fix one of them`,
+    );
   }
   if (((app.flags ?? 0) & MESSAGE_CONTENT) === 0) {
-    throw new Error(`application ${app.id} (${app.name}) has the Message Content intent off: turn on "Message Content Intent" in the Developer Portal (Bot → Privileged Gateway Intents), or Discord refuses the gateway connection`);
+    throw new Error(
+      `application ${app.id} (${app.name}) has the Message Content intent off: turn on "Message Content Intent" in ` +
+        `the Developer Portal (Bot → Privileged Gateway Intents), or Discord refuses the gateway connection`,
+    );
   }
   return `application ${app.id} (${app.name}) may read message content`;
 }

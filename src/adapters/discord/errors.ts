@@ -11,7 +11,10 @@ export class DiscordApiError extends KazmaError {
   readonly discordCode: number | string;
   /** Set when the call was refused for a rate limit (only with rest.rejectOnRateLimit). */
   readonly retryAfterMs: number | undefined;
-  /** Refused for good (no such channel, no access, may not DM them): retrying changes nothing (core/errors.ts isPermanentRefusal). */
+  /**
+   * Refused for good (no such channel, no access, may not DM them): retrying changes nothing (core/errors.ts
+   * isPermanentRefusal).
+   */
   readonly permanent: boolean;
 
   constructor(route: string, error: DiscordAPIError | RateLimitError, hint?: string) {
@@ -23,8 +26,15 @@ export class DiscordApiError extends KazmaError {
     this.status = status;
     this.discordCode = limited ? 429 : error.code;
     this.retryAfterMs = limited ? error.retryAfter : undefined;
-    // 403: no access or permission; 404: no such channel. (A 400 is most often a form Discord takes once fixed: not for good.)
-    this.permanent = !limited && (status === 403 || status === 404 || [CODES.unknownChannel, CODES.missingAccess, CODES.cannotMessageUser, CODES.missingPermissions].includes(this.discordCode as never));
+    // 403: no access or permission; 404: no such channel. (A 400 is most often a form Discord takes once fixed: not for
+    // good.)
+    this.permanent =
+      !limited &&
+      (status === 403 ||
+        status === 404 ||
+        [CODES.unknownChannel, CODES.missingAccess, CODES.cannotMessageUser, CODES.missingPermissions].includes(
+          this.discordCode as never,
+        ));
   }
 }
 
@@ -32,7 +42,11 @@ export class DiscordApiError extends KazmaError {
 export class DiscordTransportError extends KazmaError {
   readonly route: string;
   constructor(route: string, error: Error, api: string) {
-    super('discord_unreachable', `Discord could not be reached for ${route} at ${api}: ${error.message}. Check the network or discord.api`, { cause: error });
+    super(
+      'discord_unreachable',
+      `Discord could not be reached for ${route} at ${api}: ${error.message}. Check the network or discord.api`,
+      { cause: error },
+    );
     this.route = route;
   }
 }
@@ -50,10 +64,18 @@ export const CODES = {
 
 /** What to do about a refusal, where we know: the common ones have one fix each. */
 function hintFor(error: DiscordAPIError): string | undefined {
-  if (error.status === 401) return 'The bot token is wrong or was reset: set discord.token (DISCORD_TOKEN) to the token from the Developer Portal (Bot → Reset Token)';
-  if (error.code === CODES.unknownChannel) return 'Check the channel id (access.chats, approvals.channels) and that the bot can see the channel';
+  if (error.status === 401)
+    return (
+      'The bot token is wrong or was reset: set discord.token (DISCORD_TOKEN) to the token from the Developer ' +
+      'Portal (Bot → Reset Token)'
+    );
+  if (error.code === CODES.unknownChannel)
+    return 'Check the channel id (access.chats, approvals.channels) and that the bot can see the channel';
   if (error.code === CODES.missingAccess || error.code === CODES.missingPermissions) {
-    return 'The bot lacks a permission in that channel: it needs View Channel, Send Messages, Send Messages in Threads and Embed Links';
+    return (
+      'The bot lacks a permission in that channel: it needs View Channel, Send Messages, Send Messages in ' +
+      'Threads and Embed Links'
+    );
   }
   if (error.code === CODES.cannotMessageUser) return 'That user does not accept direct messages from the bot';
   return undefined;
@@ -83,21 +105,31 @@ export function hasCode(error: unknown, code: number): boolean {
 export class DiscordGatewayError extends KazmaError {
   readonly closeCode: number;
   constructor(closeCode: number) {
-    super(closeCode === 4004 ? 'discord_unauthorized' : 'discord_gateway', `Discord closed the gateway with ${closeCode}: ${GATEWAY_FIXES[closeCode] ?? 'see https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes'}`);
+    super(
+      closeCode === 4004 ? 'discord_unauthorized' : 'discord_gateway',
+      `Discord closed the gateway with ${closeCode}: ` + (GATEWAY_FIXES[closeCode] ?? `see ${GATEWAY_CLOSE_CODES_URL}`),
+    );
     this.closeCode = closeCode;
   }
 }
 
+const GATEWAY_CLOSE_CODES_URL =
+  'https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes';
+
 const GATEWAY_FIXES: Record<number, string> = {
   4004: 'the bot token was refused; set discord.token (DISCORD_TOKEN) to the token from the Developer Portal',
   4013: 'invalid intents; this is a Kazma bug, please report it',
-  4014: 'the Message Content intent is not enabled; turn on "Message Content Intent" in the Developer Portal (Bot → Privileged Gateway Intents)',
+  4014:
+    'the Message Content intent is not enabled; turn on "Message Content Intent" in the Developer Portal (Bot → ' +
+    'Privileged Gateway Intents)',
 };
 
 /** A failed `client.login()`: a refused token says so; anything else is wrapped like a REST failure. */
 export function loginError(error: unknown, api: string): unknown {
   if (error instanceof Error && 'code' in error && error.code === 'TokenInvalid') {
-    return new KazmaError('discord_unauthorized', `Discord refused the bot token at ${api}. ${GATEWAY_FIXES[4004]}`, { cause: error });
+    return new KazmaError('discord_unauthorized', `Discord refused the bot token at ${api}. ${GATEWAY_FIXES[4004]}`, {
+      cause: error,
+    });
   }
   return discordError('GET /gateway/bot', error, api);
 }

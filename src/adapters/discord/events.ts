@@ -38,14 +38,26 @@ export function messageEvent(view: MessageView, botId: string, mode: GuildMode):
   if ((view.author.bot && !self) || !view.fromUser) return undefined;
   const text = addressedText(view, botId, mode);
   if (text === undefined || text.trim() === '') return undefined;
-  return { kind: 'message', eventId: view.id, platform: PLATFORM, chat: chatRefOf(view.place), actor: actorOf(view.author), fromSelf: self, text };
+  return {
+    kind: 'message',
+    eventId: view.id,
+    platform: PLATFORM,
+    chat: chatRefOf(view.place),
+    actor: actorOf(view.author),
+    fromSelf: self,
+    text,
+  };
 }
 
 /**
  * The text for Kazma: in a DM or in `all` mode every message; in `mention` mode only a message that
  * mentions the bot (`<@id>` or `<@!id>`) or replies to it. A leading mention of the bot is removed.
  */
-export function addressedText(view: Pick<MessageView, 'content' | 'inGuild' | 'repliedToBot'>, botId: string, mode: GuildMode): string | undefined {
+export function addressedText(
+  view: Pick<MessageView, 'content' | 'inGuild' | 'repliedToBot'>,
+  botId: string,
+  mode: GuildMode,
+): string | undefined {
   const mention = new RegExp(`<@!?${botId}>`);
   if (view.inGuild && mode === 'mention' && !mention.test(view.content) && !view.repliedToBot) return undefined;
   const stripped = view.content.replace(new RegExp(`^\\s*<@!?${botId}>[\\s,:]*`), '');
@@ -56,8 +68,14 @@ export function addressedText(view: Pick<MessageView, 'content' | 'inGuild' | 'r
 export function actionEvent(view: InteractionView, customId: string, messageId: string, botId: string): InboundAction {
   const chat = chatRefOf(view.place);
   return {
-    kind: 'action', eventId: view.id, platform: PLATFORM, chat, actor: actorOf(view.user), fromSelf: view.user.id === botId,
-    actionId: customId, message: { chat, id: messageId },
+    kind: 'action',
+    eventId: view.id,
+    platform: PLATFORM,
+    chat,
+    actor: actorOf(view.user),
+    fromSelf: view.user.id === botId,
+    actionId: customId,
+    message: { chat, id: messageId },
   };
 }
 
@@ -68,7 +86,13 @@ export function actionEvent(view: InteractionView, customId: string, messageId: 
 export function commandEvent(view: InteractionView, name: string, args: string | null | undefined): InboundCommand {
   const words = (args ?? '').trim();
   return {
-    kind: 'command', eventId: view.id, platform: PLATFORM, chat: chatRefOf(view.place), actor: actorOf(view.user),
-    name, args: words === '' ? [] : words.split(/\s+/), answerPrivately: true,
+    kind: 'command',
+    eventId: view.id,
+    platform: PLATFORM,
+    chat: chatRefOf(view.place),
+    actor: actorOf(view.user),
+    name,
+    args: words === '' ? [] : words.split(/\s+/),
+    answerPrivately: true,
   };
 }

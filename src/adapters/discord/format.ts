@@ -46,7 +46,12 @@ function quote(tok: Token): string {
   const depth = quoteDepth(tok);
   const markers = new RegExp(`^(?: {0,3}> ?){0,${depth}}`);
   const body = tok.raw.replace(/\n+$/, '');
-  return body.split('\n').map((line) => `> ${line.replace(markers, '')}`).join('\n') + tail(tok.raw);
+  return (
+    body
+      .split('\n')
+      .map((line) => `> ${line.replace(markers, '')}`)
+      .join('\n') + tail(tok.raw)
+  );
 }
 
 function block(tok: Token): string {
@@ -63,7 +68,7 @@ function block(tok: Token): string {
     case 'table':
       return fence(tableText(t), '') + tail(t.raw);
     case 'hr': // Discord shows `---` as text and `***` as stray asterisks
-      return '──────────' + tail(t.raw);
+      return `──────────${tail(t.raw)}`;
     case 'paragraph':
       return paragraph(t.raw, t.tokens);
     case 'blockquote':

@@ -2,12 +2,25 @@
 // its id, and again durably by the inbox. Each event is recorded before anything else happens to it; the
 // turn runs without being waited for, so the gateway listener never waits on a model, and the pipeline
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
-import { MessageType, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
+import {
+  MessageType,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type Message,
+} from 'discord.js';
 import { InFlight, type Accepted, type PlatformCoreLink, type TypingRefresher } from '../../core/chat/index.ts';
 import { InvalidInboundEventError, type ChatRef, type InboundEvent } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
-import { actionEvent, commandEvent, messageEvent, type GuildMode, type InteractionView, type MessageView } from './events.ts';
+import {
+  actionEvent,
+  commandEvent,
+  messageEvent,
+  type GuildMode,
+  type InteractionView,
+  type MessageView,
+} from './events.ts';
 import type { Interactions, OpenInteraction } from './interactions.ts';
 
 /** Options for {@link DiscordInbound}. */
@@ -29,7 +42,9 @@ export interface DiscordInboundOptions {
 }
 
 const STOPPING = 'Kazma is restarting; try again in a minute.';
-const NOT_RECORDED = '⚠️ I could not take that in just now (my database did not answer), so nothing was done. Please send it again in a minute.';
+const NOT_RECORDED =
+  '⚠️ I could not take that in just now (my database did not answer), so nothing was done. Please send it again in ' +
+  'a minute.';
 
 export class DiscordInbound {
   readonly #o: DiscordInboundOptions;
@@ -61,7 +76,9 @@ export class DiscordInbound {
         }
         await accepted.done;
         this.#o.typing.stop(event.chat);
-      })().catch((error: unknown) => this.#o.logger?.error({ err: error, message: message.id }, 'handling a Discord message failed')),
+      })().catch((error: unknown) =>
+        this.#o.logger?.error({ err: error, message: message.id }, 'handling a Discord message failed'),
+      ),
     );
   }
 
@@ -77,10 +94,21 @@ export class DiscordInbound {
     if (!view) return; // buttons and commands always come from a channel; nothing to answer otherwise
     const event = interaction.isButton()
       ? actionEvent(view, interaction.customId, interaction.message.id, botId)
-      : commandEvent(view, interaction.commandName, (interaction as ChatInputCommandInteraction).options.getString('args'));
+      : commandEvent(
+          view,
+          interaction.commandName,
+          (interaction as ChatInputCommandInteraction).options.getString('args'),
+        );
     const open: OpenInteraction = {
-      id: interaction.id, token: interaction.token, applicationId: interaction.applicationId, kind: interaction.isButton() ? 'button' : 'command',
-      chat: event.chat, actorId: event.actor.id, acknowledged: false, pendingOriginal: false, closed: false,
+      id: interaction.id,
+      token: interaction.token,
+      applicationId: interaction.applicationId,
+      kind: interaction.isButton() ? 'button' : 'command',
+      chat: event.chat,
+      actorId: event.actor.id,
+      acknowledged: false,
+      pendingOriginal: false,
+      closed: false,
     };
     const { interactions } = this.#o;
     this.#inflight.track(
@@ -93,7 +121,9 @@ export class DiscordInbound {
         if (outcome === 'stopping') await interactions.answer(open, [STOPPING]).catch(() => {});
         if (outcome === 'unrecorded') await interactions.answer(open, [NOT_RECORDED]).catch(() => {});
         await interactions.finish(open, '✓');
-      })().catch((error: unknown) => this.#o.logger?.error({ err: error, interaction: interaction.id }, 'handling a Discord interaction failed')),
+      })().catch((error: unknown) =>
+        this.#o.logger?.error({ err: error, interaction: interaction.id }, 'handling a Discord interaction failed'),
+      ),
     );
   }
 
@@ -106,7 +136,10 @@ export class DiscordInbound {
       } catch (error) {
         const delay = delays[attempt];
         if (error instanceof InvalidInboundEventError || delay === undefined) {
-          this.#o.logger?.error({ err: error, event: event.eventId }, 'a Discord event could not be recorded; its sender is told to send it again');
+          this.#o.logger?.error(
+            { err: error, event: event.eventId },
+            'a Discord event could not be recorded; its sender is told to send it again',
+          );
           return undefined;
         }
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -140,7 +173,12 @@ export function messageView(message: Message, botId: string): MessageView {
     id: message.id,
     place: { channelId: message.channelId, parentId: channel.isThread() ? channel.parentId : null },
     inGuild: message.guildId !== null,
-    author: { id: message.author.id, username: message.author.username, globalName: message.author.globalName, bot: message.author.bot || message.webhookId !== null },
+    author: {
+      id: message.author.id,
+      username: message.author.username,
+      globalName: message.author.globalName,
+      bot: message.author.bot || message.webhookId !== null,
+    },
     content: message.content,
     fromUser: message.type === MessageType.Default || message.type === MessageType.Reply,
     repliedToBot: message.mentions.repliedUser?.id === botId,

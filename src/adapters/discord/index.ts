@@ -25,6 +25,11 @@ export interface DiscordPlatformContext {
 export async function discordPlatform(context: DiscordPlatformContext): Promise<DiscordPlatform | undefined> {
   const config = context.loaded.config.discord;
   if (!config.enabled) return undefined;
-  return new DiscordPlatform({ ...context.tuning, config, core: context.core, logger: context.logger.child({ platform: 'discord' }) });
+  return new DiscordPlatform({
+    ...context.tuning,
+    config,
+    core: context.core,
+    logger: context.logger.child({ platform: 'discord' }),
+  });
 }
 export { discordChecks } from './doctor.ts';

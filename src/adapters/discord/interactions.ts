@@ -41,15 +41,19 @@ export class Interactions {
 
   /** Acknowledges at once; false when Discord no longer takes it (too late, or answered elsewhere). */
   async acknowledge(open: OpenInteraction): Promise<boolean> {
-    const body = open.kind === 'button'
-      ? { type: InteractionResponseType.DeferredMessageUpdate }
-      : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } };
+    const body =
+      open.kind === 'button'
+        ? { type: InteractionResponseType.DeferredMessageUpdate }
+        : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } };
     try {
       await this.#rest.post(Routes.interactionCallback(open.id, open.token), { body, auth: false });
       open.acknowledged = true;
       open.pendingOriginal = open.kind === 'command';
     } catch (error) {
-      this.#logger?.warn({ err: error, interaction: open.id }, 'could not acknowledge a Discord interaction; answers go by direct message');
+      this.#logger?.warn(
+        { err: error, interaction: open.id },
+        'could not acknowledge a Discord interaction; answers go by direct message',
+      );
     }
     return open.acknowledged;
   }
@@ -66,7 +70,7 @@ export class Interactions {
   /** The interaction in hand here, if any, and only while it can still be answered. */
   current(): OpenInteraction | undefined {
     const open = this.#scope.getStore();
-    return open && open.acknowledged && !open.closed ? open : undefined;
+    return open?.acknowledged && !open.closed ? open : undefined;
   }
 
   /** Shows `chunks` to the interaction's user only: a command's deferred reply first, then follow-ups. */
@@ -74,10 +78,14 @@ export class Interactions {
     for (const content of chunks) {
       if (open.pendingOriginal) {
         open.pendingOriginal = false;
-        await this.#rest.patch(Routes.webhookMessage(open.applicationId, open.token, '@original'), { body: { content, allowed_mentions: NO_MENTIONS }, auth: false });
+        await this.#rest.patch(Routes.webhookMessage(open.applicationId, open.token, '@original'), {
+          body: { content, allowed_mentions: NO_MENTIONS },
+          auth: false,
+        });
       } else {
         await this.#rest.post(Routes.webhook(open.applicationId, open.token), {
-          body: { content, flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS }, auth: false,
+          body: { content, flags: MessageFlags.Ephemeral, allowed_mentions: NO_MENTIONS },
+          auth: false,
         });
       }
     }
@@ -86,6 +94,8 @@ export class Interactions {
   /** After handling: a command whose reply still says "thinking…" gets `text`, so it never hangs. */
   async finish(open: OpenInteraction, text: string): Promise<void> {
     if (!open.acknowledged || !open.pendingOriginal) return;
-    await this.answer(open, [text]).catch((error: unknown) => this.#logger?.warn({ err: error, interaction: open.id }, 'could not finish a Discord command reply'));
+    await this.answer(open, [text]).catch((error: unknown) =>
+      this.#logger?.warn({ err: error, interaction: open.id }, 'could not finish a Discord command reply'),
+    );
   }
 }

@@ -5,7 +5,16 @@
 // of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
-import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
+import {
+  type Actor,
+  type Card,
+  type ChatRef,
+  type Message,
+  type MessageRef,
+  type SendProgress,
+  type Surface,
+  sendInParts,
+} from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, sameCard, type RenderedCard } from './cards.ts';
 import type { DirectMessages } from './dms.ts';
@@ -42,7 +51,11 @@ export class DiscordSurface implements Surface {
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     this.#o.typing.stop(chat);
-    return sendInParts(discordChunks(message.text), async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })), progress);
+    return sendInParts(
+      discordChunks(message.text),
+      async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })),
+      progress,
+    );
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
@@ -58,10 +71,13 @@ export class DiscordSurface implements Surface {
     if (sameCard(this.#cards.get(ref.id), rendered)) return;
     const route = 'PATCH /channels/:id/messages/:mid';
     try {
-      await this.#o.rest.patch(Routes.channelMessage(channelOf(ref.chat), ref.id), { body: { ...rendered, allowed_mentions: NO_MENTIONS } });
+      await this.#o.rest.patch(Routes.channelMessage(channelOf(ref.chat), ref.id), {
+        body: { ...rendered, allowed_mentions: NO_MENTIONS },
+      });
     } catch (error) {
       // A deleted card cannot show its outcome; retrying would not change that.
-      if (hasCode(error, CODES.unknownMessage)) return void this.#o.logger?.warn({ ref }, 'the card to edit was deleted on Discord');
+      if (hasCode(error, CODES.unknownMessage))
+        return void this.#o.logger?.warn({ ref }, 'the card to edit was deleted on Discord');
       throw discordError(route, error, this.#o.api);
     }
     this.#remember(ref, rendered);
@@ -83,7 +99,10 @@ export class DiscordSurface implements Surface {
       try {
         return await this.#o.interactions.answer(open, chunks);
       } catch (error) {
-        this.#o.logger?.warn({ err: error, interaction: open.id }, 'could not answer a Discord interaction; sending a direct message');
+        this.#o.logger?.warn(
+          { err: error, interaction: open.id },
+          'could not answer a Discord interaction; sending a direct message',
+        );
       }
     }
     const channel = channelOf(chat);
@@ -107,7 +126,9 @@ export class DiscordSurface implements Surface {
     if (known) return known;
     let opening = this.#opening.get(userId);
     if (!opening) {
-      opening = this.#call('POST /users/@me/channels', () => this.#o.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }))
+      opening = this.#call('POST /users/@me/channels', () =>
+        this.#o.rest.post(Routes.userChannels(), { body: { recipient_id: userId } }),
+      )
         .then((dm) => {
           this.#o.dms.learn((dm as APIChannel).id, userId);
           return (dm as APIChannel).id;
@@ -125,7 +146,9 @@ export class DiscordSurface implements Surface {
   async #post(channelId: string, body: Partial<RenderedCard>): Promise<string> {
     const nonce = randomBytes(12).toString('base64url').slice(0, 25);
     const payload = { ...body, allowed_mentions: NO_MENTIONS, nonce, enforce_nonce: true };
-    const sent = (await this.#call('POST /channels/:id/messages', () => this.#o.rest.post(Routes.channelMessages(channelId), { body: payload }))) as APIMessage;
+    const sent = (await this.#call('POST /channels/:id/messages', () =>
+      this.#o.rest.post(Routes.channelMessages(channelId), { body: payload }),
+    )) as APIMessage;
     return sent.id;
   }
 

@@ -48,10 +48,26 @@ export class DiscordPlatform {
     this.client = createGatewayClient({ api: config.api });
     const interactions = new Interactions({ rest: this.rest, logger });
     const dms = new DirectMessages();
-    this.#typing = new TypingRefresher({ send: (chat) => this.surface.signalTyping(chat), intervalMs: options.typingIntervalMs ?? DISCORD_TYPING_MS });
-    this.surface = new DiscordSurface({ rest: this.rest, api: config.api, interactions, typing: this.#typing, dms, logger });
+    this.#typing = new TypingRefresher({
+      send: (chat) => this.surface.signalTyping(chat),
+      intervalMs: options.typingIntervalMs ?? DISCORD_TYPING_MS,
+    });
+    this.surface = new DiscordSurface({
+      rest: this.rest,
+      api: config.api,
+      interactions,
+      typing: this.#typing,
+      dms,
+      logger,
+    });
     this.inbound = new DiscordInbound({
-      pipeline: options.core.pipeline, me: () => this.client.user?.id, guildMessages: config.guild_messages, interactions, typing: this.#typing, dms, logger,
+      pipeline: options.core.pipeline,
+      me: () => this.client.user?.id,
+      guildMessages: config.guild_messages,
+      interactions,
+      typing: this.#typing,
+      dms,
+      logger,
       tellUnrecorded: (chat, text) => this.surface.send(chat, { text }),
       ...(options.recordRetryDelaysMs && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
     });
@@ -71,7 +87,10 @@ export class DiscordPlatform {
     await this.#login();
     const applicationId = config.application_id || this.client.application?.id || this.client.user!.id;
     await registerCommands(this.rest, applicationId, slashCommands(this.#o.core.commands.list()), logger);
-    logger.info({ bot: this.client.user?.username, application: applicationId, guilds: this.client.guilds.cache.size }, 'discord started');
+    logger.info(
+      { bot: this.client.user?.username, application: applicationId, guilds: this.client.guilds.cache.size },
+      'discord started',
+    );
   }
 
   /** Closes the gateway (intake); replies of running turns still go out through REST. */
@@ -99,7 +118,16 @@ export class DiscordPlatform {
       };
       const onReady = (): void => done();
       const onClosed = ({ code }: { code: number }): void => done(new DiscordGatewayError(code));
-      const timer = setTimeout(() => done(new KazmaError('discord_not_ready', `Discord's gateway sent no READY within ${timeoutMs} ms; check discord.api and the network`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          done(
+            new KazmaError(
+              'discord_not_ready',
+              `Discord's gateway sent no READY within ${timeoutMs} ms; check discord.api and the network`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.client.once(Events.ClientReady, onReady);
       this.client.on(Events.ShardDisconnect, onClosed);
       this.client.login(config.token).catch((error: unknown) => done(loginError(error, config.api)));
@@ -112,10 +140,19 @@ export class DiscordPlatform {
   /** Connection changes and rate limits, in the log; discord.js itself resumes or reconnects. */
   #watch(logger: Logger): void {
     this.client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-    this.client.on(Events.ShardError, (error) => logger.warn({ err: error }, 'discord gateway connection error; reconnecting'));
+    this.client.on(Events.ShardError, (error) =>
+      logger.warn({ err: error }, 'discord gateway connection error; reconnecting'),
+    );
     this.client.on(Events.ShardReconnecting, () => logger.warn('discord gateway connection lost; reconnecting'));
     this.client.on(Events.ShardResume, (_id, replayed) => logger.info({ replayed }, 'discord gateway resumed'));
-    this.client.on(Events.ShardDisconnect, ({ code }) => logger.error({ err: new DiscordGatewayError(code) }, 'discord gateway closed for good'));
-    this.rest.on(RESTEvents.RateLimited, (info) => logger.warn({ route: info.route, retryAfterMs: info.retryAfter, scope: info.scope }, 'discord rate limit: waiting'));
+    this.client.on(Events.ShardDisconnect, ({ code }) =>
+      logger.error({ err: new DiscordGatewayError(code) }, 'discord gateway closed for good'),
+    );
+    this.rest.on(RESTEvents.RateLimited, (info) =>
+      logger.warn(
+        { route: info.route, retryAfterMs: info.retryAfter, scope: info.scope },
+        'discord rate limit: waiting',
+      ),
+    );
   }
 }

@@ -26,7 +26,9 @@ export class ApiTokens {
 
   constructor(options: ApiTokenOptions) {
     this.#entries = [
-      ...options.operators.filter((o) => o.api_token).map((o) => ({ digest: digest(o.api_token!), caller: { kind: 'operator', name: o.name } as const })),
+      ...options.operators
+        .filter((o) => o.api_token)
+        .map((o) => ({ digest: digest(o.api_token!), caller: { kind: 'operator', name: o.name } as const })),
       ...(options.readToken ? [{ digest: digest(options.readToken), caller: { kind: 'reader' } as const }] : []),
     ];
   }

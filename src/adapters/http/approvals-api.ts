@@ -42,14 +42,17 @@ const PAGE_MAX = 500;
 const PAGE_DEFAULT = 100;
 
 /** A page's `next`: where the following page starts (the last gate shown), opaque to the caller. */
-const cursorOf = (gate: Gate): string => Buffer.from(JSON.stringify([gate.createdAt.toISOString(), gate.gateId])).toString('base64url');
+const cursorOf = (gate: Gate): string =>
+  Buffer.from(JSON.stringify([gate.createdAt.toISOString(), gate.gateId])).toString('base64url');
 
 const cursor = z.string().transform((text, ctx) => {
   try {
-    const [at, gateId] = z.tuple([z.iso.datetime(), z.string().min(1)]).parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+    const [at, gateId] = z
+      .tuple([z.iso.datetime(), z.string().min(1)])
+      .parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
     return { createdAt: new Date(at), gateId };
   } catch {
-    ctx.addIssue({ code: 'custom', message: "not a cursor: pass the `next` of the page before, as it came" });
+    ctx.addIssue({ code: 'custom', message: 'not a cursor: pass the `next` of the page before, as it came' });
     return z.NEVER;
   }
 });
@@ -76,7 +79,8 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     if (!caller) {
       const hint = tokens.enabled
         ? 'send Authorization: Bearer <your access.operators[].api_token> (or http.api_token, which only reads)'
-        : 'set access.operators[].api_token (reads and decides as that operator) or http.api_token (reads only) to enable the API';
+        : 'set access.operators[].api_token (reads and decides as that operator) or http.api_token (reads only) to ' +
+          'enable the API';
       return c.json({ error: 'unauthorized', hint }, 401);
     }
     c.set('caller', caller);
@@ -86,12 +90,23 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     const state = c.req.query('state') ?? 'pending';
     const states = state.split(',');
     const unknown = states.filter((s) => !(GATE_STATES as readonly string[]).includes(s));
-    if (unknown.length) return c.json({ error: 'bad_request', message: `unknown state ${unknown.join(', ')}; one of ${GATE_STATES.join(', ')}` }, 400);
+    if (unknown.length)
+      return c.json(
+        { error: 'bad_request', message: `unknown state ${unknown.join(', ')}; one of ${GATE_STATES.join(', ')}` },
+        400,
+      );
     const page = pageQuery.safeParse({ limit: c.req.query('limit'), after: c.req.query('after') });
-    if (!page.success) return c.json({ error: 'bad_request', message: page.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, 400);
+    if (!page.success)
+      return c.json(
+        { error: 'bad_request', message: page.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') },
+        400,
+      );
     const { limit, after } = page.data;
     // One more than asked: whether there is a next page.
-    const gates = await options.core.list({ states: states as GateState[], page: { limit: limit + 1, ...(after && { after }) } });
+    const gates = await options.core.list({
+      states: states as GateState[],
+      page: { limit: limit + 1, ...(after && { after }) },
+    });
     const shown = gates.slice(0, limit);
     const last = shown.at(-1);
     return c.json({
@@ -100,19 +115,44 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     });
   });
   // A decision is a few hundred bytes; a larger body is refused before it is read.
-  const limit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ error: 'payload_too_large', message: 'a decision body is at most 16 KB' }, 413) });
+  const limit = bodyLimit({
+    maxSize: 16 * 1024,
+    onError: (c) => c.json({ error: 'payload_too_large', message: 'a decision body is at most 16 KB' }, 413),
+  });
   app.post('/api/approvals/:id/decision', limit, async (c) => {
     const caller = c.get('caller');
     if (caller.kind !== 'operator') {
-      return c.json({ error: 'forbidden', message: 'http.api_token may read approvals but not decide: decide with your own token (access.operators[].api_token)' }, 403);
+      return c.json(
+        {
+          error: 'forbidden',
+          message:
+            'http.api_token may read approvals but not decide: decide with your own token ' +
+            '(access.operators[].api_token)',
+        },
+        403,
+      );
     }
     const raw = await c.req.json().catch(() => undefined);
     const body = decisionBody.safeParse(raw);
     if (!body.success) {
-      return c.json({ error: 'bad_request', message: body.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') }, 400);
+      return c.json(
+        {
+          error: 'bad_request',
+          message: body.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; '),
+        },
+        400,
+      );
     }
     if (body.data.as !== undefined && body.data.as !== caller.name) {
-      return c.json({ error: 'forbidden', message: `as: this token belongs to ${caller.name}, and the API decides only as the token's owner (not as "${body.data.as}"); drop "as" or use ${body.data.as}'s own token` }, 403);
+      return c.json(
+        {
+          error: 'forbidden',
+          message:
+            `as: this token belongs to ${caller.name}, and the API decides only as the token's owner (not as ` +
+            `"${body.data.as}"); drop "as" or use ${body.data.as}'s own token`,
+        },
+        403,
+      );
     }
     const outcome = await options.core.decide({
       gateId: c.req.param('id'),
@@ -122,7 +162,15 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     });
     if (outcome.ok) return c.json({ ok: true, approval: publicGate(outcome.gate, options.secrets) });
     const status = outcome.reason === 'unknown' ? 404 : outcome.reason === 'refused' ? 403 : 409;
-    return c.json({ ok: false, error: outcome.reason, message: outcome.message, ...(outcome.gate && { approval: publicGate(outcome.gate, options.secrets) }) }, status);
+    return c.json(
+      {
+        ok: false,
+        error: outcome.reason,
+        message: outcome.message,
+        ...(outcome.gate && { approval: publicGate(outcome.gate, options.secrets) }),
+      },
+      status,
+    );
   });
   return app;
 }

@@ -30,7 +30,12 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
     const down = failed.map(([name]) => name);
     // One line a person reads: "redis unreachable at 127.0.0.1:6379".
     const message = failed.map(([name, r]) => `${name} ${'error' in r ? r.error : 'down'}`).join('; ');
-    const body = { status: down.length === 0 ? 'ready' : 'unavailable', down, ...(message && { message }), checks: Object.fromEntries(results) };
+    const body = {
+      status: down.length === 0 ? 'ready' : 'unavailable',
+      down,
+      ...(message && { message }),
+      checks: Object.fromEntries(results),
+    };
     return c.json(body, down.length === 0 ? 200 : 503);
   });
   return app;

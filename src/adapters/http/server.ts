@@ -31,7 +31,9 @@ export class HttpServer {
 
   async listen(): Promise<number> {
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port: this.options.port }, () => resolve(s));
+      const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port: this.options.port }, () =>
+        resolve(s),
+      );
       s.once('error', reject);
     });
     this.#server = server;

@@ -28,7 +28,14 @@ export interface RenderedCard {
 }
 
 /** Slack's limits on the parts of a card (characters). */
-export const CARD_LIMITS = { header: 150, field: 2000, fieldsPerSection: 10, button: 75, actionId: 255, context: 3000 } as const;
+export const CARD_LIMITS = {
+  header: 150,
+  field: 2000,
+  fieldsPerSection: 10,
+  button: 75,
+  actionId: 255,
+  context: 3000,
+} as const;
 
 /** `s` cut to `max` code points, with an ellipsis when cut. */
 export function fit(s: string, max: number): string {
@@ -58,9 +65,18 @@ function fieldText(label: string, value: string): Text {
 }
 
 function button(b: CardButton): SlackButton {
-  if (b.id.length > CARD_LIMITS.actionId) throw new RangeError(`card button id "${b.id.slice(0, 40)}…" exceeds Slack's ${CARD_LIMITS.actionId}-character action_id`);
+  if (b.id.length > CARD_LIMITS.actionId)
+    throw new RangeError(
+      `card button id "${b.id.slice(0, 40)}…" exceeds Slack's ${CARD_LIMITS.actionId}-character action_id`,
+    );
   const style = b.style === 'secondary' ? {} : { style: b.style };
-  return { type: 'button', action_id: b.id, value: b.id, text: { type: 'plain_text', text: fit(b.label, CARD_LIMITS.button), emoji: true }, ...style };
+  return {
+    type: 'button',
+    action_id: b.id,
+    value: b.id,
+    text: { type: 'plain_text', text: fit(b.label, CARD_LIMITS.button), emoji: true },
+    ...style,
+  };
 }
 
 /**
@@ -68,11 +84,19 @@ function button(b: CardButton): SlackButton {
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }).blocks // [{ type: 'header', … }]
  */
 export function renderCard(card: Card): RenderedCard {
-  const blocks: SlackBlock[] = [{ type: 'header', text: { type: 'plain_text', text: fit(card.title, CARD_LIMITS.header), emoji: true } }];
+  const blocks: SlackBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: fit(card.title, CARD_LIMITS.header), emoji: true } },
+  ];
   const fields = card.fields.map((f) => fieldText(f.label, f.value));
-  for (let i = 0; i < fields.length; i += CARD_LIMITS.fieldsPerSection) blocks.push({ type: 'section', fields: fields.slice(i, i + CARD_LIMITS.fieldsPerSection) });
-  if (card.buttons.length > 0) blocks.push({ type: 'actions', block_id: 'kazma_card', elements: card.buttons.map(button) });
-  if (card.footer) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapedWithin(card.footer, CARD_LIMITS.context) }] });
+  for (let i = 0; i < fields.length; i += CARD_LIMITS.fieldsPerSection)
+    blocks.push({ type: 'section', fields: fields.slice(i, i + CARD_LIMITS.fieldsPerSection) });
+  if (card.buttons.length > 0)
+    blocks.push({ type: 'actions', block_id: 'kazma_card', elements: card.buttons.map(button) });
+  if (card.footer)
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: escapedWithin(card.footer, CARD_LIMITS.context) }],
+    });
   const text = escapeMrkdwn(card.footer ? `${card.title} — ${card.footer}` : card.title);
   return { text, blocks };
 }

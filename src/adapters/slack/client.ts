@@ -19,12 +19,21 @@ export interface SlackRetryOptions {
 }
 
 /** The WebClient options for `apiUrl` (a trailing slash is added when missing, as WebClient expects). */
-export function webClientOptions(apiUrl: string, logger: Logger, retry: SlackRetryOptions = {}): webApi.WebClientOptions {
+export function webClientOptions(
+  apiUrl: string,
+  logger: Logger,
+  retry: SlackRetryOptions = {},
+): webApi.WebClientOptions {
   return {
     slackApiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
     logger: boltLogger(logger),
     timeout: retry.requestTimeoutMs ?? 15_000,
-    retryConfig: { retries: retry.retries ?? 3, factor: 2, minTimeout: retry.minTimeoutMs ?? 1000, maxTimeout: retry.maxTimeoutMs ?? 10_000 },
+    retryConfig: {
+      retries: retry.retries ?? 3,
+      factor: 2,
+      minTimeout: retry.minTimeoutMs ?? 1000,
+      maxTimeout: retry.maxTimeoutMs ?? 10_000,
+    },
   };
 }
 
@@ -32,6 +41,11 @@ export function webClientOptions(apiUrl: string, logger: Logger, retry: SlackRet
  * A WebClient for the bot token.
  * @example createWebClient({ token: 'xoxb-…', apiUrl: 'https://slack.com/api/', logger })
  */
-export function createWebClient(options: { token: string; apiUrl: string; logger: Logger; retry?: SlackRetryOptions }): webApi.WebClient {
+export function createWebClient(options: {
+  token: string;
+  apiUrl: string;
+  logger: Logger;
+  retry?: SlackRetryOptions;
+}): webApi.WebClient {
   return new webApi.WebClient(options.token, webClientOptions(options.apiUrl, options.logger, options.retry));
 }

@@ -20,7 +20,12 @@ export function slackChecks(config: KazmaConfig['slack']): DoctorCheck[] {
       run: async () => {
         assertPlatformSection('slack', config); // the token and the mode's credentials, as config check judges them
         // One attempt, quickly: doctor reports, it does not wait out an outage.
-        const client = createWebClient({ token: config.token, apiUrl: config.api_url, logger: createLogger({ level: 'silent' }), retry: { retries: 0, requestTimeoutMs: 10_000 } });
+        const client = createWebClient({
+          token: config.token,
+          apiUrl: config.api_url,
+          logger: createLogger({ level: 'silent' }),
+          retry: { retries: 0, requestTimeoutMs: 10_000 },
+        });
         try {
           const auth = await client.auth.test();
           return `bot @${auth.user} (${auth.user_id}) in workspace "${auth.team}" answers at ${config.api_url}`;
@@ -33,8 +38,12 @@ export function slackChecks(config: KazmaConfig['slack']): DoctorCheck[] {
       name: 'slack mode',
       run: async () => {
         // The mode's credentials were checked with the token above; this says what the mode needs of Slack.
-        if (config.mode === 'socket') return 'socket mode: Kazma connects out to Slack with slack.app_token (no public URL needed)';
-        return `http mode: Slack must post events, interactivity and the slash command to https://YOUR_HOST${EVENTS_PATH}`;
+        if (config.mode === 'socket')
+          return 'socket mode: Kazma connects out to Slack with slack.app_token (no public URL needed)';
+        return (
+          `http mode: Slack must post events, interactivity and the slash command to ` +
+          `https://YOUR_HOST${EVENTS_PATH}`
+        );
       },
     },
   ];

@@ -49,7 +49,12 @@ const WRITTEN = new Set([undefined, 'thread_broadcast', 'file_share', 'bot_messa
  * Other bots are ignored (two bots answering each other would never stop); Kazma's own messages are
  * passed on marked `fromSelf`, and the pipeline drops them.
  */
-export function messageEvent(e: SlackMessageEvent, eventId: string, me: SlackIdentity, threads: KnownThreads): InboundEvent | undefined {
+export function messageEvent(
+  e: SlackMessageEvent,
+  eventId: string,
+  me: SlackIdentity,
+  threads: KnownThreads,
+): InboundEvent | undefined {
   if (!WRITTEN.has(e.subtype) || e.text === undefined) return undefined;
   const self = e.user === me.userId || e.bot_id === me.botId;
   if (!self && (e.bot_id !== undefined || e.user === undefined)) return undefined;
@@ -59,7 +64,15 @@ export function messageEvent(e: SlackMessageEvent, eventId: string, me: SlackIde
     if (threadTs === undefined || !threads.has(chat) || e.text.includes(`<@${me.userId}`)) return undefined;
   }
   const text = slackTextToPlain(stripBotMention(e.text, me.userId));
-  return { kind: 'message', eventId, platform: PLATFORM, chat, actor: actorOf(e.user ?? me.userId), fromSelf: self, text };
+  return {
+    kind: 'message',
+    eventId,
+    platform: PLATFORM,
+    chat,
+    actor: actorOf(e.user ?? me.userId),
+    fromSelf: self,
+    text,
+  };
 }
 
 /** A mention in a channel: the conversation is the mention's thread (a new one when it was top level). */
@@ -67,7 +80,15 @@ export function mentionEvent(e: SlackMessageEvent, eventId: string, me: SlackIde
   if (e.user === undefined || e.text === undefined) return undefined;
   const chat = chatRefOf(e.channel, e.thread_ts ?? e.ts);
   const text = slackTextToPlain(stripBotMention(e.text, me.userId));
-  return { kind: 'message', eventId, platform: PLATFORM, chat, actor: actorOf(e.user), fromSelf: e.user === me.userId, text };
+  return {
+    kind: 'message',
+    eventId,
+    platform: PLATFORM,
+    chat,
+    actor: actorOf(e.user),
+    fromSelf: e.user === me.userId,
+    text,
+  };
 }
 
 /** A click on a card button; the chat is the card's (its thread when the card was posted in one). */
@@ -76,12 +97,20 @@ export function actionEvent(body: SlackActionBody): InboundAction | undefined {
   const channel = body.channel?.id ?? body.container?.channel_id;
   if (body.type !== 'block_actions' || !action || !channel) return undefined;
   // A thread's parent carries thread_ts equal to its own ts; only a reply lives in the thread.
-  const threadTs = body.message?.thread_ts !== undefined && body.message.thread_ts !== body.message.ts ? body.message.thread_ts : undefined;
+  const threadTs =
+    body.message?.thread_ts !== undefined && body.message.thread_ts !== body.message.ts
+      ? body.message.thread_ts
+      : undefined;
   const chat = chatRefOf(channel, threadTs);
   const messageTs = body.container?.message_ts ?? body.message?.ts;
   return {
-    kind: 'action', eventId: body.trigger_id ?? `${action.action_ts}:${body.user.id}`, platform: PLATFORM, chat, actor: actorOf(body.user.id),
-    actionId: action.action_id, ...(messageTs !== undefined && { message: { chat, id: messageTs } }),
+    kind: 'action',
+    eventId: body.trigger_id ?? `${action.action_ts}:${body.user.id}`,
+    platform: PLATFORM,
+    chat,
+    actor: actorOf(body.user.id),
+    actionId: action.action_id,
+    ...(messageTs !== undefined && { message: { chat, id: messageTs } }),
   };
 }
 
@@ -90,9 +119,18 @@ export function actionEvent(body: SlackActionBody): InboundAction | undefined {
  * `/kazma` alone is `/kazma help`.
  */
 export function commandEvent(c: SlackCommandBody): InboundCommand {
-  const [first = 'help', ...args] = slackTextToPlain(c.text ?? '').trim().split(/\s+/).filter((w) => w !== '');
+  const [first = 'help', ...args] = slackTextToPlain(c.text ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   return {
-    kind: 'command', eventId: c.trigger_id ?? `${c.channel_id}:${c.user_id}:${Date.now()}`, platform: PLATFORM,
-    chat: chatRefOf(c.channel_id), actor: actorOf(c.user_id), name: first.replace(/^\//, '').toLowerCase() || 'help', args, answerPrivately: true,
+    kind: 'command',
+    eventId: c.trigger_id ?? `${c.channel_id}:${c.user_id}:${Date.now()}`,
+    platform: PLATFORM,
+    chat: chatRefOf(c.channel_id),
+    actor: actorOf(c.user_id),
+    name: first.replace(/^\//, '').toLowerCase() || 'help',
+    args,
+    answerPrivately: true,
   };
 }

@@ -7,7 +7,8 @@ export function escapeMrkdwn(s: string): string {
 }
 
 // In `<url|label>` a raw `|` or `>` in the URL would end it early; percent-encoding keeps it a URL.
-const url = (href: string): string => href.replace(/&/g, '&amp;').replace(/</g, '%3C').replace(/>/g, '%3E').replace(/\|/g, '%7C');
+const url = (href: string): string =>
+  href.replace(/&/g, '&amp;').replace(/</g, '%3C').replace(/>/g, '%3E').replace(/\|/g, '%7C');
 
 // Slack ends a code block at the first ``` inside it; a zero-width space keeps the backticks visible.
 const neutralizeFences = (s: string): string => s.replace(/```/g, '`\u200b`\u200b`');
@@ -26,7 +27,13 @@ const slack: MarkdownDialect = {
   // Slack shows no languages on code blocks; a language word would appear as the first code line.
   codeBlock: (s) => `\`\`\`\n${neutralizeFences(escapeMrkdwn(s))}\n\`\`\``,
   // Slack cannot nest quotes; an inner quote joins its outer one.
-  quote: (inner, nested) => (nested ? inner : inner.split('\n').map((line) => `> ${line}`).join('\n')),
+  quote: (inner, nested) =>
+    nested
+      ? inner
+      : inner
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n'),
   heading: (inner) => `*${inner}*`,
   rule: '──────────',
 };
@@ -77,17 +84,23 @@ const ATOMS = [/<[^<>\n]*>/g, /&(?:amp|lt|gt);/g];
 export function splitForSlack(mrkdwn: string, options: SlackSplitOptions = {}): SlackMessagePart[] {
   const { sectionLimit = 3000, maxBlocks = 50, messageLimit = 40000 } = options;
   for (const [name, value] of Object.entries({ sectionLimit, maxBlocks, messageLimit })) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`splitForSlack: ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`splitForSlack: ${name} must be a positive integer, got ${value}`);
   }
   if (sectionLimit > messageLimit) {
-    throw new RangeError(`splitForSlack: sectionLimit (${sectionLimit}) must not exceed messageLimit (${messageLimit})`);
+    throw new RangeError(
+      `splitForSlack: sectionLimit (${sectionLimit}) must not exceed messageLimit (${messageLimit})`,
+    );
   }
   const messages: SlackMessagePart[] = [];
   let current: string[] = [];
   let length = 0;
   const flush = (): void => {
     if (current.length === 0) return;
-    messages.push({ text: current.join('\n'), blocks: current.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })) });
+    messages.push({
+      text: current.join('\n'),
+      blocks: current.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } })),
+    });
     current = [];
     length = 0;
   };

@@ -39,7 +39,11 @@ export class SlackInbound {
    */
   register(app: App): void {
     app.event('message', async ({ event, body, context }) => {
-      await this.#taken(context, () => this.take(this.#withMe((me) => messageEvent(parseMessageEvent(event), String(body.event_id), me, this.#o.threads))));
+      await this.#taken(context, () =>
+        this.take(
+          this.#withMe((me) => messageEvent(parseMessageEvent(event), String(body.event_id), me, this.#o.threads)),
+        ),
+      );
     });
     app.event('app_mention', async ({ event, body, context }) => {
       await this.#taken(context, () => {
@@ -67,7 +71,8 @@ export class SlackInbound {
     if (!event) return 'taken';
     const accepted = await this.#o.pipeline.accept(event);
     if (accepted.status === 'stopping') {
-      if (respond) await respond({ response_type: 'ephemeral', replace_original: false, text: STOPPING }).catch(() => undefined);
+      if (respond)
+        await respond({ response_type: 'ephemeral', replace_original: false, text: STOPPING }).catch(() => undefined);
       return 'stopping';
     }
     const close = respond ? this.#o.responses.open(targetOf(event.chat).channel, event.actor.id, respond) : undefined;
@@ -80,14 +85,21 @@ export class SlackInbound {
   }
 
   /** Records, then acknowledges; tells the receiver when recording failed (400 malformed, 503 otherwise). */
-  async #taken(context: Record<string, unknown>, take: () => Promise<'taken' | 'stopping'>, ack?: () => Promise<void>): Promise<void> {
+  async #taken(
+    context: Record<string, unknown>,
+    take: () => Promise<'taken' | 'stopping'>,
+    ack?: () => Promise<void>,
+  ): Promise<void> {
     const control = context.kazmaAck as SlackAckControl | undefined;
     let outcome: 'taken' | 'stopping';
     try {
       outcome = await take();
     } catch (error) {
       const malformed = error instanceof InvalidInboundEventError;
-      this.#o.logger?.[malformed ? 'warn' : 'error']({ err: error }, malformed ? 'a malformed Slack payload was refused' : 'a Slack event could not be recorded; answered 503');
+      this.#o.logger?.[malformed ? 'warn' : 'error'](
+        { err: error },
+        malformed ? 'a malformed Slack payload was refused' : 'a Slack event could not be recorded; answered 503',
+      );
       control?.failed(malformed ? 400 : 503);
       return;
     }

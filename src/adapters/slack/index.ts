@@ -28,6 +28,12 @@ export interface SlackPlatformContext {
 export async function slackPlatform(context: SlackPlatformContext): Promise<SlackPlatform | undefined> {
   const config = context.loaded.config.slack;
   if (!config.enabled) return undefined;
-  return new SlackPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'slack' }) });
+  return new SlackPlatform({
+    ...context.tuning,
+    config,
+    core: context.core,
+    app: context.http.app,
+    logger: context.logger.child({ platform: 'slack' }),
+  });
 }
 export { slackChecks } from './doctor.ts';

@@ -4,7 +4,12 @@ import { format } from 'node:util';
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../../core/log/index.ts';
 
-const LEVELS: Record<string, LogLevel> = { trace: LogLevel.DEBUG, debug: LogLevel.DEBUG, info: LogLevel.INFO, warn: LogLevel.WARN };
+const LEVELS: Record<string, LogLevel> = {
+  trace: LogLevel.DEBUG,
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+};
 
 /** A Bolt Logger writing to `logger` (component `slack`); its level follows Kazma's log.level. */
 export function boltLogger(logger: Logger): BoltLogger {

@@ -3,7 +3,16 @@
 // cards are Block Kit, edited with chat.update; private text is ephemeral. WebClient retries a 429
 // after its Retry-After (see client.ts), so a call here is delivered once or fails with a SlackApiError.
 import type { webApi } from '@slack/bolt';
-import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
+import {
+  type Actor,
+  type Card,
+  type ChatRef,
+  type Message,
+  type MessageRef,
+  type SendProgress,
+  type Surface,
+  sendInParts,
+} from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
 import { SlackApiError, slackError } from './errors.ts';
@@ -35,7 +44,11 @@ export class SlackSurface implements Surface {
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = this.#target(chat);
-    return sendInParts(parts(message.text), async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)), progress);
+    return sendInParts(
+      parts(message.text),
+      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      progress,
+    );
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
@@ -47,10 +60,13 @@ export class SlackSurface implements Surface {
     const rendered = renderCard(card);
     const { channel } = targetOf(ref.chat);
     try {
-      await this.#call('chat.update', () => this.#o.client.chat.update({ channel, ts: ref.id, text: rendered.text, blocks: rendered.blocks }));
+      await this.#call('chat.update', () =>
+        this.#o.client.chat.update({ channel, ts: ref.id, text: rendered.text, blocks: rendered.blocks }),
+      );
     } catch (error) {
       // A deleted card cannot show its outcome; retrying would not change that.
-      if (error instanceof SlackApiError && CARD_GONE.has(error.error)) return void this.#o.logger?.warn({ ref, error: error.error }, 'the card to edit was deleted on Slack');
+      if (error instanceof SlackApiError && CARD_GONE.has(error.error))
+        return void this.#o.logger?.warn({ ref, error: error.error }, 'the card to edit was deleted on Slack');
       throw error;
     }
   }
@@ -75,7 +91,9 @@ export class SlackSurface implements Surface {
           // An expired or used-up response URL: the ephemeral post below still reaches them.
         }
       }
-      await this.#call('chat.postEphemeral', () => this.#o.client.chat.postEphemeral({ channel, user: actor.id, text: part.text, ...thread }));
+      await this.#call('chat.postEphemeral', () =>
+        this.#o.client.chat.postEphemeral({ channel, user: actor.id, text: part.text, ...thread }),
+      );
     }
   }
 
@@ -88,7 +106,11 @@ export class SlackSurface implements Surface {
   async #post(target: SlackTarget, text: string, blocks: readonly SlackBlock[]): Promise<string> {
     const result = await this.#call('chat.postMessage', () =>
       this.#o.client.chat.postMessage({
-        channel: target.channel, text, ...(blocks.length > 0 && { blocks: [...blocks] }), unfurl_links: false, unfurl_media: false,
+        channel: target.channel,
+        text,
+        ...(blocks.length > 0 && { blocks: [...blocks] }),
+        unfurl_links: false,
+        unfurl_media: false,
         ...(target.threadTs !== undefined && { thread_ts: target.threadTs }),
       }),
     );

@@ -54,7 +54,9 @@ const envelope = z.looseObject({
 function parse<T>(schema: z.ZodType, value: unknown, what: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data as T;
-  throw new InvalidInboundEventError(`a Slack ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`);
+  throw new InvalidInboundEventError(
+    `a Slack ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`,
+  );
 }
 
 export const parseMessageEvent = (value: unknown): SlackMessageEvent => parse(messageEvent, value, 'message event');

@@ -48,11 +48,22 @@ export class SlackPlatform {
     const { config, logger } = options;
     // Loading kazma.yaml applied the same rules; a platform built directly (tests) gets them here.
     assertPlatformSection('slack', config);
-    this.client = createWebClient({ token: config.token, apiUrl: config.api_url, logger, ...(options.retry && { retry: options.retry }) });
+    this.client = createWebClient({
+      token: config.token,
+      apiUrl: config.api_url,
+      logger,
+      ...(options.retry && { retry: options.retry }),
+    });
     const threads = new KnownThreads();
     const responses = new ResponseUrls();
     this.surface = new SlackSurface({ client: this.client, apiUrl: config.api_url, responses, threads, logger });
-    this.inbound = new SlackInbound({ pipeline: options.core.pipeline, me: () => this.#me, threads, responses, logger });
+    this.inbound = new SlackInbound({
+      pipeline: options.core.pipeline,
+      me: () => this.#me,
+      threads,
+      responses,
+      logger,
+    });
     const common = {
       // Kazma knows the bot from its own auth.test at start; Bolt needs no token check of its own.
       authorize: async () => ({ botToken: config.token, botId: this.#me?.botId, botUserId: this.#me?.userId }),
@@ -66,7 +77,12 @@ export class SlackPlatform {
       this.bolt = new App({ ...common, socketMode: true, appToken: config.app_token });
     } else {
       const ackTimeout = options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs };
-      this.receiver = new SlackHttpReceiver({ signingSecret: config.signing_secret, logger, accepting: () => this.#accepting, ...ackTimeout });
+      this.receiver = new SlackHttpReceiver({
+        signingSecret: config.signing_secret,
+        logger,
+        accepting: () => this.#accepting,
+        ...ackTimeout,
+      });
       this.bolt = new App({ ...common, receiver: this.receiver });
       this.receiver.mount(options.app);
     }
@@ -89,7 +105,12 @@ export class SlackPlatform {
     } catch (error) {
       throw slackError('auth.test', error, config.api_url);
     }
-    this.#me = { userId: String(auth.user_id), botId: String(auth.bot_id), team: String(auth.team), user: String(auth.user) };
+    this.#me = {
+      userId: String(auth.user_id),
+      botId: String(auth.bot_id),
+      team: String(auth.team),
+      user: String(auth.user),
+    };
     if (config.mode === 'socket') {
       try {
         await this.bolt.start();
@@ -121,7 +142,9 @@ function socketError(error: unknown, apiUrl: string): unknown {
   const wrapped = slackError('apps.connections.open', error, apiUrl);
   if (!(wrapped instanceof SlackApiError)) return wrapped;
   return new SlackApiError('apps.connections.open', wrapped.error, {
-    hint: 'Socket Mode needs slack.app_token (SLACK_APP_TOKEN): an app-level token (xapp-…) with connections:write, and Socket Mode turned on in the app settings',
+    hint:
+      'Socket Mode needs slack.app_token (SLACK_APP_TOKEN): an app-level token (xapp-…) with connections:write, ' +
+      'and Socket Mode turned on in the app settings',
     cause: error,
   });
 }

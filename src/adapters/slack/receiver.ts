@@ -63,7 +63,10 @@ export class SlackHttpReceiver implements Receiver {
   /** Mounts the Request URL route (before the server listens), with the body capped before it is read. */
   mount(app: Hono): void {
     // A chunked body has no Content-Length to check: the cap counts bytes as they arrive and stops at once.
-    const limit = bodyLimit({ maxSize: this.#o.maxBodyBytes ?? 1024 * 1024, onError: (c) => c.text('body too large', 413) });
+    const limit = bodyLimit({
+      maxSize: this.#o.maxBodyBytes ?? 1024 * 1024,
+      onError: (c) => c.text('body too large', 413),
+    });
     app.post(EVENTS_PATH, limit, (c) => this.handle(c));
   }
 
@@ -74,12 +77,17 @@ export class SlackHttpReceiver implements Receiver {
 
   async handle(c: Context): Promise<Response> {
     const raw = await c.req.text();
-    const form = (c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded') ? new URLSearchParams(raw) : undefined;
+    const form = (c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded')
+      ? new URLSearchParams(raw)
+      : undefined;
     // Slack's certificate probe is unsigned by design: answer it and do nothing else.
     if (form?.get('ssl_check') === '1') return new Response(null, { status: 200 });
     const verdict = verifySlackSignature({
-      secret: this.#o.signingSecret, rawBody: raw, nowMs: (this.#o.now ?? Date.now)(),
-      timestamp: c.req.header('x-slack-request-timestamp'), signature: c.req.header('x-slack-signature'),
+      secret: this.#o.signingSecret,
+      rawBody: raw,
+      nowMs: (this.#o.now ?? Date.now)(),
+      timestamp: c.req.header('x-slack-request-timestamp'),
+      signature: c.req.header('x-slack-signature'),
     });
     if (!verdict.ok) {
       this.#o.logger.warn({ reason: verdict.reason }, 'rejected a Slack request that failed the signature check');
@@ -88,7 +96,8 @@ export class SlackHttpReceiver implements Receiver {
     const body = parseBody(raw, form);
     if (!body) return new Response('unreadable body', { status: 400 });
     if (body.type === 'url_verification') return Response.json({ challenge: body.challenge });
-    if (!this.#o.accepting()) return new Response('Kazma is not accepting Slack requests right now; retry later', { status: 503 });
+    if (!this.#o.accepting())
+      return new Response('Kazma is not accepting Slack requests right now; retry later', { status: 503 });
     if (body.type === 'event_callback') {
       try {
         checkEnvelope(body);
@@ -114,7 +123,8 @@ export class SlackHttpReceiver implements Receiver {
       return true;
     };
     const timer = setTimeout(() => {
-      if (answer(new Response(null, { status: 404 }))) this.#o.logger.warn({ type: body.type }, 'a Slack request was not acknowledged within 3 s');
+      if (answer(new Response(null, { status: 404 })))
+        this.#o.logger.warn({ type: body.type }, 'a Slack request was not acknowledged within 3 s');
     }, this.#o.ackTimeoutMs ?? 3001);
     // Bolt acknowledges an Events API request before its listeners run. That 200 would tell Slack the
     // event arrived before Kazma recorded it, so for events it waits: the listener reports through
@@ -127,11 +137,20 @@ export class SlackHttpReceiver implements Receiver {
     };
     const kazmaAck: SlackAckControl = {
       recorded: () => void answer(new Response(null, { status: 200 })),
-      failed: (status) => void answer(new Response(status === 400 ? 'malformed payload' : 'could not record the request; retry later', { status })),
+      failed: (status) =>
+        void answer(
+          new Response(status === 400 ? 'malformed payload' : 'could not record the request; retry later', { status }),
+        ),
     };
     const retryNum = Number(c.req.header('x-slack-retry-num')) || undefined;
     const retryReason = c.req.header('x-slack-retry-reason');
-    const event: ReceiverEvent = { body, ack, ...(retryNum !== undefined && { retryNum }), ...(retryReason !== undefined && { retryReason }), customProperties: { kazmaAck } };
+    const event: ReceiverEvent = {
+      body,
+      ack,
+      ...(retryNum !== undefined && { retryNum }),
+      ...(retryReason !== undefined && { retryReason }),
+      customProperties: { kazmaAck },
+    };
     const work = bolt.processEvent(event).then(
       () => void (deferred && answer(new Response(null, { status: 200 }))),
       (error: unknown) => {
@@ -157,7 +176,11 @@ export interface SlackAckControl {
 /** Events API bodies are JSON; interactivity is a form with a JSON `payload`; slash commands are a form. */
 function parseBody(raw: string, form: URLSearchParams | undefined): Body | undefined {
   try {
-    const parsed: unknown = form ? (form.has('payload') ? JSON.parse(form.get('payload')!) : Object.fromEntries(form)) : JSON.parse(raw);
+    const parsed: unknown = form
+      ? form.has('payload')
+        ? JSON.parse(form.get('payload')!)
+        : Object.fromEntries(form)
+      : JSON.parse(raw);
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Body) : undefined;
   } catch {
     return undefined;

@@ -4,7 +4,12 @@
 // there; otherwise the surface falls back to chat.postEphemeral.
 
 /** Posts one ephemeral answer through a response URL (Bolt's `respond`). */
-export type RespondFn = (message: { response_type: 'ephemeral'; replace_original: false; text: string; thread_ts?: string }) => Promise<unknown>;
+export type RespondFn = (message: {
+  response_type: 'ephemeral';
+  replace_original: false;
+  text: string;
+  thread_ts?: string;
+}) => Promise<unknown>;
 
 interface Open {
   channel: string;

@@ -20,17 +20,26 @@ export interface SignedRequest {
 
 /**
  * Verifies a request's signature and freshness; the reason names what was wrong (for the log only).
- * @example verifySlackSignature({ secret, timestamp: '1700000000', signature: 'v0=ab…', rawBody }) // { ok: false, reason: '…' }
+ * @example verifySlackSignature({ secret, timestamp: '1700000000', signature: 'v0=ab…', rawBody })
+ * // { ok: false, reason: '…' }
  */
 export function verifySlackSignature(request: SignedRequest): SignatureVerdict {
   const { secret, timestamp, signature, rawBody } = request;
   if (!secret) return { ok: false, reason: 'no signing secret is configured (slack.signing_secret)' };
-  if (!timestamp || !signature) return { ok: false, reason: 'X-Slack-Signature or X-Slack-Request-Timestamp is missing' };
-  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'X-Slack-Request-Timestamp is not a number of seconds' };
+  if (!timestamp || !signature)
+    return { ok: false, reason: 'X-Slack-Signature or X-Slack-Request-Timestamp is missing' };
+  if (!/^\d{1,12}$/.test(timestamp))
+    return { ok: false, reason: 'X-Slack-Request-Timestamp is not a number of seconds' };
   const skew = Math.abs((request.nowMs ?? Date.now()) / 1000 - Number(timestamp));
-  if (skew > SIGNATURE_WINDOW_SECONDS) return { ok: false, reason: `the timestamp is ${Math.round(skew)} s from our clock (allowed: ${SIGNATURE_WINDOW_SECONDS})` };
+  if (skew > SIGNATURE_WINDOW_SECONDS)
+    return {
+      ok: false,
+      reason: `the timestamp is ${Math.round(skew)} s from our clock (allowed: ${SIGNATURE_WINDOW_SECONDS})`,
+    };
   if (!/^v0=[0-9a-f]{64}$/.test(signature)) return { ok: false, reason: 'X-Slack-Signature is not a v0 signature' };
   const expected = createHmac('sha256', secret).update(`v0:${timestamp}:${rawBody}`).digest();
   const given = Buffer.from(signature.slice(3), 'hex');
-  return timingSafeEqual(expected, given) ? { ok: true } : { ok: false, reason: 'the signature does not match (wrong slack.signing_secret, or the body was altered)' };
+  return timingSafeEqual(expected, given)
+    ? { ok: true }
+    : { ok: false, reason: 'the signature does not match (wrong slack.signing_secret, or the body was altered)' };
 }

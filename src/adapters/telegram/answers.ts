@@ -42,7 +42,10 @@ export class CallbackAnswers {
 
   /** A tap arrived: remember its query until something answers it. */
   open(query: { id: string; chatId: string; actorId: string; messageKey?: string }): void {
-    const timer = setTimeout(() => void this.#settle((q) => q.id === query.id, { text: '', alert: false }), this.#timeoutMs);
+    const timer = setTimeout(
+      () => void this.#settle((q) => q.id === query.id, { text: '', alert: false }),
+      this.#timeoutMs,
+    );
     timer.unref();
     this.#open.push({ ...query, messageKey: query.messageKey, timer });
   }

@@ -53,7 +53,8 @@ export interface RenderedCard {
  */
 export function renderCard(card: Card, codec: CallbackCodec): RenderedCard {
   const lines = [`<b>${escapeTelegramHtml(card.title)}</b>`];
-  for (const field of card.fields) lines.push(`<b>${escapeTelegramHtml(field.label)}:</b> ${escapeTelegramHtml(field.value)}`);
+  for (const field of card.fields)
+    lines.push(`<b>${escapeTelegramHtml(field.label)}:</b> ${escapeTelegramHtml(field.value)}`);
   if (card.footer) lines.push('', `<i>${escapeTelegramHtml(card.footer)}</i>`);
   // A card is one message: should the fields ever exceed the limit, the first chunk is what fits.
   const html = splitTelegramHtml(lines.join('\n'))[0] ?? '';
@@ -72,5 +73,7 @@ export function tappedLabel(markup: InlineKeyboardMarkup | undefined, data: stri
 
 /** Same text and same buttons: the edit would change nothing. */
 export function sameCard(a: RenderedCard | undefined, b: RenderedCard): boolean {
-  return a !== undefined && a.html === b.html && JSON.stringify(a.keyboard ?? null) === JSON.stringify(b.keyboard ?? null);
+  return (
+    a !== undefined && a.html === b.html && JSON.stringify(a.keyboard ?? null) === JSON.stringify(b.keyboard ?? null)
+  );
 }

@@ -25,9 +25,18 @@ const NAME = /^[a-z0-9_]{1,32}$/;
 const fit = (s: string): string => ([...s].length <= 256 ? s : `${[...s].slice(0, 255).join('')}…`);
 
 /** Sets the menu in both languages; a failure is logged, never fatal (the commands work untyped too). */
-export async function registerCommands(api: Api, commands: ReadonlyArray<{ name: string; summary: string }>, logger?: Logger): Promise<void> {
-  const english = commands.filter((c) => NAME.test(c.name)).map((c) => ({ command: c.name, description: fit(c.summary) }));
-  const arabic = english.map((c) => ({ command: c.command, description: ARABIC_DESCRIPTIONS[c.command] ?? c.description }));
+export async function registerCommands(
+  api: Api,
+  commands: ReadonlyArray<{ name: string; summary: string }>,
+  logger?: Logger,
+): Promise<void> {
+  const english = commands
+    .filter((c) => NAME.test(c.name))
+    .map((c) => ({ command: c.name, description: fit(c.summary) }));
+  const arabic = english.map((c) => ({
+    command: c.command,
+    description: ARABIC_DESCRIPTIONS[c.command] ?? c.description,
+  }));
   try {
     await api.setMyCommands(english);
     await api.setMyCommands(arabic, { language_code: 'ar' });

@@ -46,17 +46,31 @@ interface WebhookInfo {
 }
 
 /** What the webhook state means for the configured mode; throws when it keeps updates from arriving. */
-export function describeWebhook(config: Pick<KazmaConfig['telegram'], 'mode' | 'webhook_url'>, info: WebhookInfo): string {
+export function describeWebhook(
+  config: Pick<KazmaConfig['telegram'], 'mode' | 'webhook_url'>,
+  info: WebhookInfo,
+): string {
   const waiting = `${info.pending_update_count} update${info.pending_update_count === 1 ? '' : 's'} waiting`;
   if (config.mode === 'polling') {
-    return info.url ? `a webhook is set (${info.url}); polling mode removes it at start (${waiting})` : `no webhook set, as polling mode needs (${waiting})`;
+    return info.url
+      ? `a webhook is set (${info.url}); polling mode removes it at start (${waiting})`
+      : `no webhook set, as polling mode needs (${waiting})`;
   }
-  if (!info.url) throw new Error(`no webhook is set: set telegram.webhook_url to your public https://…${WEBHOOK_PATH} (Kazma registers it at start)`);
+  if (!info.url)
+    throw new Error(
+      `no webhook is set: set telegram.webhook_url to your public https://…${WEBHOOK_PATH} (Kazma registers it ` +
+        `at start)`,
+    );
   if (config.webhook_url && info.url !== config.webhook_url) {
-    throw new Error(`Telegram posts to ${info.url}, but telegram.webhook_url is ${config.webhook_url}: restart Kazma to register it`);
+    throw new Error(
+      `Telegram posts to ${info.url}, but telegram.webhook_url is ${config.webhook_url}: restart Kazma to register it`,
+    );
   }
   if (info.last_error_message && info.pending_update_count > 0) {
-    throw new Error(`Telegram cannot deliver to ${info.url}: ${info.last_error_message} (${waiting}); check that the URL reaches Kazma and the secret matches`);
+    throw new Error(
+      `Telegram cannot deliver to ${info.url}: ${info.last_error_message} (${waiting}); check that the URL reaches ` +
+        `Kazma and the secret matches`,
+    );
   }
   return `Telegram posts to ${info.url} (${waiting})`;
 }

@@ -10,11 +10,18 @@ export class TelegramApiError extends KazmaError {
   readonly description: string;
   /** Set on 429: how long Telegram asked us to wait. */
   readonly retryAfterMs: number | undefined;
-  /** Refused for good (blocked, removed, no such chat): retrying changes nothing (core/errors.ts isPermanentRefusal). */
+  /**
+   * Refused for good (blocked, removed, no such chat): retrying changes nothing (core/errors.ts isPermanentRefusal).
+   */
   readonly permanent: boolean;
 
   constructor(method: string, error: GrammyError, hint?: string) {
-    const code = error.error_code === 429 ? 'telegram_rate_limited' : error.error_code === 401 ? 'telegram_unauthorized' : 'telegram_api';
+    const code =
+      error.error_code === 429
+        ? 'telegram_rate_limited'
+        : error.error_code === 401
+          ? 'telegram_unauthorized'
+          : 'telegram_api';
     super(code, `Telegram refused ${method}: ${error.description}${hint ? `. ${hint}` : ''}`, { cause: error });
     this.method = method;
     this.errorCode = error.error_code;
@@ -26,22 +33,47 @@ export class TelegramApiError extends KazmaError {
 }
 
 /** 400s no retry can change: the chat or person is gone, or the bot may not write there. */
-const PERMANENT_400 = /chat not found|user not found|PEER_ID_INVALID|user is deactivated|bot was kicked|not enough rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|message is too long/i;
+const PERMANENT_400 = new RegExp(
+  [
+    'chat not found',
+    'user not found',
+    'PEER_ID_INVALID',
+    'user is deactivated',
+    'bot was kicked',
+    'not enough rights',
+    'have no rights',
+    'CHAT_WRITE_FORBIDDEN',
+    'CHAT_RESTRICTED',
+    'message is too long',
+  ].join('|'),
+  'i',
+);
 
 /** Telegram could not be reached (DNS, TLS, connection reset, timeout). */
 export class TelegramTransportError extends KazmaError {
   readonly method: string;
   constructor(method: string, error: HttpError, apiRoot: string) {
-    super('telegram_unreachable', `Telegram could not be reached for ${method} at ${apiRoot}: ${error.message}. Check the network or telegram.api_root`, { cause: error });
+    super(
+      'telegram_unreachable',
+      `Telegram could not be reached for ${method} at ${apiRoot}: ${error.message}. Check the network or ` +
+        `telegram.api_root`,
+      { cause: error },
+    );
     this.method = method;
   }
 }
 
 /** What to do about a refusal, where we know: the common ones have one fix each. */
 function hintFor(error: GrammyError): string | undefined {
-  if (error.error_code === 401) return 'The bot token is wrong or revoked: set telegram.token (TELEGRAM_TOKEN) to the token @BotFather gave you';
-  if (error.error_code === 403) return 'The bot was blocked, removed from the chat, or may not write first: the user must open the bot and press Start';
-  if (/chat not found/i.test(error.description)) return 'Check the chat id (access.chats, approvals.channels) and that the bot is a member';
+  if (error.error_code === 401)
+    return 'The bot token is wrong or revoked: set telegram.token (TELEGRAM_TOKEN) to the token @BotFather gave you';
+  if (error.error_code === 403)
+    return (
+      'The bot was blocked, removed from the chat, or may not write first: the user must open the bot and ' +
+      'press Start'
+    );
+  if (/chat not found/i.test(error.description))
+    return 'Check the chat id (access.chats, approvals.channels) and that the bot is a member';
   if (error.error_code === 429) return 'Telegram rate-limited the bot; the call was retried as long as allowed';
   return undefined;
 }
@@ -53,7 +85,8 @@ export function telegramError(method: string, error: unknown, apiRoot: string): 
   return error;
 }
 
-const described = (error: unknown, pattern: RegExp): boolean => error instanceof GrammyError && pattern.test(error.description);
+const described = (error: unknown, pattern: RegExp): boolean =>
+  error instanceof GrammyError && pattern.test(error.description);
 
 /** An edit identical to the message: Telegram refuses it, but the message already shows what we want. */
 export const isNotModified = (error: unknown): boolean => described(error, /message is not modified/i);

@@ -22,7 +22,9 @@ const telegram: MarkdownDialect = {
   link: (label, href) => (href ? `<a href="${attr(href)}">${label}</a>` : label),
   // Telegram attaches the language only to <pre><code class="language-x">, exactly nested.
   codeBlock: (s, lang) =>
-    lang ? `<pre><code class="language-${attr(lang)}">${escapeTelegramHtml(s)}</code></pre>` : `<pre>${escapeTelegramHtml(s)}</pre>`,
+    lang
+      ? `<pre><code class="language-${attr(lang)}">${escapeTelegramHtml(s)}</code></pre>`
+      : `<pre>${escapeTelegramHtml(s)}</pre>`,
   // Telegram cannot nest blockquotes; an inner quote joins its outer one.
   quote: (inner, nested) => (nested ? inner : `<blockquote>${inner}</blockquote>`),
   // Telegram has no headings: a bold line stands out just as well.

@@ -55,7 +55,9 @@ function parse(html: string): Parsed {
       continue;
     }
     if (c === '&') {
-      const m = /^&(?:#(\d{1,7})(?!\d)|#x([\da-fA-F]{1,6})(?![\da-fA-F])|(lt|gt|amp|quot)(?![A-Za-z]));?/.exec(html.slice(i, i + 12));
+      const m = /^&(?:#(\d{1,7})(?!\d)|#x([\da-fA-F]{1,6})(?![\da-fA-F])|(lt|gt|amp|quot)(?![A-Za-z]));?/.exec(
+        html.slice(i, i + 12),
+      );
       const code = m?.[1] ? Number(m[1]) : m?.[2] ? parseInt(m[2], 16) : undefined;
       const decoded = m?.[3] ? NAMED[m[3]] : code && code < 0x110000 ? String.fromCodePoint(code) : undefined;
       if (m && decoded !== undefined) {
@@ -112,7 +114,10 @@ export function splitTelegramHtml(html: string, limit: number = TELEGRAM_TEXT_LI
     const cut = cutter.cut(pos, limit);
     const rawEnd = cut.kind === 'end' ? html.length : at[cut.end]!;
     advance(rawEnd);
-    const suffix = [...stack].reverse().map((t) => `</${t.name}>`).join('');
+    const suffix = [...stack]
+      .reverse()
+      .map((t) => `</${t.name}>`)
+      .join('');
     chunks.push(dropEmptyPairs(prefix + html.slice(rawStart, rawEnd) + suffix));
     rawStart = at[cut.next]!;
     advance(rawStart);

@@ -15,7 +15,11 @@ export interface TelegramTarget {
 /** The ChatRef of a message: its chat, plus its topic when it was written in a forum topic. */
 export function chatRefOf(message: Pick<TgMessage, 'chat' | 'message_thread_id' | 'is_topic_message'>): ChatRef {
   const topic = message.is_topic_message === true && message.message_thread_id !== undefined;
-  return formatChatRef({ platform: PLATFORM, chat: String(message.chat.id), ...(topic && { thread: String(message.message_thread_id) }) });
+  return formatChatRef({
+    platform: PLATFORM,
+    chat: String(message.chat.id),
+    ...(topic && { thread: String(message.message_thread_id) }),
+  });
 }
 
 /**

@@ -58,7 +58,9 @@ export class TelegramInbound {
     if (query) {
       const message = query.message;
       this.#o.answers.open({
-        id: query.id, chatId: String(message?.chat.id), actorId: event.actor.id,
+        id: query.id,
+        chatId: String(message?.chat.id),
+        actorId: event.actor.id,
         ...(message && { messageKey: messageKeyOf(message.chat.id, message.message_id) }),
       });
     }
@@ -66,7 +68,11 @@ export class TelegramInbound {
     try {
       accepted = await this.#o.pipeline.accept(event);
     } catch (error) {
-      if (query) await this.#o.answers.finish(query.id, '⚠️ Kazma could not take that in just now; it will be handled when Telegram sends it again.');
+      if (query)
+        await this.#o.answers.finish(
+          query.id,
+          '⚠️ Kazma could not take that in just now; it will be handled when Telegram sends it again.',
+        );
       throw error;
     }
     if (accepted.status === 'stopping') {
@@ -77,7 +83,11 @@ export class TelegramInbound {
       accepted.done.then(
         async (outcome) => {
           if (event.kind === 'message') this.#o.typing.stop(event.chat);
-          if (query) await this.#o.answers.finish(query.id, outcome === 'handled' ? doneText(query) : outcome === 'stopping' ? STOPPING : '');
+          if (query)
+            await this.#o.answers.finish(
+              query.id,
+              outcome === 'handled' ? doneText(query) : outcome === 'stopping' ? STOPPING : '',
+            );
         },
         async (error: unknown) => {
           this.#o.logger?.error({ err: error, update: update.update_id }, 'handling a Telegram update failed');
@@ -102,7 +112,13 @@ export class TelegramInbound {
 const STOPPING = 'Kazma is restarting; tap again in a minute.';
 
 function doneText(query: NonNullable<Update['callback_query']>): string {
-  const label = query.data === undefined ? undefined : tappedLabel(query.message && 'reply_markup' in query.message ? query.message.reply_markup : undefined, query.data);
+  const label =
+    query.data === undefined
+      ? undefined
+      : tappedLabel(
+          query.message && 'reply_markup' in query.message ? query.message.reply_markup : undefined,
+          query.data,
+        );
   return label ? `${label} ✓` : '✓';
 }
 
@@ -114,8 +130,14 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
     if (query.data === undefined || !query.message) return undefined; // games and inline-mode buttons
     const chat = chatRefOf(query.message);
     return {
-      kind: 'action', eventId, platform: PLATFORM, chat, actor: actorOf(query.from), fromSelf: query.from.id === me.id,
-      actionId: codec.decode(query.data), message: { chat, id: String(query.message.message_id) },
+      kind: 'action',
+      eventId,
+      platform: PLATFORM,
+      chat,
+      actor: actorOf(query.from),
+      fromSelf: query.from.id === me.id,
+      actionId: codec.decode(query.data),
+      message: { chat, id: String(query.message.message_id) },
     };
   }
   const message = update.message;
@@ -123,7 +145,13 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
   const text = addressedText(message as Message & { text: string }, me, groups);
   if (text === undefined) return undefined;
   return {
-    kind: 'message', eventId, platform: PLATFORM, chat: chatRefOf(message), actor: actorOf(message.from), fromSelf: message.from.id === me.id, text,
+    kind: 'message',
+    eventId,
+    platform: PLATFORM,
+    chat: chatRefOf(message),
+    actor: actorOf(message.from),
+    fromSelf: message.from.id === me.id,
+    text,
   };
 }
 
@@ -139,7 +167,8 @@ export function addressedText(message: Message & { text: string }, me: Me, group
   if (commandFor !== undefined && commandFor.toLowerCase() !== me.username.toLowerCase()) return undefined;
   if (message.chat.type === 'private' || groups === 'all') return text;
   const mention = new RegExp(`(^|[^\\w@])@${me.username}(?![\\w])`, 'i');
-  const mentioned = mention.test(text) || (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id);
+  const mentioned =
+    mention.test(text) || (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id);
   const repliedTo = message.reply_to_message?.from?.id === me.id;
   if (!mentioned && !repliedTo && !command) return undefined;
   const leading = new RegExp(`^\\s*@${me.username}(?![\\w])[\\s,:]*`, 'i');

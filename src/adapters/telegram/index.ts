@@ -27,6 +27,12 @@ export interface TelegramPlatformContext {
 export async function telegramPlatform(context: TelegramPlatformContext): Promise<TelegramPlatform | undefined> {
   const config = context.loaded.config.telegram;
   if (!config.enabled) return undefined;
-  return new TelegramPlatform({ ...context.tuning, config, core: context.core, app: context.http.app, logger: context.logger.child({ platform: 'telegram' }) });
+  return new TelegramPlatform({
+    ...context.tuning,
+    config,
+    core: context.core,
+    app: context.http.app,
+    logger: context.logger.child({ platform: 'telegram' }),
+  });
 }
 export { telegramChecks } from './doctor.ts';

@@ -3,7 +3,16 @@
 // retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
 // delivered once or fails with a TelegramApiError that says why.
 import type { Api } from 'grammy';
-import { type Actor, type Card, type ChatRef, type Message, type MessageRef, type SendProgress, type Surface, sendInParts } from '../../core/surface/index.ts';
+import {
+  type Actor,
+  type Card,
+  type ChatRef,
+  type Message,
+  type MessageRef,
+  type SendProgress,
+  type Surface,
+  sendInParts,
+} from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
@@ -37,7 +46,9 @@ export class TelegramSurface implements Surface {
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = targetOf(chat);
     this.#o.typing.stop(chat);
-    const chunks = splitTelegramHtml(markdownToTelegramHtml(message.text)).filter((c) => telegramVisibleText(c).trim() !== '');
+    const chunks = splitTelegramHtml(markdownToTelegramHtml(message.text)).filter(
+      (c) => telegramVisibleText(c).trim() !== '',
+    );
     // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
     if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
     return sendInParts(chunks, async (html) => messageRefOf(chat, await this.#sendHtml(target, html)), progress);
@@ -59,7 +70,8 @@ export class TelegramSurface implements Surface {
     const { chatId } = targetOf(ref.chat);
     try {
       await this.#o.api.editMessageText(chatId, messageIdOf(ref), rendered.html, {
-        parse_mode: 'HTML', ...(rendered.keyboard && { reply_markup: rendered.keyboard }),
+        parse_mode: 'HTML',
+        ...(rendered.keyboard && { reply_markup: rendered.keyboard }),
       });
     } catch (error) {
       // A deleted card cannot show its outcome; retrying would not change that.
@@ -94,7 +106,11 @@ export class TelegramSurface implements Surface {
   /** Sends one chat action (the typing refresher's call). */
   async chatAction(chat: ChatRef): Promise<void> {
     const target = targetOf(chat);
-    await this.#o.api.sendChatAction(target.chatId, 'typing', target.threadId === undefined ? {} : { message_thread_id: target.threadId });
+    await this.#o.api.sendChatAction(
+      target.chatId,
+      'typing',
+      target.threadId === undefined ? {} : { message_thread_id: target.threadId },
+    );
   }
 
   async #sendHtml(target: TelegramTarget, html: string, card?: RenderedCard): Promise<number> {

@@ -44,18 +44,46 @@ export class TelegramPlatform {
   constructor(options: TelegramPlatformOptions) {
     this.#o = options;
     const { config, logger } = options;
-    this.bot = createBot({ token: config.token, apiRoot: config.api_root, ...(options.retry && { retry: options.retry }) });
-    const answers = new CallbackAnswers({ answer: this.#answerFn(), ...(options.answerTimeoutMs !== undefined && { timeoutMs: options.answerTimeoutMs }) });
+    this.bot = createBot({
+      token: config.token,
+      apiRoot: config.api_root,
+      ...(options.retry && { retry: options.retry }),
+    });
+    const answers = new CallbackAnswers({
+      answer: this.#answerFn(),
+      ...(options.answerTimeoutMs !== undefined && { timeoutMs: options.answerTimeoutMs }),
+    });
     const codec = new CallbackCodec();
-    this.#typing = new TypingRefresher({ send: (chat) => this.surface.chatAction(chat), ...(options.typingIntervalMs !== undefined && { intervalMs: options.typingIntervalMs }) });
-    this.surface = new TelegramSurface({ api: this.bot.api, apiRoot: config.api_root, answers, codec, typing: this.#typing, logger });
+    this.#typing = new TypingRefresher({
+      send: (chat) => this.surface.chatAction(chat),
+      ...(options.typingIntervalMs !== undefined && { intervalMs: options.typingIntervalMs }),
+    });
+    this.surface = new TelegramSurface({
+      api: this.bot.api,
+      apiRoot: config.api_root,
+      answers,
+      codec,
+      typing: this.#typing,
+      logger,
+    });
     this.inbound = new TelegramInbound({
-      pipeline: options.core.pipeline, me: () => this.bot.botInfo, groups: config.groups, answers, codec, typing: this.#typing, logger,
+      pipeline: options.core.pipeline,
+      me: () => this.bot.botInfo,
+      groups: config.groups,
+      answers,
+      codec,
+      typing: this.#typing,
+      logger,
     });
     this.poller = new TelegramPoller({ api: this.bot.api, take: (update) => this.inbound.take(update), logger });
     options.core.attachSurface(this.surface);
     if (config.mode === 'webhook') {
-      mountWebhook(options.app, { secret: config.webhook_secret, accepting: () => this.#accepting, take: (update) => this.inbound.take(update), logger });
+      mountWebhook(options.app, {
+        secret: config.webhook_secret,
+        accepting: () => this.#accepting,
+        take: (update) => this.inbound.take(update),
+        logger,
+      });
     }
   }
 
@@ -70,9 +98,15 @@ export class TelegramPlatform {
     await registerCommands(this.bot.api, this.#o.core.commands.list(), logger);
     if (config.mode === 'webhook') {
       if (config.webhook_url) {
-        await this.bot.api.setWebhook(config.webhook_url, { secret_token: config.webhook_secret, allowed_updates: [...ALLOWED_UPDATES] });
+        await this.bot.api.setWebhook(config.webhook_url, {
+          secret_token: config.webhook_secret,
+          allowed_updates: [...ALLOWED_UPDATES],
+        });
       } else {
-        logger.warn('telegram.webhook_url is empty: Kazma did not call setWebhook; make sure the webhook points at /telegram/webhook');
+        logger.warn(
+          'telegram.webhook_url is empty: Kazma did not call setWebhook; make sure the webhook points at ' +
+            '/telegram/webhook',
+        );
       }
       this.#accepting = true;
       logger.info({ bot: this.bot.botInfo.username, mode: 'webhook' }, 'telegram started');

@@ -50,7 +50,8 @@ export class TelegramPoller {
     this.#abort?.abort();
     await this.#loop;
     this.#loop = undefined;
-    if (this.#offset > 0) await this.#o.api.getUpdates({ offset: this.#offset, limit: 1, timeout: 0 }).catch(() => undefined);
+    if (this.#offset > 0)
+      await this.#o.api.getUpdates({ offset: this.#offset, limit: 1, timeout: 0 }).catch(() => undefined);
   }
 
   async #run(): Promise<void> {
@@ -96,10 +97,17 @@ export class TelegramPoller {
         // Only a database that could not take it is worth waiting for. Any other failure would come back on
         // every try and hold up every update behind it, every chat's, for ever: it is logged and passed over.
         if (!(error instanceof InboxUnavailableError)) {
-          this.#o.logger?.error({ err: error, update: update.update_id }, 'a Telegram update could not be handled and was skipped, so the updates behind it are not held up');
+          this.#o.logger?.error(
+            { err: error, update: update.update_id },
+            'a Telegram update could not be handled and was skipped, so the updates behind it are not held up',
+          );
           return true;
         }
-        if (!told) this.#o.logger?.error({ err: error, update: update.update_id }, 'could not record a Telegram update; holding the poll offset and retrying until it is recorded');
+        if (!told)
+          this.#o.logger?.error(
+            { err: error, update: update.update_id },
+            'could not record a Telegram update; holding the poll offset and retrying until it is recorded',
+          );
         told = true;
         await this.#sleep(pause);
         pause = Math.min(pause * 2, 5_000); // a database back from an outage is noticed within seconds
@@ -111,7 +119,14 @@ export class TelegramPoller {
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      this.#abort?.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      this.#abort?.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

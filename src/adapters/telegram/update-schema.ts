@@ -4,7 +4,12 @@
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
 
-const user = z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional(), first_name: z.string().optional(), username: z.string().optional() });
+const user = z.looseObject({
+  id: z.number().int(),
+  is_bot: z.boolean().optional(),
+  first_name: z.string().optional(),
+  username: z.string().optional(),
+});
 const chat = z.looseObject({ id: z.number().int(), type: z.string() });
 const message = z.looseObject({
   message_id: z.number().int(),
@@ -14,18 +19,25 @@ const message = z.looseObject({
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
   // `user` is only on a text_mention; checked here so a malformed one is refused, not a crash later.
-  entities: z.array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number(), user: user.optional() })).optional(),
+  entities: z
+    .array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number(), user: user.optional() }))
+    .optional(),
   reply_to_message: z.looseObject({ from: user.optional() }).optional(),
 });
 const updateSchema = z.looseObject({
   update_id: z.number().int().nonnegative(),
   message: message.optional(),
-  callback_query: z.looseObject({ id: z.string(), from: user, data: z.string().optional(), message: message.optional() }).optional(),
+  callback_query: z
+    .looseObject({ id: z.string(), from: user, data: z.string().optional(), message: message.optional() })
+    .optional(),
 });
 
 /** The update, or a reason naming the field that is wrong. */
 export function parseUpdate(value: unknown): { ok: true; update: Update } | { ok: false; reason: string } {
   const parsed = updateSchema.safeParse(value);
   if (parsed.success) return { ok: true, update: parsed.data as unknown as Update };
-  return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(update)'}: ${i.message}`).join('; ') };
+  return {
+    ok: false,
+    reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(update)'}: ${i.message}`).join('; '),
+  };
 }

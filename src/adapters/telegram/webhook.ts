@@ -36,37 +36,51 @@ export interface WebhookOptions {
 /** Mounts the route (before the server listens). */
 export function mountWebhook(app: Hono, options: WebhookOptions): void {
   if (!WEBHOOK_SECRET.test(options.secret)) {
-    throw new Error('telegram.webhook_secret must be 1-256 characters of A-Z, a-z, 0-9, _ and - (set TELEGRAM_WEBHOOK_SECRET)');
+    throw new Error(
+      'telegram.webhook_secret must be 1-256 characters of A-Z, a-z, 0-9, _ and - (set TELEGRAM_WEBHOOK_SECRET)',
+    );
   }
   const expected = Buffer.from(options.secret);
-  const limit = bodyLimit({ maxSize: options.maxBytes ?? WEBHOOK_MAX_BYTES, onError: (c) => c.text('update too large', 413) });
-  app.post(WEBHOOK_PATH, async (c, next) => {
-    // The secret first: a stranger's body is never read, however large.
-    const given = Buffer.from(c.req.header('x-telegram-bot-api-secret-token') ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.text('wrong secret token', 401);
-    if (!options.accepting()) return c.text('Kazma is not accepting updates right now; retry later', 503);
-    return next();
-  }, limit, async (c) => {
-    let update: unknown;
-    try {
-      update = JSON.parse(await c.req.text());
-    } catch {
-      options.logger?.warn('a Telegram webhook body was not JSON; answered 400');
-      return c.text('the body is not JSON', 400);
-    }
-    try {
-      const taken = await options.take(update);
-      return taken === 'taken' ? c.body(null, 200) : c.text('Kazma is stopping; retry later', 503);
-    } catch (error) {
-      if (error instanceof InvalidInboundEventError) {
-        options.logger?.warn({ reason: error.message }, 'a malformed Telegram update was refused with 400');
-        return c.text(error.message, 400);
-      }
-      if (error instanceof InboxUnavailableError) {
-        options.logger?.error({ err: error }, 'a Telegram update could not be recorded; answered 503 so Telegram delivers it again');
-        return c.text('could not record the update; retry later', 503);
-      }
-      throw error;
-    }
+  const limit = bodyLimit({
+    maxSize: options.maxBytes ?? WEBHOOK_MAX_BYTES,
+    onError: (c) => c.text('update too large', 413),
   });
+  app.post(
+    WEBHOOK_PATH,
+    async (c, next) => {
+      // The secret first: a stranger's body is never read, however large.
+      const given = Buffer.from(c.req.header('x-telegram-bot-api-secret-token') ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        return c.text('wrong secret token', 401);
+      if (!options.accepting()) return c.text('Kazma is not accepting updates right now; retry later', 503);
+      return next();
+    },
+    limit,
+    async (c) => {
+      let update: unknown;
+      try {
+        update = JSON.parse(await c.req.text());
+      } catch {
+        options.logger?.warn('a Telegram webhook body was not JSON; answered 400');
+        return c.text('the body is not JSON', 400);
+      }
+      try {
+        const taken = await options.take(update);
+        return taken === 'taken' ? c.body(null, 200) : c.text('Kazma is stopping; retry later', 503);
+      } catch (error) {
+        if (error instanceof InvalidInboundEventError) {
+          options.logger?.warn({ reason: error.message }, 'a malformed Telegram update was refused with 400');
+          return c.text(error.message, 400);
+        }
+        if (error instanceof InboxUnavailableError) {
+          options.logger?.error(
+            { err: error },
+            'a Telegram update could not be recorded; answered 503 so Telegram delivers it again',
+          );
+          return c.text('could not record the update; retry later', 503);
+        }
+        throw error;
+      }
+    },
+  );
 }

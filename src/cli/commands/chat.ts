@@ -25,7 +25,12 @@ turn has finished. Logs go to stderr.`,
       const interactive = Boolean(process.stdin.isTTY);
       // Logs go to stderr so stdout stays the conversation; a person at a terminal sees warnings only.
       const level = interactive && loaded.config.log.level === 'info' ? 'warn' : loaded.config.log.level;
-      const logger = createLogger({ level, secrets: loaded.secrets, destination: process.stderr, pretty: Boolean(process.stderr.isTTY) });
+      const logger = createLogger({
+        level,
+        secrets: loaded.secrets,
+        destination: process.stderr,
+        pretty: Boolean(process.stderr.isTTY),
+      });
       return await runChat({ loaded, logger, input: process.stdin, output: process.stdout, interactive });
     } catch (error) {
       return explain(error);
@@ -48,7 +53,12 @@ export interface RunChatOptions {
 export async function runChat(options: RunChatOptions): Promise<number> {
   const surface = new ConsoleSurface({ output: options.output, interactive: options.interactive });
   // Attached before start-up recovery, so a turn healed at start answers here.
-  const kazma = await startKazma({ loaded: options.loaded, logger: options.logger, surfaces: [surface], ...(options.tools && { tools: options.tools }) });
+  const kazma = await startKazma({
+    loaded: options.loaded,
+    logger: options.logger,
+    surfaces: [surface],
+    ...(options.tools && { tools: options.tools }),
+  });
   if (options.interactive) options.output.write(`${await banner(kazma)}\n`);
   const session = new ConsoleSession({
     pipeline: kazma.core.pipeline,

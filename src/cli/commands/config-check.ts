@@ -18,8 +18,12 @@ environment and validates it. Prints each problem as "key.path: reason" and exit
       console.log(`kazma.yaml is valid (${path ?? 'no file: defaults'})`);
       console.log(`  data_dir:  ${config.data_dir}`);
       console.log(`  database:  ${config.database.url ? maskText(config.database.url) : 'embedded PGlite'}`);
-      console.log(`  redis:     ${config.redis.url ? maskText(config.redis.url) : '127.0.0.1:6379 or a private redis-server'}`);
-      console.log(`  model:     ${config.model.name ? `${config.model.provider}:${config.model.name}` : 'not configured'}`);
+      console.log(
+        `  redis:     ${config.redis.url ? maskText(config.redis.url) : '127.0.0.1:6379 or a private redis-server'}`,
+      );
+      console.log(
+        `  model:     ${config.model.name ? `${config.model.provider}:${config.model.name}` : 'not configured'}`,
+      );
       console.log(`  platforms: ${enabled.length ? enabled.join(', ') : 'none enabled'}`);
       return EXIT.ok;
     } catch (error) {

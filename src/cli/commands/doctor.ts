@@ -71,7 +71,9 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         const entry = modelEntries(config.model)[0]!;
         // No model is a choice (Kazma runs and says how to set one), not a broken install.
         if (!isModelConfigured(entry)) return `! ${NO_MODEL_HELP}`;
-        return probeModel(entry, callSite(entry, 'model', loaded.sources ?? {}), { timeoutMs: Math.min(config.model.timeout, 15_000) });
+        return probeModel(entry, callSite(entry, 'model', loaded.sources ?? {}), {
+          timeoutMs: Math.min(config.model.timeout, 15_000),
+        });
       },
     });
     checks.push({
@@ -80,7 +82,11 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         if (config.tools.disabled.includes('shell')) return 'shell is disabled (tools.disabled), so nothing runs in it';
         const { shell } = config.tools;
         const status = await sandboxStatus({
-          mode: shell.sandbox, network: shell.network, cpuSeconds: shell.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace,
+          mode: shell.sandbox,
+          network: shell.network,
+          cpuSeconds: shell.cpu_seconds,
+          pathEnv: loaded.env.PATH,
+          workspace: config.tools.workspace,
         });
         if (!status.ok) throw new Error(status.message);
         return status.message;
@@ -101,7 +107,12 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
       }
     }
     // Open incidents are work in trouble, not a broken install: listed, without failing the doctor.
-    if (incidents) console.log(incidents.length === 0 ? '✓ incidents: none open' : [`! incidents: ${incidents.length} open`, ...incidents.map(incidentLine)].join('\n'));
+    if (incidents)
+      console.log(
+        incidents.length === 0
+          ? '✓ incidents: none open'
+          : [`! incidents: ${incidents.length} open`, ...incidents.map(incidentLine)].join('\n'),
+      );
     return failed ? EXIT.failure : EXIT.ok;
   },
 };

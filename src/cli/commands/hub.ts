@@ -1,14 +1,41 @@
 import { parseArgs } from 'node:util';
-import { SkillSecretMissingError, SkillUnknownError, inspectSkill, inspectSkills, reportLine, type SkillReport, importSkillTools, readManifest, writeSignature, skillFiles, searchHub, HUB_URL_ENV, SECRET_ENV, signSkill } from '../../core/skills/index.ts';
+import {
+  SkillSecretMissingError,
+  SkillUnknownError,
+  inspectSkill,
+  inspectSkills,
+  reportLine,
+  type SkillReport,
+  importSkillTools,
+  readManifest,
+  writeSignature,
+  skillFiles,
+  searchHub,
+  HUB_URL_ENV,
+  SECRET_ENV,
+  signSkill,
+} from '../../core/skills/index.ts';
 import { skillSearch } from '../../core/skills/module.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
 /** Parses `[--config FILE] [--secret S] <one positional>`; undefined after printing usage when it does not fit. */
-function oneArg(args: string[], usage: string, required: boolean): { arg?: string; config?: string; secret?: string } | undefined {
+function oneArg(
+  args: string[],
+  usage: string,
+  required: boolean,
+): { arg?: string; config?: string; secret?: string } | undefined {
   try {
-    const { values, positionals } = parseArgs({ args, options: { ...CONFIG_OPTION, secret: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...CONFIG_OPTION, secret: { type: 'string' } },
+      allowPositionals: true,
+    });
     if (positionals.length > 1 || (required && positionals.length === 0)) throw new Error('wrong number of arguments');
-    return { ...(positionals[0] && { arg: positionals[0] }), ...(values.config && { config: values.config }), ...(values.secret && { secret: values.secret }) };
+    return {
+      ...(positionals[0] && { arg: positionals[0] }),
+      ...(values.config && { config: values.config }),
+      ...(values.secret && { secret: values.secret }),
+    };
   } catch (error) {
     process.stderr.write(`kazma: ${(error as Error).message}\n${usage}\n`);
     return undefined;
@@ -33,7 +60,10 @@ same ${SECRET_ENV} then loads it as verified; any later change to its code makes
       const manifest = readManifest(parsed.arg!);
       const signed = signSkill(parsed.arg!, manifest, secret);
       writeSignature(parsed.arg!, signed);
-      console.log(`signed ${manifest.name} ${manifest.version}: checksum ${signed.checksum.slice(0, 12)}… over ${skillFiles(parsed.arg!, manifest.entry_point).join(', ')}`);
+      console.log(
+        `signed ${manifest.name} ${manifest.version}: checksum ${signed.checksum.slice(0, 12)}… over ` +
+          `${skillFiles(parsed.arg!, manifest.entry_point).join(', ')}`,
+      );
       return EXIT.ok;
     } catch (error) {
       return explain(error);
@@ -70,7 +100,9 @@ function installed(config?: string): SkillReport[] {
 
 export const hubList: Subcommand = {
   summary: 'list the installed skills: verified, unsigned or refused, and why',
-  usage: 'Usage: kazma hub list [--config FILE]\n\nThe skills on skills.paths and <data_dir>/skills, checked as kazma start checks them (without running their code).',
+  usage:
+    'Usage: kazma hub list [--config FILE]\n\nThe skills on skills.paths and <data_dir>/skills, checked as kazma ' +
+    'start checks them (without running their code).',
   async run(args) {
     const parsed = oneArg(args, hubList.usage, false);
     if (!parsed || parsed.arg) return EXIT.usage;
@@ -94,11 +126,21 @@ export const hubInfo: Subcommand = {
     try {
       const reports = installed(parsed.config);
       const r = reports.find((x) => x.name === parsed.arg);
-      if (!r) throw new SkillUnknownError(parsed.arg!, reports.map((x) => x.name));
+      if (!r)
+        throw new SkillUnknownError(
+          parsed.arg!,
+          reports.map((x) => x.name),
+        );
       const m = r.manifest;
       const lines = [`name: ${r.name}`, `folder: ${r.dir}`, `state: ${r.status}${r.note ? ` (${r.note})` : ''}`];
       if (m) {
-        lines.push(`version: ${m.version}`, `description: ${m.description}`, `author: ${m.author}`, `entry_point: ${m.entry_point}`, `capabilities: ${m.capabilities.join(', ') || '(none)'}`);
+        lines.push(
+          `version: ${m.version}`,
+          `description: ${m.description}`,
+          `author: ${m.author}`,
+          `entry_point: ${m.entry_point}`,
+          `capabilities: ${m.capabilities.join(', ') || '(none)'}`,
+        );
         lines.push(`signed: ${m.signature ? 'yes' : 'no'}`);
         try {
           lines.push(`files: ${skillFiles(r.dir, m.entry_point).join(', ')}`);
@@ -118,12 +160,16 @@ export const hubSearch: Subcommand = {
   summary: `search a remote skill hub (at ${HUB_URL_ENV}) by words`,
   usage: `Usage: kazma hub search [words]
 
-Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers. Without ${HUB_URL_ENV} there is no hub to ask.`,
+Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers.
+Without ${HUB_URL_ENV} there is no hub to ask.`,
   async run(args) {
     const query = args.filter((a) => !a.startsWith('-')).join(' ');
     const url = process.env[HUB_URL_ENV];
     if (!url) {
-      process.stderr.write(`kazma: no skill hub is configured: set ${HUB_URL_ENV} to a hub's address to search it. Installed skills: kazma hub list.\n`);
+      process.stderr.write(
+        `kazma: no skill hub is configured: set ${HUB_URL_ENV} to a hub's address to search it. Installed skills: ` +
+          `kazma hub list.\n`,
+      );
       return EXIT.failure;
     }
     try {

@@ -16,7 +16,10 @@ export async function openAdmin(loaded: LoadedConfig) {
     const { vault } = await createVault({ loaded, db: database.db, logger });
     const settings = new RuntimeSettings(database.db);
     return {
-      database, settings, vault, logger,
+      database,
+      settings,
+      vault,
+      logger,
       servers: new McpServerSettings({ settings, yaml: loaded.config.mcp.servers }),
       store: new McpStateStore(database.db),
       close: () => database.close(),

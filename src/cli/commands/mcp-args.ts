@@ -2,9 +2,22 @@
 // `npx -y pkg --flag` needs no `--`), plus the rewrite of install commands into run commands.
 
 /** What `kazma mcp add` read; `server` is the raw object validated by the server schema. */
-export interface AddArgs { server: Record<string, unknown>; notices: string[] }
+export interface AddArgs {
+  server: Record<string, unknown>;
+  notices: string[];
+}
 
-const VALUE_OPTIONS = new Set(['--transport', '--url', '--bearer', '--header', '--env', '--cwd', '--trust', '--config', '-c']);
+const VALUE_OPTIONS = new Set([
+  '--transport',
+  '--url',
+  '--bearer',
+  '--header',
+  '--env',
+  '--cwd',
+  '--trust',
+  '--config',
+  '-c',
+]);
 
 /**
  * Reads `add <name> [options] [--] <command> [args...]`. Options: --transport, --url, --bearer,
@@ -13,16 +26,23 @@ const VALUE_OPTIONS = new Set(['--transport', '--url', '--bearer', '--header', '
  */
 export function parseAddArgs(argv: readonly string[]): AddArgs & { config?: string } {
   const [name, ...rest] = argv;
-  if (!name || name.startsWith('-')) throw new Error('name the server first: kazma mcp add <name> [options] <command> [args...]');
+  if (!name || name.startsWith('-'))
+    throw new Error('name the server first: kazma mcp add <name> [options] <command> [args...]');
   const server: Record<string, unknown> = { name };
   const env: Record<string, string> = {};
   let config: string | undefined;
   let i = 0;
   for (; i < rest.length; i++) {
     const arg = rest[i]!;
-    if (arg === '--') { i++; break; }
+    if (arg === '--') {
+      i++;
+      break;
+    }
     if (!arg.startsWith('-')) break;
-    if (arg === '--sampling' || arg === '--elicitation') { server[arg.slice(2)] = true; continue; }
+    if (arg === '--sampling' || arg === '--elicitation') {
+      server[arg.slice(2)] = true;
+      continue;
+    }
     if (!VALUE_OPTIONS.has(arg)) throw new Error(`unknown option ${arg}`);
     const value = rest[++i];
     if (value === undefined) throw new Error(`${arg} needs a value`);
@@ -42,12 +62,13 @@ export function parseAddArgs(argv: readonly string[]): AddArgs & { config?: stri
   const notices: string[] = [];
   if (command.length > 0) {
     const rewritten = rewriteInstall(command);
-    if (rewritten) notices.push(`"${command.join(' ')}" installs a package; running it as "${rewritten.join(' ')}" instead`);
+    if (rewritten)
+      notices.push(`"${command.join(' ')}" installs a package; running it as "${rewritten.join(' ')}" instead`);
     const [cmd, ...args] = rewritten ?? command;
     Object.assign(server, { command: cmd, args });
   }
   if (Object.keys(env).length > 0) server.env = env;
-  if (!server.command && !server.url) throw new Error('give the server\'s command (after the options) or --url');
+  if (!server.command && !server.url) throw new Error("give the server's command (after the options) or --url");
   return { server, notices, ...(config && { config }) };
 }
 

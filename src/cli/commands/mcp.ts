@@ -1,5 +1,13 @@
 import { trustIssues, mcpServerSchema, type McpServerConfig } from '../../core/config/index.ts';
-import { connectServer, McpStartError, listServers, maskServer, plainSecrets, resolveSecrets, stashSecrets } from '../../core/mcp/index.ts';
+import {
+  connectServer,
+  McpStartError,
+  listServers,
+  maskServer,
+  plainSecrets,
+  resolveSecrets,
+  stashSecrets,
+} from '../../core/mcp/index.ts';
 import { maskText } from '../../core/secrets/index.ts';
 import type { VaultPort } from '../../core/vault/index.ts';
 import { serverLine } from '../../core/settings/index.ts';
@@ -10,10 +18,19 @@ import { CLI_ACTOR, openAdmin, type Admin } from './mcp-admin.ts';
 /** Reads `--config FILE` anywhere before the words that follow it, and returns the rest. */
 function configOption(args: readonly string[]): { config: string | undefined; rest: string[] } {
   const i = args.findIndex((a) => a === '--config' || a === '-c');
-  return i < 0 ? { config: undefined, rest: [...args] } : { config: args[i + 1], rest: [...args.slice(0, i), ...args.slice(i + 2)] };
+  return i < 0
+    ? { config: undefined, rest: [...args] }
+    : { config: args[i + 1], rest: [...args.slice(0, i), ...args.slice(i + 2)] };
 }
 
-async function withAdmin(config: string | undefined, body: (admin: Admin, env: Readonly<Record<string, string | undefined>>, secrets: readonly string[]) => Promise<number>): Promise<number> {
+async function withAdmin(
+  config: string | undefined,
+  body: (
+    admin: Admin,
+    env: Readonly<Record<string, string | undefined>>,
+    secrets: readonly string[],
+  ) => Promise<number>,
+): Promise<number> {
   try {
     const loaded = loadOrExplain(config);
     const admin = await openAdmin(loaded);
@@ -28,7 +45,12 @@ async function withAdmin(config: string | undefined, body: (admin: Admin, env: R
 }
 
 /** Connects, lists the tools and closes; prints the error and the server's stderr when it fails. */
-async function tryServer(server: McpServerConfig, vault: VaultPort, env: Readonly<Record<string, string | undefined>>, secrets: readonly string[]): Promise<string[] | undefined> {
+async function tryServer(
+  server: McpServerConfig,
+  vault: VaultPort,
+  env: Readonly<Record<string, string | undefined>>,
+  secrets: readonly string[],
+): Promise<string[] | undefined> {
   const resolved = await resolveSecrets(server, vault);
   const mask = (text: string) => maskText(text, [...secrets, ...resolved.secrets]);
   try {
@@ -37,7 +59,8 @@ async function tryServer(server: McpServerConfig, vault: VaultPort, env: Readonl
     return connection.tools.map((t) => t.name);
   } catch (error) {
     console.error(`✗ ${mask(error instanceof Error ? error.message : String(error))}`);
-    if (error instanceof McpStartError && error.stderr) console.error(`  the server's stderr:\n${mask(error.stderr).replace(/^/gm, '    ')}`);
+    if (error instanceof McpStartError && error.stderr)
+      console.error(`  the server's stderr:\n${mask(error.stderr).replace(/^/gm, '    ')}`);
     return undefined;
   }
 }
@@ -62,19 +85,29 @@ into the vault. "npm install -g X" is run as "npx -y X". Saved in the database, 
     for (const notice of parsed.notices) console.log(`note: ${notice}`);
     const checked = mcpServerSchema.safeParse(parsed.server);
     if (!checked.success) {
-      console.error(`kazma mcp add: ${checked.error.issues.map((i) => `${i.path.join('.') || 'server'}: ${i.message}`).join('; ')}`);
+      console.error(
+        `kazma mcp add: ${checked.error.issues.map((i) => `${i.path.join('.') || 'server'}: ${i.message}`).join('; ')}`,
+      );
       return EXIT.usage;
     }
     return withAdmin(parsed.config, async ({ servers, vault }, env, secrets) => {
       const trust = trustIssues([checked.data], env, 'server');
-      if (trust.length) return console.error(`kazma mcp add: ${trust.join('; ')}`), EXIT.usage;
+      if (trust.length) return (console.error(`kazma mcp add: ${trust.join('; ')}`), EXIT.usage);
       const tools = await tryServer(checked.data, vault, env, secrets);
-      if (!tools) return console.error(`not saved: "${checked.data.name}" did not start`), EXIT.failure;
-      if (tools.length === 0) return console.error(`not saved: "${checked.data.name}" started but offers no tools`), EXIT.failure;
+      if (!tools) return (console.error(`not saved: "${checked.data.name}" did not start`), EXIT.failure);
+      if (tools.length === 0)
+        return (console.error(`not saved: "${checked.data.name}" started but offers no tools`), EXIT.failure);
       let server = checked.data;
       const plain = plainSecrets(server);
       if (plain.length > 0) {
-        if (!vault.enabled) return console.error(`not saved: ${plain.join(', ')} look like secrets and the vault is disabled; set KAZMA_VAULT_KEY, or store them with "kazma vault set" and pass vault://name`), EXIT.failure;
+        if (!vault.enabled)
+          return (
+            console.error(
+              `not saved: ${plain.join(', ')} look like secrets and the vault is disabled; set KAZMA_VAULT_KEY, or ` +
+                `store them with "kazma vault set" and pass vault://name`,
+            ),
+            EXIT.failure
+          );
         server = await stashSecrets(server, vault);
         console.log(`moved into the vault: ${plain.join(', ')}`);
       }
@@ -90,10 +123,14 @@ export const mcpRemove: Subcommand = {
   summary: 'remove an MCP server (stays removed, even if kazma.yaml names it, until added again)',
   usage: 'Usage: kazma mcp remove <name> [--config FILE]',
   async run(args) {
-    const { config, rest: [name] } = configOption(args);
-    if (!name) return console.error(mcpRemove.usage), EXIT.usage;
+    const {
+      config,
+      rest: [name],
+    } = configOption(args);
+    if (!name) return (console.error(mcpRemove.usage), EXIT.usage);
     return withAdmin(config, async ({ servers }) => {
-      if (!(await servers.remove(name, CLI_ACTOR))) return console.error(`kazma mcp remove: there is no MCP server "${name}"`), EXIT.failure;
+      if (!(await servers.remove(name, CLI_ACTOR)))
+        return (console.error(`kazma mcp remove: there is no MCP server "${name}"`), EXIT.failure);
       console.log(`removed MCP server "${name}"; a running Kazma stops it within a few seconds`);
       return EXIT.ok;
     });
@@ -104,12 +141,17 @@ export const mcpTest: Subcommand = {
   summary: 'connect to a configured MCP server and list its tools',
   usage: 'Usage: kazma mcp test <name> [--config FILE]',
   async run(args) {
-    const { config, rest: [name] } = configOption(args);
-    if (!name) return console.error(mcpTest.usage), EXIT.usage;
+    const {
+      config,
+      rest: [name],
+    } = configOption(args);
+    if (!name) return (console.error(mcpTest.usage), EXIT.usage);
     return withAdmin(config, async ({ servers, vault }, env, secrets) => {
       const server = (await servers.servers()).find((s) => s.name === name);
-      if (!server) return console.error(`kazma mcp test: there is no MCP server "${name}"`), EXIT.failure;
-      const tools = await tryServer(server, vault, env, secrets).catch((error: unknown) => void console.error(`✗ ${(error as Error).message}`));
+      if (!server) return (console.error(`kazma mcp test: there is no MCP server "${name}"`), EXIT.failure);
+      const tools = await tryServer(server, vault, env, secrets).catch(
+        (error: unknown) => void console.error(`✗ ${(error as Error).message}`),
+      );
       if (!tools) return EXIT.failure;
       console.log(`✓ ${name}: ${tools.length} tools: ${tools.join(', ')}`);
       return EXIT.ok;
@@ -124,7 +166,10 @@ export const mcpList: Subcommand = {
     const { config } = configOption(args);
     return withAdmin(config, async ({ servers, store }, _env, secrets) => {
       const configured = await servers.servers();
-      if (configured.length === 0) return console.log('No MCP servers. Add one with kazma mcp add, or under mcp.servers in kazma.yaml.'), EXIT.ok;
+      if (configured.length === 0)
+        return (
+          console.log('No MCP servers. Add one with kazma mcp add, or under mcp.servers in kazma.yaml.'), EXIT.ok
+        );
       const byName = new Map(configured.map((s) => [s.name, maskServer(s, secrets)]));
       for (const view of listServers(configured, await store.all())) {
         const s = byName.get(view.name)!;

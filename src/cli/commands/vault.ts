@@ -25,7 +25,9 @@ export const vault: Subcommand = {
     const [action, name, ...extra] = positionals;
     const needsName = action === 'set' || action === 'rm';
     if (!(needsName || action === 'list') || (needsName && !name) || (!needsName && name) || extra.length > 0) {
-      process.stderr.write(`kazma vault: ${action ? `unexpected arguments for "${action}"` : 'needs an action'}\n${USAGE}\n`);
+      process.stderr.write(
+        `kazma vault: ${action ? `unexpected arguments for "${action}"` : 'needs an action'}\n${USAGE}\n`,
+      );
       return EXIT.usage;
     }
     try {
@@ -34,7 +36,9 @@ export const vault: Subcommand = {
       // Read before the database opens, so a missing pipe is said without waiting on PGlite.
       const value = action === 'set' ? await readSecret() : undefined;
       if (value === '') {
-        process.stderr.write(`kazma vault: nothing on stdin; pipe the value in: printf %s "$VALUE" | kazma vault set ${name}\n`);
+        process.stderr.write(
+          `kazma vault: nothing on stdin; pipe the value in: printf %s "$VALUE" | kazma vault set ${name}\n`,
+        );
         return EXIT.usage;
       }
       const database = await openMigratedDatabase(loaded);
@@ -57,7 +61,11 @@ export const vault: Subcommand = {
       return EXIT.ok;
     } catch (error) {
       const code = explain(error);
-      if (error instanceof DataDirLockedError) process.stderr.write('kazma: kazma vault opens the database itself; stop the running Kazma first (its vault tools, vault_list and vault_store, work meanwhile).\n');
+      if (error instanceof DataDirLockedError)
+        process.stderr.write(
+          'kazma: kazma vault opens the database itself; stop the running Kazma first (its vault tools, vault_list ' +
+            'and vault_store, work meanwhile).\n',
+        );
       return code;
     }
   },
@@ -69,5 +77,7 @@ async function readSecret(): Promise<string> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

@@ -40,7 +40,10 @@ export function compactCommand(port: AgentCommandsPort): ChatCommand {
 function compactReply(outcome: CompactOutcome): string {
   switch (outcome.status) {
     case 'compacted':
-      return `Compacted ${outcome.messages} message${outcome.messages === 1 ? '' : 's'} into a summary; the latest turn is kept as it was.`;
+      return (
+        `Compacted ${outcome.messages} message${outcome.messages === 1 ? '' : 's'} into a summary; the latest ` +
+        `turn is kept as it was.`
+      );
     case 'nothing':
       return 'Nothing to compact yet: this conversation has only its latest turn.';
     case 'busy':

@@ -62,18 +62,44 @@ export interface AgentModule {
  * Builds the model chain (every configured model now, so a broken fallback fails at start), the durable
  * checkpointer (fails at start when its tables are missing), the graph and the turn runner.
  */
-export async function createAgent({ loaded, processName, database, leases, tools, broker, surfaces, replies, clock, logger, progress, onDbError, promptLines }: AgentDeps): Promise<AgentModule> {
+export async function createAgent({
+  loaded,
+  processName,
+  database,
+  leases,
+  tools,
+  broker,
+  surfaces,
+  replies,
+  clock,
+  logger,
+  progress,
+  onDbError,
+  promptLines,
+}: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
-  const chains = new ModelChains({ settings: modelSettingsFromConfig(config.model), registry: tools.registry, ...(loaded.sources && { sources: loaded.sources }) });
+  const chains = new ModelChains({
+    settings: modelSettingsFromConfig(config.model),
+    registry: tools.registry,
+    ...(loaded.sources && { sources: loaded.sources }),
+  });
   chains.current();
   if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
-  const checkpointer = await createCheckpointer(database, { onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')) });
+  const checkpointer = await createCheckpointer(database, {
+    onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')),
+  });
   const archive = new TranscriptArchive(database.db);
   const graph = buildAgentGraph({
-    chains, systemPrompt: defaultSystemPrompt(config.time.zone, clock, promptLines), registry: tools.registry, toolContext: tools.toolContext,
+    chains,
+    systemPrompt: defaultSystemPrompt(config.time.zone, clock, promptLines),
+    registry: tools.registry,
+    toolContext: tools.toolContext,
     canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
-    isGranted: (call) => broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
-    journal: new EffectJournal(database.db), checkpointer: checkpointer.saver, ...(progress && { progress }),
+    isGranted: (call) =>
+      broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
+    journal: new EffectJournal(database.db),
+    checkpointer: checkpointer.saver,
+    ...(progress && { progress }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });
@@ -81,11 +107,24 @@ export async function createAgent({ loaded, processName, database, leases, tools
   // Each running turn follows this signal with one listener, removed when it ends; many run at once on a worker.
   setMaxListeners(1_000, aborter.signal);
   const runner = new TurnRunner({
-    graph, threads, broker, surfaces, replies, logger, signal: aborter.signal, leases, reads: checkpointer.saver.reads,
+    graph,
+    threads,
+    broker,
+    surfaces,
+    replies,
+    logger,
+    signal: aborter.signal,
+    leases,
+    reads: checkpointer.saver.reads,
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });
-  const retention = new CheckpointRetention({ pool: checkpointer.pool, schema: CHECKPOINTER_SCHEMA, leases, owner: processName });
+  const retention = new CheckpointRetention({
+    pool: checkpointer.pool,
+    schema: CHECKPOINTER_SCHEMA,
+    leases,
+    owner: processName,
+  });
   const port = {
     startNewThread: (chat: Parameters<TurnRunner['newThread']>[0]) => runner.newThread(chat),
     currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
@@ -93,7 +132,9 @@ export async function createAgent({ loaded, processName, database, leases, tools
     compact: async (chat: Parameters<ThreadStore['current']>[0]) => compactor.compact(await threads.current(chat)),
   };
   return {
-    runner, threads, chains,
+    runner,
+    threads,
+    chains,
     commands: [newCommand(port), compactCommand(port)],
     status: agentStatus(port),
     sweep: { name: 'checkpoints', run: () => retention.run() },

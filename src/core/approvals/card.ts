@@ -23,7 +23,6 @@ export const MAX_ARG_CHARS = 600;
 
 const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approved always (this chat)', deny: 'Denied' };
 
-
 /**
  * Masked, pretty arguments, cut with an honest count of what is not shown. Too long to show whole, the
  * short fields come first: a long one (a file's content, a message) must not push the one that says
@@ -33,7 +32,10 @@ export function argsPreview(args: unknown, secrets: readonly string[] = []): str
   const masked = maskSecrets(args ?? {}, { secrets });
   const text = JSON.stringify(masked, null, 1) ?? '{}';
   if (text.length <= MAX_ARG_CHARS) return text;
-  const fields = masked !== null && typeof masked === 'object' && !Array.isArray(masked) ? Object.entries(masked as Record<string, unknown>) : undefined;
+  const fields =
+    masked !== null && typeof masked === 'object' && !Array.isArray(masked)
+      ? Object.entries(masked as Record<string, unknown>)
+      : undefined;
   const shortFirst = fields ? Object.fromEntries(fields.sort(([, a], [, b]) => rendered(a) - rendered(b))) : masked;
   const shown = clipText(JSON.stringify(shortFirst, null, 1) ?? '{}', MAX_ARG_CHARS);
   return `${shown}… ${text.length - shown.length} more characters not shown`;
@@ -59,7 +61,10 @@ export function outcomeLine(gate: Gate): string {
     case 'superseded':
       return 'Superseded: the conversation moved on before anyone decided';
     case 'error':
-      return `${gate.decision ? `${VERB[gate.decision]} ${who}, but ` : ''}resuming failed: ${gate.error ?? 'unknown error'}`;
+      return (
+        `${gate.decision ? `${VERB[gate.decision]} ${who}, but ` : ''}resuming failed: ` +
+        `${gate.error ?? 'unknown error'}`
+      );
   }
 }
 
@@ -73,10 +78,14 @@ export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly s
     { label: 'Tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
     { label: 'Why', value: gate.call.reason },
     { label: 'Arguments', value: argsPreview(gate.call.args, options.secrets) },
-    { label: 'Asked by', value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat ?? 'a background task'}` },
+    {
+      label: 'Asked by',
+      value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat ?? 'a background task'}`,
+    },
     { label: 'Gate', value: gate.gateId },
   ];
-  if (gate.state !== 'pending') return { title: `Approval: ${gate.call.tool}`, fields, buttons: [], footer: outcomeLine(gate) };
+  if (gate.state !== 'pending')
+    return { title: `Approval: ${gate.call.tool}`, fields, buttons: [], footer: outcomeLine(gate) };
   const minutes = Math.max(0, Math.ceil((gate.expiresAt.getTime() - now.getTime()) / 60_000));
   return {
     title: `Approve ${gate.call.tool}?`,

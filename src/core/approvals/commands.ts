@@ -28,13 +28,21 @@ function approvalsCommand(port: ApprovalCommandsPort): ChatCommand {
       if (sub === 'grants') {
         const grants = await port.grants(ctx.chat);
         if (grants.length === 0) return ctx.reply('No "always" grants are in force in this chat.');
-        const lines = grants.map((g) => `${g.id} — ${g.tool}${g.grantedBy ? ` by ${g.grantedBy}` : ''}, until ${g.expiresAt.toISOString().slice(11, 16)} UTC`);
-        return ctx.reply(['"Always" grants in this chat:', ...lines, 'End one with /approvals revoke <id>.'].join('\n'));
+        const lines = grants.map(
+          (g) =>
+            `${g.id} — ${g.tool}${g.grantedBy ? ` by ${g.grantedBy}` : ''}, until ` +
+            `${g.expiresAt.toISOString().slice(11, 16)} UTC`,
+        );
+        return ctx.reply(
+          ['"Always" grants in this chat:', ...lines, 'End one with /approvals revoke <id>.'].join('\n'),
+        );
       }
       if (sub === 'revoke') {
         if (!id) return ctx.reply('Usage: /approvals revoke <grant id> (see /approvals grants).');
         if (ctx.role !== 'operator') return ctx.reply('Only operators may revoke grants.');
-        return ctx.reply((await port.revokeGrant(id)) ? `Revoked ${id}: that call will ask again.` : `No grant ${id} is in force.`);
+        return ctx.reply(
+          (await port.revokeGrant(id)) ? `Revoked ${id}: that call will ask again.` : `No grant ${id} is in force.`,
+        );
       }
       const gates = await port.pending(ctx.chat);
       if (gates.length === 0) return ctx.reply('No approvals are waiting in this chat.');
@@ -50,13 +58,22 @@ function decisionCommand(port: ApprovalCommandsPort, decision: 'once' | 'deny'):
   const approve = decision === 'once';
   return {
     name: approve ? 'approve' : 'deny',
-    summary: approve ? 'approve a waiting tool call once: /approve <gate id>' : 'deny a waiting tool call: /deny <gate id> [reason]',
+    summary: approve
+      ? 'approve a waiting tool call once: /approve <gate id>'
+      : 'deny a waiting tool call: /deny <gate id> [reason]',
     serial: false,
     async run(ctx) {
       const [gateId, ...rest] = ctx.args;
-      if (!gateId) return ctx.reply(`Usage: /${approve ? 'approve <gate id>' : 'deny <gate id> [reason]'} (see /approvals).`);
+      if (!gateId)
+        return ctx.reply(`Usage: /${approve ? 'approve <gate id>' : 'deny <gate id> [reason]'} (see /approvals).`);
       const reason = rest.join(' ').trim();
-      const outcome = await port.decide({ gateId, decision, actor: ctx.actor, via: ctx.chat, ...(!approve && reason && { reason }) });
+      const outcome = await port.decide({
+        gateId,
+        decision,
+        actor: ctx.actor,
+        via: ctx.chat,
+        ...(!approve && reason && { reason }),
+      });
       // A refusal or a late decision was already answered privately, by the decider.
       if (outcome.ok) await ctx.reply(`${approve ? 'Approved' : 'Denied'} ${outcome.gate.call.tool}.`);
     },

@@ -82,13 +82,35 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return ids.length > 0;
   }
 
-  async decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string; seen?: Gate }): Promise<DecideOutcome> {
-    const request = { id: input.gateId, decision: input.decision, actor: input.actor, ...(input.reason && { reason: input.reason }) };
+  async decide(input: {
+    gateId: string;
+    decision: Decision;
+    actor: Actor;
+    reason?: string;
+    seen?: Gate;
+  }): Promise<DecideOutcome> {
+    const request = {
+      id: input.gateId,
+      decision: input.decision,
+      actor: input.actor,
+      ...(input.reason && { reason: input.reason }),
+    };
     const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
-    const outcome = await this.#o.decisions.decide(this.#kind, request, { ...(seen && { seen }), afterWin: (row) => this.#grantIfAlways(row) });
+    const outcome = await this.#o.decisions.decide(this.#kind, request, {
+      ...(seen && { seen }),
+      afterWin: (row) => this.#grantIfAlways(row),
+    });
     if (outcome.ok) {
       const gate = gateFromRow(outcome.question);
-      return { ok: true, gate, resume: { decision: input.decision, by: gate.decidedBy ?? input.actor.id, ...(input.reason && { reason: input.reason }) } };
+      return {
+        ok: true,
+        gate,
+        resume: {
+          decision: input.decision,
+          by: gate.decidedBy ?? input.actor.id,
+          ...(input.reason && { reason: input.reason }),
+        },
+      };
     }
     if (outcome.reason === 'unknown') return { ok: false, reason: 'unknown', message: outcome.message };
     const gate = outcome.reason === 'refused' ? outcome.seen : gateFromRow(outcome.question);
@@ -100,7 +122,11 @@ export class DurableApprovalBroker implements ApprovalBroker {
     if (row.decision !== 'always') return;
     const gate = gateFromRow(row);
     await store.addGrant(this.#o.db, {
-      chat: runQueue(gate), tool: gate.call.tool, args: gate.call.args, grantedBy: row.decidedBy ?? undefined, gateId: gate.gateId,
+      chat: runQueue(gate),
+      tool: gate.call.tool,
+      args: gate.call.args,
+      grantedBy: row.decidedBy ?? undefined,
+      gateId: gate.gateId,
       expiresAt: new Date(this.#clock.now().getTime() + this.#o.grantTtlMs),
     });
   }
@@ -114,19 +140,37 @@ export class DurableApprovalBroker implements ApprovalBroker {
   }
 
   takeOver(gate: Gate, staleBefore: Date): Promise<boolean> {
-    return store.takeOverGate(this.#o.db, { id: gate.gateId, state: gate.state, updatedAt: gate.updatedAt }, staleBefore);
+    return store.takeOverGate(
+      this.#o.db,
+      { id: gate.gateId, state: gate.state, updatedAt: gate.updatedAt },
+      staleBefore,
+    );
   }
 
   async settle(gateId: string): Promise<void> {
-    const moved = await transitionGate(this.#o.db, { id: gateId, from: 'resuming', to: 'settled', patch: { settledAt: this.#clock.now() } });
+    const moved = await transitionGate(this.#o.db, {
+      id: gateId,
+      from: 'resuming',
+      to: 'settled',
+      patch: { settledAt: this.#clock.now() },
+    });
     // decide() queues the edits right after its claim; a process that died in between left the cards
     // showing buttons, and the reconciler's resume ends here: edit them now (never twice).
-    if (moved.ok && !(await outboxOfOwner(this.#o.db, { kind: GATE_OWNER, id: gateId })).some((row) => row.kind === 'edit')) await this.#editCards(moved.gate);
+    if (
+      moved.ok &&
+      !(await outboxOfOwner(this.#o.db, { kind: GATE_OWNER, id: gateId })).some((row) => row.kind === 'edit')
+    )
+      await this.#editCards(moved.gate);
   }
 
   async fail(gateId: string, error: string): Promise<void> {
     for (const from of ['resuming', 'claimed'] as const) {
-      const moved = await transitionGate(this.#o.db, { id: gateId, from, to: 'error', patch: { error, settledAt: this.#clock.now() } });
+      const moved = await transitionGate(this.#o.db, {
+        id: gateId,
+        from,
+        to: 'error',
+        patch: { error, settledAt: this.#clock.now() },
+      });
       if (moved.ok) return this.#editCards(moved.gate);
     }
   }
@@ -139,9 +183,13 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return this.#finish(await store.expiredGates(this.#o.db, now), 'timeout', 'nobody decided in time');
   }
 
-  async list(filter: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage } = {}): Promise<Gate[]> {
+  async list(
+    filter: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage } = {},
+  ): Promise<Gate[]> {
     const rows = await store.gatesInState(this.#o.db, filter.states ?? ['pending'], {
-      ...(filter.chat && { chat: filter.chat }), ...(filter.threadId && { threadId: filter.threadId }), ...(filter.page && { page: filter.page }),
+      ...(filter.chat && { chat: filter.chat }),
+      ...(filter.threadId && { threadId: filter.threadId }),
+      ...(filter.page && { page: filter.page }),
     });
     return rows.map(gateFromRow);
   }
@@ -157,7 +205,13 @@ export class DurableApprovalBroker implements ApprovalBroker {
 
   async grants(chat?: ChatRef): Promise<Grant[]> {
     const rows = await store.liveGrants(this.#o.db, chat, this.#clock.now());
-    return rows.map((r) => ({ id: r.id, chat: r.chat as ChatRef, tool: r.tool, expiresAt: r.expiresAt, ...(r.grantedBy && { grantedBy: r.grantedBy.operator ?? r.grantedBy.id }) }));
+    return rows.map((r) => ({
+      id: r.id,
+      chat: r.chat as ChatRef,
+      tool: r.tool,
+      expiresAt: r.expiresAt,
+      ...(r.grantedBy && { grantedBy: r.grantedBy.operator ?? r.grantedBy.id }),
+    }));
   }
 
   revokeGrant(id: string): Promise<boolean> {
@@ -168,7 +222,12 @@ export class DurableApprovalBroker implements ApprovalBroker {
   async #finish(rows: GateRow[], to: 'superseded' | 'timeout', detail: string): Promise<Gate[]> {
     const done: Gate[] = [];
     for (const row of rows) {
-      const moved = await transitionGate(this.#o.db, { id: row.id, from: 'pending', to, patch: { settledAt: this.#clock.now() } });
+      const moved = await transitionGate(this.#o.db, {
+        id: row.id,
+        from: 'pending',
+        to,
+        patch: { settledAt: this.#clock.now() },
+      });
       if (!moved.ok) continue;
       await store.audit(this.#o.db, { gateId: row.id, outcome: to === 'timeout' ? 'expired' : 'superseded', detail });
       await this.#editCards(moved.gate);
@@ -184,5 +243,4 @@ export class DurableApprovalBroker implements ApprovalBroker {
   #dispatch(ids: string[]): Promise<void> {
     return this.#o.decisions.dispatch(ids);
   }
-
 }

@@ -46,24 +46,35 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         to: 'claimed',
         // Part of the compare-and-set: a tap that reaches the row after its expiry loses, however late the sweep.
         guard: sql`${approvalGates.expiresAt} > ${sql.param(o.clock.now(), approvalGates.expiresAt)}`,
-        patch: { decision: request.decision, denyReason: request.reason ?? null, decidedBy, decidedPlatform: request.actor.platform, claimedAt: o.clock.now() },
+        patch: {
+          decision: request.decision,
+          denyReason: request.reason ?? null,
+          decidedBy,
+          decidedPlatform: request.actor.platform,
+          claimedAt: o.clock.now(),
+        },
         audit: { actor: decidedBy, decision: request.decision, ...(request.reason && { detail: request.reason }) },
       });
       return { won: moved.ok, question: moved.gate };
     },
-    audit: (entry) => store.audit(o.db, {
-      gateId: entry.id,
-      outcome: entry.outcome === 'unknown' ? 'unknown_gate' : entry.outcome,
-      ...(entry.actor && { actor: stored(entry.actor) }),
-      ...(entry.decision && { decision: entry.decision }),
-      ...(entry.detail && { detail: entry.detail }),
-    }),
+    audit: (entry) =>
+      store.audit(o.db, {
+        gateId: entry.id,
+        outcome: entry.outcome === 'unknown' ? 'unknown_gate' : entry.outcome,
+        ...(entry.actor && { actor: stored(entry.actor) }),
+        ...(entry.decision && { decision: entry.decision }),
+        ...(entry.detail && { detail: entry.detail }),
+      }),
     lostMessage(row, request) {
       const line = outcomeLine(gateFromRow(row));
-      const same = row.decidedBy?.platform === request.actor.platform && row.decidedBy.id === request.actor.id && row.decision === request.decision;
+      const same =
+        row.decidedBy?.platform === request.actor.platform &&
+        row.decidedBy.id === request.actor.id &&
+        row.decision === request.decision;
       if (same) return `You already decided this: ${line}.`;
       // Still pending, yet the compare-and-set refused it: past its expiry, not yet swept to timeout.
-      if (row.state === 'pending') return `This question is closed: nobody decided within the approval timeout, so ${row.tool} will not run.`;
+      if (row.state === 'pending')
+        return `This question is closed: nobody decided within the approval timeout, so ${row.tool} will not run.`;
       const closed = row.state === 'timeout' || row.state === 'superseded' || (row.state === 'error' && !row.decision);
       return closed ? `This question is closed. ${line}.` : `Already decided: ${line}.`;
     },

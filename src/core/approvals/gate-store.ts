@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { type Db, approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from '../db/index.ts';
+import {
+  type Db,
+  approvalAudit,
+  approvalGates,
+  approvalGrants,
+  type GateState,
+  type StoredActor,
+} from '../db/index.ts';
 import { canonicalArgsHash } from '../effects/index.ts';
 import type { GatePage } from './port.ts';
 import type { GateRow } from './transition.ts';
@@ -47,7 +54,11 @@ export async function lockGate(db: Db, id: string): Promise<GateRow | undefined>
   return row;
 }
 
-export async function gatesInState(db: Db, states: GateState[], filter: { threadId?: string; chat?: string; page?: GatePage } = {}): Promise<GateRow[]> {
+export async function gatesInState(
+  db: Db,
+  states: GateState[],
+  filter: { threadId?: string; chat?: string; page?: GatePage } = {},
+): Promise<GateRow[]> {
   const conditions = [inArray(approvalGates.state, states)];
   if (filter.threadId) conditions.push(eq(approvalGates.threadId, filter.threadId));
   if (filter.chat) conditions.push(eq(approvalGates.originChat, filter.chat));
@@ -55,14 +66,25 @@ export async function gatesInState(db: Db, states: GateState[], filter: { thread
   // last gate names exactly where the next page starts, with no gate twice and none left out.
   const createdMs = sql`date_trunc('milliseconds', ${approvalGates.createdAt})`;
   const after = filter.page?.after;
-  if (after) conditions.push(sql`(${createdMs}, ${approvalGates.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.gateId})`);
-  const query = db.select().from(approvalGates).where(and(...conditions)).orderBy(createdMs, approvalGates.id);
+  if (after)
+    conditions.push(
+      sql`(${createdMs}, ${approvalGates.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.gateId})`,
+    );
+  const query = db
+    .select()
+    .from(approvalGates)
+    .where(and(...conditions))
+    .orderBy(createdMs, approvalGates.id);
   return filter.page ? query.limit(filter.page.limit) : query;
 }
 
 /** Pending gates whose time is up, oldest first. */
 export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
-  return db.select().from(approvalGates).where(and(eq(approvalGates.state, 'pending'), lt(approvalGates.expiresAt, now))).orderBy(approvalGates.expiresAt);
+  return db
+    .select()
+    .from(approvalGates)
+    .where(and(eq(approvalGates.state, 'pending'), lt(approvalGates.expiresAt, now)))
+    .orderBy(approvalGates.expiresAt);
 }
 
 export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
@@ -125,7 +147,11 @@ export async function findGrant(db: Db, call: { chat: string; tool: string; args
 export async function liveGrants(db: Db, chat: string | undefined, now: Date) {
   const conditions = [gt(approvalGrants.expiresAt, now), isNull(approvalGrants.revokedAt)];
   if (chat) conditions.push(eq(approvalGrants.chat, chat));
-  return db.select().from(approvalGrants).where(and(...conditions)).orderBy(approvalGrants.createdAt);
+  return db
+    .select()
+    .from(approvalGrants)
+    .where(and(...conditions))
+    .orderBy(approvalGrants.createdAt);
 }
 
 /** Revokes a live grant; false when there was none with that id. */
@@ -138,13 +164,15 @@ export async function revokeGrant(db: Db, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-
 /**
  * Heartbeat of a live resume: bumps `updated_at` while the gate is still in `state`, so sweeps in
  * other processes do not take it for abandoned. Not a state change (transitionGate owns those).
  */
 export async function touchGate(db: Db, id: string, state: GateState): Promise<void> {
-  await db.update(approvalGates).set({ updatedAt: sql`now()` }).where(and(eq(approvalGates.id, id), eq(approvalGates.state, state)));
+  await db
+    .update(approvalGates)
+    .set({ updatedAt: sql`now()` })
+    .where(and(eq(approvalGates.id, id), eq(approvalGates.state, state)));
 }
 
 /**
@@ -153,7 +181,11 @@ export async function touchGate(db: Db, id: string, state: GateState): Promise<v
  * since, and older than `staleBefore`; the takeover itself bumps updated_at, so every other sweep's
  * compare-and-set fails.
  */
-export async function takeOverGate(db: Db, seen: { id: string; state: GateState; updatedAt: Date }, staleBefore: Date): Promise<boolean> {
+export async function takeOverGate(
+  db: Db,
+  seen: { id: string; state: GateState; updatedAt: Date },
+  staleBefore: Date,
+): Promise<boolean> {
   const rows = await db
     .update(approvalGates)
     .set({ updatedAt: sql`now()` })

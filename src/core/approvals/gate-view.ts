@@ -1,4 +1,4 @@
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { ChatRef } from '../surface/index.ts';
 import { actorFromStored } from '../decisions/index.ts';
 import type { ApprovalQuestion, Decision, Gate, ResumeDecision } from './port.ts';
 import type { GateRow } from './transition.ts';
@@ -33,8 +33,11 @@ export function gateFromRow(row: GateRow): Gate {
   };
 }
 
-
 /** The value a decided gate resumes its graph with (who decided, and a deny reason for the model). */
 export function resumeOf(gate: Gate, decision: Decision): ResumeDecision {
-  return { decision, ...(gate.decidedBy && { by: gate.decidedBy }), ...(gate.denyReason && { reason: gate.denyReason }) };
+  return {
+    decision,
+    ...(gate.decidedBy && { by: gate.decidedBy }),
+    ...(gate.denyReason && { reason: gate.denyReason }),
+  };
 }

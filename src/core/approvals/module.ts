@@ -25,11 +25,24 @@ export interface ApprovalBrokerDeps {
 }
 
 /** The durable broker for `approvals.*`: who may decide comes from `access`. */
-export function createApprovalBroker({ loaded, db, decisions, access, clock, logger }: ApprovalBrokerDeps): DurableApprovalBroker {
+export function createApprovalBroker({
+  loaded,
+  db,
+  decisions,
+  access,
+  clock,
+  logger,
+}: ApprovalBrokerDeps): DurableApprovalBroker {
   const { approvals } = loaded.config;
   return new DurableApprovalBroker({
-    db, decisions, logger, secrets: loaded.secrets, clock,
-    channels: approvals.channels as ChatRef[], timeoutMs: approvals.timeout, grantTtlMs: approvals.grant_ttl,
+    db,
+    decisions,
+    logger,
+    secrets: loaded.secrets,
+    clock,
+    channels: approvals.channels as ChatRef[],
+    timeoutMs: approvals.timeout,
+    grantTtlMs: approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
     operatorName: (actor) => access.operatorOf(actor)?.name,
   });
@@ -57,15 +70,35 @@ export interface ApprovalsModule {
 }
 
 /** Builds deciding and healing around the broker, and registers the `apv` buttons. */
-export function createApprovals({ loaded, broker, decisions, runner, queues, actions, clock, logger }: ApprovalsDeps): ApprovalsModule {
+export function createApprovals({
+  loaded,
+  broker,
+  decisions,
+  runner,
+  queues,
+  actions,
+  clock,
+  logger,
+}: ApprovalsDeps): ApprovalsModule {
   const decider = new ApprovalDecider({ broker, runner, queues, decisions });
-  const reconciler = new ApprovalReconciler({ broker, runner, queues, staleAfterMs: loaded.config.approvals.lease_ttl, clock, logger });
+  const reconciler = new ApprovalReconciler({
+    broker,
+    runner,
+    queues,
+    staleAfterMs: loaded.config.approvals.lease_ttl,
+    clock,
+    logger,
+  });
   actions.register('apv', {
     async route(actionId) {
       const parsed = parseApprovalActionId(actionId);
       const gate = parsed && (await broker.get(parsed.gateId));
       if (!parsed || !gate) return undefined;
-      return { queue: runQueue(gate), run: async ({ actor, via }) => void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via, seen: gate })) };
+      return {
+        queue: runQueue(gate),
+        run: async ({ actor, via }) =>
+          void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via, seen: gate })),
+      };
     },
   });
   const port = {
@@ -76,7 +109,8 @@ export function createApprovals({ loaded, broker, decisions, runner, queues, act
     revokeGrant: (id: string) => broker.revokeGrant(id),
   };
   return {
-    decider, reconciler,
+    decider,
+    reconciler,
     commands: approvalCommands(port),
     status: approvalStatus(port),
     sweep: { name: 'approvals', run: () => reconciler.sweep() },

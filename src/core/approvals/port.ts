@@ -92,7 +92,13 @@ export interface ApprovalBroker {
    * Settles a pending question once; checks who may decide. `seen`: the gate as the caller just read it
    * (to route the tap), which spares the decision a read — it then costs one statement.
    */
-  decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string; seen?: Gate }): Promise<DecideOutcome>;
+  decide(input: {
+    gateId: string;
+    decision: Decision;
+    actor: Actor;
+    reason?: string;
+    seen?: Gate;
+  }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
   beginResume(gateId: string): Promise<boolean>;
   /** Keeps a live resume's lease: other processes' sweeps leave the gate alone while it beats. */
@@ -107,7 +113,10 @@ export interface ApprovalBroker {
   supersede(threadId: string, reason: string): Promise<Gate[]>;
   /** Pending questions whose time is up move to timeout, exactly once each; returns them. */
   expire(now?: Date): Promise<Gate[]>;
-  /** Gates in the given states (default pending), optionally of one chat or thread, oldest first; `page`: one page of them. */
+  /**
+   * Gates in the given states (default pending), optionally of one chat or thread, oldest first; `page`: one page of
+   * them.
+   */
   list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage }): Promise<Gate[]>;
   get(gateId: string): Promise<Gate | undefined>;
   /** True when an earlier "always" covers this call in this chat. */

@@ -8,7 +8,11 @@ import type { ApprovalBroker, Gate } from './port.ts';
 /** What the reconciler needs from the turn runner. */
 export interface ResumingRunner {
   waitingOn(threadId: string): Promise<string[]>;
-  resumeClaimed(gate: Gate, resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string }, options?: { alreadyResuming?: boolean }): Promise<unknown>;
+  resumeClaimed(
+    gate: Gate,
+    resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string },
+    options?: { alreadyResuming?: boolean },
+  ): Promise<unknown>;
   resumeExpired(gate: Gate): Promise<unknown>;
 }
 
@@ -46,7 +50,11 @@ export class ApprovalReconciler {
     const stuck = await this.#o.broker.list({ states: ['claimed', 'resuming'] });
     const stale = stuck.filter((gate) => gate.updatedAt <= staleBefore);
     work.push(...stale.map((gate) => this.#o.queues.run(runQueue(gate), () => this.#heal(gate, staleBefore))));
-    await Promise.all(work.map((w) => w.catch((error: unknown) => this.#o.logger?.error({ err: error }, 'approval reconcile step failed'))));
+    await Promise.all(
+      work.map((w) =>
+        w.catch((error: unknown) => this.#o.logger?.error({ err: error }, 'approval reconcile step failed')),
+      ),
+    );
     return { expired: expired.length, healed: stale.length };
   }
 
@@ -56,9 +64,14 @@ export class ApprovalReconciler {
     // One sweep, in one process, takes the gate over; a live resume's heartbeat keeps it out of reach.
     if (!(await this.#o.broker.takeOver(gate, staleBefore))) return;
     const waiting = (await this.#o.runner.waitingOn(gate.threadId)).includes(gate.interruptId);
-    this.#o.logger?.warn({ gate: gate.gateId, state: gate.state, waiting }, 'healing an approval left behind by a stop');
+    this.#o.logger?.warn(
+      { gate: gate.gateId, state: gate.state, waiting },
+      'healing an approval left behind by a stop',
+    );
     if (waiting) {
-      await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), { alreadyResuming: gate.state === 'resuming' });
+      await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), {
+        alreadyResuming: gate.state === 'resuming',
+      });
       return;
     }
     if (gate.state === 'resuming') return this.#o.broker.settle(gate.gateId);

@@ -20,8 +20,15 @@ export const LEGAL_MOVES: Readonly<Record<GateState, readonly GateState[]>> = {
 
 /** A move the state machine does not have (a bug in the caller, not a lost race). */
 export class IllegalTransitionError extends KazmaError {
-  constructor(readonly from: GateState, readonly to: GateState) {
-    super('illegal_gate_transition', `A gate cannot move from ${from} to ${to}; legal from ${from}: ${LEGAL_MOVES[from].join(', ') || 'none (final)'}.`);
+  constructor(
+    readonly from: GateState,
+    readonly to: GateState,
+  ) {
+    super(
+      'illegal_gate_transition',
+      `A gate cannot move from ${from} to ${to}; legal from ${from}: ` +
+        `${LEGAL_MOVES[from].join(', ') || 'none (final)'}.`,
+    );
   }
 }
 
@@ -55,13 +62,21 @@ export async function transitionGate(
 ): Promise<TransitionResult> {
   if (!LEGAL_MOVES[move.from].includes(move.to)) throw new IllegalTransitionError(move.from, move.to);
   const { won, row } = await compareAndSet(db, {
-    table: approvalGates, idColumn: approvalGates.id, stateColumn: approvalGates.state, id: move.id, from: move.from, to: move.to,
+    table: approvalGates,
+    idColumn: approvalGates.id,
+    stateColumn: approvalGates.state,
+    id: move.id,
+    from: move.from,
+    to: move.to,
     set: { ...move.patch, updatedAt: sql`now()` },
     ...(move.guard && { guard: move.guard }),
     ...(move.audit && {
       audit: {
-        table: approvalAudit, subject: approvalAudit.gateId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown_gate' },
-        ...move.audit, ...(move.audit.actor && { platform: move.audit.actor.platform }),
+        table: approvalAudit,
+        subject: approvalAudit.gateId,
+        outcomes: { won: 'won', lost: 'lost', unknown: 'unknown_gate' },
+        ...move.audit,
+        ...(move.audit.actor && { platform: move.audit.actor.platform }),
       },
     }),
   });

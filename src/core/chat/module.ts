@@ -45,20 +45,52 @@ export interface ChatModule {
 }
 
 /** Builds the inbox (named for this process, heart-beating) and the pipeline in front of it. */
-export function createChat({ loaded, processName, db, threadLeases, access, commands, runner, actions, surfaces, queues, clock, logger, progress }: ChatDeps): ChatModule {
+export function createChat({
+  loaded,
+  processName,
+  db,
+  threadLeases,
+  access,
+  commands,
+  runner,
+  actions,
+  surfaces,
+  queues,
+  clock,
+  logger,
+  progress,
+}: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
-  const inbox = new Inbox({ db, owner: processName, ...(progress && { onTaken: (chat: string) => progress.taken(chat) }) });
+  const inbox = new Inbox({
+    db,
+    owner: processName,
+    ...(progress && { onTaken: (chat: string) => progress.taken(chat) }),
+  });
   inbox.startHeartbeat(Math.max(200, Math.floor(turns.lease_ttl / 3)));
   // A chat's messages are taken in order by whichever process holds its lease: the thread_leases
   // statements, keyed `inbox:<chat>`, with the chat's listing folded in (on PGlite, with one process,
   // held in memory).
-  const leases = threadLeases.solo ? threadLeases : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.lease_ttl });
+  const leases = threadLeases.solo
+    ? threadLeases
+    : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.lease_ttl });
   const pipeline = new InboundPipeline({
-    inbox, access, commands, runner, actions, surfaces, queues, logger, maxAttempts: turns.max_attempts, leases, staleAfterMs: turns.lease_ttl, clock,
+    inbox,
+    access,
+    commands,
+    runner,
+    actions,
+    surfaces,
+    queues,
+    logger,
+    maxAttempts: turns.max_attempts,
+    leases,
+    staleAfterMs: turns.lease_ttl,
+    clock,
   });
   return {
-    pipeline, inbox,
+    pipeline,
+    inbox,
     sweep: {
       name: 'inbox',
       run: async () => {

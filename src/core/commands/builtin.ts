@@ -36,7 +36,11 @@ export function builtinCommands(): ChatCommand[] {
 /** `3725000` → `1h 2m 5s`. */
 export function formatUptime(ms: number): string {
   const s = Math.floor(ms / 1000);
-  const parts = [[Math.floor(s / 86400), 'd'], [Math.floor(s / 3600) % 24, 'h'], [Math.floor(s / 60) % 60, 'm']] as const;
+  const parts = [
+    [Math.floor(s / 86400), 'd'],
+    [Math.floor(s / 3600) % 24, 'h'],
+    [Math.floor(s / 60) % 60, 'm'],
+  ] as const;
   const head = parts.filter(([n], i) => n > 0 || parts.slice(0, i).some(([m]) => m > 0)).map(([n, u]) => `${n}${u}`);
   return [...head, `${s % 60}s`].join(' ');
 }

@@ -45,9 +45,15 @@ export class Clarifier {
     const targets = Object.fromEntries(input.known.map((k, i) => [`t${i}`, k.chat]));
     const origin = ctx.turn?.chat.startsWith('thread:') ? undefined : (ctx.turn?.chat as ChatRef | undefined);
     const destinations = [...(origin ? [origin] : []), ...this.#o.channels];
-    if (destinations.length === 0) return `not sent: "${input.to}" is not an allowed target and there is nobody to ask which one was meant`;
+    if (destinations.length === 0)
+      return `not sent: "${input.to}" is not an allowed target and there is nobody to ask which one was meant`;
     const requester = ctx.turn?.requester;
-    const subject: ClarifySubject = { text, asked: input.to, targets, ...(requester && { requester: { platform: requester.platform, id: requester.id } }) };
+    const subject: ClarifySubject = {
+      text,
+      asked: input.to,
+      targets,
+      ...(requester && { requester: { platform: requester.platform, id: requester.id } }),
+    };
     await this.#o.questions.ask({
       kind: CLARIFY_QUESTION,
       title: `Where should this message go? "${input.to}" is not an allowed target.`,
@@ -60,8 +66,10 @@ export class Clarifier {
       destinations,
       subject,
     });
-    return `not sent yet: "${input.to}" is not an allowed target, so Kazma asked which target was meant. ` +
-      'The message is posted once someone picks one; do not send it again.';
+    return (
+      `not sent yet: "${input.to}" is not an allowed target, so Kazma asked which target was meant. ` +
+      'The message is posted once someone picks one; do not send it again.'
+    );
   }
 
   async #decided(question: Question): Promise<void> {

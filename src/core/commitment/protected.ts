@@ -12,7 +12,9 @@ export const PROTECTED_SETTINGS = ['access', 'approvals', 'tools', 'outbound'] a
 /** True when `key` (`access.users`, `tools`) is or lies under a protected setting. */
 export function isProtectedSetting(key: string): boolean {
   const normalised = key.trim().toLowerCase();
-  return PROTECTED_SETTINGS.some((root) => normalised === root || normalised.startsWith(`${root}.`) || normalised.startsWith(`${root}[`));
+  return PROTECTED_SETTINGS.some(
+    (root) => normalised === root || normalised.startsWith(`${root}.`) || normalised.startsWith(`${root}[`),
+  );
 }
 
 /**
@@ -25,7 +27,10 @@ export const commitmentGuard: Guard = {
   check({ tool, args }, ctx) {
     for (const key of tool.settings?.(args) ?? []) {
       if (isProtectedSetting(key)) {
-        throw new RefusedBeforeEffect(`"${key}" is a protected setting (${PROTECTED_SETTINGS.join(', ')}); no tool call may change it, whatever the approval. An operator changes it in kazma.yaml`);
+        throw new RefusedBeforeEffect(
+          `"${key}" is a protected setting (${PROTECTED_SETTINGS.join(', ')}); no tool call may change it, whatever ` +
+            `the approval. An operator changes it in kazma.yaml`,
+        );
       }
     }
     if (tool.name === 'shell' && typeof args.command === 'string') {

@@ -18,7 +18,9 @@ export function sendMessageTool(options: { replies: ReplyOutbox; aliases: readon
   const aliases = options.aliases.length > 0 ? ` Known aliases: ${options.aliases.join(', ')}.` : '';
   return defineTool({
     name: SEND_MESSAGE,
-    description: `Post a message to another chat: "to" is a chat such as "slack:C0123" or "telegram:-100123", or a configured alias.${aliases} A person approves each message.`,
+    description:
+      `Post a message to another chat: "to" is a chat such as "slack:C0123" or "telegram:-100123", or a ` +
+      `configured alias.${aliases} A person approves each message.`,
     input: z.object({
       to: z.string().min(1).max(200).describe('Chat ref (platform:chat[:thread]) or alias'),
       text: z.string().min(1).max(4000).describe('The message to post'),

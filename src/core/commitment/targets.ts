@@ -37,7 +37,9 @@ export function decideTarget(to: string, outbound: OutboundConfig): TargetDecisi
   const aliases = Object.keys(outbound.targets);
   return {
     kind: 'refuse',
-    reason: `"${to}" is neither a chat (platform:chat, e.g. "slack:C0123") nor a configured alias${aliases.length ? ` (${aliases.join(', ')})` : ''}`,
+    reason:
+      `"${to}" is neither a chat (platform:chat, e.g. "slack:C0123") nor a configured ` +
+      `alias${aliases.length ? ` (${aliases.join(', ')})` : ''}`,
   };
 }
 

@@ -14,7 +14,10 @@ export function crossFieldIssues(config: KazmaConfig): string[] {
   });
   issues.push(...apiTokenIssues(config));
   // The vault is stored in the database, so the database cannot be found through it.
-  if (isVaultPointer(config.database.url)) issues.push('database.url: cannot be a vault:// pointer (the vault is stored in that database); use "${DATABASE_URL}"');
+  if (isVaultPointer(config.database.url))
+    issues.push(
+      'database.url: cannot be a vault:// pointer (the vault is stored in that database); use "${DATABASE_URL}"',
+    );
   return issues;
 }
 
@@ -30,13 +33,21 @@ function apiTokenIssues(config: KazmaConfig): string[] {
     const key = `access.operators[${i}].api_token`;
     if (!token) return;
     // A vault:// pointer is resolved at start (core/vault), where these rules run again on the secret itself.
-    if (!isVaultPointer(token) && token.length < MIN_API_TOKEN_LENGTH) issues.push(`${key}: too short; use at least ${MIN_API_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 24)`);
+    if (!isVaultPointer(token) && token.length < MIN_API_TOKEN_LENGTH)
+      issues.push(
+        `${key}: too short; use at least ${MIN_API_TOKEN_LENGTH} random characters (e.g. openssl rand -hex 24)`,
+      );
     const first = owners.get(token);
-    if (first !== undefined) issues.push(`${key}: the same token as access.operators[${first}].api_token; each operator needs their own`);
+    if (first !== undefined)
+      issues.push(`${key}: the same token as access.operators[${first}].api_token; each operator needs their own`);
     else owners.set(token, i);
   });
   // The shared token only reads; were it an operator's token too, it would decide as them.
   const shared = owners.get(config.http.api_token);
-  if (config.http.api_token && shared !== undefined) issues.push(`http.api_token: the same token as access.operators[${shared}].api_token; the shared token only reads, so give it its own value`);
+  if (config.http.api_token && shared !== undefined)
+    issues.push(
+      `http.api_token: the same token as access.operators[${shared}].api_token; the shared token only reads, so ` +
+        `give it its own value`,
+    );
   return issues;
 }

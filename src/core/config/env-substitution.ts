@@ -18,7 +18,9 @@ export function substituteEnv(
   const sources: Record<string, string> = {};
   const walk = (node: unknown, path: string): unknown => {
     if (typeof node === 'string') {
-      const used = [...node.matchAll(PLACEHOLDER)].map((m) => m[1]!).find((name) => env[name] !== undefined && env[name] !== '');
+      const used = [...node.matchAll(PLACEHOLDER)]
+        .map((m) => m[1]!)
+        .find((name) => env[name] !== undefined && env[name] !== '');
       if (used) sources[path] = used;
       return substituteString(node, env, path, issues);
     }

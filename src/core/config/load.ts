@@ -20,7 +20,9 @@ export interface LoadedConfig {
   env: Environment;
   /** Values that must never be printed (tokens, keys, passwords, URLs carrying passwords). */
   secrets: string[];
-  /** What the file should change though Kazma runs with it (a renamed key): logged at start, printed by `config check`. */
+  /**
+   * What the file should change though Kazma runs with it (a renamed key): logged at start, printed by `config check`.
+   */
   warnings?: readonly string[];
   /** Which environment variable gave a key its value (`model.api_key` → `OPENAI_API_KEY`); absent: the file itself. */
   sources?: Readonly<Record<string, string>>;
@@ -42,14 +44,15 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const explicit = options.path ?? env.KAZMA_CONFIG;
   const path = resolve(cwd, explicit ?? 'kazma.yaml');
   const text = readConfigText(path, explicit !== undefined);
-  return parseConfig(text ?? '', { env, baseDir: text === undefined ? cwd : dirname(path), path: text === undefined ? undefined : path });
+  return parseConfig(text ?? '', {
+    env,
+    baseDir: text === undefined ? cwd : dirname(path),
+    path: text === undefined ? undefined : path,
+  });
 }
 
 /** Validates YAML text; exported for tests and `config check`. Relative paths resolve against baseDir. */
-export function parseConfig(
-  text: string,
-  options: { env: Environment; baseDir: string; path?: string },
-): LoadedConfig {
+export function parseConfig(text: string, options: { env: Environment; baseDir: string; path?: string }): LoadedConfig {
   const file = options.path && shownPath(options.path);
   const invalid = (issues: string[]) => new ConfigError(issues, { ...(file && { file }) });
   let raw: unknown;
@@ -58,7 +61,10 @@ export function parseConfig(
   } catch (error) {
     const where = error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line})` : '';
     // The parser ends its first line with " at line N, column M:" (the excerpt followed); the line is said already.
-    const what = (error as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').replace(/:$/, '');
+    const what = (error as Error).message
+      .split('\n')[0]!
+      .replace(/ at line \d+, column \d+:?$/, '')
+      .replace(/:$/, '');
     throw invalid([`(yaml)${where}: ${what}`]);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(['(root): expected a mapping of sections']);
@@ -71,7 +77,11 @@ export function parseConfig(
   if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
   const config = resolvePaths(parsed.data, options.baseDir, options.env);
   return {
-    config, path: options.path, env: options.env, secrets: collectSecrets(config), sources: substituted.sources,
+    config,
+    path: options.path,
+    env: options.env,
+    secrets: collectSecrets(config),
+    sources: substituted.sources,
     ...(renamed.warnings.length > 0 && { warnings: renamed.warnings }),
   };
 }
@@ -104,7 +114,11 @@ function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): K
     database: { url: databaseUrl },
     redis: { url: redisUrl },
     tools: { ...config.tools, workspace },
-    skills: { ...config.skills, paths: config.skills.paths.map((p) => resolve(baseDir, p)), agent_paths: config.skills.agent_paths.map((p) => resolve(baseDir, p)) },
+    skills: {
+      ...config.skills,
+      paths: config.skills.paths.map((p) => resolve(baseDir, p)),
+      agent_paths: config.skills.agent_paths.map((p) => resolve(baseDir, p)),
+    },
   };
 }
 
@@ -115,10 +129,20 @@ function collectSecrets(config: KazmaConfig): string[] {
     config.model.api_key,
     ...config.model.fallbacks.map((f) => f.api_key),
     // Each platform's secret keys come from the platform list, so a new platform's tokens are masked too.
-    ...CHAT_PLATFORM_IDS.flatMap((platform) => CHAT_PLATFORMS[platform].secretKeys.map((key) => (config[platform] as Record<string, unknown>)[key])),
+    ...CHAT_PLATFORM_IDS.flatMap((platform) =>
+      CHAT_PLATFORMS[platform].secretKeys.map((key) => (config[platform] as Record<string, unknown>)[key]),
+    ),
     ...[config.database.url, config.redis.url].map((url) => urlPassword(url)),
     // An MCP server's own variables and credentials (the vault:// pointers among them reveal nothing).
-    ...config.mcp.servers.flatMap((s) => (s.transport === 'stdio' ? Object.entries(s.env).filter(([k, v]) => isSecretEnv(k, v)).map(([, v]) => v) : s.auth ? ['bearer' in s.auth ? s.auth.bearer : s.auth.value] : [])),
+    ...config.mcp.servers.flatMap((s) =>
+      s.transport === 'stdio'
+        ? Object.entries(s.env)
+            .filter(([k, v]) => isSecretEnv(k, v))
+            .map(([, v]) => v)
+        : s.auth
+          ? ['bearer' in s.auth ? s.auth.bearer : s.auth.value]
+          : [],
+    ),
   ];
   return unique(values.filter((v): v is string => typeof v === 'string' && v.length >= 4));
 }

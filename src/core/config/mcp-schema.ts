@@ -16,8 +16,12 @@ const common = {
   // "__" separates the server from the tool in `mcp__<server>__<tool>`: a server name holding it (or
   // starting or ending with "_") would let two servers' tools share a name, and mcp.safe_tools cover the
   // wrong one.
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'use 1-32 letters, digits, "_" or "-"' })
-    .refine((name) => !name.includes('__') && !name.startsWith('_') && !name.endsWith('_'), { message: 'must not contain "__" or start or end with "_" ("__" separates the server from the tool in tool names)' }),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, { message: 'use 1-32 letters, digits, "_" or "-"' })
+    .refine((name) => !name.includes('__') && !name.startsWith('_') && !name.endsWith('_'), {
+      message: 'must not contain "__" or start or end with "_" ("__" separates the server from the tool in tool names)',
+    }),
   /** `trusted` lets its tools run without approval; refused in production unless KAZMA_MCP_TRUSTED_IN_PROD=1. */
   trust: z.enum(['trusted', 'untrusted']).default('untrusted'),
   enabled: z.boolean().default(true),
@@ -53,7 +57,8 @@ const httpServer = z.strictObject({
 function normalize(raw: unknown): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const server = raw as Record<string, unknown>;
-  const transport = server.transport ?? ('command' in server ? 'stdio' : 'url' in server ? 'streamable_http' : undefined);
+  const transport =
+    server.transport ?? ('command' in server ? 'stdio' : 'url' in server ? 'streamable_http' : undefined);
   return { ...server, transport: transport === 'http' ? 'streamable_http' : transport };
 }
 
@@ -74,37 +79,65 @@ function credentialsOutOfUrl(server: z.output<typeof httpServer>, ctx: z.Refinem
   }
   if (!url.username && !url.password) return server;
   if (server.auth) {
-    ctx.addIssue({ code: 'custom', path: ['url'], message: 'holds a user and password, and auth is set too; keep one (auth, with a vault:// pointer, keeps the secret out of the address)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message:
+        'holds a user and password, and auth is set too; keep one (auth, with a vault:// pointer, keeps the secret ' +
+        'out of the address)',
+    });
     return server;
   }
   const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
   url.username = '';
   url.password = '';
-  return { ...server, url: url.href, auth: { header: 'Authorization', value: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` } };
+  return {
+    ...server,
+    url: url.href,
+    auth: { header: 'Authorization', value: `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}` },
+  };
 }
 
-export const mcpServerSchema = z.preprocess(normalize, z.discriminatedUnion('transport', [stdioServer, httpServer]))
+export const mcpServerSchema = z
+  .preprocess(normalize, z.discriminatedUnion('transport', [stdioServer, httpServer]))
   .transform((server, ctx) => (server.transport === 'stdio' ? server : credentialsOutOfUrl(server, ctx)));
 
 /** One MCP server's configuration after validation and defaults. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
 /** `mcp.servers` with unique names. */
-export const mcpServersSchema = z.array(mcpServerSchema).default([]).superRefine((servers, ctx) => {
-  const seen = new Set<string>();
-  servers.forEach((server, i) => {
-    if (seen.has(server.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `"${server.name}" is used by another server; names must be unique` });
-    seen.add(server.name);
+export const mcpServersSchema = z
+  .array(mcpServerSchema)
+  .default([])
+  .superRefine((servers, ctx) => {
+    const seen = new Set<string>();
+    servers.forEach((server, i) => {
+      if (seen.has(server.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'name'],
+          message: `"${server.name}" is used by another server; names must be unique`,
+        });
+      seen.add(server.name);
+    });
   });
-});
 
 /**
  * `trust: trusted` is refused in production (`KAZMA_PRODUCTION=1`) unless `KAZMA_MCP_TRUSTED_IN_PROD=1`:
  * a trusted server's tools run without anyone approving them.
  */
-export function trustIssues(servers: readonly McpServerConfig[], env: Readonly<Record<string, string | undefined>>, key = 'mcp.servers'): string[] {
+export function trustIssues(
+  servers: readonly McpServerConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+  key = 'mcp.servers',
+): string[] {
   if (env.KAZMA_PRODUCTION !== '1' || env.KAZMA_MCP_TRUSTED_IN_PROD === '1') return [];
-  return servers.flatMap((server, i) => server.trust === 'trusted'
-    ? [`${key}[${i}].trust: "trusted" is refused when KAZMA_PRODUCTION=1 (its tools would run without approval); remove it, or set KAZMA_MCP_TRUSTED_IN_PROD=1 to accept that`]
-    : []);
+  return servers.flatMap((server, i) =>
+    server.trust === 'trusted'
+      ? [
+          `${key}[${i}].trust: "trusted" is refused when KAZMA_PRODUCTION=1 (its tools would run without approval); ` +
+            `remove it, or set KAZMA_MCP_TRUSTED_IN_PROD=1 to accept that`,
+        ]
+      : [],
+  );
 }

@@ -8,16 +8,25 @@ import type { KazmaConfig } from './schema.ts';
 
 /** Rules beyond the bot token, per platform; each issue is `key.path: reason (fix)`. */
 const SECTION_RULES: { [P in ChatPlatform]: (section: KazmaConfig[P]) => string[] } = {
-  telegram: (telegram) => (telegram.mode === 'webhook' && !telegram.webhook_secret ? ['telegram.webhook_secret: required when telegram.mode is webhook'] : []),
+  telegram: (telegram) =>
+    telegram.mode === 'webhook' && !telegram.webhook_secret
+      ? ['telegram.webhook_secret: required when telegram.mode is webhook']
+      : [],
   slack: (slack) => {
     const issues: string[] = [];
     if (slack.mode === 'http' && !slack.signing_secret) {
-      issues.push('slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET from Basic Information → App Credentials)');
+      issues.push(
+        'slack.signing_secret: required when slack.mode is http (set SLACK_SIGNING_SECRET from Basic Information → ' +
+          'App Credentials)',
+      );
     }
     // Socket Mode connects with an app-level token; a bot token (xoxb-…) there fails only at connect time.
     // A vault:// pointer is judged once resolved (core/vault runs these rules again on the secret).
     if (slack.mode === 'socket' && !isVaultPointer(slack.app_token) && !slack.app_token.startsWith('xapp-')) {
-      issues.push('slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)');
+      issues.push(
+        'slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set ' +
+          'SLACK_APP_TOKEN)',
+      );
     }
     return issues;
   },
@@ -27,18 +36,23 @@ const SECTION_RULES: { [P in ChatPlatform]: (section: KazmaConfig[P]) => string[
 /**
  * What is wrong with a platform's section, judged as if it were enabled (empty when nothing is).
  * @example enabledPlatformIssues('slack', { ...slack, mode: 'socket', app_token: '' })
- * // ['slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set SLACK_APP_TOKEN)']
+ * // ['slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket
+ * //   (set SLACK_APP_TOKEN)']
  */
 export function enabledPlatformIssues<P extends ChatPlatform>(platform: P, section: KazmaConfig[P]): string[] {
   const { tokenEnv, tokenHint } = CHAT_PLATFORMS[platform];
-  const issues = section.token ? [] : [`${platform}.token: required when ${platform}.enabled is true (set ${tokenEnv} to ${tokenHint})`];
+  const issues = section.token
+    ? []
+    : [`${platform}.token: required when ${platform}.enabled is true (set ${tokenEnv} to ${tokenHint})`];
   const rules = SECTION_RULES[platform] as (section: KazmaConfig[P]) => string[];
   return [...issues, ...rules(section)];
 }
 
 /** The issues of every enabled platform, in the order of CHAT_PLATFORMS. */
 export function platformIssues(config: KazmaConfig): string[] {
-  return CHAT_PLATFORM_IDS.flatMap((platform) => (config[platform].enabled ? enabledPlatformIssues(platform, config[platform]) : []));
+  return CHAT_PLATFORM_IDS.flatMap((platform) =>
+    config[platform].enabled ? enabledPlatformIssues(platform, config[platform]) : [],
+  );
 }
 
 /**

@@ -12,7 +12,9 @@ const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).pre
 
 // Platform ids are plain lowercase words, so they go into the pattern unescaped.
 const chatRef = z.string().regex(new RegExp(`^(${PLATFORM_IDS.join('|')}):[^:\\s]+(:[^:\\s]+)?$`), {
-  message: `expected <platform>:<chat>[:<thread>] with platform ${PLATFORM_IDS.slice(0, -1).join(', ')} or ${PLATFORM_IDS.at(-1)}`,
+  message:
+    `expected <platform>:<chat>[:<thread>] with platform ${PLATFORM_IDS.slice(0, -1).join(', ')} or ` +
+    `${PLATFORM_IDS.at(-1)}`,
 });
 
 /** An operator's id on each platform. Numeric ids are read as text: YAML makes unquoted digits a number. */
@@ -72,7 +74,12 @@ export const configSchema = z.strictObject({
     token: z.string().default(''),
     mode: z.enum(['polling', 'webhook']).default('polling'),
     api_root: z.string().url().default('https://api.telegram.org'),
-    webhook_secret: z.string().regex(/^[A-Za-z0-9_-]{0,256}$/, { message: 'expected 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram\'s rule for secret_token)' }).default(''),
+    webhook_secret: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{0,256}$/, {
+        message: "expected 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule for secret_token)",
+      })
+      .default(''),
     /** Public HTTPS URL Telegram posts to (…/telegram/webhook); empty: Kazma does not call setWebhook itself. */
     webhook_url: z.union([z.literal(''), z.string().url()]).default(''),
     /** In groups: answer only when mentioned or replied to (`mention`), or every message (`all`). */
@@ -97,12 +104,23 @@ export const configSchema = z.strictObject({
   tools: section({
     disabled: z.array(z.string()).default([]),
     workspace: z.string().default(''),
-    /** Extra environment variables children may see, beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR; `NAME_*` matches a prefix. */
-    env_allow: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { message: 'expected a variable name, optionally ending in *' })).default([]),
+    /**
+     * Extra environment variables children may see, beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR; `NAME_*` matches a
+     * prefix.
+     */
+    env_allow: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { message: 'expected a variable name, optionally ending in *' }),
+      )
+      .default([]),
     shell: section({
       allow: z.array(z.string()).optional(),
       timeout: duration('60s'),
-      /** `bwrap`: every command runs in a bubblewrap sandbox (shell is refused where it cannot run); `off`: uncontained. */
+      /**
+       * `bwrap`: every command runs in a bubblewrap sandbox (shell is refused where it cannot run); `off`: uncontained.
+       */
       sandbox: z.enum(['bwrap', 'off']).default('bwrap'),
       /** Whether sandboxed commands may use the network. */
       network: z.boolean().default(false),
@@ -119,14 +137,25 @@ export const configSchema = z.strictObject({
   skills: section({
     /** Folders holding skills (tool packages); `<data_dir>/skills` is always searched too. Relative to kazma.yaml. */
     paths: z.array(z.string().min(1)).default(['./skills']),
-    /** Every sub-folder of a path that holds a skill.yaml is a skill; off: only paths that are skill folders themselves. */
+    /**
+     * Every sub-folder of a path that holds a skill.yaml is a skill; off: only paths that are skill folders themselves.
+     */
     auto_discover: z.boolean().default(true),
     /** More folders of Agent Skills (SKILL.md), besides the bundled and well-known ones. Relative to kazma.yaml. */
     agent_paths: z.array(z.string().min(1)).default([]),
   }),
   web: section({
-    /** `host:port` entries web tools may reach although internal (`[::1]:8080` for IPv6); everything else internal is refused. */
-    allow_private: z.array(z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: 'expected host:port, e.g. "searx.lan:8080" or "[::1]:8080"' })).default([]),
+    /**
+     * `host:port` entries web tools may reach although internal (`[::1]:8080` for IPv6); everything else internal is
+     * refused.
+     */
+    allow_private: z
+      .array(
+        z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, {
+          message: 'expected host:port, e.g. "searx.lan:8080" or "[::1]:8080"',
+        }),
+      )
+      .default([]),
     /** Bytes of a response read at most. */
     max_bytes: z.number().int().min(1024).default(2_000_000),
     /** Time for one web request, redirects included. */
@@ -145,7 +174,9 @@ export const configSchema = z.strictObject({
   }),
   outbound: section({
     /** Aliases send_message accepts: `{ ops: "slack:C0123" }`. */
-    targets: z.record(z.string().regex(/^[a-z0-9_-]{1,32}$/, { message: 'expected a short lower-case alias' }), chatRef).default({}),
+    targets: z
+      .record(z.string().regex(/^[a-z0-9_-]{1,32}$/, { message: 'expected a short lower-case alias' }), chatRef)
+      .default({}),
     /** When set, send_message posts only to these (aliases or chat refs); another target gets a clarify card. */
     allow_targets: z.array(z.string()).default([]),
   }),
@@ -188,7 +219,12 @@ export const configSchema = z.strictObject({
     alert_channels: z.array(chatRef).default([]),
     /** No progress (or no move out of a waiting state) for this long opens an incident, per kind of work. */
     stall_after: section({
-      task: duration('10m'), turn: duration('10m'), scheduled: duration('5m'), gate: duration('15m'), outbox: duration('10m'), mcp: duration('10m'),
+      task: duration('10m'),
+      turn: duration('10m'),
+      scheduled: duration('5m'),
+      gate: duration('15m'),
+      outbox: duration('10m'),
+      mcp: duration('10m'),
     }),
   }),
   shutdown: section({ timeout: duration('10s') }),

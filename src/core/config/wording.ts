@@ -25,11 +25,24 @@ export function ownWords(issue: Issue, value: unknown): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => String(v)).join(', ')}; got ${shown(value)}`;
     case 'too_small':
-      return issue.origin === 'array' ? `expected at least ${String(issue.minimum)} entries` : issue.origin === 'string' ? (Number(issue.minimum) === 1 ? 'must not be empty' : `expected at least ${String(issue.minimum)} characters`) : `expected ${String(issue.minimum)} or more, got ${shown(value)}`;
+      return issue.origin === 'array'
+        ? `expected at least ${String(issue.minimum)} entries`
+        : issue.origin === 'string'
+          ? Number(issue.minimum) === 1
+            ? 'must not be empty'
+            : `expected at least ${String(issue.minimum)} characters`
+          : `expected ${String(issue.minimum)} or more, got ${shown(value)}`;
     case 'too_big':
-      return issue.origin === 'array' ? `expected at most ${String(issue.maximum)} entries` : issue.origin === 'string' ? `expected at most ${String(issue.maximum)} characters` : `expected ${String(issue.maximum)} or less, got ${shown(value)}`;
+      return issue.origin === 'array'
+        ? `expected at most ${String(issue.maximum)} entries`
+        : issue.origin === 'string'
+          ? `expected at most ${String(issue.maximum)} characters`
+          : `expected ${String(issue.maximum)} or less, got ${shown(value)}`;
     case 'invalid_format':
-      return isDefault(issue.message) ? `expected ${issue.format === 'url' ? 'a URL, e.g. https://example.com' : `a ${issue.format}`}, got ${shown(value)}` : issue.message;
+      return isDefault(issue.message)
+        ? `expected ${issue.format === 'url' ? 'a URL, e.g. https://example.com' : `a ${issue.format}`}, got ` +
+            `${shown(value)}`
+        : issue.message;
     default:
       return issue.message;
   }

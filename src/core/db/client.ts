@@ -8,7 +8,12 @@ import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
-import { reportPgliteErrors, reportPostgresErrors, StatementErrors, type StatementErrorListener } from './statement-errors.ts';
+import {
+  reportPgliteErrors,
+  reportPostgresErrors,
+  StatementErrors,
+  type StatementErrorListener,
+} from './statement-errors.ts';
 
 /** The drizzle handle every repository takes; the same type on PGlite and on PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,7 +31,10 @@ export interface Database {
   exclusive<T>(lockId: number, fn: () => Promise<T>): Promise<T>;
   /** Resolves when the database answers a query; rejects otherwise. */
   ping(): Promise<void>;
-  /** Tells `listener` of every failed statement of {@link db} (readiness watches for a full disk); returns what removes it. */
+  /**
+   * Tells `listener` of every failed statement of {@link db} (readiness watches for a full disk); returns what removes
+   * it.
+   */
   onStatementError(listener: StatementErrorListener): () => void;
   close(): Promise<void>;
 }
@@ -59,18 +67,34 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return await wrapPglite(client, lock, options);
   } catch (error) {
     lock.release();
-    throw new StartupError('database_open_failed', `Could not open the embedded database in ${options.dataDir}: ${(error as Error).message}`, { cause: error });
+    throw new StartupError(
+      'database_open_failed',
+      `Could not open the embedded database in ${options.dataDir}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
-async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options: OpenDatabaseOptions): Promise<Database> {
+async function wrapPglite(
+  client: PGlite,
+  lock: DataDirLock | undefined,
+  options: OpenDatabaseOptions,
+): Promise<Database> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // Drizzle's statements run prepared, each text parsed and planned once (pglite-prepared.ts).
   const errors = new StatementErrors();
-  const db = drizzlePglite({ client: reportPgliteErrors(withPreparedQueries(client), errors), schema }) as unknown as Db;
+  const db = drizzlePglite({
+    client: reportPgliteErrors(withPreparedQueries(client), errors),
+    schema,
+  }) as unknown as Db;
   const upkeep = startPgliteUpkeep(client, {
     intervalMs: options.upkeepIntervalMs ?? DEFAULT_UPKEEP_INTERVAL_MS,
-    onError: options.onUpkeepError ?? ((error) => process.emitWarning(`The embedded database's housekeeping (VACUUM) failed; it runs again later: ${(error as Error).message}`)),
+    onError:
+      options.onUpkeepError ??
+      ((error) =>
+        process.emitWarning(
+          `The embedded database's housekeeping (VACUUM) failed; it runs again later: ${(error as Error).message}`,
+        )),
   });
   return {
     kind: 'pglite',
@@ -91,18 +115,28 @@ async function wrapPglite(client: PGlite, lock: DataDirLock | undefined, options
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
-  const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([import('postgres'), import('drizzle-orm/postgres-js')]);
+  const [{ default: postgres }, { drizzle: drizzlePostgres }] = await Promise.all([
+    import('postgres'),
+    import('drizzle-orm/postgres-js'),
+  ]);
   const errors = new StatementErrors();
-  const client = reportPostgresErrors(preparedByDefault(postgres(url, {
-    max: Math.max(2, max), onnotice: () => {}, connect_timeout: 10,
-    // No array-type catalog query on every new connection: Kazma's tables have no array columns, and
-    // postgres.js 3.4.9 drops that query's promise, so a connection lost during it (a restart, a network
-    // blip) became an unhandled rejection that ended the process (porsager/postgres#1192, #1223).
-    fetch_types: false,
-    // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
-    // could wait half a minute for a database that is back. Cap the pause at 1 s: Kazma notices at once.
-    backoff: (failures: number) => Math.min(0.05 * failures, 1),
-  })), errors);
+  const client = reportPostgresErrors(
+    preparedByDefault(
+      postgres(url, {
+        max: Math.max(2, max),
+        onnotice: () => {},
+        connect_timeout: 10,
+        // No array-type catalog query on every new connection: Kazma's tables have no array columns, and
+        // postgres.js 3.4.9 drops that query's promise, so a connection lost during it (a restart, a network
+        // blip) became an unhandled rejection that ended the process (porsager/postgres#1192, #1223).
+        fetch_types: false,
+        // postgres.js waits before reconnecting up to 20 s (3^failures / 100 s), so after an outage a query
+        // could wait half a minute for a database that is back. Cap the pause at 1 s: Kazma notices at once.
+        backoff: (failures: number) => Math.min(0.05 * failures, 1),
+      }),
+    ),
+    errors,
+  );
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   try {
     await db.execute(sql`select 1`);
@@ -110,7 +144,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await client.end({ timeout: 1 });
     throw new StartupError(
       'database_unreachable',
-      `PostgreSQL at ${redactUrl(url)} does not answer (${(error as Error).message}). Start it, fix database.url, or unset it to use the embedded database.`,
+      `PostgreSQL at ${redactUrl(url)} does not answer (${(error as Error).message}). Start it, fix database.url, ` +
+        `or unset it to use the embedded database.`,
       { cause: error },
     );
   }
@@ -120,10 +155,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     url,
     // A transaction holds the lock while fn runs on the pool (reserve() would never resolve on a new
     // connection without fetch_types: porsager/postgres#1219); it ends, and lets go, however fn ends.
-    exclusive: (lockId, fn) => client.begin(async (tx) => {
-      await tx`select pg_advisory_xact_lock(${lockId})`;
-      return fn();
-    }) as Promise<Awaited<ReturnType<typeof fn>>>,
+    exclusive: (lockId, fn) =>
+      client.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(${lockId})`;
+        return fn();
+      }) as Promise<Awaited<ReturnType<typeof fn>>>,
     ping: async () => void (await db.execute(sql`select 1`)),
     onStatementError: (listener) => errors.listen(listener),
     close: () => client.end({ timeout: 5 }),

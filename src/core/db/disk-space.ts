@@ -14,7 +14,11 @@ const DISK_FULL_TEXT = /No space left on device|Disk quota exceeded/i;
 
 /** True when `error` (or what it wraps: drizzle puts the driver's error in `cause`) is a lack of disk space. */
 export function isDiskFull(error: unknown): boolean {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return true;
     if (typeof message === 'string' && DISK_FULL_TEXT.test(message)) return true;
@@ -25,7 +29,11 @@ export function isDiskFull(error: unknown): boolean {
 /** The driver's own words (drizzle's wrapper says only "Failed query: …"). */
 function innermostMessage(error: unknown): string {
   let message = String(error);
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     if (typeof (e as { message?: unknown }).message === 'string') message = (e as { message: string }).message;
   }
   return message;
@@ -76,8 +84,12 @@ export class DiskSpace {
       const free = stats.bavail * stats.bsize;
       const min = this.#o.minFreeBytes ?? 32 * MB;
       if (free < min) {
-        problems.push(`only ${Math.floor(free / MB)} MB free in ${this.#o.dataDir} (the database needs at least ${Math.round(min / MB)} MB)`);
-      } else if (stats.files > 0 && stats.ffree === 0) problems.push(`no file can be created in ${this.#o.dataDir} (no inodes left)`);
+        problems.push(
+          `only ${Math.floor(free / MB)} MB free in ${this.#o.dataDir} (the database needs at least ` +
+            `${Math.round(min / MB)} MB)`,
+        );
+      } else if (stats.files > 0 && stats.ffree === 0)
+        problems.push(`no file can be created in ${this.#o.dataDir} (no inodes left)`);
     }
     const refused = this.#recent();
     if (refused) {

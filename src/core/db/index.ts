@@ -4,7 +4,16 @@ export * as schema from './schema/index.ts';
 export { isConnectionError, onLiveConnection } from './connection-errors.ts';
 export { DataDirLockedError } from './data-dir-lock.ts';
 export { builtOnce, dialect, queryPrepared } from './prepared.ts';
-export { DECISIONS, GATE_STATES, approvalAudit, approvalGates, approvalGrants, type Decision, type GateState, type StoredActor } from './schema/approvals.ts';
+export {
+  DECISIONS,
+  GATE_STATES,
+  approvalAudit,
+  approvalGates,
+  approvalGrants,
+  type Decision,
+  type GateState,
+  type StoredActor,
+} from './schema/approvals.ts';
 export { chatThreads, inbox, type InboxState } from './schema/chat.ts';
 export { effectReceipts, type EffectReceipt, type ExecuteResult } from './schema/effects.ts';
 export { runIncidents, type Problem, type WorkKind } from './schema/incidents.ts';

@@ -23,7 +23,10 @@ export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
 
 /** PGlite's default start parameters followed by {@link PGLITE_SETTINGS} as `-c name=value`. */
 export function pgliteStartParams(settings: Readonly<Record<string, string>> = PGLITE_SETTINGS): string[] {
-  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+  return [
+    ...PGlite.defaultStartParams,
+    ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
 }
 
 /**
@@ -70,14 +73,22 @@ export function startPglite(options: Omit<PGliteOptions, 'startParams'>): Promis
 // CommonJS: the child resolves nothing itself (it may start in any working directory), it requires the
 // very PGlite build this process resolved.
 const INITDB = `const [pglite, dir] = process.argv.slice(1);
-require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => { console.error(error.message); process.exit(1); });`;
+require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});`;
 
 function initdbInChild(dir: string, wasmFlag: string | undefined): Promise<void> {
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [...(wasmFlag ? [wasmFlag] : []), '-e', INITDB, pglite, dir], { timeout: 300_000 }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(`initdb failed: ${stderr.trim() || error.message}`, { cause: error }));
-      else resolve();
-    });
+    execFile(
+      process.execPath,
+      [...(wasmFlag ? [wasmFlag] : []), '-e', INITDB, pglite, dir],
+      { timeout: 300_000 },
+      (error, _stdout, stderr) => {
+        if (error) reject(new Error(`initdb failed: ${stderr.trim() || error.message}`, { cause: error }));
+        else resolve();
+      },
+    );
   });
 }

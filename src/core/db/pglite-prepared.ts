@@ -21,7 +21,10 @@ interface Engine {
   _checkReady(): Promise<void>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-  execProtocolStream(message: Uint8Array, options?: { syncToFs?: boolean; throwOnError?: boolean }): Promise<BackendMessage[]>;
+  execProtocolStream(
+    message: Uint8Array,
+    options?: { syncToFs?: boolean; throwOnError?: boolean },
+  ): Promise<BackendMessage[]>;
   syncToFs(): Promise<void>;
 }
 
@@ -52,17 +55,26 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
 
   async function prepare(text: string, paramTypes: number[] | undefined): Promise<Prepared> {
     const name = `${prefix}${++named}`;
-    const described = await engine.execProtocolStream(concat(
-      protocol.serialize.parse({ name, text, ...(paramTypes && { types: paramTypes }) }),
-      protocol.serialize.describe({ type: 'S', name }),
-      protocol.serialize.sync(),
-    ), { syncToFs: false });
-    return { name, paramTypes: parse.parseDescribeStatementResults(described), rowDescription: described.find((m) => m.name === 'rowDescription') };
+    const described = await engine.execProtocolStream(
+      concat(
+        protocol.serialize.parse({ name, text, ...(paramTypes && { types: paramTypes }) }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ),
+      { syncToFs: false },
+    );
+    return {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(described),
+      rowDescription: described.find((m) => m.name === 'rowDescription'),
+    };
   }
 
   /** Lets a prepared statement go (closing one that no longer exists is not an error). */
   async function close(name: string): Promise<void> {
-    await engine.execProtocolStream(concat(protocol.serialize.close({ type: 'S', name }), protocol.serialize.sync()), { syncToFs: false });
+    await engine.execProtocolStream(concat(protocol.serialize.close({ type: 'S', name }), protocol.serialize.sync()), {
+      syncToFs: false,
+    });
   }
 
   async function evictOldest(): Promise<void> {
@@ -73,7 +85,12 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
     }
   }
 
-  async function run<T>(text: string, params: unknown[], queryOptions: QueryOptions | undefined, again: boolean): Promise<Results<T>> {
+  async function run<T>(
+    text: string,
+    params: unknown[],
+    queryOptions: QueryOptions | undefined,
+    again: boolean,
+  ): Promise<Results<T>> {
     const key = queryOptions?.paramTypes ? `${queryOptions.paramTypes.join(',')}\u0000${text}` : text;
     let statement = prepared.get(key);
     if (statement) prepared.delete(key);
@@ -90,11 +107,14 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
     });
     let messages: BackendMessage[];
     try {
-      messages = await engine.execProtocolStream(concat(
-        protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ), { syncToFs: false });
+      messages = await engine.execProtocolStream(
+        concat(
+          protocol.serialize.bind({ statement: statement.name, values: values as string[] }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ),
+        { syncToFs: false },
+      );
     } catch (error) {
       if (!again && PREPARE_AGAIN.has((error as { code?: string }).code ?? '')) {
         prepared.delete(key);
@@ -111,7 +131,9 @@ export function withPreparedQueries(pglite: PGlite, options: { maxStatements?: n
   const query = async <T>(text: string, params: unknown[] = [], queryOptions?: QueryOptions): Promise<Results<T>> => {
     await engine._checkReady();
     try {
-      return await engine._runExclusiveTransaction(() => engine._runExclusiveQuery(() => run<T>(text, params, queryOptions, false)));
+      return await engine._runExclusiveTransaction(() =>
+        engine._runExclusiveQuery(() => run<T>(text, params, queryOptions, false)),
+      );
     } catch (error) {
       // As PGlite's query() does, whether preparing or running it failed: the error names its statement.
       throw Object.assign(error as object, { query: text, params });

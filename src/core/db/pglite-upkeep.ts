@@ -7,13 +7,16 @@
 //  - the planner never had statistics, so it guessed row counts (one checkpoint read hashed a whole
 //    thread's history because of such a guess; see checkpoint-read.ts).
 //
-// Input: the open PGlite, how often (the first run a minute after open at most). Output: a handle whose `stop` ends it (Database.close calls it).
-// Invariant: at most one run at a time; a run holds PGlite's transaction mutex (PGlite.query), so it
-// waits for an open transaction and never lands inside one. A failed run is reported and the next one
-// tries again; it never stops the process.
+// Input: the open PGlite, how often (the first run a minute after open at most). Output: a handle whose `stop` ends it
+// (Database.close calls it). Invariant: at most one run at a time; a run holds PGlite's transaction mutex
+// (PGlite.query), so it waits for an open transaction and never lands inside one. A failed run is reported and the next
+// one tries again; it never stops the process.
 import type { PGlite } from '@electric-sql/pglite';
 
-/** How often by default: often enough that dead entries stay few, rare enough that its pause (~0.15 s at 4,000 messages) is not felt. */
+/**
+ * How often by default: often enough that dead entries stay few, rare enough that its pause (~0.15 s at 4,000 messages)
+ * is not felt.
+ */
 export const DEFAULT_UPKEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface PgliteUpkeep {
@@ -26,7 +29,10 @@ export interface PgliteUpkeep {
 /** The first run comes sooner: a data dir a Kazma of before used has never been vacuumed or analysed. */
 const FIRST_RUN_AFTER_MS = 60_000;
 
-export function startPgliteUpkeep(client: PGlite, options: { intervalMs: number; onError?: (error: unknown) => void }): PgliteUpkeep {
+export function startPgliteUpkeep(
+  client: PGlite,
+  options: { intervalMs: number; onError?: (error: unknown) => void },
+): PgliteUpkeep {
   let running: Promise<void> | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -13,7 +13,11 @@ export const dialect = new PgDialect();
  * returns the rows as the driver gives them (SQL column names, driver values).
  * Only for a text from a small fixed set: each distinct text stays prepared on every connection it ran on.
  */
-export async function queryPrepared(db: Db, query: Query, values: Record<string, unknown> = {}): Promise<Array<Record<string, unknown>>> {
+export async function queryPrepared(
+  db: Db,
+  query: Query,
+  values: Record<string, unknown> = {},
+): Promise<Array<Record<string, unknown>>> {
   const result: unknown = await db._.session.prepareQuery(query, undefined, 'kazma', false).execute(values);
   // postgres.js returns the rows as the result; PGlite returns `{ rows }`.
   return Array.isArray(result) ? result : ((result as { rows?: Array<Record<string, unknown>> }).rows ?? []);

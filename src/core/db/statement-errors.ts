@@ -52,11 +52,12 @@ function reportUnsafe(client: Sql, errors: StatementErrors): Sql {
     // (`.values()`): the failure is seen there, without starting the query early.
     const then = pending.then;
     Object.defineProperty(pending, 'then', {
-      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => then.call(pending, ok, (error: unknown) => {
-        errors.report(error);
-        if (fail) return fail(error);
-        throw error;
-      }),
+      value: (ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) =>
+        then.call(pending, ok, (error: unknown) => {
+          errors.report(error);
+          if (fail) return fail(error);
+          throw error;
+        }),
     });
     return pending;
   }) as Unsafe;
@@ -75,16 +76,19 @@ export function reportPgliteErrors(pglite: PGlite, errors: StatementErrors): PGl
 
 /** A proxy of `target` whose `query` and `exec` report failures; `other` may supply further members. */
 function reporting<T extends Pick<PGlite, 'query' | 'exec'>>(
-  target: T, errors: StatementErrors, other: (target: T, property: string | symbol) => unknown,
+  target: T,
+  errors: StatementErrors,
+  other: (target: T, property: string | symbol) => unknown,
 ): T {
   return new Proxy(target, {
     get(object, property) {
       if (property === 'query' || property === 'exec') {
         const run = (Reflect.get(object, property, object) as (...args: unknown[]) => Promise<unknown>).bind(object);
-        return (...args: unknown[]) => run(...args).catch((error: unknown) => {
-          errors.report(error);
-          throw error;
-        });
+        return (...args: unknown[]) =>
+          run(...args).catch((error: unknown) => {
+            errors.report(error);
+            throw error;
+          });
       }
       const replaced = other(object, property);
       if (replaced !== undefined) return replaced;

@@ -3,7 +3,9 @@ import { KazmaError } from '../errors.ts';
 
 /** What a button tap means once its owner has read it: which chat's queue it waits in, and the work. */
 export interface RoutedAction {
-  /** The queue it must stay in order with: the question's origin chat (not the card's), or `thread:<id>`; none: at once. */
+  /**
+   * The queue it must stay in order with: the question's origin chat (not the card's), or `thread:<id>`; none: at once.
+   */
   queue?: string;
   /** Decides as `actor`, who tapped in `via`. */
   run(input: { actor: Actor; via: ChatRef }): Promise<void>;

@@ -7,7 +7,13 @@ import { type Db, dialect, queryPrepared } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** An audit table of attempts: one row per attempt, whatever came of it (approval_audit, question_audit). */
-export type AuditTable = PgTable & { actor: PgColumn; platform: PgColumn; decision: PgColumn; outcome: PgColumn; detail: PgColumn };
+export type AuditTable = PgTable & {
+  actor: PgColumn;
+  platform: PgColumn;
+  decision: PgColumn;
+  outcome: PgColumn;
+  detail: PgColumn;
+};
 
 /** The attempt the statement records in the same round trip. */
 export interface CasAudit {
@@ -39,13 +45,18 @@ export interface CasMove<T extends PgTable> {
   audit?: CasAudit;
 }
 
-/** `won`: this call moved the row and `row` is it after the move; else `row` is the row as it stands (undefined: none). */
+/**
+ * `won`: this call moved the row and `row` is it after the move; else `row` is the row as it stands (undefined: none).
+ */
 export type CasResult<R> = { won: true; row: R } | { won: false; row: R | undefined };
 
 /** A `set` key the table does not have (a bug in the caller). */
 export class UnknownColumnError extends KazmaError {
   constructor(readonly column: string) {
-    super('cas_unknown_column', `compareAndSet was asked to set "${column}", which the table does not have; use the column's TypeScript name.`);
+    super(
+      'cas_unknown_column',
+      `compareAndSet was asked to set "${column}", which the table does not have; use the column's TypeScript name.`,
+    );
   }
 }
 
@@ -70,30 +81,48 @@ export class UnknownColumnError extends KazmaError {
  *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
  *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
-export async function compareAndSet<T extends PgTable>(db: Db, move: CasMove<T>): Promise<CasResult<T['$inferSelect']>> {
+export async function compareAndSet<T extends PgTable>(
+  db: Db,
+  move: CasMove<T>,
+): Promise<CasResult<T['$inferSelect']>> {
   const columns = getTableColumns(move.table) as Record<string, Column>;
   const set = Object.entries(move.set ?? {}).map(([key, value]) => {
     const column = columns[key];
-    if (!column || column.name === move.idColumn.name || column.name === move.stateColumn.name) throw new UnknownColumnError(key);
+    if (!column || column.name === move.idColumn.name || column.name === move.stateColumn.name)
+      throw new UnknownColumnError(key);
     return { key, column, value };
   });
   // SQL pieces (a set value such as now(), the guard) go into the text as they are; their own params, if
   // any, are taken from this call's pieces, in the order the text has them (set values, then the guard).
-  const pieces = [...set.flatMap((s) => (is(s.value, SQL) ? [s.value] : [])), ...(move.guard ? [move.guard] : [])].map((piece) => dialect.sqlToQuery(piece));
+  const pieces = [...set.flatMap((s) => (is(s.value, SQL) ? [s.value] : [])), ...(move.guard ? [move.guard] : [])].map(
+    (piece) => dialect.sqlToQuery(piece),
+  );
   const audit = move.audit;
   const shape = [
-    move.idColumn.name, move.stateColumn.name, ...set.map((s) => (is(s.value, SQL) ? `${s.key}=` : s.key)), ...pieces.map((p) => p.sql),
+    move.idColumn.name,
+    move.stateColumn.name,
+    ...set.map((s) => (is(s.value, SQL) ? `${s.key}=` : s.key)),
+    ...pieces.map((p) => p.sql),
     audit ? `${getTableName(audit.table)}.${audit.subject.name}` : '',
   ].join('\u0000');
   const query = statementOf(move, set, shape);
-  const values: Record<string, unknown> = { id: encode(move.idColumn, move.id), from: encode(move.stateColumn, move.from), to: encode(move.stateColumn, move.to) };
+  const values: Record<string, unknown> = {
+    id: encode(move.idColumn, move.id),
+    from: encode(move.stateColumn, move.from),
+    to: encode(move.stateColumn, move.to),
+  };
   for (const s of set) if (!is(s.value, SQL)) values[`set:${s.key}`] = encode(s.column, s.value);
   if (audit) {
     const t = audit.table;
     Object.assign(values, {
-      'audit:subject': encode(audit.subject, move.id), 'audit:actor': encode(t.actor, audit.actor), 'audit:platform': encode(t.platform, audit.platform),
-      'audit:decision': encode(t.decision, audit.decision), 'audit:detail': encode(t.detail, audit.detail),
-      'audit:won': audit.outcomes.won, 'audit:lost': audit.outcomes.lost, 'audit:unknown': audit.outcomes.unknown,
+      'audit:subject': encode(audit.subject, move.id),
+      'audit:actor': encode(t.actor, audit.actor),
+      'audit:platform': encode(t.platform, audit.platform),
+      'audit:decision': encode(t.decision, audit.decision),
+      'audit:detail': encode(t.detail, audit.detail),
+      'audit:won': audit.outcomes.won,
+      'audit:lost': audit.outcomes.lost,
+      'audit:unknown': audit.outcomes.unknown,
     });
   }
   const pieceParams = pieces.flatMap((p) => p.params);
@@ -107,7 +136,11 @@ export async function compareAndSet<T extends PgTable>(db: Db, move: CasMove<T>)
 /** The statement of each shape of move, per table: built by drizzle once, its values placeholders. */
 const statements = new WeakMap<PgTable, Map<string, Query>>();
 
-function statementOf(move: CasMove<PgTable>, set: Array<{ column: Column; value: unknown; key: string }>, shape: string): Query {
+function statementOf(
+  move: CasMove<PgTable>,
+  set: Array<{ column: Column; value: unknown; key: string }>,
+  shape: string,
+): Query {
   let byShape = statements.get(move.table);
   if (!byShape) statements.set(move.table, (byShape = new Map()));
   let query = byShape.get(shape);
@@ -118,10 +151,13 @@ function statementOf(move: CasMove<PgTable>, set: Array<{ column: Column; value:
 const value = (name: string) => sql.placeholder(name);
 
 function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: unknown; key: string }>): SQL {
-  const assignments = set.map((s) => sql`${sql.identifier(s.column.name)} = ${is(s.value, SQL) ? s.value : value(`set:${s.key}`)}`);
+  const assignments = set.map(
+    (s) => sql`${sql.identifier(s.column.name)} = ${is(s.value, SQL) ? s.value : value(`set:${s.key}`)}`,
+  );
   assignments.unshift(sql`${sql.identifier(move.stateColumn.name)} = ${value('to')}`);
   const id = sql`${move.idColumn} = ${value('id')}`;
-  const condition = sql`${id} and ${move.stateColumn} = ${value('from')}${move.guard ? sql` and (${move.guard})` : sql``}`;
+  const condition = sql`${id} and ${move.stateColumn} =
+    ${value('from')}${move.guard ? sql` and (${move.guard})` : sql``}`;
   return sql`
     with moved as (
       update ${move.table} set ${sql.join(assignments, sql`, `)} where ${condition} returning *
@@ -142,11 +178,16 @@ function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: u
 function auditInsert(audit: CasAudit, state: PgColumn): SQL {
   const t = audit.table;
   const typed = (name: string, column: PgColumn) => sql`${value(`audit:${name}`)}::${sql.raw(column.getSQLType())}`;
-  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) => sql.identifier(c.name));
+  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) =>
+    sql.identifier(c.name),
+  );
   return sql`insert into ${t} (${sql.join(names, sql`, `)})
-    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)}, ${typed('decision', t.decision)},
-      case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then ${value('audit:lost')} else ${value('audit:unknown')} end,
-      case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select standing.${sql.identifier(state.name)}::text from standing) end`;
+    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)},
+      ${typed('decision', t.decision)},
+      case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then
+        ${value('audit:lost')} else ${value('audit:unknown')} end,
+      case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select
+        standing.${sql.identifier(state.name)}::text from standing) end`;
 }
 
 /** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */

@@ -49,11 +49,19 @@ export class DecidedEffects {
     try {
       await this.#handlers.get(question.kind)?.(question, actor);
     } catch (error) {
-      this.#o.logger?.warn({ err: error, question: question.id, kind: question.kind }, 'acting on a decided question failed; it stays owed and the sweep tries again');
+      this.#o.logger?.warn(
+        { err: error, question: question.id, kind: question.kind },
+        'acting on a decided question failed; it stays owed and the sweep tries again',
+      );
       return false;
     }
     // Not recorded: the sweep runs the (keyed) handler again, which does nothing new.
-    await effectDone(this.#o.db, question.id).catch((error: unknown) => this.#o.logger?.warn({ err: error, question: question.id }, 'a decided question was acted on, but could not be recorded as done; the sweep checks it again'));
+    await effectDone(this.#o.db, question.id).catch((error: unknown) =>
+      this.#o.logger?.warn(
+        { err: error, question: question.id },
+        'a decided question was acted on, but could not be recorded as done; the sweep checks it again',
+      ),
+    );
     return true;
   }
 
@@ -68,7 +76,10 @@ export class DecidedEffects {
       const row = await takeOverEffect(this.#o.db, seen, staleBefore);
       if (!row) continue; // done meanwhile, or another process's sweep has it
       const question = this.#o.read(row);
-      this.#o.logger?.warn({ question: question.id, kind: question.kind, decision: question.decision }, 'carrying out a decision a stop or a failure left unfinished');
+      this.#o.logger?.warn(
+        { question: question.id, kind: question.kind, decision: question.decision },
+        'carrying out a decision a stop or a failure left unfinished',
+      );
       await this.#o.editCards(question);
       if (await this.carryOut(question, actorFromStored(row.decidedBy))) done += 1;
     }

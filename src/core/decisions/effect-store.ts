@@ -14,8 +14,16 @@ const BATCH = 100;
  * (or their handler failed) before the effect was done. Younger ones may still be in a live process's hands.
  */
 export async function owedEffects(db: Db, staleBefore: Date): Promise<QuestionRow[]> {
-  return db.select().from(decisionQuestions)
-    .where(and(eq(decisionQuestions.effect, 'owed'), eq(decisionQuestions.state, 'decided'), lt(decisionQuestions.updatedAt, staleBefore)))
+  return db
+    .select()
+    .from(decisionQuestions)
+    .where(
+      and(
+        eq(decisionQuestions.effect, 'owed'),
+        eq(decisionQuestions.state, 'decided'),
+        lt(decisionQuestions.updatedAt, staleBefore),
+      ),
+    )
     .orderBy(asc(decisionQuestions.updatedAt))
     .limit(BATCH);
 }
@@ -27,20 +35,31 @@ export async function owedEffects(db: Db, staleBefore: Date): Promise<QuestionRo
  * Invariant: the takeover moves updated_at to now(), so of sweeps racing for one listed version exactly
  * one moves it, and the row is out of every sweep's reach again for a staleness wait.
  */
-export async function takeOverEffect(db: Db, seen: { id: string; updatedAt: Date }, staleBefore: Date): Promise<QuestionRow | undefined> {
-  const [row] = await db.update(decisionQuestions)
+export async function takeOverEffect(
+  db: Db,
+  seen: { id: string; updatedAt: Date },
+  staleBefore: Date,
+): Promise<QuestionRow | undefined> {
+  const [row] = await db
+    .update(decisionQuestions)
     .set({ updatedAt: sql`now()` })
-    .where(and(
-      eq(decisionQuestions.id, seen.id), eq(decisionQuestions.effect, 'owed'),
-      // PostgreSQL keeps microseconds, a JS Date milliseconds: compare at the precision both have.
-      sql`date_trunc('milliseconds', ${decisionQuestions.updatedAt}) = ${seen.updatedAt.toISOString()}::timestamptz`,
-      lt(decisionQuestions.updatedAt, staleBefore),
-    ))
+    .where(
+      and(
+        eq(decisionQuestions.id, seen.id),
+        eq(decisionQuestions.effect, 'owed'),
+        // PostgreSQL keeps microseconds, a JS Date milliseconds: compare at the precision both have.
+        sql`date_trunc('milliseconds', ${decisionQuestions.updatedAt}) = ${seen.updatedAt.toISOString()}::timestamptz`,
+        lt(decisionQuestions.updatedAt, staleBefore),
+      ),
+    )
     .returning();
   return row;
 }
 
 /** owed → done, after the handler acted (a row done meanwhile by another process stays as it is). */
 export async function effectDone(db: Db, id: string): Promise<void> {
-  await db.update(decisionQuestions).set({ effect: 'done' }).where(and(eq(decisionQuestions.id, id), eq(decisionQuestions.effect, 'owed')));
+  await db
+    .update(decisionQuestions)
+    .set({ effect: 'done' })
+    .where(and(eq(decisionQuestions.id, id), eq(decisionQuestions.effect, 'owed')));
 }

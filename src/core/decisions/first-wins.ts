@@ -77,8 +77,9 @@ export interface FirstDecisionWinsOptions {
 
 /**
  * The mechanism. `decide`: may this actor? → one statement (compare-and-set, audit, the loser's real
- * state) → edit every card; a loser is answered with the real state and nothing changes. `post` and `editCards` keep every card of a
- * question in the outbox under its owner, so a card posted anywhere, at any time, is edited with the rest.
+ * state) → edit every card; a loser is answered with the real state and nothing changes. `post` and `editCards` keep
+ * every card of a question in the outbox under its owner, so a card posted anywhere, at any time, is edited with the
+ * rest.
  */
 export class FirstDecisionWins {
   readonly #o: FirstDecisionWinsOptions;
@@ -91,7 +92,11 @@ export class FirstDecisionWins {
    * Round trips: none or one read (none when the caller passes what it `seen`), then ONE statement
    * (kind.settle) for the winner and every loser alike; the winner then queues the card edits.
    */
-  async decide<Q, D extends string, S>(kind: DecisionKind<Q, D, S>, request: DecisionRequest<D>, options: DecideOptions<Q, S> = {}): Promise<FirstDecision<Q, S>> {
+  async decide<Q, D extends string, S>(
+    kind: DecisionKind<Q, D, S>,
+    request: DecisionRequest<D>,
+    options: DecideOptions<Q, S> = {},
+  ): Promise<FirstDecision<Q, S>> {
     const seen = options.seen ?? (await kind.load(request.id));
     if (!seen) {
       await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'unknown' });
@@ -101,19 +106,40 @@ export class FirstDecisionWins {
     // lost (by the statement, with its real state), whoever taps.
     const refusal = kind.isOpen(seen) ? kind.refusal(seen, request.actor) : undefined;
     if (refusal) {
-      await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'refused', detail: refusal });
+      await kind.audit({
+        id: request.id,
+        actor: request.actor,
+        decision: request.decision,
+        outcome: 'refused',
+        detail: refusal,
+      });
       return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, seen };
     }
     const settled = await kind.settle(request);
     if (!settled.question) return this.#unknown(kind); // gone since it was read; the statement audited it
-    if (!settled.won) return { ok: false, reason: 'decided', message: kind.lostMessage(settled.question, request), question: settled.question };
+    if (!settled.won)
+      return {
+        ok: false,
+        reason: 'decided',
+        message: kind.lostMessage(settled.question, request),
+        question: settled.question,
+      };
     await options.afterWin?.(settled.question);
     await this.editCards(kind, request.id, settled.question);
     return { ok: true, question: settled.question };
   }
 
-  /** Writes one card row per destination, owned by the question; pass a transaction as `db`. Returns the row ids to dispatch. */
-  async post<Q>(db: Db, kind: Pick<DecisionKind<Q, string>, 'owner' | 'card'>, id: string, question: Q, destinations: readonly string[]): Promise<string[]> {
+  /**
+   * Writes one card row per destination, owned by the question; pass a transaction as `db`. Returns the row ids to
+   * dispatch.
+   */
+  async post<Q>(
+    db: Db,
+    kind: Pick<DecisionKind<Q, string>, 'owner' | 'card'>,
+    id: string,
+    question: Q,
+    destinations: readonly string[],
+  ): Promise<string[]> {
     return postOwnedCards(db, { kind: kind.owner, id }, kind.card(question), destinations);
   }
 
@@ -124,12 +150,18 @@ export class FirstDecisionWins {
 
   /** Answers `actor` privately in `via` (a loser, a refusal); a failure to answer is logged, not thrown. */
   async tell(via: ChatRef, actor: Actor, text: string): Promise<void> {
-    await this.#o.surfaces.replyPrivately(via, actor, text).catch((error: unknown) => this.#o.logger?.error({ err: error, chat: via }, 'could not answer a decision'));
+    await this.#o.surfaces
+      .replyPrivately(via, actor, text)
+      .catch((error: unknown) => this.#o.logger?.error({ err: error, chat: via }, 'could not answer a decision'));
   }
 
   /** Hands rows to the delivery worker; a failed dispatch is retried by the sweep (the rows are durable). */
   async dispatch(ids: string[]): Promise<void> {
-    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
+    await this.#o.outbox
+      .dispatch(ids)
+      .catch((error: unknown) =>
+        this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'),
+      );
   }
 
   #unknown(kind: { unknownMessage?: string }): { ok: false; reason: 'unknown'; message: string } {

@@ -31,14 +31,32 @@ export function questionKind({ db, mayDecide, operatorName }: QuestionsOptions):
     async settle(request) {
       const actor = storedActor(request.actor, operatorName(request.actor));
       const { won, row } = await compareAndSet(db, {
-        table: decisionQuestions, idColumn: decisionQuestions.id, stateColumn: decisionQuestions.state, id: request.id, from: 'open', to: 'decided',
-        // `effect: 'owed'` in the deciding statement itself: no stop can come between the decision and the record of what it owes.
-        set: { decision: request.decision, decidedBy: actor, decidedPlatform: request.actor.platform, decidedAt: sql`now()`, updatedAt: sql`now()`, effect: 'owed' },
+        table: decisionQuestions,
+        idColumn: decisionQuestions.id,
+        stateColumn: decisionQuestions.state,
+        id: request.id,
+        from: 'open',
+        to: 'decided',
+        // `effect: 'owed'` in the deciding statement itself: no stop can come between the decision and the record of
+        // what it owes.
+        set: {
+          decision: request.decision,
+          decidedBy: actor,
+          decidedPlatform: request.actor.platform,
+          decidedAt: sql`now()`,
+          updatedAt: sql`now()`,
+          effect: 'owed',
+        },
         // Only one of its answers decides it; any other leaves it open (the loser is told "not an answer").
         guard: sql`${decisionQuestions.options} @> ${JSON.stringify([{ id: request.decision }])}::jsonb`,
         audit: {
-          table: questionAudit, subject: questionAudit.questionId, outcomes: { won: 'won', lost: 'lost', unknown: 'unknown' },
-          actor, platform: request.actor.platform, decision: request.decision, ...(request.reason && { detail: request.reason }),
+          table: questionAudit,
+          subject: questionAudit.questionId,
+          outcomes: { won: 'won', lost: 'lost', unknown: 'unknown' },
+          actor,
+          platform: request.actor.platform,
+          decision: request.decision,
+          ...(request.reason && { detail: request.reason }),
         },
       });
       return { won, question: row && fromRow(row) };
@@ -46,8 +64,12 @@ export function questionKind({ db, mayDecide, operatorName }: QuestionsOptions):
     async audit(entry) {
       const actor = entry.actor && storedActor(entry.actor, operatorName(entry.actor));
       await db.insert(questionAudit).values({
-        questionId: entry.id, outcome: entry.outcome, actor: actor ?? null, platform: entry.actor?.platform ?? null,
-        decision: entry.decision ?? null, detail: entry.detail ?? null,
+        questionId: entry.id,
+        outcome: entry.outcome,
+        actor: actor ?? null,
+        platform: entry.actor?.platform ?? null,
+        decision: entry.decision ?? null,
+        detail: entry.detail ?? null,
       });
     },
     lostMessage(q, request) {
@@ -62,7 +84,11 @@ export function questionKind({ db, mayDecide, operatorName }: QuestionsOptions):
 /** THE question card, in any state: the buttons while open, the outcome after. */
 export function questionCard(q: Question): Card {
   if (q.state === 'open') {
-    return { title: q.title, fields: q.fields, buttons: q.options.map((o) => ({ id: questionActionId(q.id, o.id), label: o.label, style: o.style })) };
+    return {
+      title: q.title,
+      fields: q.fields,
+      buttons: q.options.map((o) => ({ id: questionActionId(q.id, o.id), label: o.label, style: o.style })),
+    };
   }
   return { title: q.title, fields: q.fields, buttons: [], footer: outcomeLine(q) };
 }
@@ -75,7 +101,13 @@ function outcomeLine(q: Question): string {
 
 export function fromRow(row: QuestionRow): Question {
   return {
-    id: row.id, kind: row.kind, state: row.state, title: row.title, fields: row.fields, options: row.options, subject: row.subject,
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    title: row.title,
+    fields: row.fields,
+    options: row.options,
+    subject: row.subject,
     ...(row.chat && { chat: row.chat as ChatRef }),
     ...(row.decision && { decision: row.decision }),
     ...(row.decidedBy && { decidedBy: row.decidedBy.operator ?? row.decidedBy.displayName ?? row.decidedBy.id }),

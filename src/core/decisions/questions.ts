@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef, Actor, } from '../surface/index.ts';
-import { type Db, decisionQuestions, } from '../db/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
+import { type Db, decisionQuestions } from '../db/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { ActionHandler } from './actions.ts';
 import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
-import type { DecisionKind, FirstDecision, } from './first-wins.ts';
+import type { DecisionKind, FirstDecision } from './first-wins.ts';
 import { fromRow, questionKind } from './question-kind.ts';
 import type { AskInput, Question, QuestionsOptions } from './question-types.ts';
-
 
 export type { AskInput, Question, QuestionsOptions } from './question-types.ts';
 
@@ -28,7 +27,12 @@ export class Questions implements ActionHandler {
     this.#o = options;
     this.kind = questionKind(options);
     const { db, decisions, logger } = options;
-    this.#effects = new DecidedEffects({ db, read: fromRow, editCards: (q) => decisions.editCards(this.kind, q.id, q), ...(logger && { logger }) });
+    this.#effects = new DecidedEffects({
+      db,
+      read: fromRow,
+      editCards: (q) => decisions.editCards(this.kind, q.id, q),
+      ...(logger && { logger }),
+    });
   }
 
   /** Registers the module that acts on answers to questions of `kind` (keyed: it may run again after a stop). */
@@ -51,11 +55,23 @@ export class Questions implements ActionHandler {
    */
   async record(tx: Db, input: AskInput): Promise<{ question: Question; ids: string[] }> {
     const id = `q${randomBytes(8).toString('base64url')}`;
-    const [row] = await tx.insert(decisionQuestions).values({
-      id, kind: input.kind, chat: input.chat ?? null, title: input.title, fields: input.fields ?? [], options: input.options, subject: input.subject ?? null,
-    }).returning();
+    const [row] = await tx
+      .insert(decisionQuestions)
+      .values({
+        id,
+        kind: input.kind,
+        chat: input.chat ?? null,
+        title: input.title,
+        fields: input.fields ?? [],
+        options: input.options,
+        subject: input.subject ?? null,
+      })
+      .returning();
     const question = fromRow(row!);
-    return { question, ids: await this.#o.decisions.post(tx, this.kind, id, question, [...new Set(input.destinations)]) };
+    return {
+      question,
+      ids: await this.#o.decisions.post(tx, this.kind, id, question, [...new Set(input.destinations)]),
+    };
   }
 
   /** Sends card rows written by {@link record}. */
@@ -68,7 +84,13 @@ export class Questions implements ActionHandler {
    * also records the effect as owed, so a stop or a failure before the handler is done leaves it for
    * {@link recoverEffects}.
    */
-  async decide(input: { id: string; decision: string; actor: Actor; reason?: string; seen?: Question }): Promise<FirstDecision<Question>> {
+  async decide(input: {
+    id: string;
+    decision: string;
+    actor: Actor;
+    reason?: string;
+    seen?: Question;
+  }): Promise<FirstDecision<Question>> {
     const { seen, ...request } = input;
     const outcome = await this.#o.decisions.decide(this.kind, request, seen?.id === input.id ? { seen } : {});
     if (outcome.ok) await this.#effects.carryOut(outcome.question, input.actor);
@@ -80,13 +102,15 @@ export class Questions implements ActionHandler {
    * still owe, their cards edited and their handler run: at start, and as {@link sweep}. Returns how many.
    */
   recoverEffects(options: { staleBefore?: Date } = {}): Promise<number> {
-    const staleBefore = options.staleBefore ?? new Date(this.#o.clock.now().getTime() - (this.#o.effectStaleAfterMs ?? 60_000));
+    const staleBefore =
+      options.staleBefore ?? new Date(this.#o.clock.now().getTime() - (this.#o.effectStaleAfterMs ?? 60_000));
     return this.#effects.recover({ staleBefore });
   }
 
   /** Withdraws an open question (the incident recovered by itself); its cards say why. False when already settled. */
   async close(id: string, reason: string): Promise<boolean> {
-    const [row] = await this.#o.db.update(decisionQuestions)
+    const [row] = await this.#o.db
+      .update(decisionQuestions)
       .set({ state: 'closed', closedReason: reason, updatedAt: sql`now()` })
       .where(and(eq(decisionQuestions.id, id), eq(decisionQuestions.state, 'open')))
       .returning();

@@ -12,8 +12,14 @@ import type { Question, Questions } from './questions.ts';
 export const APPROVAL_LIKE_QUESTIONS: readonly string[] = ['clarify', 'mcp_request'];
 
 /** The `mayDecide` rule of {@link Questions}: approval rules for the kinds above, any operator for the rest. */
-export function whoMayAnswer(access: Pick<AccessPolicy, 'answerRefusal'>): (question: Question, actor: Actor) => string | undefined {
-  return (question, actor) => access.answerRefusal(actor, { likeApproval: APPROVAL_LIKE_QUESTIONS.includes(question.kind), requester: requesterOf(question) });
+export function whoMayAnswer(
+  access: Pick<AccessPolicy, 'answerRefusal'>,
+): (question: Question, actor: Actor) => string | undefined {
+  return (question, actor) =>
+    access.answerRefusal(actor, {
+      likeApproval: APPROVAL_LIKE_QUESTIONS.includes(question.kind),
+      requester: requesterOf(question),
+    });
 }
 
 /**
@@ -22,5 +28,7 @@ export function whoMayAnswer(access: Pick<AccessPolicy, 'answerRefusal'>): (ques
  */
 export function requesterOf(question: Pick<Question, 'subject'>): Actor | undefined {
   const requester = (question.subject as { requester?: unknown } | null)?.requester as Partial<Actor> | undefined;
-  return typeof requester?.platform === 'string' && typeof requester.id === 'string' ? { platform: requester.platform, id: requester.id } : undefined;
+  return typeof requester?.platform === 'string' && typeof requester.id === 'string'
+    ? { platform: requester.platform, id: requester.id }
+    : undefined;
 }

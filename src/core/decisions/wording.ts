@@ -20,11 +20,20 @@ export function decidedBy(who: string | undefined, platform: string | undefined,
 
 /** An actor as the audit trails and decision rows keep it: who, where, and their operator name if any. */
 export function storedActor(actor: Actor, operator?: string): StoredActor {
-  return { platform: actor.platform, id: actor.id, ...(actor.displayName && { displayName: actor.displayName }), ...(operator && { operator }) };
+  return {
+    platform: actor.platform,
+    id: actor.id,
+    ...(actor.displayName && { displayName: actor.displayName }),
+    ...(operator && { operator }),
+  };
 }
 
 /** The actor a stored one was (an unknown one when none was stored). */
 export function actorFromStored(stored: StoredActor | null): Actor {
   if (!stored) return { platform: 'unknown', id: 'unknown' };
-  return { platform: stored.platform, id: stored.id, ...((stored.displayName ?? stored.operator) && { displayName: stored.displayName ?? stored.operator }) };
+  return {
+    platform: stored.platform,
+    id: stored.id,
+    ...((stored.displayName ?? stored.operator) && { displayName: stored.displayName ?? stored.operator }),
+  };
 }

@@ -16,11 +16,16 @@ export class EffectArgsMismatchError extends KazmaError {
   readonly key: EffectKey;
   readonly recorded: { tool: string; argsHash: string };
   readonly presented: { tool: string; argsHash: string };
-  constructor(key: EffectKey, recorded: { tool: string; argsHash: string }, presented: { tool: string; argsHash: string }) {
+  constructor(
+    key: EffectKey,
+    recorded: { tool: string; argsHash: string },
+    presented: { tool: string; argsHash: string },
+  ) {
     super(
       'effect_args_mismatch',
       `tool call ${key.callId} in thread ${key.threadId} was recorded as \`${recorded.tool}\` with args ` +
-        `${recorded.argsHash.slice(0, 12)}…, but is now \`${presented.tool}\` with args ${presented.argsHash.slice(0, 12)}…; ` +
+        `${recorded.argsHash.slice(0, 12)}…, but is now \`${presented.tool}\` with args ` +
+        `${presented.argsHash.slice(0, 12)}…; ` +
         `refusing to replay or rerun it. A tool_call id must name one call only.`,
     );
     this.key = key;
@@ -56,7 +61,10 @@ export type UnknownReceipt = Pick<EffectReceipt, 'tool' | 'startedAt'>;
  * //  Check whether notes.txt in the workspace has the new line and tell me how to continue."
  */
 export function effectUnknownMessage(receipt: UnknownReceipt, options: { check?: string } = {}): string {
-  const when = receipt.startedAt.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const when = receipt.startedAt
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   const check = options.check ?? `whether \`${receipt.tool}\` made its change`;
   return (
     `⚠️ I started \`${receipt.tool}\` at ${when} but never saw it finish (most likely Kazma restarted while it ran), ` +

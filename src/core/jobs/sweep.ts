@@ -16,16 +16,27 @@ export interface SweepStep {
  * The `sweep` job kind, running `steps()` in order. `onStepError` decides what a failed step says (a
  * database outage is said once, not per step per sweep); default a warning per failure.
  */
-export function sweepJob(steps: () => readonly SweepStep[], logger?: Logger, onStepError?: (step: string, error: unknown) => void): JobKind<Record<string, never>> {
+export function sweepJob(
+  steps: () => readonly SweepStep[],
+  logger?: Logger,
+  onStepError?: (step: string, error: unknown) => void,
+): JobKind<Record<string, never>> {
   return {
     name: 'sweep',
     lane: 'sweeps',
     payload: z.object({}).strict() as unknown as z.ZodType<Record<string, never>>,
     async handle() {
       for (const step of steps()) {
-        await step.run().catch((error: unknown) => onStepError
-          ? onStepError(step.name, error)
-          : logger?.warn({ step: step.name, err: error instanceof Error ? error.message : String(error) }, 'a sweep step failed; the next sweep tries again'));
+        await step
+          .run()
+          .catch((error: unknown) =>
+            onStepError
+              ? onStepError(step.name, error)
+              : logger?.warn(
+                  { step: step.name, err: error instanceof Error ? error.message : String(error) },
+                  'a sweep step failed; the next sweep tries again',
+                ),
+          );
       }
     },
   };

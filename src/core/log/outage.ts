@@ -39,7 +39,10 @@ export class OutageLog {
       this.#o.logger.debug({ err }, `${this.#o.what} still unreachable`);
       return;
     }
-    this.#o.logger.warn({ where: this.#o.where, err }, `${this.#o.what} unreachable at ${this.#o.where}; ${this.#o.waiting} until it is back`);
+    this.#o.logger.warn(
+      { where: this.#o.where, err },
+      `${this.#o.what} unreachable at ${this.#o.where}; ${this.#o.waiting} until it is back`,
+    );
     this.#timer = setInterval(() => void this.#probe(), this.#o.everyMs ?? 1_000);
     this.#timer.unref();
   }

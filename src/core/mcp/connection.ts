@@ -1,5 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { withTimeout } from '../with-timeout.ts';
 import { McpStartError } from './errors.ts';
 import type { McpServerConfig } from '../config/index.ts';
@@ -9,7 +15,11 @@ import { createTransport, StderrTail } from './transport.ts';
  * Asks a person whether a server may have what it requested (a sampling or elicitation request) and, if
  * so, produces the answer. Not given: every such request is refused.
  */
-export type McpServerRequestHandler = (request: { server: string; kind: 'sampling' | 'elicitation'; params: unknown }) => Promise<Record<string, unknown>>;
+export type McpServerRequestHandler = (request: {
+  server: string;
+  kind: 'sampling' | 'elicitation';
+  params: unknown;
+}) => Promise<Record<string, unknown>>;
 
 /** Options for {@link connectServer}. */
 export interface ConnectOptions {
@@ -38,8 +48,17 @@ export interface McpConnection {
 export async function connectServer(server: McpServerConfig, options: ConnectOptions): Promise<McpConnection> {
   const client = new Client({ name: 'kazma', version: '0.1.0' }, { capabilities: { sampling: {}, elicitation: {} } });
   const refuseUnless = (kind: 'sampling' | 'elicitation', enabled: boolean) => async (request: { params: unknown }) => {
-    if (!enabled) throw new McpError(ErrorCode.InvalidRequest, `Kazma refused the ${kind} request: ${kind} is not enabled for MCP server "${server.name}" (mcp.servers[].${kind}: true turns it on; each request then needs approval)`);
-    if (!options.onServerRequest) throw new McpError(ErrorCode.InvalidRequest, `Kazma refused the ${kind} request: no one can approve it in this process`);
+    if (!enabled)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Kazma refused the ${kind} request: ${kind} is not enabled for MCP server "${server.name}" ` +
+          `(mcp.servers[].${kind}: true turns it on; each request then needs approval)`,
+      );
+    if (!options.onServerRequest)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Kazma refused the ${kind} request: no one can approve it in this process`,
+      );
     return options.onServerRequest({ server: server.name, kind, params: request.params }) as never;
   };
   client.setRequestHandler(CreateMessageRequestSchema, refuseUnless('sampling', server.sampling));
@@ -47,10 +66,13 @@ export async function connectServer(server: McpServerConfig, options: ConnectOpt
   const stderr = new StderrTail();
   const transport = createTransport(server, options.env, stderr);
   try {
-    const tools = await withTimeout((async () => {
-      await client.connect(transport);
-      return (await client.listTools()).tools;
-    })(), options.timeoutMs ?? 30_000);
+    const tools = await withTimeout(
+      (async () => {
+        await client.connect(transport);
+        return (await client.listTools()).tools;
+      })(),
+      options.timeoutMs ?? 30_000,
+    );
     return { client, tools, stderr, close: () => client.close() };
   } catch (error) {
     await client.close().catch(() => undefined);
@@ -66,6 +88,11 @@ function startError(name: string, error: unknown, stderr: string): McpStartError
   // undici says only "fetch failed"; the reason (ECONNREFUSED, a TLS error) is in its cause.
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   const message = `${error instanceof Error ? error.message : String(error)}${cause}`;
-  const notFound = (error as NodeJS.ErrnoException)?.code === 'ENOENT' || NOT_FOUND.test(message) || NOT_FOUND.test(stderr);
-  return new McpStartError(name, notFound && !NOT_FOUND.test(message) ? `${message} (the command was not found)` : message, { notFound, stderr, cause: error });
+  const notFound =
+    (error as NodeJS.ErrnoException)?.code === 'ENOENT' || NOT_FOUND.test(message) || NOT_FOUND.test(stderr);
+  return new McpStartError(
+    name,
+    notFound && !NOT_FOUND.test(message) ? `${message} (the command was not found)` : message,
+    { notFound, stderr, cause: error },
+  );
 }

@@ -12,7 +12,6 @@ import type { McpStateStore } from './state-store.ts';
 import { resultText, serverTools } from './tools.ts';
 import { listServers, type McpServerView } from './server-view.ts';
 
-
 /** What {@link McpManager} needs. */
 export interface McpManagerOptions {
   settings: McpServerSettings;
@@ -33,7 +32,11 @@ export interface McpManagerOptions {
   onError?: (error: unknown) => void;
 }
 
-interface Live { config: McpServerConfig; connection: McpConnection; tools: string[] }
+interface Live {
+  config: McpServerConfig;
+  connection: McpConnection;
+  tools: string[];
+}
 
 /**
  * Starts, stops and retries the configured MCP servers and keeps their tools in the registry. One
@@ -58,13 +61,17 @@ export class McpManager {
    */
   reconcile(): Promise<void> {
     if (!this.#reconciling) {
-      this.#reconciling = this.#reconcile().finally(() => { this.#reconciling = undefined; });
+      this.#reconciling = this.#reconcile().finally(() => {
+        this.#reconciling = undefined;
+      });
       return this.#reconciling;
     }
-    this.#again ??= this.#reconciling.catch(() => undefined).then(() => {
-      this.#again = undefined;
-      return this.#closed ? undefined : this.reconcile();
-    });
+    this.#again ??= this.#reconciling
+      .catch(() => undefined)
+      .then(() => {
+        this.#again = undefined;
+        return this.#closed ? undefined : this.reconcile();
+      });
     return this.#again;
   }
 
@@ -73,20 +80,23 @@ export class McpManager {
     const wanted = new Map(servers.map((s) => [s.name, s]));
     for (const [name, live] of this.#live) {
       const next = wanted.get(name);
-      if (!next || !next.enabled || JSON.stringify(next) !== JSON.stringify(live.config)) await this.#stop(name, next && !next.enabled ? 'disabled' : 'stopped');
+      if (!next?.enabled || JSON.stringify(next) !== JSON.stringify(live.config))
+        await this.#stop(name, next && !next.enabled ? 'disabled' : 'stopped');
       if (!next) await this.o.store.forget(name);
     }
     const now = this.o.clock.now();
-    await Promise.all(servers.map(async (server) => {
-      if (this.#live.has(server.name)) return;
-      const row = await this.o.store.get(server.name);
-      if (!server.enabled) {
-        if (row?.state !== 'disabled') await this.o.store.stopped(server.name, 'disabled');
-        return;
-      }
-      if (row?.state === 'failed' && row.nextRetryAt && row.nextRetryAt > now) return;
-      await this.#start(server);
-    }));
+    await Promise.all(
+      servers.map(async (server) => {
+        if (this.#live.has(server.name)) return;
+        const row = await this.o.store.get(server.name);
+        if (!server.enabled) {
+          if (row?.state !== 'disabled') await this.o.store.stopped(server.name, 'disabled');
+          return;
+        }
+        if (row?.state === 'failed' && row.nextRetryAt && row.nextRetryAt > now) return;
+        await this.#start(server);
+      }),
+    );
   }
 
   async #start(server: McpServerConfig): Promise<void> {
@@ -97,13 +107,21 @@ export class McpManager {
       // The MCP SDK (~90 ms and ~4 MB to load) comes with the first server: an install with none never loads it.
       const { connectServer } = await import('./connection.ts');
       const connection = await connectServer(resolved.server, {
-        env: this.o.env, timeoutMs: this.o.connectTimeoutMs ?? 30_000, ...(this.o.onServerRequest && { onServerRequest: this.o.onServerRequest }),
+        env: this.o.env,
+        timeoutMs: this.o.connectTimeoutMs ?? 30_000,
+        ...(this.o.onServerRequest && { onServerRequest: this.o.onServerRequest }),
       });
       // A name another server's tool holds is never taken over (its safe_tools entry and approvals are that
       // tool's); server names cannot make one (schema.ts), so this only guards the cut-and-hashed long names.
       const held = new Set([...this.#live].filter(([name]) => name !== server.name).flatMap(([, live]) => live.tools));
-      const tools = serverTools(server, connection.tools, this.o.safeTools, (s, t, a, signal) => this.#call(s, t, a, signal)).filter((tool) => {
-        if (held.has(tool.name)) this.o.logger?.warn({ server: server.name, tool: tool.name }, 'MCP tool not offered: another server\'s tool has its name');
+      const tools = serverTools(server, connection.tools, this.o.safeTools, (s, t, a, signal) =>
+        this.#call(s, t, a, signal),
+      ).filter((tool) => {
+        if (held.has(tool.name))
+          this.o.logger?.warn(
+            { server: server.name, tool: tool.name },
+            "MCP tool not offered: another server's tool has its name",
+          );
         return !held.has(tool.name);
       });
       for (const tool of tools) {
@@ -116,10 +134,16 @@ export class McpManager {
       this.o.logger?.info({ server: server.name, tools: tools.length }, 'MCP server running');
     } catch (error) {
       const notFound = error instanceof McpStartError && error.notFound;
-      const stderr = error instanceof McpStartError && error.stderr ? `\nstderr: ${error.stderr.split('\n').slice(-5).join('\n')}` : '';
+      const stderr =
+        error instanceof McpStartError && error.stderr
+          ? `\nstderr: ${error.stderr.split('\n').slice(-5).join('\n')}`
+          : '';
       const message = maskText(`${error instanceof Error ? error.message : String(error)}${stderr}`, secrets);
       const next = await this.o.store.failed(server.name, message, notFound, this.o.clock.now());
-      this.o.logger?.warn({ server: server.name, err: message, retryAt: next.toISOString() }, 'MCP server did not start; the sweep tries again');
+      this.o.logger?.warn(
+        { server: server.name, err: message, retryAt: next.toISOString() },
+        'MCP server did not start; the sweep tries again',
+      );
     }
   }
 
@@ -128,8 +152,12 @@ export class McpManager {
     const live = this.#live.get(name);
     if (!live || live.connection !== connection) return;
     this.#drop(name);
-    const detail = connection.stderr.text ? `; stderr: ${connection.stderr.text.split('\n').slice(-3).join(' | ')}` : '';
-    await this.o.store.failed(name, maskText(`the connection closed${detail}`, this.o.secrets), false, this.o.clock.now()).catch(() => undefined);
+    const detail = connection.stderr.text
+      ? `; stderr: ${connection.stderr.text.split('\n').slice(-3).join(' | ')}`
+      : '';
+    await this.o.store
+      .failed(name, maskText(`the connection closed${detail}`, this.o.secrets), false, this.o.clock.now())
+      .catch(() => undefined);
   }
 
   #drop(name: string): Live | undefined {
@@ -149,7 +177,11 @@ export class McpManager {
   /** Switches a server on (started at once) or off (stopped, its tools gone); saved across restarts. */
   async setEnabled(name: string, on: boolean, by: string): Promise<void> {
     const server = (await this.o.settings.servers()).find((s) => s.name === name);
-    if (!server) throw new McpUnknownServerError(name, (await this.o.settings.servers()).map((s) => s.name));
+    if (!server)
+      throw new McpUnknownServerError(
+        name,
+        (await this.o.settings.servers()).map((s) => s.name),
+      );
     await this.o.settings.setEnabled(name, on, by);
     // A switched-on server starts now, not at its retry time.
     if (on) await this.o.store.stopped(name, 'stopped');
@@ -175,7 +207,8 @@ export class McpManager {
   /** The live connection of a server, for the resource and prompt tools. */
   connection(name: string): McpConnection {
     const live = this.#live.get(name);
-    if (!live) throw new Error(`MCP server "${name}" is not running (running: ${[...this.#live.keys()].join(', ') || 'none'})`);
+    if (!live)
+      throw new Error(`MCP server "${name}" is not running (running: ${[...this.#live.keys()].join(', ') || 'none'})`);
     return live.connection;
   }
 
@@ -185,13 +218,18 @@ export class McpManager {
   }
 
   async #call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
-    const result = await this.connection(server).client.callTool({ name: tool, arguments: args }, undefined, signal ? { signal } : {});
+    const result = await this.connection(server).client.callTool(
+      { name: tool, arguments: args },
+      undefined,
+      signal ? { signal } : {},
+    );
     return resultText(server, result);
   }
 
   /** Picks up switches and servers another process (or `kazma mcp`/`kazma tools`) saved. */
   follow(everyMs: number): void {
-    const failed = this.o.onError ?? ((error: unknown) => this.o.logger?.warn({ err: error }, 'could not reconcile MCP servers'));
+    const failed =
+      this.o.onError ?? ((error: unknown) => this.o.logger?.warn({ err: error }, 'could not reconcile MCP servers'));
     this.#timer = setInterval(() => void this.reconcile().catch(failed), everyMs);
     this.#timer.unref();
   }

@@ -19,7 +19,9 @@ export interface McpDeps {
   registry: ToolRegistry;
   clock: Clock;
   logger: Logger;
-  /** Resolves `vault://` pointers in server settings; without it such a server fails with a message naming the field. */
+  /**
+   * Resolves `vault://` pointers in server settings; without it such a server fails with a message naming the field.
+   */
   vault?: VaultPort;
   /** Told when following the settings fails (the database is down); default a warning each time. */
   onDbError?: (error: unknown) => void;
@@ -39,9 +41,20 @@ export async function createMcp({ loaded, db, registry, clock, logger, vault, on
   const settings = new McpServerSettings({ settings: new RuntimeSettings(db), yaml: loaded.config.mcp.servers });
   const store = new McpStateStore(db);
   const manager = new McpManager({
-    settings, store, registry, env: loaded.env, safeTools: loaded.config.mcp.safe_tools, secrets: loaded.secrets, clock, logger, ...(vault && { vault }), ...(onDbError && { onError: onDbError }), ...(serverRequests && { onServerRequest: serverRequests }),
+    settings,
+    store,
+    registry,
+    env: loaded.env,
+    safeTools: loaded.config.mcp.safe_tools,
+    secrets: loaded.secrets,
+    clock,
+    logger,
+    ...(vault && { vault }),
+    ...(onDbError && { onError: onDbError }),
+    ...(serverRequests && { onServerRequest: serverRequests }),
   });
-  // The resource and prompt tools exist once any server is configured (a server added later brings them at the next start).
+  // The resource and prompt tools exist once any server is configured (a server added later brings them at the next
+  // start).
   if ((await settings.servers()).length > 0) for (const tool of mcpMetaTools(manager)) registry.register(tool);
   await manager.reconcile();
   manager.follow(FOLLOW_MS);

@@ -22,13 +22,70 @@ export function namespacedName(server: string, tool: string): string {
 export type McpToolKind = 'danger' | 'safe' | 'unknown';
 
 const DANGER = new Set([
-  'delete', 'remove', 'rm', 'drop', 'destroy', 'purge', 'truncate', 'kill', 'terminate', 'exec', 'execute', 'run', 'shell',
-  'command', 'eval', 'write', 'edit', 'modify', 'update', 'patch', 'put', 'post', 'create', 'insert', 'move', 'rename', 'push',
-  'deploy', 'send', 'publish', 'install', 'uninstall', 'set', 'reset', 'upload', 'merge', 'commit', 'transfer', 'pay', 'grant',
+  'delete',
+  'remove',
+  'rm',
+  'drop',
+  'destroy',
+  'purge',
+  'truncate',
+  'kill',
+  'terminate',
+  'exec',
+  'execute',
+  'run',
+  'shell',
+  'command',
+  'eval',
+  'write',
+  'edit',
+  'modify',
+  'update',
+  'patch',
+  'put',
+  'post',
+  'create',
+  'insert',
+  'move',
+  'rename',
+  'push',
+  'deploy',
+  'send',
+  'publish',
+  'install',
+  'uninstall',
+  'set',
+  'reset',
+  'upload',
+  'merge',
+  'commit',
+  'transfer',
+  'pay',
+  'grant',
 ]);
 const SAFE = new Set([
-  'get', 'list', 'read', 'search', 'find', 'show', 'describe', 'view', 'query', 'status', 'info', 'echo', 'sum', 'tree', 'stat',
-  'stats', 'lookup', 'count', 'fetch', 'preview', 'inspect', 'check',
+  'get',
+  'list',
+  'read',
+  'search',
+  'find',
+  'show',
+  'describe',
+  'view',
+  'query',
+  'status',
+  'info',
+  'echo',
+  'sum',
+  'tree',
+  'stat',
+  'stats',
+  'lookup',
+  'count',
+  'fetch',
+  'preview',
+  'inspect',
+  'check',
 ]);
 
 /**
@@ -36,7 +93,11 @@ const SAFE = new Set([
  * word makes it `danger`, else any safe word `safe`, else `unknown`.
  */
 export function classifyToolName(tool: string): McpToolKind {
-  const words = tool.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = tool
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (words.some((w) => DANGER.has(w))) return 'danger';
   if (words.some((w) => SAFE.has(w))) return 'safe';
   return 'unknown';

@@ -7,22 +7,61 @@ import type { McpServerConfig } from '../config/index.ts';
 const SECRET_FLAG = /^(--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|auth)[A-Za-z0-9_-]*=)(.+)$/i;
 
 /** One place in a server's settings that can hold a secret: its label, and how to read and replace it. */
-interface Slot { field: string; value: string; secret: boolean; set(value: string): void }
+interface Slot {
+  field: string;
+  value: string;
+  secret: boolean;
+  set(value: string): void;
+}
 
 function slots(server: McpServerConfig): Slot[] {
   if (server.transport === 'stdio') {
     return [
-      ...Object.entries(server.env).map(([name, value]) => ({ field: `env.${name}`, value, secret: isSecretEnv(name, value), set: (v: string) => { server.env[name] = v; } })),
+      ...Object.entries(server.env).map(([name, value]) => ({
+        field: `env.${name}`,
+        value,
+        secret: isSecretEnv(name, value),
+        set: (v: string) => {
+          server.env[name] = v;
+        },
+      })),
       ...server.args.flatMap((arg, i) => {
         const flag = SECRET_FLAG.exec(arg);
-        return flag ? [{ field: `args[${i}] (${flag[1]!.slice(0, -1)})`, value: flag[2]!, secret: true, set: (v: string) => { server.args[i] = `${flag[1]}${v}`; } }] : [];
+        return flag
+          ? [
+              {
+                field: `args[${i}] (${flag[1]!.slice(0, -1)})`,
+                value: flag[2]!,
+                secret: true,
+                set: (v: string) => {
+                  server.args[i] = `${flag[1]}${v}`;
+                },
+              },
+            ]
+          : [];
       }),
     ];
   }
   const out: Slot[] = [];
   const auth = server.auth;
-  if (auth && 'bearer' in auth) out.push({ field: 'auth.bearer', value: auth.bearer, secret: true, set: (v) => { auth.bearer = v; } });
-  if (auth && 'value' in auth) out.push({ field: `auth.value (${auth.header})`, value: auth.value, secret: true, set: (v) => { auth.value = v; } });
+  if (auth && 'bearer' in auth)
+    out.push({
+      field: 'auth.bearer',
+      value: auth.bearer,
+      secret: true,
+      set: (v) => {
+        auth.bearer = v;
+      },
+    });
+  if (auth && 'value' in auth)
+    out.push({
+      field: `auth.value (${auth.header})`,
+      value: auth.value,
+      secret: true,
+      set: (v) => {
+        auth.value = v;
+      },
+    });
   return out;
 }
 
@@ -35,7 +74,10 @@ function copy(server: McpServerConfig): McpServerConfig {
  * returned too, so they can be masked out of errors. A pointer that does not resolve throws
  * {@link McpSecretError} naming the field.
  */
-export async function resolveSecrets(server: McpServerConfig, vault: VaultPort | undefined): Promise<{ server: McpServerConfig; secrets: string[] }> {
+export async function resolveSecrets(
+  server: McpServerConfig,
+  vault: VaultPort | undefined,
+): Promise<{ server: McpServerConfig; secrets: string[] }> {
   const out = copy(server);
   const secrets: string[] = [];
   for (const slot of slots(out)) {
@@ -47,7 +89,11 @@ export async function resolveSecrets(server: McpServerConfig, vault: VaultPort |
       slot.set(value);
       secrets.push(value);
     } catch (error) {
-      throw new McpSecretError(server.name, slot.field, `"${pointerName(slot.value)}" could not be read (${error instanceof Error ? error.message : String(error)})`);
+      throw new McpSecretError(
+        server.name,
+        slot.field,
+        `"${pointerName(slot.value)}" could not be read (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
   }
   return { server: out, secrets };
@@ -55,7 +101,9 @@ export async function resolveSecrets(server: McpServerConfig, vault: VaultPort |
 
 /** True when the server's settings hold a secret in plain text (one that should be in the vault). */
 export function plainSecrets(server: McpServerConfig): string[] {
-  return slots(copy(server)).filter((s) => s.secret && !isVaultPointer(s.value)).map((s) => s.field);
+  return slots(copy(server))
+    .filter((s) => s.secret && !isVaultPointer(s.value))
+    .map((s) => s.field);
 }
 
 /**
@@ -66,7 +114,10 @@ export async function stashSecrets(server: McpServerConfig, vault: VaultPort): P
   const out = copy(server);
   for (const slot of slots(out)) {
     if (!slot.secret || isVaultPointer(slot.value)) continue;
-    const name = `mcp.${server.name}.${slot.field.replace(/ \(.*\)$/, '').replace(/[^A-Za-z0-9._-]/g, '_')}`.replace(/_+$/, '');
+    const name = `mcp.${server.name}.${slot.field.replace(/ \(.*\)$/, '').replace(/[^A-Za-z0-9._-]/g, '_')}`.replace(
+      /_+$/,
+      '',
+    );
     slot.set(await vault.stash(name, slot.value));
   }
   return out;

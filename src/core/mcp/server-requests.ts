@@ -10,7 +10,11 @@ import type { McpServerRequestHandler } from './connection.ts';
 export const MCP_REQUEST_QUESTION = 'mcp_request';
 
 /** Writes a completion for a sampling request (the configured model, without tools). */
-export type Sampler = (request: { system?: string; messages: Array<{ role: 'user' | 'assistant'; text: string }>; maxTokens?: number }) => Promise<{ text: string; model: string }>;
+export type Sampler = (request: {
+  system?: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+  maxTokens?: number;
+}) => Promise<{ text: string; model: string }>;
 
 /** Options for {@link serverRequestHandler}. */
 export interface ServerRequestOptions {
@@ -23,7 +27,11 @@ export interface ServerRequestOptions {
   pollMs?: number;
 }
 
-type SamplingParams = { messages?: Array<{ role?: string; content?: { type?: string; text?: string } }>; systemPrompt?: string; maxTokens?: number };
+type SamplingParams = {
+  messages?: Array<{ role?: string; content?: { type?: string; text?: string } }>;
+  systemPrompt?: string;
+  maxTokens?: number;
+};
 type ElicitParams = { message?: string; requestedSchema?: { properties?: Record<string, unknown> } };
 
 export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestHandler {
@@ -37,15 +45,28 @@ export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestH
     if (o.destinations.length === 0) refuse('nobody can be asked (approvals.channels is empty)');
     const sampling = params as SamplingParams;
     const elicit = params as ElicitParams;
-    const messages = (sampling.messages ?? []).map((m) => ({ role: m.role === 'assistant' ? 'assistant' as const : 'user' as const, text: m.content?.type === 'text' ? m.content.text ?? '' : `(${m.content?.type ?? 'unknown'} content)` }));
-    const fields = kind === 'sampling'
-      ? [{ label: 'Prompt', value: clip(messages.map((m) => `${m.role}: ${m.text}`).join('\n')) }, ...(sampling.systemPrompt ? [{ label: 'System', value: clip(sampling.systemPrompt) }] : [])]
-      : [{ label: 'Asks', value: clip(elicit.message ?? '') }];
+    const messages = (sampling.messages ?? []).map((m) => ({
+      role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const),
+      text: m.content?.type === 'text' ? (m.content.text ?? '') : `(${m.content?.type ?? 'unknown'} content)`,
+    }));
+    const fields =
+      kind === 'sampling'
+        ? [
+            { label: 'Prompt', value: clip(messages.map((m) => `${m.role}: ${m.text}`).join('\n')) },
+            ...(sampling.systemPrompt ? [{ label: 'System', value: clip(sampling.systemPrompt) }] : []),
+          ]
+        : [{ label: 'Asks', value: clip(elicit.message ?? '') }];
     const question = await o.questions.ask({
       kind: MCP_REQUEST_QUESTION,
-      title: kind === 'sampling' ? `MCP server "${server}" asks to use the model` : `MCP server "${server}" asks you something`,
+      title:
+        kind === 'sampling'
+          ? `MCP server "${server}" asks to use the model`
+          : `MCP server "${server}" asks you something`,
       fields,
-      options: [{ id: 'allow', label: 'Allow', style: 'primary' }, { id: 'deny', label: 'Deny', style: 'danger' }],
+      options: [
+        { id: 'allow', label: 'Allow', style: 'primary' },
+        { id: 'deny', label: 'Deny', style: 'danger' },
+      ],
       destinations: o.destinations,
       subject: { server, kind },
     });
@@ -60,10 +81,21 @@ export function serverRequestHandler(o: ServerRequestOptions): McpServerRequestH
     }
     if (kind === 'elicitation') {
       // A card has buttons, not a form: a request that wants fields filled in cannot be answered from it.
-      return Object.keys(elicit.requestedSchema?.properties ?? {}).length === 0 ? { action: 'accept', content: {} } : { action: 'decline' };
+      return Object.keys(elicit.requestedSchema?.properties ?? {}).length === 0
+        ? { action: 'accept', content: {} }
+        : { action: 'decline' };
     }
-    const reply = await o.sample({ messages, ...(sampling.systemPrompt && { system: sampling.systemPrompt }), ...(sampling.maxTokens && { maxTokens: sampling.maxTokens }) });
-    return { role: 'assistant', content: { type: 'text', text: reply.text }, model: reply.model, stopReason: 'endTurn' };
+    const reply = await o.sample({
+      messages,
+      ...(sampling.systemPrompt && { system: sampling.systemPrompt }),
+      ...(sampling.maxTokens && { maxTokens: sampling.maxTokens }),
+    });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: reply.text },
+      model: reply.model,
+      stopReason: 'endTurn',
+    };
   };
 }
 

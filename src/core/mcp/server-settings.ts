@@ -35,14 +35,23 @@ export class McpServerSettings {
     const extra = (await this.#added()).filter((s) => s.name !== server.name);
     await this.o.settings.set(MCP_SERVERS, [...extra, server], by);
     const removed = await this.#removed();
-    if (removed.includes(server.name)) await this.o.settings.set(MCP_REMOVED, removed.filter((n) => n !== server.name), by);
+    if (removed.includes(server.name))
+      await this.o.settings.set(
+        MCP_REMOVED,
+        removed.filter((n) => n !== server.name),
+        by,
+      );
     await this.#switch(server.name, undefined, by);
   }
 
   /** Removes a server; it stays removed (even when kazma.yaml names it) until added again. False when unknown. */
   async remove(name: string, by: string): Promise<boolean> {
     if (!(await this.servers()).some((s) => s.name === name)) return false;
-    await this.o.settings.set(MCP_SERVERS, (await this.#added()).filter((s) => s.name !== name), by);
+    await this.o.settings.set(
+      MCP_SERVERS,
+      (await this.#added()).filter((s) => s.name !== name),
+      by,
+    );
     await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.#removed()), name])].sort(), by);
     return true;
   }

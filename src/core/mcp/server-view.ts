@@ -20,8 +20,12 @@ export function listServers(servers: readonly McpServerConfig[], rows: readonly 
   return servers.map((s) => {
     const row = byName.get(s.name);
     return {
-      name: s.name, on: s.enabled, trust: s.trust, transport: s.transport,
-      state: row?.state ?? (s.enabled ? 'starting' : 'disabled'), toolCount: row?.toolCount ?? 0,
+      name: s.name,
+      on: s.enabled,
+      trust: s.trust,
+      transport: s.transport,
+      state: row?.state ?? (s.enabled ? 'starting' : 'disabled'),
+      toolCount: row?.toolCount ?? 0,
       ...(row?.lastError && row.state === 'failed' && { lastError: row.lastError }),
       ...(row?.nextRetryAt && row.state === 'failed' && { nextRetryAt: row.nextRetryAt }),
     };

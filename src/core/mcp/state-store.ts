@@ -31,7 +31,15 @@ export class McpStateStore {
   }
 
   async running(name: string, toolCount: number, now: Date): Promise<void> {
-    await this.#put(name, { state: 'running', lastError: null, attempts: 0, nextRetryAt: null, failingSince: null, toolCount, progressAt: now });
+    await this.#put(name, {
+      state: 'running',
+      lastError: null,
+      attempts: 0,
+      nextRetryAt: null,
+      failingSince: null,
+      toolCount,
+      progressAt: now,
+    });
   }
 
   /** Records a failed start; returns when the next attempt is due. */
@@ -46,7 +54,10 @@ export class McpStateStore {
 
   /** Makes a failed server's next attempt due now; the failure episode (`failingSince`) goes on. */
   async dueNow(name: string, now: Date): Promise<void> {
-    await this.db.update(mcpServers).set({ nextRetryAt: now }).where(and(eq(mcpServers.name, name), eq(mcpServers.state, 'failed')));
+    await this.db
+      .update(mcpServers)
+      .set({ nextRetryAt: now })
+      .where(and(eq(mcpServers.name, name), eq(mcpServers.state, 'failed')));
   }
 
   /** `stopped` (Kazma stopped it, or it exited) or `disabled` (switched off). */
@@ -58,8 +69,13 @@ export class McpStateStore {
     await this.db.delete(mcpServers).where(eq(mcpServers.name, name));
   }
 
-  async #put(name: string, values: Partial<Omit<McpServerRow, 'name' | 'updatedAt'>> & { state: McpServerState }): Promise<void> {
-    await this.db.insert(mcpServers).values({ name, ...values })
+  async #put(
+    name: string,
+    values: Partial<Omit<McpServerRow, 'name' | 'updatedAt'>> & { state: McpServerState },
+  ): Promise<void> {
+    await this.db
+      .insert(mcpServers)
+      .values({ name, ...values })
       .onConflictDoUpdate({ target: mcpServers.name, set: { ...values, updatedAt: sql`now()` } });
   }
 }

@@ -20,10 +20,18 @@ export class StderrTail {
  * The SDK transport for a server whose secrets are already resolved. A stdio server's stderr is kept in
  * `stderr` (never inherited: it would mix into Kazma's log unmasked).
  */
-export function createTransport(server: McpServerConfig, parentEnv: Readonly<Record<string, string | undefined>>, stderr: StderrTail): Transport {
+export function createTransport(
+  server: McpServerConfig,
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  stderr: StderrTail,
+): Transport {
   if (server.transport === 'stdio') {
     const transport = new StdioClientTransport({
-      command: server.command, args: server.args, env: stdioEnv(parentEnv, server.env), stderr: 'pipe', ...(server.cwd && { cwd: server.cwd }),
+      command: server.command,
+      args: server.args,
+      env: stdioEnv(parentEnv, server.env),
+      stderr: 'pipe',
+      ...(server.cwd && { cwd: server.cwd }),
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     return transport;
@@ -34,6 +42,13 @@ export function createTransport(server: McpServerConfig, parentEnv: Readonly<Rec
     else headers[server.auth.header] = server.auth.value;
   }
   const url = new URL(server.url);
-  if (server.transport === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) } });
+  if (server.transport === 'sse')
+    return new SSEClientTransport(url, {
+      requestInit: { headers },
+      eventSourceInit: {
+        fetch: (u, init) =>
+          fetch(u, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      },
+    });
   return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
 }

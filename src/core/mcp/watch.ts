@@ -13,17 +13,30 @@ export function watchMcp(db: Db, retryNow: (name: string) => Promise<void>): Wat
     tables: ['mcp_servers'],
     actions: ['retry'],
     async scan({ now, stallAfterMs }) {
-      const rows = await db.select().from(mcpServers)
-        .where(and(eq(mcpServers.state, 'failed'), lte(mcpServers.failingSince, new Date(now.getTime() - stallAfterMs))));
+      const rows = await db
+        .select()
+        .from(mcpServers)
+        .where(
+          and(eq(mcpServers.state, 'failed'), lte(mcpServers.failingSince, new Date(now.getTime() - stallAfterMs))),
+        );
       return rows.map((row) => ({
-        workId: row.name, problem: 'failed' as const, since: row.failingSince!,
-        detail: `MCP server "${row.name}" has not started after ${row.attempts} attempt(s): ${row.lastError ?? 'no reason recorded'}`,
+        workId: row.name,
+        problem: 'failed' as const,
+        since: row.failingSince!,
+        detail:
+          `MCP server "${row.name}" has not started after ${row.attempts} attempt(s): ` +
+          `${row.lastError ?? 'no reason recorded'}`,
       }));
     },
     async act(_action, name) {
       await retryNow(name);
       const [row] = await db.select().from(mcpServers).where(eq(mcpServers.name, name));
-      return `MCP server ${name}: ${row?.state === 'running' ? 'running again' : `still ${row?.state ?? 'unknown'}${row?.lastError ? ` (${row.lastError})` : ''}`}`;
+      return (
+        `MCP server ${name}: ` +
+        (row?.state === 'running'
+          ? 'running again'
+          : `still ${row?.state ?? 'unknown'}${row?.lastError ? ` (${row.lastError})` : ''}`)
+      );
     },
   };
 }

@@ -6,7 +6,10 @@ import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type Ou
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
-  constructor(readonly id: string, why = 'is not delivered yet') {
+  constructor(
+    readonly id: string,
+    why = 'is not delivered yet',
+  ) {
     super('outbox_edit_not_ready', `the card for edit ${id} ${why}`);
   }
 }
@@ -25,16 +28,23 @@ export type DeliveryOutcome = 'sent' | 'skipped' | 'not-ready' | 'failed';
  * sent — checked again after the claim, so a newer edit written meanwhile still wins — and an edit
  * waits while an older edit of its card is being sent. `sent_at` is read from `clock` (default {@link systemClock}).
  */
-export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: string, clock: Clock = systemClock): Promise<DeliveryOutcome> {
+export async function deliverOutbox(
+  db: Db,
+  surfaces: SurfaceRegistry,
+  id: string,
+  clock: Clock = systemClock,
+): Promise<DeliveryOutcome> {
   const row = await getOutbox(db, id);
-  if (!row || row.state !== 'pending') return 'skipped';
+  if (row?.state !== 'pending') return 'skipped';
   let editTarget: MessageRef | undefined;
   if (row.kind === 'edit') {
     const target = row.targetId ? await getOutbox(db, row.targetId) : undefined;
     if (target?.state === 'pending' || target?.state === 'sending') throw new EditTargetNotReadyError(id);
     if (target?.state !== 'sent' || !target.messageRef) {
       // The card was never delivered (or its delivery is unknown): nothing to edit.
-      await moveOutbox(db, id, 'pending', 'failed', { lastError: `card ${row.targetId} has no delivered message to edit` });
+      await moveOutbox(db, id, 'pending', 'failed', {
+        lastError: `card ${row.targetId} has no delivered message to edit`,
+      });
       return 'skipped';
     }
     editTarget = target.messageRef as MessageRef;
@@ -60,7 +70,9 @@ export async function deliverOutbox(db: Db, surfaces: SurfaceRegistry, id: strin
     throw error;
   }
   // It went out: a stale pooled connection must not leave it `sending` (later "delivery unknown").
-  await onLiveConnection(() => moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: clock.now() }));
+  await onLiveConnection(() =>
+    moveOutbox(db, id, 'sending', 'sent', { messageRef: ref ?? editTarget ?? null, sentAt: clock.now() }),
+  );
   return 'sent';
 }
 
@@ -74,7 +86,12 @@ async function editOrder(db: Db, edit: OutboxRow): Promise<'superseded' | 'behin
   return edits.some((e) => e.id !== edit.id && e.state === 'sending') ? 'behind-a-send' : 'next';
 }
 
-async function send(surfaces: SurfaceRegistry, row: OutboxRow, editTarget: MessageRef | undefined, progress: SendProgress): Promise<MessageRef | undefined> {
+async function send(
+  surfaces: SurfaceRegistry,
+  row: OutboxRow,
+  editTarget: MessageRef | undefined,
+  progress: SendProgress,
+): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
       return surfaces.sendCard(row.destination as ChatRef, row.payload as Card);

@@ -27,11 +27,22 @@ export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry; clo
  * no-op (the row's own compare-and-set is what guarantees a single send; the job id only saves work).
  */
 export class JobOutboxDispatcher implements OutboxDispatcher {
-  constructor(private readonly deps: { queue: JobQueue; kind: JobKind<{ id: string }>; db: Db; surfaces: SurfaceRegistry; logger?: Logger }) {}
+  constructor(
+    private readonly deps: {
+      queue: JobQueue;
+      kind: JobKind<{ id: string }>;
+      db: Db;
+      surfaces: SurfaceRegistry;
+      logger?: Logger;
+    },
+  ) {}
 
   async dispatch(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.deps.queue.enqueueAll(this.deps.kind, ids.map((id) => ({ payload: { id }, options: { jobId: id } })));
+    await this.deps.queue.enqueueAll(
+      this.deps.kind,
+      ids.map((id) => ({ payload: { id }, options: { jobId: id } })),
+    );
   }
 
   /**
@@ -40,7 +51,11 @@ export class JobOutboxDispatcher implements OutboxDispatcher {
    */
   async recover(options: { sendingBefore: Date }): Promise<void> {
     const { pending, unknown } = await recoverOutbox(this.deps.db, options);
-    if (unknown.length) this.deps.logger?.warn({ ids: unknown }, 'outbox deliveries interrupted by a stop are marked unknown, not re-sent');
+    if (unknown.length)
+      this.deps.logger?.warn(
+        { ids: unknown },
+        'outbox deliveries interrupted by a stop are marked unknown, not re-sent',
+      );
     await this.dispatch(pending);
   }
 

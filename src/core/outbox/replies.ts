@@ -9,10 +9,22 @@ import { recordSent, type SentHandOff } from './sent-marks.ts';
 import { getOutbox, sendProgress, settleFailedSend } from './store.ts';
 
 // A turn's every reply runs this: built once (values as placeholders, each encoded by its column).
-const insertReply = (db: Db) => builtOnce(db, 'outbox.insertReply', (handle) =>
-  handle.insert(outbox).values({
-    id: placeholder('id'), kind: 'message', destination: placeholder('destination'), payload: placeholder('payload'), state: placeholder('state'), attempts: placeholder('attempts'),
-  }).onConflictDoNothing({ target: outbox.id }).returning().prepare('outbox_insert_reply'));
+const insertReply = (db: Db) =>
+  builtOnce(db, 'outbox.insertReply', (handle) =>
+    handle
+      .insert(outbox)
+      .values({
+        id: placeholder('id'),
+        kind: 'message',
+        destination: placeholder('destination'),
+        payload: placeholder('payload'),
+        state: placeholder('state'),
+        attempts: placeholder('attempts'),
+      })
+      .onConflictDoNothing({ target: outbox.id })
+      .returning()
+      .prepare('outbox_insert_reply'),
+  );
 
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
@@ -57,10 +69,17 @@ export class ReplyOutbox {
    * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once.
    */
   async deliver(chat: ChatRef, replies: readonly Reply[], options: { handOff?: SentHandOff } = {}): Promise<void> {
-    let queued = false; // once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries)
+    // Once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries).
+    let queued = false;
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
-      const [row] = await insertReply(this.#o.db).execute({ id, destination: chat, payload: { text: reply.text }, state: queued ? 'pending' : 'sending', attempts: queued ? 0 : 1 });
+      const [row] = await insertReply(this.#o.db).execute({
+        id,
+        destination: chat,
+        payload: { text: reply.text },
+        state: queued ? 'pending' : 'sending',
+        attempts: queued ? 0 : 1,
+      });
       if (!row) {
         // Written by an earlier attempt at this turn: send it only if it never went out.
         if ((await getOutbox(this.#o.db, id))?.state === 'pending') queued = (await this.#sendPending(id)) || queued;
@@ -72,13 +91,23 @@ export class ReplyOutbox {
       }
       let ref: MessageRef | undefined;
       try {
-        ref = await this.#o.surfaces.send(chat, { text: reply.text }, sendProgress(this.#o.db, { id, messageRef: null }));
+        ref = await this.#o.surfaces.send(
+          chat,
+          { text: reply.text },
+          sendProgress(this.#o.db, { id, messageRef: null }),
+        );
       } catch (error) {
         if ((await settleFailedSend(this.#o.db, id, error)) === 'failed') {
-          this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was refused for good by the platform; it is marked failed, not retried');
+          this.#o.logger?.error(
+            { err: error, chat, outbox: id },
+            'a reply was refused for good by the platform; it is marked failed, not retried',
+          );
           continue;
         }
-        this.#o.logger?.warn({ err: error, chat, outbox: id }, 'a reply could not be sent at once; the outbox worker retries it');
+        this.#o.logger?.warn(
+          { err: error, chat, outbox: id },
+          'a reply could not be sent at once; the outbox worker retries it',
+        );
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
         continue;
@@ -95,9 +124,18 @@ export class ReplyOutbox {
   async #recordSent(chat: ChatRef, id: string, ref: MessageRef | undefined): Promise<void> {
     try {
       const moved = await onLiveConnection(() => recordSent(this.#o.db, [{ id, ref, sentAt: this.#clock.now() }]));
-      if (moved.length === 0) this.#o.logger?.warn({ chat, outbox: id }, 'a reply was sent, but its outbox row was no longer "sending" (marked by an earlier try whose answer was lost, or called "delivery unknown" by the recovery); it is not sent again');
+      if (moved.length === 0)
+        this.#o.logger?.warn(
+          { chat, outbox: id },
+          'a reply was sent, but its outbox row was no longer "sending" (marked by an earlier try whose answer was ' +
+            'lost, or called "delivery unknown" by the recovery); it is not sent again',
+        );
     } catch (error) {
-      this.#o.logger?.error({ err: error, chat, outbox: id }, 'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is not sent again');
+      this.#o.logger?.error(
+        { err: error, chat, outbox: id },
+        'a reply was sent, but could not be recorded as sent; it stays "sending" (later "delivery unknown") and is ' +
+          'not sent again',
+      );
     }
   }
 

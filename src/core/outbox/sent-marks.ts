@@ -27,8 +27,10 @@ export type SentHandOff = (sent: SentReply) => boolean;
  * Returns the ids it moved. For a CTE of the statement that ends a row (Inbox.finish, ChatLeases' listing).
  */
 export function sentMarksUpdate(db: Db) {
-  const sent = sql`jsonb_to_recordset(${sql.placeholder('sent')}::jsonb) as sent(id text, ref jsonb, sent_at timestamptz)`;
-  return db.update(outbox)
+  const sent = sql`jsonb_to_recordset(${sql.placeholder('sent')}::jsonb)
+    as sent(id text, ref jsonb, sent_at timestamptz)`;
+  return db
+    .update(outbox)
     .set({ state: 'sent', messageRef: sql`sent.ref`, sentAt: sql`sent.sent_at`, updatedAt: sql`now()` })
     .from(sent)
     .where(and(eq(outbox.id, sql`sent.id`), eq(outbox.state, 'sending')))
@@ -43,6 +45,8 @@ export function sentMarksParam(sent: readonly SentReply[] = []): string {
 /** Records `sent` as sent in a statement of their own (built once); the ids it moved. */
 export async function recordSent(db: Db, sent: readonly SentReply[]): Promise<string[]> {
   if (sent.length === 0) return [];
-  const statement = builtOnce(db, 'outbox.recordSent', (handle) => sentMarksUpdate(handle).prepare('outbox_record_sent'));
+  const statement = builtOnce(db, 'outbox.recordSent', (handle) =>
+    sentMarksUpdate(handle).prepare('outbox_record_sent'),
+  );
   return (await statement.execute({ sent: sentMarksParam(sent) })).map((row) => row.id);
 }

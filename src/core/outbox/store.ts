@@ -32,7 +32,10 @@ export interface OutboxOwner {
 export async function enqueueOutbox(db: Db, items: OutboxItem[]): Promise<string[]> {
   if (items.length === 0) return [];
   const rows = items.map(({ owner, ...item }) => ({
-    id: outboxId(item.kind), ...item, ...(owner && { ownerKind: owner.kind, ownerId: owner.id }), state: 'pending' as const,
+    id: outboxId(item.kind),
+    ...item,
+    ...(owner && { ownerKind: owner.kind, ownerId: owner.id }),
+    state: 'pending' as const,
   }));
   await db.insert(outbox).values(rows);
   return rows.map((r) => r.id);
@@ -76,7 +79,10 @@ export async function settleFailedSend(db: Db, id: string, error: unknown): Prom
  * fails the retry sends only the rest. Written only while the row is `sending`.
  */
 export async function recordPartsSent(db: Db, id: string, delivered: number, first: MessageRef): Promise<void> {
-  await db.update(outbox).set({ messageRef: { ...first, delivered }, updatedAt: sql`now()` }).where(and(eq(outbox.id, id), eq(outbox.state, 'sending')));
+  await db
+    .update(outbox)
+    .set({ messageRef: { ...first, delivered }, updatedAt: sql`now()` })
+    .where(and(eq(outbox.id, id), eq(outbox.state, 'sending')));
 }
 
 /** What the attempts at a message row so far delivered, and how a new attempt records its own progress. */
@@ -96,12 +102,20 @@ export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefin
 
 /** Every edit of one card (the outbox id of the card), oldest first. */
 export async function editsOf(db: Db, targetId: string): Promise<OutboxRow[]> {
-  return db.select().from(outbox).where(and(eq(outbox.kind, 'edit'), eq(outbox.targetId, targetId))).orderBy(outbox.seq);
+  return db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.kind, 'edit'), eq(outbox.targetId, targetId)))
+    .orderBy(outbox.seq);
 }
 
 /** Every row of one owner (the cards of one question and their edits), oldest first. */
 export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxRow[]> {
-  return db.select().from(outbox).where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id))).orderBy(outbox.seq);
+  return db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.ownerKind, owner.kind), eq(outbox.ownerId, owner.id)))
+    .orderBy(outbox.seq);
 }
 
 /**
@@ -113,13 +127,20 @@ export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxR
  * single process passes the moment it started — not "now": its platforms and workers start before this
  * runs, and a send of its own already under way must not be marked unknown.
  */
-export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): Promise<{ pending: string[]; unknown: string[] }> {
+export async function recoverOutbox(
+  db: Db,
+  options: { sendingBefore: Date },
+): Promise<{ pending: string[]; unknown: string[] }> {
   const unknown = await db
     .update(outbox)
     .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
     .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, options.sendingBefore)))
     .returning({ id: outbox.id });
-  const pending = await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, ['pending'])).orderBy(outbox.seq);
+  const pending = await db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(inArray(outbox.state, ['pending']))
+    .orderBy(outbox.seq);
   return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
 }
 
@@ -133,12 +154,21 @@ export async function recoverOutbox(db: Db, options: { sendingBefore: Date }): P
 export async function pruneOutbox(db: Db, before: Date): Promise<number> {
   const gone = await db
     .delete(outbox)
-    .where(and(inArray(outbox.kind, ['message', 'edit']), inArray(outbox.state, ['sent', 'superseded', 'failed', 'unknown']), lte(outbox.updatedAt, before)))
+    .where(
+      and(
+        inArray(outbox.kind, ['message', 'edit']),
+        inArray(outbox.state, ['sent', 'superseded', 'failed', 'unknown']),
+        lte(outbox.updatedAt, before),
+      ),
+    )
     .returning({ id: outbox.id });
   return gone.length;
 }
 
 /** Ids of rows not yet delivered (pending or being sent), with their destinations. */
 export async function openOutbox(db: Db): Promise<Array<{ id: string; destination: string }>> {
-  return db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(inArray(outbox.state, ['pending', 'sending']));
+  return db
+    .select({ id: outbox.id, destination: outbox.destination })
+    .from(outbox)
+    .where(inArray(outbox.state, ['pending', 'sending']));
 }

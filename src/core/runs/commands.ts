@@ -12,7 +12,10 @@ export interface RunsCommandsPort {
 /** One line per incident, for /incidents and `kazma doctor`. */
 export function incidentLine(incident: IncidentRow): string {
   const since = incident.since.toISOString().replace('T', ' ').slice(0, 16);
-  return `• ${incident.id} — ${incident.workKind} ${incident.workId} ${incident.problem} since ${since} UTC: ${incident.detail}`;
+  return (
+    `• ${incident.id} — ${incident.workKind} ${incident.workId} ${incident.problem} since ${since} UTC: ` +
+    `${incident.detail}`
+  );
 }
 
 /**
@@ -28,7 +31,13 @@ export function incidentsCommand(port: RunsCommandsPort): ChatCommand {
       const all = await port.openIncidents();
       const shown = ctx.role === 'operator' ? all : all.filter((i) => i.chat === ctx.chat);
       if (shown.length === 0) return ctx.reply('No open incidents: all background work is moving.');
-      return ctx.reply([`Open incidents (${shown.length}):`, ...shown.slice(0, 20).map(incidentLine), ...(shown.length > 20 ? [`…and ${shown.length - 20} more.`] : [])].join('\n'));
+      return ctx.reply(
+        [
+          `Open incidents (${shown.length}):`,
+          ...shown.slice(0, 20).map(incidentLine),
+          ...(shown.length > 20 ? [`…and ${shown.length - 20} more.`] : []),
+        ].join('\n'),
+      );
     },
   };
 }
@@ -40,9 +49,21 @@ export function runsStatus(port: RunsCommandsPort): StatusSection {
     async lines(chat: ChatRef) {
       const [incidents, unknown] = await Promise.all([port.openIncidents(), port.unknownDeliveries()]);
       const here = incidents.filter((i) => i.chat === chat).length;
-      const lines = [`incidents: ${incidents.length === 0 ? 'none open' : `${incidents.length} open${here > 0 ? ` (${here} from this chat)` : ''} — /incidents lists them`}`];
+      const lines = [
+        'incidents: ' +
+          (incidents.length === 0
+            ? 'none open'
+            : `${incidents.length} open${here > 0 ? ` (${here} from this chat)` : ''} — /incidents lists them`),
+      ];
       if (unknown.length > 0) {
-        lines.push(`delivery unknown: ${unknown.length} message(s) — the process stopped while sending, so they were not sent again (${unknown.slice(0, 3).map((u) => `${u.id} to ${u.destination}`).join(', ')}${unknown.length > 3 ? ', …' : ''})`);
+        const examples = unknown
+          .slice(0, 3)
+          .map((u) => `${u.id} to ${u.destination}`)
+          .join(', ');
+        lines.push(
+          `delivery unknown: ${unknown.length} message(s) — the process stopped while sending, ` +
+            `so they were not sent again (${examples}${unknown.length > 3 ? ', …' : ''})`,
+        );
       }
       return lines;
     },

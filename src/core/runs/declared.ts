@@ -5,9 +5,13 @@ import type { Db } from '../db/index.ts';
 
 /** Tables with a status column the supervisor does not watch, each with the reason. */
 export const EXEMPT_STATUS_TABLES: Readonly<Record<string, string>> = {
-  decision_questions: 'the cards of incidents and clarify questions: an open one waits for a person, and an incident question is closed with its incident',
+  decision_questions:
+    'the cards of incidents and clarify questions: an open one waits for a person, and an incident question is ' +
+    'closed with its incident',
   run_incidents: "the supervisor's own record of what it found",
-  effect_receipts: 'one tool call inside a turn or a task: the turn or task is what is watched, and a started receipt is reported as "effect unknown" when it resumes',
+  effect_receipts:
+    'one tool call inside a turn or a task: the turn or task is what is watched, and a started receipt is reported ' +
+    'as "effect unknown" when it resumes',
 };
 
 /** Tables of the application's schema that have a `state` or `status` column. */

@@ -6,9 +6,18 @@ import type { IncidentAction } from './watch.ts';
 export const INCIDENT_QUESTION = 'incident';
 
 const KIND_WORDS: Record<WorkKind, string> = {
-  task: 'Background task', turn: 'Chat turn', scheduled: 'Scheduled job', gate: 'Approval', outbox: 'Delivery', mcp: 'MCP server',
+  task: 'Background task',
+  turn: 'Chat turn',
+  scheduled: 'Scheduled job',
+  gate: 'Approval',
+  outbox: 'Delivery',
+  mcp: 'MCP server',
 };
-const PROBLEM_WORDS: Record<Problem, string> = { stalled: 'is making no progress', stuck: 'is stuck', failed: 'failed' };
+const PROBLEM_WORDS: Record<Problem, string> = {
+  stalled: 'is making no progress',
+  stuck: 'is stuck',
+  failed: 'failed',
+};
 const OPTIONS: Record<IncidentAction | 'dismiss', QuestionOption> = {
   retry: { id: 'retry', label: 'Retry', style: 'primary' },
   cancel: { id: 'cancel', label: 'Cancel', style: 'danger' },
@@ -21,7 +30,7 @@ export function incidentQuestion(incident: IncidentRow, actions: readonly Incide
     title: `⚠️ ${KIND_WORDS[incident.workKind]} ${incident.workId} ${PROBLEM_WORDS[incident.problem]}`,
     fields: [
       { label: 'What', value: incident.detail },
-      { label: 'Since', value: incident.since.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' },
+      { label: 'Since', value: `${incident.since.toISOString().replace('T', ' ').slice(0, 16)} UTC` },
       { label: 'Incident', value: incident.id },
     ],
     options: [...actions.map((a) => OPTIONS[a]), OPTIONS.dismiss],

@@ -30,7 +30,14 @@ export interface RunsDeps {
 export function createRuns({ loaded, db, questions, kinds, clock, logger, onStage }: RunsDeps) {
   const { runs } = loaded.config;
   const supervisor = new RunSupervisor({
-    db, kinds, questions, clock, logger, stallAfter: runs.stall_after, alertChannels: runs.alert_channels as ChatRef[], ...(onStage && { onStage }),
+    db,
+    kinds,
+    questions,
+    clock,
+    logger,
+    stallAfter: runs.stall_after,
+    alertChannels: runs.alert_channels as ChatRef[],
+    ...(onStage && { onStage }),
   });
   // The first decision anywhere closes the incident; Retry and Cancel are carried out by the work's owner.
   // Run again for a decision a stop or a failed action left owed (decisions/decided-effects.ts), it acts
@@ -38,17 +45,22 @@ export function createRuns({ loaded, db, questions, kinds, clock, logger, onStag
   // action that did happen does nothing new, and one a stop or a failure cut short is not lost.
   questions.onDecided(INCIDENT_QUESTION, async (question, actor) => {
     const id = (question.subject as { incident?: string } | null)?.incident;
-    const incident = id && (await incidentDecidedBy(db, id, { id: question.id, decision: question.decision ?? 'dismiss' }));
+    const incident =
+      id && (await incidentDecidedBy(db, id, { id: question.id, decision: question.decision ?? 'dismiss' }));
     if (!incident || question.decision === 'dismiss') return;
     const kind = kinds.find((k) => k.kind === incident.workKind);
     const action = question.decision as IncidentAction;
     if (!kind?.actions.includes(action)) return;
     const outcome = await kind.act(action, incident.workId);
-    logger.info({ incident: incident.id, decision: action, by: actor.displayName ?? actor.id, outcome }, 'incident decided');
+    logger.info(
+      { incident: incident.id, decision: action, by: actor.displayName ?? actor.id, outcome },
+      'incident decided',
+    );
   });
   const port: RunsCommandsPort = {
     openIncidents: () => openIncidents(db),
-    unknownDeliveries: () => db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(eq(outbox.state, 'unknown')),
+    unknownDeliveries: () =>
+      db.select({ id: outbox.id, destination: outbox.destination }).from(outbox).where(eq(outbox.state, 'unknown')),
   };
   const sweep: SweepStep = { name: 'runs', run: () => supervisor.sweep() };
   return { supervisor, sweep, commands: [incidentsCommand(port)], status: runsStatus(port) };

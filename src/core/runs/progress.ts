@@ -40,7 +40,9 @@ export function progressStamps({ db, logger, minGapMs = 1_000 }: ProgressStampsO
     const at = row && last.get(row.key);
     if (!row || (at !== undefined && performance.now() - at < minGapMs)) return;
     stamped(row.key);
-    void stamp(db, row).catch((error: unknown) => logger?.warn({ err: error, threadId }, 'could not record a run\'s progress'));
+    void stamp(db, row).catch((error: unknown) =>
+      logger?.warn({ err: error, threadId }, "could not record a run's progress"),
+    );
   };
   return Object.assign(sink, { taken: (chat: string) => stamped(`chat:${chat}`) });
 }
@@ -55,6 +57,14 @@ function rowOf(threadId: string): { key: string; task?: string; chat?: string } 
 }
 
 async function stamp(db: Db, row: { task?: string; chat?: string }): Promise<void> {
-  if (row.task !== undefined) await db.update(tasks).set({ progressAt: sql`now()` }).where(and(eq(tasks.threadId, row.task), eq(tasks.state, 'running')));
-  else if (row.chat !== undefined) await db.update(inbox).set({ progressAt: sql`now()` }).where(and(eq(inbox.chat, row.chat), eq(inbox.state, 'running')));
+  if (row.task !== undefined)
+    await db
+      .update(tasks)
+      .set({ progressAt: sql`now()` })
+      .where(and(eq(tasks.threadId, row.task), eq(tasks.state, 'running')));
+  else if (row.chat !== undefined)
+    await db
+      .update(inbox)
+      .set({ progressAt: sql`now()` })
+      .where(and(eq(inbox.chat, row.chat), eq(inbox.state, 'running')));
 }

@@ -4,7 +4,14 @@ import type { Db, WorkKind } from '../db/index.ts';
 import type { Questions } from '../decisions/index.ts';
 import type { Logger } from '../log/index.ts';
 import { incidentQuestion, INCIDENT_QUESTION, RECOVERED } from './incident-card.ts';
-import { attachQuestion, closeIncident, incidentsWithoutCards, openIncident, openIncidents, type IncidentRow } from './incident-store.ts';
+import {
+  attachQuestion,
+  closeIncident,
+  incidentsWithoutCards,
+  openIncident,
+  openIncidents,
+  type IncidentRow,
+} from './incident-store.ts';
 import type { Finding, WatchedKind } from './watch.ts';
 
 /** The points between the steps of opening an incident, for an observer (crash tests, metrics). */
@@ -72,7 +79,10 @@ export class RunSupervisor {
   async #open(kind: WatchedKind, finding: Finding): Promise<boolean> {
     const incident = await openIncident(this.#o.db, kind.kind, finding);
     if (!incident) return false;
-    this.#o.logger?.warn({ incident: incident.id, kind: kind.kind, work: finding.workId, problem: finding.problem }, `incident: ${finding.detail}`);
+    this.#o.logger?.warn(
+      { incident: incident.id, kind: kind.kind, work: finding.workId, problem: finding.problem },
+      `incident: ${finding.detail}`,
+    );
     await this.#o.onStage?.('incident-row', incident);
     await this.#post(incident);
     return true;
@@ -86,7 +96,10 @@ export class RunSupervisor {
     try {
       ids = await this.#o.db.transaction(async (tx) => {
         const { question, ids } = await this.#o.questions.record(tx, {
-          kind: INCIDENT_QUESTION, ...incidentQuestion(incident, kind?.actions ?? []), destinations, subject: { incident: incident.id },
+          kind: INCIDENT_QUESTION,
+          ...incidentQuestion(incident, kind?.actions ?? []),
+          destinations,
+          subject: { incident: incident.id },
           ...(incident.chat && { chat: incident.chat as ChatRef }),
         });
         if (!(await attachQuestion(tx, incident.id, question.id))) throw new AlreadyAttached();
@@ -103,7 +116,10 @@ export class RunSupervisor {
   async #recover(incident: IncidentRow): Promise<boolean> {
     const closed = await closeIncident(this.#o.db, incident.id, { state: 'recovered' });
     if (!closed) return false;
-    this.#o.logger?.info({ incident: incident.id, kind: incident.workKind, work: incident.workId }, 'incident recovered');
+    this.#o.logger?.info(
+      { incident: incident.id, kind: incident.workKind, work: incident.workId },
+      'incident recovered',
+    );
     if (closed.questionId) await this.#o.questions.close(closed.questionId, RECOVERED);
     return true;
   }

@@ -17,17 +17,39 @@ export function watchGates(db: Db, reconcile: () => Promise<unknown>): WatchedKi
     async scan({ now, stallAfterMs }) {
       const before = ago(now, stallAfterMs);
       const [undone, overdue, failed] = await Promise.all([
-        db.select().from(approvalGates).where(and(inArray(approvalGates.state, ['claimed', 'resuming']), lte(approvalGates.updatedAt, before))),
-        db.select().from(approvalGates).where(and(eq(approvalGates.state, 'pending'), lte(approvalGates.expiresAt, before))),
-        db.select().from(approvalGates).where(and(eq(approvalGates.state, 'error'), gte(approvalGates.updatedAt, ago(now, FAILURE_LOOKBACK_MS)))),
+        db
+          .select()
+          .from(approvalGates)
+          .where(and(inArray(approvalGates.state, ['claimed', 'resuming']), lte(approvalGates.updatedAt, before))),
+        db
+          .select()
+          .from(approvalGates)
+          .where(and(eq(approvalGates.state, 'pending'), lte(approvalGates.expiresAt, before))),
+        db
+          .select()
+          .from(approvalGates)
+          .where(and(eq(approvalGates.state, 'error'), gte(approvalGates.updatedAt, ago(now, FAILURE_LOOKBACK_MS)))),
       ]);
-      const finding = (row: typeof approvalGates.$inferSelect, problem: Finding['problem'], since: Date, what: string): Finding => ({
-        workId: row.id, problem, since, detail: `${row.tool}: ${what}`, ...(row.originChat && { chat: row.originChat as ChatRef }),
+      const finding = (
+        row: typeof approvalGates.$inferSelect,
+        problem: Finding['problem'],
+        since: Date,
+        what: string,
+      ): Finding => ({
+        workId: row.id,
+        problem,
+        since,
+        detail: `${row.tool}: ${what}`,
+        ...(row.originChat && { chat: row.originChat as ChatRef }),
       });
       return [
-        ...undone.map((row) => finding(row, 'stuck', row.updatedAt, `decided (${row.decision ?? '?'}) but the work has not resumed`)),
+        ...undone.map((row) =>
+          finding(row, 'stuck', row.updatedAt, `decided (${row.decision ?? '?'}) but the work has not resumed`),
+        ),
         ...overdue.map((row) => finding(row, 'stuck', row.expiresAt, 'past its expiry, and not yet expired')),
-        ...failed.map((row) => finding(row, 'failed', row.updatedAt, `resuming failed: ${row.error ?? 'no reason recorded'}`)),
+        ...failed.map((row) =>
+          finding(row, 'failed', row.updatedAt, `resuming failed: ${row.error ?? 'no reason recorded'}`),
+        ),
       ];
     },
     async act(_action, workId) {

@@ -18,19 +18,59 @@ export function watchOutbox(db: Db, dispatch: (ids: string[]) => Promise<void>):
     actions: ['retry'],
     async scan({ now, stallAfterMs }) {
       const [pending, ended] = await Promise.all([
-        db.select().from(outbox).where(and(eq(outbox.state, 'pending'), lte(outbox.createdAt, ago(now, stallAfterMs)), notQuestions)),
-        db.select().from(outbox).where(and(inArray(outbox.state, ['unknown', 'failed']), gte(outbox.updatedAt, ago(now, FAILURE_LOOKBACK_MS)), notQuestions)),
+        db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.state, 'pending'), lte(outbox.createdAt, ago(now, stallAfterMs)), notQuestions)),
+        db
+          .select()
+          .from(outbox)
+          .where(
+            and(
+              inArray(outbox.state, ['unknown', 'failed']),
+              gte(outbox.updatedAt, ago(now, FAILURE_LOOKBACK_MS)),
+              notQuestions,
+            ),
+          ),
       ]);
-      const finding = (row: typeof outbox.$inferSelect, problem: Finding['problem'], since: Date, what: string): Finding => ({
-        workId: row.id, problem, since, detail: `a ${row.kind} to ${row.destination}: ${what}`, chat: row.destination as ChatRef,
+      const finding = (
+        row: typeof outbox.$inferSelect,
+        problem: Finding['problem'],
+        since: Date,
+        what: string,
+      ): Finding => ({
+        workId: row.id,
+        problem,
+        since,
+        detail: `a ${row.kind} to ${row.destination}: ${what}`,
+        chat: row.destination as ChatRef,
       });
       return [
-        ...pending.map((row) => finding(row, 'stuck', row.createdAt, `not delivered yet (${row.attempts} attempt(s)${row.lastError ? `; last error: ${row.lastError}` : ''})`)),
-        ...ended.map((row) => finding(row, 'failed', row.updatedAt, row.state === 'unknown' ? 'delivery unknown: the process stopped while sending it' : `delivery failed: ${row.lastError ?? 'no reason recorded'}`)),
+        ...pending.map((row) =>
+          finding(
+            row,
+            'stuck',
+            row.createdAt,
+            `not delivered yet (${row.attempts} attempt(s)${row.lastError ? `; last error: ${row.lastError}` : ''})`,
+          ),
+        ),
+        ...ended.map((row) =>
+          finding(
+            row,
+            'failed',
+            row.updatedAt,
+            row.state === 'unknown'
+              ? 'delivery unknown: the process stopped while sending it'
+              : `delivery failed: ${row.lastError ?? 'no reason recorded'}`,
+          ),
+        ),
       ];
     },
     async act(_action, workId) {
-      const row = (await moveOutbox(db, workId, 'unknown', 'pending')) ?? (await moveOutbox(db, workId, 'failed', 'pending')) ?? (await getOutbox(db, workId));
+      const row =
+        (await moveOutbox(db, workId, 'unknown', 'pending')) ??
+        (await moveOutbox(db, workId, 'failed', 'pending')) ??
+        (await getOutbox(db, workId));
       if (row?.state !== 'pending') return `delivery ${workId}: ${row ? `already ${row.state}` : 'gone'}`;
       await dispatch([workId]);
       return `delivery ${workId}: sending again`;

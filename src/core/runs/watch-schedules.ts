@@ -20,10 +20,21 @@ export function watchSchedules(db: Db, actions: ScheduleActions): WatchedKind {
     tables: ['schedules'],
     actions: ['retry', 'cancel'],
     async scan({ now, stallAfterMs }) {
-      const rows = await db.select().from(schedules)
-        .where(and(eq(schedules.state, 'scheduled'), eq(schedules.kind, 'reminder'), lte(schedules.dueAt, ago(now, stallAfterMs))));
+      const rows = await db
+        .select()
+        .from(schedules)
+        .where(
+          and(
+            eq(schedules.state, 'scheduled'),
+            eq(schedules.kind, 'reminder'),
+            lte(schedules.dueAt, ago(now, stallAfterMs)),
+          ),
+        );
       return rows.map((row) => ({
-        workId: row.id, problem: 'stuck' as const, since: row.dueAt!, chat: row.chat as ChatRef,
+        workId: row.id,
+        problem: 'stuck' as const,
+        since: row.dueAt!,
+        chat: row.chat as ChatRef,
         detail: `reminder "${clip(row.text)}" was due and has not been sent`,
       }));
     },
@@ -32,7 +43,9 @@ export function watchSchedules(db: Db, actions: ScheduleActions): WatchedKind {
         await actions.fire(workId);
         return `reminder ${workId}: sent now`;
       }
-      return (await actions.cancel(workId)) ? `reminder ${workId}: cancelled` : `reminder ${workId}: was no longer scheduled`;
+      return (await actions.cancel(workId))
+        ? `reminder ${workId}: cancelled`
+        : `reminder ${workId}: was no longer scheduled`;
     },
   };
 }

@@ -21,22 +21,48 @@ export function watchTasks(db: Db, actions: TaskActions): WatchedKind {
     async scan({ now, stallAfterMs }) {
       const before = ago(now, stallAfterMs);
       const [running, queued, failed] = await Promise.all([
-        db.select().from(tasks).where(and(eq(tasks.state, 'running'), lte(tasks.progressAt, before))),
-        db.select().from(tasks).where(and(eq(tasks.state, 'queued'), lte(tasks.progressAt, before))),
-        db.select().from(tasks).where(and(eq(tasks.state, 'failed'), gte(tasks.updatedAt, ago(now, FAILURE_LOOKBACK_MS)))),
+        db
+          .select()
+          .from(tasks)
+          .where(and(eq(tasks.state, 'running'), lte(tasks.progressAt, before))),
+        db
+          .select()
+          .from(tasks)
+          .where(and(eq(tasks.state, 'queued'), lte(tasks.progressAt, before))),
+        db
+          .select()
+          .from(tasks)
+          .where(and(eq(tasks.state, 'failed'), gte(tasks.updatedAt, ago(now, FAILURE_LOOKBACK_MS)))),
       ]);
-      const finding = (row: typeof tasks.$inferSelect, problem: Finding['problem'], since: Date, what: string): Finding => ({
-        workId: row.id, problem, since, detail: `"${clip(row.goal)}" — ${what}`, ...(row.originChat && { chat: row.originChat as ChatRef }),
+      const finding = (
+        row: typeof tasks.$inferSelect,
+        problem: Finding['problem'],
+        since: Date,
+        what: string,
+      ): Finding => ({
+        workId: row.id,
+        problem,
+        since,
+        detail: `"${clip(row.goal)}" — ${what}`,
+        ...(row.originChat && { chat: row.originChat as ChatRef }),
       });
       return [
-        ...running.map((row) => finding(row, 'stalled', row.progressAt, 'no model or tool call has begun or ended since')),
-        ...queued.map((row) => finding(row, 'stuck', row.progressAt, 'queued, and no worker has taken it up (is a worker running?)')),
-        ...failed.map((row) => finding(row, 'failed', row.updatedAt, `failed: ${clip(row.error ?? 'no reason recorded')}`)),
+        ...running.map((row) =>
+          finding(row, 'stalled', row.progressAt, 'no model or tool call has begun or ended since'),
+        ),
+        ...queued.map((row) =>
+          finding(row, 'stuck', row.progressAt, 'queued, and no worker has taken it up (is a worker running?)'),
+        ),
+        ...failed.map((row) =>
+          finding(row, 'failed', row.updatedAt, `failed: ${clip(row.error ?? 'no reason recorded')}`),
+        ),
       ];
     },
     async act(action, workId) {
       const outcome = action === 'retry' ? await actions.retry(workId) : await actions.cancel(workId);
-      return outcome.ok ? `task ${workId}: ${action === 'retry' ? 'queued again' : 'cancelled'}` : `task ${workId}: ${outcome.reason}`;
+      return outcome.ok
+        ? `task ${workId}: ${action === 'retry' ? 'queued again' : 'cancelled'}`
+        : `task ${workId}: ${outcome.reason}`;
     },
   };
 }

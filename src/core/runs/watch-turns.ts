@@ -18,9 +18,15 @@ export function watchTurns(db: Db): WatchedKind {
       const before = ago(now, stallAfterMs);
       // A row from before progress stamps existed has none: its last heartbeat stands in.
       const quiet = or(lte(inbox.progressAt, before), and(isNull(inbox.progressAt), lte(inbox.updatedAt, before)));
-      const rows = await db.select().from(inbox).where(and(eq(inbox.state, 'running'), quiet));
+      const rows = await db
+        .select()
+        .from(inbox)
+        .where(and(eq(inbox.state, 'running'), quiet));
       return rows.map((row) => ({
-        workId: `${row.platform}:${row.eventId}`, problem: 'stalled' as const, since: row.progressAt ?? row.updatedAt, chat: row.chat as ChatRef,
+        workId: `${row.platform}:${row.eventId}`,
+        problem: 'stalled' as const,
+        since: row.progressAt ?? row.updatedAt,
+        chat: row.chat as ChatRef,
         detail: 'a reply is being worked on, but no model or tool call has begun or ended since',
       }));
     },

@@ -6,21 +6,51 @@
 const WORDS: Readonly<Record<string, string>> = {
   بعد: 'in',
   خلال: 'in',
-  ثانية: 'seconds', ثانيه: 'seconds', ثوان: 'seconds', ثواني: 'seconds', ثوانٍ: 'seconds',
-  دقيقة: 'minutes', دقيقه: 'minutes', دقائق: 'minutes', دقايق: 'minutes',
-  ساعة: 'hours', ساعه: 'hours', ساعات: 'hours',
-  يوم: 'days', أيام: 'days', ايام: 'days',
-  أسبوع: 'weeks', اسبوع: 'weeks', أسابيع: 'weeks', اسابيع: 'weeks',
-  غدا: 'tomorrow', غداً: 'tomorrow', بكرة: 'tomorrow', بكره: 'tomorrow',
+  ثانية: 'seconds',
+  ثانيه: 'seconds',
+  ثوان: 'seconds',
+  ثواني: 'seconds',
+  ثوانٍ: 'seconds',
+  دقيقة: 'minutes',
+  دقيقه: 'minutes',
+  دقائق: 'minutes',
+  دقايق: 'minutes',
+  ساعة: 'hours',
+  ساعه: 'hours',
+  ساعات: 'hours',
+  يوم: 'days',
+  أيام: 'days',
+  ايام: 'days',
+  أسبوع: 'weeks',
+  اسبوع: 'weeks',
+  أسابيع: 'weeks',
+  اسابيع: 'weeks',
+  غدا: 'tomorrow',
+  غداً: 'tomorrow',
+  بكرة: 'tomorrow',
+  بكره: 'tomorrow',
   اليوم: 'today',
-  الساعة: 'at', الساعه: 'at',
-  صباحا: 'am', صباح: 'am', ص: 'am',
-  مساء: 'pm', مساءا: 'pm', م: 'pm', ظهرا: 'pm', عصرا: 'pm',
+  الساعة: 'at',
+  الساعه: 'at',
+  صباحا: 'am',
+  صباح: 'am',
+  ص: 'am',
+  مساء: 'pm',
+  مساءا: 'pm',
+  م: 'pm',
+  ظهرا: 'pm',
+  عصرا: 'pm',
 };
 
 /** Two of a unit in one word ("دقيقتين" = two minutes). */
 const DUALS: Readonly<Record<string, string>> = {
-  ثانيتين: '2 seconds', دقيقتين: '2 minutes', دقيقتان: '2 minutes', ساعتين: '2 hours', ساعتان: '2 hours', يومين: '2 days', يومان: '2 days',
+  ثانيتين: '2 seconds',
+  دقيقتين: '2 minutes',
+  دقيقتان: '2 minutes',
+  ساعتين: '2 hours',
+  ساعتان: '2 hours',
+  يومين: '2 days',
+  يومان: '2 days',
 };
 
 /** Arabic-Indic (U+0660–0669) and Persian (U+06F0–06F9) digits to ASCII. */
@@ -39,11 +69,16 @@ export interface Token {
   read: string;
 }
 
-/** Splits on whitespace and reads each token; a token that is not a known Arabic form is kept as is (digits made ASCII). */
+/**
+ * Splits on whitespace and reads each token; a token that is not a known Arabic form is kept as is (digits made ASCII).
+ */
 export function readTokens(text: string): Token[] {
-  return text.split(/\s+/).filter(Boolean).map((original) => {
-    const plain = bare(asciiDigits(original));
-    const read = DUALS[plain] ?? WORDS[plain] ?? WORDS[plain.replace(/^و/, '')] ?? plain;
-    return { original, read };
-  });
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((original) => {
+      const plain = bare(asciiDigits(original));
+      const read = DUALS[plain] ?? WORDS[plain] ?? WORDS[plain.replace(/^و/, '')] ?? plain;
+      return { original, read };
+    });
 }

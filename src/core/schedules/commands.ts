@@ -22,10 +22,14 @@ function remindCommand(port: ScheduleCommandsPort): ChatCommand {
     summary: 'remind this chat later: /remind <when> <text> ("in 30m", "tomorrow 9am", "بعد ١٠ دقائق")',
     serial: false,
     async run(ctx) {
-      if (!ctx.rest.trim()) return ctx.reply('Usage: /remind <when> <text>, e.g. /remind in 30m stretch, /remind tomorrow 9am standup.');
+      if (!ctx.rest.trim())
+        return ctx.reply('Usage: /remind <when> <text>, e.g. /remind in 30m stretch, /remind tomorrow 9am standup.');
       try {
         const row = await port.remind({ words: ctx.rest, chat: ctx.chat, requester: ctx.actor });
-        return ctx.reply(`⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${row.id}; /jobs cancel ${row.id} to cancel).`);
+        return ctx.reply(
+          `⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${row.id}; /jobs cancel ${row.id} ` +
+            `to cancel).`,
+        );
       } catch (error) {
         return ctx.reply(`Not scheduled: ${why(error)}.`);
       }
@@ -40,10 +44,21 @@ function cronCommand(port: ScheduleCommandsPort): ChatCommand {
     serial: false,
     async run(ctx) {
       const match = /^add\s+"([^"]+)"\s+(.+)$/s.exec(ctx.rest.trim());
-      if (!match) return ctx.reply('Usage: /cron add "<cron pattern>" <prompt>, e.g. /cron add "0 9 * * 1-5" summarise yesterday\'s alerts. /jobs lists, /jobs cancel <id> stops.');
+      if (!match)
+        return ctx.reply(
+          'Usage: /cron add "<cron pattern>" <prompt>, e.g. /cron add "0 9 * * 1-5" summarise yesterday\'s alerts. ' +
+            '/jobs lists, /jobs cancel <id> stops.',
+        );
       try {
-        const row = await port.addCron({ pattern: match[1]!.trim(), prompt: match[2]!.trim(), chat: ctx.chat, requester: ctx.actor });
-        return ctx.reply(`🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`);
+        const row = await port.addCron({
+          pattern: match[1]!.trim(),
+          prompt: match[2]!.trim(),
+          chat: ctx.chat,
+          requester: ctx.actor,
+        });
+        return ctx.reply(
+          `🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`,
+        );
       } catch (error) {
         return ctx.reply(`Not scheduled: ${why(error)}.`);
       }
@@ -62,12 +77,22 @@ function jobsCommand(port: ScheduleCommandsPort): ChatCommand {
         if (!id) return ctx.reply('Usage: /jobs cancel <id> (see /jobs).');
         const row = await port.get(id);
         const mine = row && row.requester.platform === ctx.actor.platform && row.requester.id === ctx.actor.id;
-        if (!row || row.chat !== ctx.chat || (!mine && ctx.role !== 'operator')) return ctx.reply(`There is no scheduled job ${id} you may cancel here.`);
-        return ctx.reply((await port.cancel(id)) ? `Cancelled ${id}: it will not run.` : `${id} is not scheduled any more (${row.state}).`);
+        if (!row || row.chat !== ctx.chat || (!mine && ctx.role !== 'operator'))
+          return ctx.reply(`There is no scheduled job ${id} you may cancel here.`);
+        return ctx.reply(
+          (await port.cancel(id))
+            ? `Cancelled ${id}: it will not run.`
+            : `${id} is not scheduled any more (${row.state}).`,
+        );
       }
       const rows = await port.list(ctx.chat);
-      if (rows.length === 0) return ctx.reply('Nothing is scheduled in this chat. /remind <when> <text> or /cron add "<pattern>" <prompt>.');
-      const lines = rows.map((r) => (r.kind === 'reminder' ? `${r.id} — ⏰ ${port.format(r.dueAt!)} — ${r.text}` : `${r.id} — 🔁 "${r.pattern}" (${r.zone}) — ${r.text}`));
+      if (rows.length === 0)
+        return ctx.reply('Nothing is scheduled in this chat. /remind <when> <text> or /cron add "<pattern>" <prompt>.');
+      const lines = rows.map((r) =>
+        r.kind === 'reminder'
+          ? `${r.id} — ⏰ ${port.format(r.dueAt!)} — ${r.text}`
+          : `${r.id} — 🔁 "${r.pattern}" (${r.zone}) — ${r.text}`,
+      );
       return ctx.reply(['Scheduled here:', ...lines, 'Cancel one with /jobs cancel <id>.'].join('\n'));
     },
   };

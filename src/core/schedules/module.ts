@@ -34,10 +34,27 @@ export interface SchedulesModule {
 }
 
 /** Reminders and cron jobs: the service, its job kinds and tools (registered here), its commands. */
-export function createSchedules({ loaded, db, jobs, kinds, outbox, tasks, registry, access, clock, logger }: SchedulesDeps): SchedulesModule {
+export function createSchedules({
+  loaded,
+  db,
+  jobs,
+  kinds,
+  outbox,
+  tasks,
+  registry,
+  access,
+  clock,
+  logger,
+}: SchedulesDeps): SchedulesModule {
   const schedules = new Schedules({
-    db, jobs, outbox, clock, logger, zone: loaded.config.time.zone,
-    startTask: (input) => tasks.start(input), operatorName: (actor) => access.operatorOf(actor)?.name,
+    db,
+    jobs,
+    outbox,
+    clock,
+    logger,
+    zone: loaded.config.time.zone,
+    startTask: (input) => tasks.start(input),
+    operatorName: (actor) => access.operatorOf(actor)?.name,
   });
   kinds.register(schedules.fireJob).register(schedules.cronJob);
   for (const tool of scheduleTools(schedules)) registry.register(tool);

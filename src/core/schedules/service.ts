@@ -11,7 +11,15 @@ import { KazmaError } from '../errors.ts';
 import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type OutboxDispatcher, enqueueOutbox } from '../outbox/index.ts';
-import { countFiring, getSchedule, insertSchedule, newScheduleId, scheduledJobs, settleSchedule, type ScheduleRow } from './store.ts';
+import {
+  countFiring,
+  getSchedule,
+  insertSchedule,
+  newScheduleId,
+  scheduledJobs,
+  settleSchedule,
+  type ScheduleRow,
+} from './store.ts';
 import { parseWhen } from './when.ts';
 
 /** Options for {@link Schedules}. */
@@ -46,17 +54,34 @@ export class Schedules {
   constructor(options: SchedulesOptions) {
     this.#o = options;
     const payload = z.object({ scheduleId: z.string().min(1) });
-    this.fireJob = { name: 'schedule.fire', lane: 'schedules', payload, handle: ({ scheduleId }) => this.fire(scheduleId) };
-    this.cronJob = { name: 'schedule.cron', lane: 'schedules', payload, handle: ({ scheduleId }) => this.runCron(scheduleId) };
+    this.fireJob = {
+      name: 'schedule.fire',
+      lane: 'schedules',
+      payload,
+      handle: ({ scheduleId }) => this.fire(scheduleId),
+    };
+    this.cronJob = {
+      name: 'schedule.cron',
+      lane: 'schedules',
+      payload,
+      handle: ({ scheduleId }) => this.runCron(scheduleId),
+    };
   }
 
   /** `/remind <when> <text>`: reads the time in `time.zone`, records the reminder, and schedules it. */
   async remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
     const when = await parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
-    if (!when.rest) throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
+    if (!when.rest)
+      throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
     const row = await insertSchedule(this.#o.db, {
-      id: newScheduleId(), kind: 'reminder', chat: input.chat, requester: this.#stored(input.requester),
-      text: when.rest, dueAt: when.at, zone: this.#o.zone, words: when.words,
+      id: newScheduleId(),
+      kind: 'reminder',
+      chat: input.chat,
+      requester: this.#stored(input.requester),
+      text: when.rest,
+      dueAt: when.at,
+      zone: this.#o.zone,
+      words: when.words,
     });
     await this.#enqueueFire(row);
     return row;
@@ -65,36 +90,64 @@ export class Schedules {
   /** `/cron add "<pattern>" <prompt>`: a task runs the prompt on every match of the pattern (in `time.zone`). */
   async addCron(input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
     const row = await insertSchedule(this.#o.db, {
-      id: newScheduleId(), kind: 'cron', chat: input.chat, requester: this.#stored(input.requester),
-      text: input.prompt, pattern: input.pattern, zone: this.#o.zone, words: input.pattern,
+      id: newScheduleId(),
+      kind: 'cron',
+      chat: input.chat,
+      requester: this.#stored(input.requester),
+      text: input.prompt,
+      pattern: input.pattern,
+      zone: this.#o.zone,
+      words: input.pattern,
     });
     try {
-      await this.#o.jobs.enqueue(this.cronJob, { scheduleId: row.id }, { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } });
+      await this.#o.jobs.enqueue(
+        this.cronJob,
+        { scheduleId: row.id },
+        { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } },
+      );
     } catch (error) {
       await settleSchedule(this.#o.db, row.id, 'cancelled');
-      throw new ScheduleError(`"${input.pattern}" is not a cron pattern I can use (${error instanceof Error ? error.message : String(error)}); e.g. "0 9 * * 1-5" for 09:00 on weekdays`, { cause: error });
+      throw new ScheduleError(
+        `"${input.pattern}" is not a cron pattern I can use ` +
+          `(${error instanceof Error ? error.message : String(error)}); e.g. "0 9 * * 1-5" for 09:00 on weekdays`,
+        { cause: error },
+      );
     }
     return row;
   }
 
-  /** The `schedule.fire` job: a reminder's time came. Once: the compare-and-set and its message row are one transaction. */
+  /**
+   * The `schedule.fire` job: a reminder's time came. Once: the compare-and-set and its message row are one transaction.
+   */
   async fire(id: string): Promise<void> {
     const now = this.#o.clock.now();
     const ids = await this.#o.db.transaction(async (tx) => {
       const row = await settleSchedule(tx, id, 'fired');
-      if (!row || row.kind !== 'reminder') return [];
+      if (row?.kind !== 'reminder') return [];
       const late = row.dueAt && now.getTime() - row.dueAt.getTime() > LATE_AFTER_MS;
-      const text = `⏰ Reminder: ${row.text}${late ? `\n(late: it was due at ${this.format(row.dueAt!)}, while Kazma was not running)` : ''}`;
-      return enqueueOutbox(tx, [{ kind: 'message', destination: row.chat, payload: { text }, owner: { kind: 'schedule', id } }]);
+      const text =
+        `⏰ Reminder: ` +
+        `${row.text}${late ? `\n(late: it was due at ${this.format(row.dueAt!)}, while Kazma was not running)` : ''}`;
+      return enqueueOutbox(tx, [
+        { kind: 'message', destination: row.chat, payload: { text }, owner: { kind: 'schedule', id } },
+      ]);
     });
-    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
+    await this.#o.outbox
+      .dispatch(ids)
+      .catch((error: unknown) =>
+        this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'),
+      );
   }
 
   /** The `schedule.cron` job: one firing of a recurring job starts its task (the task posts its answer). */
   async runCron(id: string): Promise<void> {
     const row = await countFiring(this.#o.db, id);
     if (!row) return this.#o.jobs.forget(this.cronJob, id); // cancelled: make sure the schedule is gone too
-    await this.#o.startTask({ goal: row.text, origin: row.chat as ChatRef, requester: { platform: row.requester.platform, id: row.requester.id } });
+    await this.#o.startTask({
+      goal: row.text,
+      origin: row.chat as ChatRef,
+      requester: { platform: row.requester.platform, id: row.requester.id },
+    });
   }
 
   /** Cancels a scheduled job; false when it is not scheduled (fired, cancelled, unknown). */
@@ -121,19 +174,37 @@ export class Schedules {
     const rows = await scheduledJobs(this.#o.db);
     for (const row of rows) {
       if (row.kind === 'reminder') await this.#enqueueFire(row);
-      else await this.#o.jobs.enqueue(this.cronJob, { scheduleId: row.id }, { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } });
+      else
+        await this.#o.jobs.enqueue(
+          this.cronJob,
+          { scheduleId: row.id },
+          { jobId: row.id, repeat: { pattern: row.pattern!, tz: row.zone } },
+        );
     }
     return rows.length;
   }
 
   /** `Tue 24 Dec 2026, 18:00 (Asia/Kuwait)`. */
   format(at: Date): string {
-    const text = new Intl.DateTimeFormat('en-GB', { timeZone: this.#o.zone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+    const text = new Intl.DateTimeFormat('en-GB', {
+      timeZone: this.#o.zone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
     return `${text} (${this.#o.zone})`;
   }
 
   async #enqueueFire(row: ScheduleRow): Promise<void> {
-    await this.#o.jobs.enqueue(this.fireJob, { scheduleId: row.id }, { jobId: row.id, delayMs: Math.max(0, row.dueAt!.getTime() - this.#o.clock.now().getTime()) });
+    await this.#o.jobs.enqueue(
+      this.fireJob,
+      { scheduleId: row.id },
+      { jobId: row.id, delayMs: Math.max(0, row.dueAt!.getTime() - this.#o.clock.now().getTime()) },
+    );
   }
 
   #stored(actor: Actor) {

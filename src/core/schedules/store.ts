@@ -22,7 +22,11 @@ export async function getSchedule(db: Db, id: string): Promise<ScheduleRow | und
 /** Scheduled jobs (optionally of one chat), soonest first, recurring ones last. */
 export async function scheduledJobs(db: Db, chat?: string): Promise<ScheduleRow[]> {
   const scheduled = eq(schedules.state, 'scheduled');
-  return db.select().from(schedules).where(chat ? and(scheduled, eq(schedules.chat, chat)) : scheduled).orderBy(sql`${schedules.dueAt} asc nulls last`, asc(schedules.createdAt));
+  return db
+    .select()
+    .from(schedules)
+    .where(chat ? and(scheduled, eq(schedules.chat, chat)) : scheduled)
+    .orderBy(sql`${schedules.dueAt} asc nulls last`, asc(schedules.createdAt));
 }
 
 /**
@@ -30,16 +34,26 @@ export async function scheduledJobs(db: Db, chat?: string): Promise<ScheduleRow[
  * Output: the row as moved, or undefined when it was not scheduled any more — so a reminder fires once
  * however many jobs or processes race for it, and a cancelled one never fires.
  */
-export async function settleSchedule(db: Db, id: string, to: Exclude<ScheduleState, 'scheduled'>): Promise<ScheduleRow | undefined> {
+export async function settleSchedule(
+  db: Db,
+  id: string,
+  to: Exclude<ScheduleState, 'scheduled'>,
+): Promise<ScheduleRow | undefined> {
   const fired = to === 'fired' ? { fires: sql`${schedules.fires} + 1`, lastFiredAt: sql`now()` } : {};
-  const [row] = await db.update(schedules).set({ state: to, updatedAt: sql`now()`, ...fired })
-    .where(and(eq(schedules.id, id), eq(schedules.state, 'scheduled'))).returning();
+  const [row] = await db
+    .update(schedules)
+    .set({ state: to, updatedAt: sql`now()`, ...fired })
+    .where(and(eq(schedules.id, id), eq(schedules.state, 'scheduled')))
+    .returning();
   return row;
 }
 
 /** A recurring job fired (it stays scheduled); undefined when it was cancelled meanwhile. */
 export async function countFiring(db: Db, id: string): Promise<ScheduleRow | undefined> {
-  const [row] = await db.update(schedules).set({ fires: sql`${schedules.fires} + 1`, lastFiredAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(schedules.id, id), eq(schedules.state, 'scheduled'), eq(schedules.kind, 'cron'))).returning();
+  const [row] = await db
+    .update(schedules)
+    .set({ fires: sql`${schedules.fires} + 1`, lastFiredAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(schedules.id, id), eq(schedules.state, 'scheduled'), eq(schedules.kind, 'cron')))
+    .returning();
   return row;
 }

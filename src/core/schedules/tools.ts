@@ -18,19 +18,27 @@ export function scheduleTools(schedules: Pick<Schedules, 'remind' | 'addCron' | 
   return [
     defineTool({
       name: 'schedule_reminder',
-      description: 'Reminds this chat later. `when`: "in 30 minutes", "tomorrow 9am", "2026-12-24 18:00" (the configured time zone).',
+      description:
+        'Reminds this chat later. `when`: "in 30 minutes", "tomorrow 9am", "2026-12-24 18:00" (the configured ' +
+        'time zone).',
       tier: 'write',
       effects: true,
       outside: false,
       input: z.object({ when: z.string().min(1).max(200), text: z.string().min(1).max(2000) }),
       async run({ when, text }, ctx) {
-        const row = await schedules.remind({ words: `${when} ${text}`, chat: chatOf(ctx), requester: ctx.turn!.requester });
+        const row = await schedules.remind({
+          words: `${when} ${text}`,
+          chat: chatOf(ctx),
+          requester: ctx.turn!.requester,
+        });
         return `Scheduled reminder ${row.id} for ${schedules.format(row.dueAt!)}: ${row.text}`;
       },
     }),
     defineTool({
       name: 'schedule_task',
-      description: 'Runs `prompt` as a background task on a cron schedule (5 fields, or 6 with seconds; the configured time zone); each answer is posted in this chat.',
+      description:
+        'Runs `prompt` as a background task on a cron schedule (5 fields, or 6 with seconds; the configured time ' +
+        'zone); each answer is posted in this chat.',
       tier: 'write',
       effects: true,
       outside: false,

@@ -30,7 +30,18 @@ const EXAMPLES = '"in 10 minutes", "tomorrow 9am", "2026-12-24 18:00" or "بعد
 function expandUnits(word: string): string {
   const match = /^(\d+)(s|sec|secs|m|min|mins|h|hr|hrs|d)$/i.exec(word);
   if (!match) return word;
-  const unit = { s: 'seconds', sec: 'seconds', secs: 'seconds', m: 'minutes', min: 'minutes', mins: 'minutes', h: 'hours', hr: 'hours', hrs: 'hours', d: 'days' }[match[2]!.toLowerCase()]!;
+  const unit = {
+    s: 'seconds',
+    sec: 'seconds',
+    secs: 'seconds',
+    m: 'minutes',
+    min: 'minutes',
+    mins: 'minutes',
+    h: 'hours',
+    hr: 'hours',
+    hrs: 'hours',
+    d: 'days',
+  }[match[2]!.toLowerCase()]!;
   return `${match[1]} ${unit}`;
 }
 
@@ -57,21 +68,40 @@ export async function parseWhen(text: string, options: { now: Date; zone: string
   if (!result) throw new WhenError(`I could not find a time in "${text}"; write it like ${EXAMPLES}`);
   if (/\b(\d{1,2})[/.-](\d{1,2})\b/.test(result.text) && !/\d{4}/.test(result.text)) {
     const [, a, b] = /\b(\d{1,2})[/.-](\d{1,2})\b/.exec(result.text)!;
-    if (Number(a) <= 12 && Number(b) <= 12 && a !== b) throw new WhenError(`"${result.text}" could be day/month or month/day; write the date as YYYY-MM-DD (e.g. 2026-12-24)`);
+    if (Number(a) <= 12 && Number(b) <= 12 && a !== b)
+      throw new WhenError(
+        `"${result.text}" could be day/month or month/day; write the date as YYYY-MM-DD (e.g. 2026-12-24)`,
+      );
   }
   const start = result.start;
   const at = start.isCertain('timezoneOffset')
     ? start.date()
-    : zonedInstant({
-      year: start.get('year')!, month: start.get('month')!, day: start.get('day')!, hour: start.get('hour')!,
-      minute: start.get('minute')!, second: start.get('second')!, millisecond: start.get('millisecond')!,
-    }, options.zone);
-  if (at.getTime() <= options.now.getTime()) throw new WhenError(`"${result.text}" is ${at.toISOString()} — that is not in the future`);
+    : zonedInstant(
+        {
+          year: start.get('year')!,
+          month: start.get('month')!,
+          day: start.get('day')!,
+          hour: start.get('hour')!,
+          minute: start.get('minute')!,
+          second: start.get('second')!,
+          millisecond: start.get('millisecond')!,
+        },
+        options.zone,
+      );
+  if (at.getTime() <= options.now.getTime())
+    throw new WhenError(`"${result.text}" is ${at.toISOString()} — that is not in the future`);
   const end = result.index + result.text.length;
   const inMatch = (i: number) => starts[i]! < end && starts[i]! + tokens[i]!.read.length > result.index;
   return {
     at,
-    words: tokens.filter((_, i) => inMatch(i)).map((t) => t.original).join(' '),
-    rest: tokens.filter((_, i) => !inMatch(i)).map((t) => t.original).join(' ').trim(),
+    words: tokens
+      .filter((_, i) => inMatch(i))
+      .map((t) => t.original)
+      .join(' '),
+    rest: tokens
+      .filter((_, i) => !inMatch(i))
+      .map((t) => t.original)
+      .join(' ')
+      .trim(),
   };
 }

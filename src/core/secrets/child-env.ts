@@ -23,7 +23,10 @@ export interface ChildEnvOptions {
  * @example
  * spawn('ls', [], { env: childEnv(loaded.env, { allow: config.tools.env_allow }) });
  */
-export function childEnv(parentEnv: Readonly<Record<string, string | undefined>>, options: ChildEnvOptions = {}): Record<string, string> {
+export function childEnv(
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  options: ChildEnvOptions = {},
+): Record<string, string> {
   const patterns = [...BASE_ALLOW, ...(options.allow ?? [])];
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
@@ -41,7 +44,8 @@ function matches(pattern: string, name: string): boolean {
  * configuration. This no longer decides what a child sees (the allowlist does); it stays for code
  * that must recognise a credential by its name or value.
  */
-const SECRET_NAME_PARTS = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|APIKEY|API_KEY|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|COOKIE/;
+const SECRET_NAME_PARTS =
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|APIKEY|API_KEY|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY|COOKIE/;
 const SECRET_NAME_SUFFIX = /(_KEY|_PASS|_PWD|_AUTH|_DSN)$/;
 const SECRET_NAMES = new Set(['DATABASE_URL', 'REDIS_URL', 'PGPASSWORD', 'PGPASSFILE', 'MYSQL_PWD', 'NETRC']);
 // A URL with a password in it is a credential whatever the variable is called.

@@ -20,23 +20,40 @@ export interface ConfigCommandPort {
   effective(): unknown;
   /** MCP servers as configured, secrets masked, shown in `/config show` under `mcp.servers`. */
   maskedServers?(): Promise<unknown[]>;
-  audit(entry: { command: string; outcome: 'changed' | 'read'; detail?: string }, ctx: { actor: { platform: string; id: string; displayName?: string }; chat: string }): Promise<void>;
+  audit(
+    entry: { command: string; outcome: 'changed' | 'read'; detail?: string },
+    ctx: { actor: { platform: string; id: string; displayName?: string }; chat: string },
+  ): Promise<void>;
 }
 
 /** One MCP server in `/config tools list` and `kazma tools list`. */
-export interface ServerLine { name: string; on: boolean; trust: string; state: string; toolCount: number; lastError?: string }
+export interface ServerLine {
+  name: string;
+  on: boolean;
+  trust: string;
+  state: string;
+  toolCount: number;
+  lastError?: string;
+}
 
 /** A built-in tool's line in the lists. */
 export function toolLine(t: { name: string; on: boolean; tier: string }): string {
-  return `${t.on ? '🟢' : '⚪'} ${t.name} — ${t.on ? 'on' : 'off'} — ${t.tier === 'safe' ? 'runs freely' : `asks first (${t.tier})`}`;
+  return (
+    `${t.on ? '🟢' : '⚪'} ${t.name} — ${t.on ? 'on' : 'off'} — ` +
+    `${t.tier === 'safe' ? 'runs freely' : `asks first (${t.tier})`}`
+  );
 }
 
 /** An MCP server's line: switch, trust, state (the masked reason when it failed) and tool count. */
 export function serverLine(s: ServerLine): string {
   const icon = !s.on ? '⚪' : s.state === 'running' ? '🟢' : s.state === 'failed' ? '🔴' : '🟡';
   const trust = s.trust === 'trusted' ? 'trusted (runs freely)' : 'untrusted (asks first)';
-  const state = s.state === 'failed' ? `failed: ${(s.lastError ?? 'unknown error').replace(/\s+/g, ' ').slice(0, 300)}` : s.state;
-  return `${icon} ${s.name} — MCP server, ${s.on ? 'on' : 'off'} — ${trust} — ${state} — ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}`;
+  const state =
+    s.state === 'failed' ? `failed: ${(s.lastError ?? 'unknown error').replace(/\s+/g, ' ').slice(0, 300)}` : s.state;
+  return (
+    `${icon} ${s.name} — MCP server, ${s.on ? 'on' : 'off'} — ${trust} — ${state} — ${s.toolCount} ` +
+    `tool${s.toolCount === 1 ? '' : 's'}`
+  );
 }
 
 const USAGE = 'Usage: /config tools list · /config tools toggle <name> · /config show · /config export';
@@ -49,7 +66,8 @@ const USAGE = 'Usage: /config tools list · /config tools toggle <name> · /conf
 export function configCommand(port: ConfigCommandPort): ChatCommand {
   return {
     name: 'config',
-    summary: 'change settings (operators): /config tools list · /config tools toggle <name> · /config show · /config export',
+    summary:
+      'change settings (operators): /config tools list · /config tools toggle <name> · /config show · /config export',
     operatorOnly: true,
     serial: false,
     async run(ctx) {
@@ -58,7 +76,11 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
       if (area === 'tools' && (action === 'list' || action === undefined)) {
         const servers = (await port.servers?.()) ?? [];
         const skills = port.skills?.() ?? [];
-        const lines = [...port.tools().map(toolLine), ...(servers.length ? ['MCP servers:', ...servers.map(serverLine)] : []), ...(skills.length ? ['Skills:', ...skills.map((s) => s.line)] : [])];
+        const lines = [
+          ...port.tools().map(toolLine),
+          ...(servers.length ? ['MCP servers:', ...servers.map(serverLine)] : []),
+          ...(skills.length ? ['Skills:', ...skills.map((s) => s.line)] : []),
+        ];
         return ctx.reply(['Tools:', ...lines, 'Switch one with /config tools toggle <name>.'].join('\n'));
       }
       if (area === 'tools' && action === 'toggle') {
@@ -69,36 +91,63 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
         const server = servers.find((s) => s.name.toLowerCase() === name);
         if (server && port.toggleServer) {
           const on = await port.toggleServer(server.name, by);
-          await port.audit({ command: `tools toggle ${server.name}`, outcome: 'changed', detail: on ? 'on' : 'off' }, ctx);
-          return ctx.reply(on
-            ? `MCP server ${server.name} is on again and starting: its tools are offered from the next message (saved; survives restarts).`
-            : `MCP server ${server.name} is off and stopped: its tools are not offered from the next message (saved; survives restarts).`);
+          await port.audit(
+            { command: `tools toggle ${server.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
+            ctx,
+          );
+          return ctx.reply(
+            on
+              ? `MCP server ${server.name} is on again and starting: its tools are offered from the next message ` +
+                  `(saved; survives restarts).`
+              : `MCP server ${server.name} is off and stopped: its tools are not offered from the next message ` +
+                  `(saved; survives restarts).`,
+          );
         }
         // A skill is switched whole; one that was refused or failed has no tools to switch.
         const skill = tool || server ? undefined : port.skills?.().find((s) => s.name.toLowerCase() === name);
-        if (skill && skill.loaded && port.toggleSkill) {
+        if (skill?.loaded && port.toggleSkill) {
           const on = await port.toggleSkill(skill.name, by);
-          await port.audit({ command: `tools toggle ${skill.name}`, outcome: 'changed', detail: on ? 'on' : 'off' }, ctx);
-          return ctx.reply(`Skill ${skill.name} is ${on ? 'on again: its tools are offered' : 'off: its tools are not offered'} from the next message (saved; survives restarts).`);
+          await port.audit(
+            { command: `tools toggle ${skill.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
+            ctx,
+          );
+          return ctx.reply(
+            `Skill ${skill.name} is ${on ? 'on again: its tools are offered' : 'off: its tools are not offered'} ` +
+              `from the next message (saved; survives restarts).`,
+          );
         }
         if (skill) return ctx.reply(`Skill ${skill.name} has no tools to switch: ${skill.line}`);
         if (!tool) {
-          const known = [...tools.map((t) => t.name), ...servers.map((s) => s.name), ...(port.skills?.() ?? []).map((s) => s.name)];
+          const known = [
+            ...tools.map((t) => t.name),
+            ...servers.map((s) => s.name),
+            ...(port.skills?.() ?? []).map((s) => s.name),
+          ];
           const guess = didYouMean(name, known);
-          return ctx.reply(`There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} Tools: ${tools.map((t) => t.name).join(', ')}.${servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''}`);
+          return ctx.reply(
+            `There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} ` +
+              `Tools: ${tools.map((t) => t.name).join(', ')}.` +
+              (servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''),
+          );
         }
         const on = await port.toggle(tool.name, by);
         await port.audit({ command: `tools toggle ${tool.name}`, outcome: 'changed', detail: on ? 'on' : 'off' }, ctx);
-        return ctx.reply(on
-          ? `${tool.name} is on again: the model is offered it from the next message (saved; survives restarts).`
-          : `${tool.name} is off: the model is not offered it from the next message (saved; survives restarts).`);
+        return ctx.reply(
+          on
+            ? `${tool.name} is on again: the model is offered it from the next message (saved; survives restarts).`
+            : `${tool.name} is off: the model is not offered it from the next message (saved; survives restarts).`,
+        );
       }
       if (area === 'show' || area === 'export') {
         await port.audit({ command: area, outcome: 'read' }, ctx);
         const effective = port.effective() as Record<string, unknown>;
         if (port.maskedServers) effective.mcp = { ...(effective.mcp as object), servers: await port.maskedServers() };
         const yaml = stringify(effective, { lineWidth: 0 }).trimEnd();
-        return ctx.reply(area === 'show' ? `Effective configuration (secrets masked):\n${yaml}` : `# kazma.yaml, exported (secrets redacted: put them back as \${ENV} or vault:// pointers)\n${yaml}`);
+        return ctx.reply(
+          area === 'show'
+            ? `Effective configuration (secrets masked):\n${yaml}`
+            : `# kazma.yaml, exported (secrets redacted: put them back as \${ENV} or vault:// pointers)\n${yaml}`,
+        );
       }
       return ctx.reply(USAGE);
     },

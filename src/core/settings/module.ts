@@ -52,20 +52,45 @@ const FOLLOW_MS = 5_000;
  * The settings module: run-time settings over kazma.yaml, `/config`, and the audit of every attempt
  * (a refused `/config` by a non-operator included).
  */
-export async function createSettings({ loaded, db, registry, commands, access, logger, mcp, skills, onDbError }: SettingsDeps) {
+export async function createSettings({
+  loaded,
+  db,
+  registry,
+  commands,
+  access,
+  logger,
+  mcp,
+  skills,
+  onDbError,
+}: SettingsDeps) {
   const settings = new RuntimeSettings(db);
   const overlay = new ToolsOverlay({ settings, registry, logger, ...(onDbError && { onError: onDbError }) });
   await overlay.apply();
   overlay.follow(FOLLOW_MS);
   const audit: Parameters<typeof configCommand>[0]['audit'] = (entry, ctx) =>
-    settings.audit({ ...entry, actor: storedActor(ctx.actor, access.operatorOf(ctx.actor)?.name), chat: ctx.chat, command: `/config ${entry.command}` });
+    settings.audit({
+      ...entry,
+      actor: storedActor(ctx.actor, access.operatorOf(ctx.actor)?.name),
+      chat: ctx.chat,
+      command: `/config ${entry.command}`,
+    });
   commands.onRefused(async (refusal) => {
     if (refusal.command !== 'config') return;
-    await settings.audit({ actor: storedActor(refusal.actor), chat: refusal.chat, command: `/config ${refusal.rest}`.trim(), outcome: 'refused', detail: 'not an operator' });
+    await settings.audit({
+      actor: storedActor(refusal.actor),
+      chat: refusal.chat,
+      command: `/config ${refusal.rest}`.trim(),
+      outcome: 'refused',
+      detail: 'not an operator',
+    });
   });
   // MCP tools are switched per server (their names change with the server), so /config lists servers instead.
   const command = configCommand({
-    tools: () => registry.list({ includeDisabled: true }).filter((t) => !isMcpTool(t.name) && !skills?.owns(t.name)).map((t) => ({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
+    tools: () =>
+      registry
+        .list({ includeDisabled: true })
+        .filter((t) => !isMcpTool(t.name) && !skills?.owns(t.name))
+        .map((t) => ({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
     toggle: (name, by) => overlay.toggle(name, by),
     ...(mcp && {
       servers: () => mcp.list(),
@@ -84,7 +109,14 @@ export async function createSettings({ loaded, db, registry, commands, access, l
         return on;
       },
     }),
-    effective: () => maskSecrets({ ...loaded.config, tools: { ...loaded.config.tools, disabled: [...registry.disabled].filter((n) => !isMcpTool(n)).sort() } }, { secrets: loaded.secrets }),
+    effective: () =>
+      maskSecrets(
+        {
+          ...loaded.config,
+          tools: { ...loaded.config.tools, disabled: [...registry.disabled].filter((n) => !isMcpTool(n)).sort() },
+        },
+        { secrets: loaded.secrets },
+      ),
     audit,
   });
   return { settings, overlay, command, stop: () => overlay.stop() };

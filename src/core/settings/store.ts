@@ -18,11 +18,19 @@ export class RuntimeSettings {
   }
 
   async set(key: string, value: unknown, by: string): Promise<void> {
-    await this.db.insert(settings).values({ key, value, updatedBy: by })
+    await this.db
+      .insert(settings)
+      .values({ key, value, updatedBy: by })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: by, updatedAt: sql`now()` } });
   }
 
-  async audit(entry: { actor: StoredActor; chat: string; command: string; outcome: 'changed' | 'refused' | 'read'; detail?: string }): Promise<void> {
+  async audit(entry: {
+    actor: StoredActor;
+    chat: string;
+    command: string;
+    outcome: 'changed' | 'refused' | 'read';
+    detail?: string;
+  }): Promise<void> {
     await this.db.insert(configAudit).values(entry);
   }
 }

@@ -18,7 +18,14 @@ export class ToolsOverlay {
   #timer: NodeJS.Timeout | undefined;
 
   /** `onError`: what a failed read says (a database outage is said once); default a warning. */
-  constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; logger?: Logger; onError?: (error: unknown) => void }) {}
+  constructor(
+    private readonly o: {
+      settings: RuntimeSettings;
+      registry: ToolRegistry;
+      logger?: Logger;
+      onError?: (error: unknown) => void;
+    },
+  ) {}
 
   /** Applies the saved switches, if any changed since last time. */
   async apply(): Promise<void> {
@@ -27,7 +34,8 @@ export class ToolsOverlay {
     const saved = read.value;
     if (!saved || saved.updatedAt.getTime() === this.#seen) return;
     this.#seen = saved.updatedAt.getTime();
-    for (const tool of this.o.registry.list({ includeDisabled: true })) this.o.registry.setDisabled(tool.name, saved.value.includes(tool.name));
+    for (const tool of this.o.registry.list({ includeDisabled: true }))
+      this.o.registry.setDisabled(tool.name, saved.value.includes(tool.name));
   }
 
   /** Switches one tool and saves every switch; returns whether it is now on. */
@@ -41,7 +49,9 @@ export class ToolsOverlay {
   }
 
   follow(everyMs: number): void {
-    const failed = this.o.onError ?? ((error: unknown) => this.o.logger?.warn({ err: error }, 'could not read the saved tool switches'));
+    const failed =
+      this.o.onError ??
+      ((error: unknown) => this.o.logger?.warn({ err: error }, 'could not read the saved tool switches'));
     this.#timer = setInterval(() => void this.apply().catch(failed), everyMs);
     this.#timer.unref();
   }

@@ -32,12 +32,18 @@ export function skillFiles(dir: string, entryPoint: string): string[] {
       throw new SkillFilesError(`${relative(root, file)} is imported by the skill but does not exist`);
     }
     // Through realpath, so a symlink cannot smuggle in a file from elsewhere.
-    if (real !== root && !real.startsWith(root + sep)) throw new SkillFilesError(`${relative(root, file)} is outside the skill folder, so its checksum cannot cover it; move it into the folder`);
+    if (real !== root && !real.startsWith(root + sep))
+      throw new SkillFilesError(
+        `${relative(root, file)} is outside the skill folder, so its checksum cannot cover it; move it into the folder`,
+      );
     const rel = relative(root, real);
     if (seen.has(rel)) continue;
     seen.add(rel);
     const text = readFileSync(real, 'utf8');
-    if (COMPUTED_IMPORT.test(text)) throw new SkillFilesError(`${rel} imports a module by a computed name, which the checksum cannot cover; import it by a literal path`);
+    if (COMPUTED_IMPORT.test(text))
+      throw new SkillFilesError(
+        `${rel} imports a module by a computed name, which the checksum cannot cover; import it by a literal path`,
+      );
     for (const pattern of SPECIFIERS) {
       for (const match of text.matchAll(pattern)) queue.push(resolve(dirname(real), match[1]!));
     }
@@ -53,7 +59,9 @@ export function skillChecksum(dir: string, entryPoint: string): string {
   const root = realpathSync(dir);
   const total = createHash('sha256');
   for (const rel of skillFiles(root, entryPoint)) {
-    const digest = createHash('sha256').update(readFileSync(resolve(root, rel))).digest('hex');
+    const digest = createHash('sha256')
+      .update(readFileSync(resolve(root, rel)))
+      .digest('hex');
     total.update(`${rel.split(sep).join('/')}\0${digest}\n`);
   }
   return total.digest('hex');

@@ -24,13 +24,21 @@ export class SkillFilesError extends KazmaError {
 /** Signing needs the install's key: `KAZMA_SECRET` or `--secret`. */
 export class SkillSecretMissingError extends KazmaError {
   constructor(action: string) {
-    super('skill_secret_missing', `${action} needs a signing key: set KAZMA_SECRET (the key every Kazma of this install verifies with) or pass --secret`);
+    super(
+      'skill_secret_missing',
+      `${action} needs a signing key: set KAZMA_SECRET (the key every Kazma of this install verifies with) or ` +
+        `pass --secret`,
+    );
   }
 }
 
 /** No skill of that name was found on `skills.paths`. */
 export class SkillUnknownError extends KazmaError {
   constructor(name: string, known: readonly string[]) {
-    super('skill_unknown', `there is no skill named "${name}"${known.length ? `; installed: ${known.join(', ')}` : '; no skills are installed (see skills.paths)'}`);
+    super(
+      'skill_unknown',
+      `there is no skill named "${name}"; ` +
+        (known.length ? `installed: ${known.join(', ')}` : 'no skills are installed (see skills.paths)'),
+    );
   }
 }

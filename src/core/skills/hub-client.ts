@@ -11,18 +11,26 @@ export class HubError extends KazmaError {
   }
 }
 
-const listing = z.array(z.object({ name: z.string(), version: z.coerce.string().default(''), description: z.string().default('') }));
+const listing = z.array(
+  z.object({ name: z.string(), version: z.coerce.string().default(''), description: z.string().default('') }),
+);
 
 /**
  * Searches a remote hub: `GET <url>/skills?q=<query>` answering a JSON array of `{ name, version,
  * description }` (or `{ skills: [...] }`).
  */
-export async function searchHub(url: string, query: string, options: { fetch?: typeof fetch; timeoutMs?: number } = {}): Promise<z.output<typeof listing>> {
+export async function searchHub(
+  url: string,
+  query: string,
+  options: { fetch?: typeof fetch; timeoutMs?: number } = {},
+): Promise<z.output<typeof listing>> {
   const target = new URL('skills', url.endsWith('/') ? url : `${url}/`);
   target.searchParams.set('q', query);
   let body: unknown;
   try {
-    const response = await (options.fetch ?? fetch)(target, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+    const response = await (options.fetch ?? fetch)(target, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    });
     if (!response.ok) throw new HubError(url, `answered HTTP ${response.status}`);
     body = await response.json();
   } catch (error) {

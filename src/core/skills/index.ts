@@ -1,5 +1,12 @@
 // The public face of core/skills.
-export { agentSkillLine, agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from './agent/catalog.ts';
+export {
+  agentSkillLine,
+  agentSkillRoots,
+  installRoot,
+  scanAgentSkills,
+  secretOf,
+  type AgentSkillEntry,
+} from './agent/catalog.ts';
 export { sealFolder } from './agent/install-seal.ts';
 export { installAgentSkill } from './agent/install.ts';
 export { createAgentSkills } from './agent/module.ts';

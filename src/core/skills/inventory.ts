@@ -35,7 +35,10 @@ export function skillFolders(search: SkillSearch): string[] {
     else if (search.autoDiscover && existsSync(root)) {
       let children: string[];
       try {
-        children = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(root, e.name)).sort();
+        children = readdirSync(root, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => join(root, e.name))
+          .sort();
       } catch {
         continue; // an unreadable folder holds no skill we could verify; it must not stop the start
       }
@@ -52,7 +55,12 @@ export function inspectSkills(search: SkillSearch, secret: string | undefined): 
   for (const dir of skillFolders(search)) {
     const report = inspectSkill(dir, secret);
     const first = byName.get(report.name);
-    if (first) reports.push({ ...report, status: 'failed', note: `another skill named "${report.name}" was found first, in ${first}` });
+    if (first)
+      reports.push({
+        ...report,
+        status: 'failed',
+        note: `another skill named "${report.name}" was found first, in ${first}`,
+      });
     else reports.push(report);
     byName.set(report.name, first ?? dir);
   }
@@ -69,12 +77,15 @@ export function inspectSkill(dir: string, secret: string | undefined): SkillRepo
     return { name: fallbackName, dir, status: 'failed', note: (error as Error).message.replace(/\n\s*/g, ' ') };
   }
   const verdict = verifySkill(dir, manifest, secret);
-  const note = verdict.status === 'refused' ? verdict.reason : verdict.status === 'unsigned' ? verdict.warning : undefined;
+  const note =
+    verdict.status === 'refused' ? verdict.reason : verdict.status === 'unsigned' ? verdict.warning : undefined;
   return { name: manifest.name, dir, manifest, status: verdict.status, ...(note && { note }) };
 }
 
 /** One line per skill, for `kazma hub list`, `/config tools list` and `/status`. */
-export function reportLine(r: Pick<SkillReport, 'name' | 'status' | 'note'> & { version?: string; toolCount?: number; on?: boolean }): string {
+export function reportLine(
+  r: Pick<SkillReport, 'name' | 'status' | 'note'> & { version?: string; toolCount?: number; on?: boolean },
+): string {
   const icon = r.status === 'verified' ? '🟢' : r.status === 'unsigned' ? '🟡' : '🔴';
   const parts = [`${icon} ${r.name}${r.version ? ` ${r.version}` : ''}`, r.status];
   if (r.on !== undefined) parts.push(r.on ? 'on' : 'off');

@@ -10,8 +10,12 @@ import type { SkillManifest } from './manifest.ts';
  *
  * @example
  * // skills/weather/index.js
- * export default ({ defineTool, z }) => [defineTool({ name: 'weather', description: '…', tier: 'safe',
- *   effects: false, outside: true, input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}` })];
+ * export default ({ defineTool, z }) => [
+ *   defineTool({
+ *     name: 'weather', description: '…', tier: 'safe', effects: false, outside: true,
+ *     input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}`,
+ *   }),
+ * ];
  */
 export interface SkillKit {
   defineTool: typeof defineTool;
@@ -19,7 +23,10 @@ export interface SkillKit {
 }
 
 const isTool = (value: unknown): value is ToolDefinition =>
-  typeof value === 'object' && value !== null && typeof (value as ToolDefinition).name === 'string' && typeof (value as ToolDefinition).run === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ToolDefinition).name === 'string' &&
+  typeof (value as ToolDefinition).run === 'function';
 
 /**
  * Imports a verified skill's entry module and returns its tools: a default export that is a function
@@ -32,18 +39,27 @@ export async function importSkillTools(dir: string, manifest: SkillManifest): Pr
     exported = (await import(pathToFileURL(resolve(dir, manifest.entry_point)).href)) as Record<string, unknown>;
   } catch (error) {
     // Node reads a `.js` file as CommonJS unless a package.json says `"type": "module"`: the usual first stumble.
-    const hint = manifest.entry_point.endsWith('.js') ? ' (an ES module needs the .mjs extension, or a package.json with "type": "module" in the skill folder)' : '';
+    const hint = manifest.entry_point.endsWith('.js')
+      ? ' (an ES module needs the .mjs extension, or a package.json with "type": "module" in the skill folder)'
+      : '';
     throw new Error(`${(error as Error).message}${hint}`, { cause: error });
   }
   const found: unknown[] = [];
   for (const [key, value] of Object.entries(exported)) {
-    const resolved = key === 'default' && typeof value === 'function' ? await (value as (kit: SkillKit) => unknown)({ defineTool, z }) : value;
+    const resolved =
+      key === 'default' && typeof value === 'function'
+        ? await (value as (kit: SkillKit) => unknown)({ defineTool, z })
+        : value;
     found.push(...(Array.isArray(resolved) ? resolved : [resolved]));
   }
   const tools = found.filter(isTool);
-  if (tools.length === 0) throw new Error(`${manifest.entry_point} exports no tools (export default ({ defineTool, z }) => [defineTool({...})])`);
+  if (tools.length === 0)
+    throw new Error(
+      `${manifest.entry_point} exports no tools (export default ({ defineTool, z }) => [defineTool({...})])`,
+    );
   return tools.map((tool) => {
-    if (typeof (tool.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function') throw new Error(`tool "${tool.name}" has no zod object as its input`);
+    if (typeof (tool.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function')
+      throw new Error(`tool "${tool.name}" has no zod object as its input`);
     // A skill's code is not Kazma's: unless it says otherwise, what its tools return is fenced as outside text.
     return defineTool({ ...tool, outside: tool.outside ?? true });
   });

@@ -14,11 +14,18 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/, { message: 'expected 64 lower-c
  * alphabet; `checksum` and `signature` are written by `kazma hub sign`, never by hand.
  */
 export const manifestSchema = z.object({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'expected 1-32 lower-case letters, digits, "_" or "-"' }),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'expected 1-32 lower-case letters, digits, "_" or "-"' }),
   version: z.coerce.string().default('0.0.0'),
   description: z.string().default(''),
   /** The ES module, relative to the folder, that exports the skill's tools. */
-  entry_point: z.string().min(1).refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), { message: 'expected a path inside the skill folder' }),
+  entry_point: z
+    .string()
+    .min(1)
+    .refine((p) => !p.startsWith('/') && !p.split(/[\\/]/).includes('..'), {
+      message: 'expected a path inside the skill folder',
+    }),
   capabilities: z.array(z.string()).default([]),
   author: z.string().default(''),
   checksum: hex64.optional(),
@@ -33,12 +40,22 @@ export function readManifest(dir: string): SkillManifest {
   try {
     text = readFileSync(join(dir, MANIFEST), 'utf8');
   } catch (error) {
-    throw new SkillManifestError(dir, [`cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`]);
+    throw new SkillManifestError(dir, [
+      `cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    ]);
   }
   const doc = parseDocument(text);
-  if (doc.errors.length > 0) throw new SkillManifestError(dir, doc.errors.map((e) => `(yaml) ${e.message.split('\n')[0]!.replace(/:$/, '')}`));
+  if (doc.errors.length > 0)
+    throw new SkillManifestError(
+      dir,
+      doc.errors.map((e) => `(yaml) ${e.message.split('\n')[0]!.replace(/:$/, '')}`),
+    );
   const parsed = manifestSchema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) throw new SkillManifestError(dir, parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  if (!parsed.success)
+    throw new SkillManifestError(
+      dir,
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
   return parsed.data;
 }
 

@@ -21,7 +21,10 @@ export interface SkillsDeps {
 }
 
 /** One skill for `/config tools list` and `/status`: its verdict, its switch, its tools. */
-export interface SkillView extends SkillReport { on: boolean; toolNames: string[] }
+export interface SkillView extends SkillReport {
+  on: boolean;
+  toolNames: string[];
+}
 
 /** Where skills are looked for, from the configuration. */
 export function skillSearch(loaded: LoadedConfig): SkillSearch {
@@ -45,19 +48,28 @@ export async function createSkills({ loaded, db, registry, logger, onDbError }: 
     if (tools) loadedTools.set(report.name, tools);
   }
   const switches = new SkillSwitches({
-    settings: new RuntimeSettings(db), registry, logger, ...(onDbError && { onError: onDbError }),
+    settings: new RuntimeSettings(db),
+    registry,
+    logger,
+    ...(onDbError && { onError: onDbError }),
     skills: [...loadedTools].map(([name, tools]) => ({ name, tools })),
   });
   await switches.apply();
   switches.follow(FOLLOW_MS);
   const owned = new Set([...loadedTools.values()].flat().map((t) => t.name));
-  const list = (): SkillView[] => reports.map((r) => ({ ...r, on: switches.isOn(r.name), toolNames: (loadedTools.get(r.name) ?? []).map((t) => t.name) }));
+  const list = (): SkillView[] =>
+    reports.map((r) => ({
+      ...r,
+      on: switches.isOn(r.name),
+      toolNames: (loadedTools.get(r.name) ?? []).map((t) => t.name),
+    }));
   const status: StatusSection = {
     name: 'skills',
     lines: async () => (reports.length === 0 ? [] : ['Skills:', ...list().map(viewLine)]),
   };
   return {
-    list, status,
+    list,
+    status,
     /** What `/config tools list/toggle` uses. */
     config: {
       list: () => list().map((v) => ({ name: v.name, on: v.on, loaded: loadedTools.has(v.name), line: viewLine(v) })),
@@ -71,13 +83,27 @@ export async function createSkills({ loaded, db, registry, logger, onDbError }: 
 /** A skill's line: verdict, switch, tool count, and why when it is refused or unsigned. */
 export function viewLine(v: SkillView): string {
   const loaded = v.status === 'verified' || v.status === 'unsigned';
-  return reportLine({ name: v.name, status: v.status, ...(v.note && { note: v.note }), ...(v.manifest && { version: v.manifest.version }), ...(loaded && { on: v.on, toolCount: v.toolNames.length }) });
+  return reportLine({
+    name: v.name,
+    status: v.status,
+    ...(v.note && { note: v.note }),
+    ...(v.manifest && { version: v.manifest.version }),
+    ...(loaded && { on: v.on, toolCount: v.toolNames.length }),
+  });
 }
 
 /** Imports and registers one skill's tools; a refused or broken skill is logged and changes `report` to say why. */
-async function loadOne(report: SkillReport, registry: ToolRegistry, logger: Logger): Promise<ToolDefinition[] | undefined> {
+async function loadOne(
+  report: SkillReport,
+  registry: ToolRegistry,
+  logger: Logger,
+): Promise<ToolDefinition[] | undefined> {
   const where = { skill: report.name, dir: report.dir };
-  if (report.status === 'refused') return void logger.error({ ...where, reason: report.note }, 'skill refused: its tools are not offered to the model');
+  if (report.status === 'refused')
+    return void logger.error(
+      { ...where, reason: report.note },
+      'skill refused: its tools are not offered to the model',
+    );
   if (report.status === 'failed') return void logger.error({ ...where, reason: report.note }, 'skill not loaded');
   if (report.status === 'unsigned') logger.warn({ ...where, warning: report.note }, 'skill loaded unsigned');
   let tools: ToolDefinition[];
@@ -96,7 +122,11 @@ async function loadOne(report: SkillReport, registry: ToolRegistry, logger: Logg
       logger.warn({ ...where, tool: tool.name }, 'skill tool skipped: its name and its namespaced name are both taken');
       continue;
     }
-    if (name !== tool.name) logger.info({ ...where, tool: tool.name, as: name }, 'skill tool renamed: its name is taken (a skill never replaces a built-in)');
+    if (name !== tool.name)
+      logger.info(
+        { ...where, tool: tool.name, as: name },
+        'skill tool renamed: its name is taken (a skill never replaces a built-in)',
+      );
     const renamed = name === tool.name ? tool : Object.freeze({ ...tool, name });
     registry.register(renamed);
     taken.add(name);

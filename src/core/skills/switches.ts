@@ -8,7 +8,10 @@ export const SKILL_SWITCHES = 'skills.switches';
 const switches = z.record(z.string(), z.boolean());
 
 /** A loaded skill's tools, as registered (renamed ones under their namespaced name). */
-export interface SkillTools { name: string; tools: readonly ToolDefinition[] }
+export interface SkillTools {
+  name: string;
+  tools: readonly ToolDefinition[];
+}
 
 /**
  * A skill is switched whole, like an MCP server: off takes its tools out of the registry (so nothing
@@ -20,7 +23,15 @@ export class SkillSwitches {
   readonly #local = new LocalChanges();
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly o: { settings: RuntimeSettings; registry: ToolRegistry; skills: readonly SkillTools[]; logger: Logger; onError?: (error: unknown) => void }) {}
+  constructor(
+    private readonly o: {
+      settings: RuntimeSettings;
+      registry: ToolRegistry;
+      skills: readonly SkillTools[];
+      logger: Logger;
+      onError?: (error: unknown) => void;
+    },
+  ) {}
 
   isOn(name: string): boolean {
     return !this.#off.has(name);
@@ -46,7 +57,9 @@ export class SkillSwitches {
   }
 
   follow(everyMs: number): void {
-    const failed = this.o.onError ?? ((error: unknown) => this.o.logger.warn({ err: error }, 'could not read the saved skill switches'));
+    const failed =
+      this.o.onError ??
+      ((error: unknown) => this.o.logger.warn({ err: error }, 'could not read the saved skill switches'));
     this.#timer = setInterval(() => void this.apply().catch(failed), everyMs);
     this.#timer.unref();
   }
@@ -61,7 +74,8 @@ export class SkillSwitches {
     else this.#off.add(skill.name);
     for (const tool of skill.tools) {
       if (!on) this.o.registry.unregister(tool.name);
-      else if (!this.o.registry.list({ includeDisabled: true }).some((t) => t.name === tool.name)) this.o.registry.register(tool);
+      else if (!this.o.registry.list({ includeDisabled: true }).some((t) => t.name === tool.name))
+        this.o.registry.register(tool);
     }
   }
 }

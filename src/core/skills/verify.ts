@@ -30,19 +30,46 @@ export function verifySkill(dir: string, manifest: SkillManifest, secret: string
   }
   const { checksum, signature } = manifest;
   if (!checksum) {
-    if (signature) return { status: 'refused', reason: 'it has a signature but no checksum: skill.yaml was altered; re-sign it with kazma hub sign' };
-    return { status: 'unsigned', warning: 'it has no checksum or signature, so nothing vouches for its code; sign it with kazma hub sign' };
+    if (signature)
+      return {
+        status: 'refused',
+        reason: 'it has a signature but no checksum: skill.yaml was altered; re-sign it with kazma hub sign',
+      };
+    return {
+      status: 'unsigned',
+      warning: 'it has no checksum or signature, so nothing vouches for its code; sign it with kazma hub sign',
+    };
   }
-  if (!sameDigest(checksum, actual)) return { status: 'refused', reason: 'its code does not match its checksum: it may have been tampered with' };
-  if (signature && !secret) return { status: 'refused', reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked` };
-  if (signature && !sameDigest(signature, hmacHex(secret!, checksum))) return { status: 'refused', reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered` };
-  if (!signature && secret) return { status: 'refused', reason: `it has a checksum but no signature while ${SECRET_ENV} is set: the signature may have been stripped; re-sign it with kazma hub sign` };
-  if (!signature) return { status: 'unsigned', warning: `its checksum matches but it is not signed (${SECRET_ENV} is not set)` };
+  if (!sameDigest(checksum, actual))
+    return { status: 'refused', reason: 'its code does not match its checksum: it may have been tampered with' };
+  if (signature && !secret)
+    return {
+      status: 'refused',
+      reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked`,
+    };
+  if (signature && !sameDigest(signature, hmacHex(secret!, checksum)))
+    return {
+      status: 'refused',
+      reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered`,
+    };
+  if (!signature && secret)
+    return {
+      status: 'refused',
+      reason:
+        `it has a checksum but no signature while ${SECRET_ENV} is set: the signature may have been stripped; ` +
+        `re-sign it with kazma hub sign`,
+    };
+  if (!signature)
+    return { status: 'unsigned', warning: `its checksum matches but it is not signed (${SECRET_ENV} is not set)` };
   return { status: 'verified' };
 }
 
 /** The checksum and signature `kazma hub sign` writes into skill.yaml. */
-export function signSkill(dir: string, manifest: SkillManifest, secret: string): { checksum: string; signature: string } {
+export function signSkill(
+  dir: string,
+  manifest: SkillManifest,
+  secret: string,
+): { checksum: string; signature: string } {
   const checksum = skillChecksum(dir, manifest.entry_point);
   return { checksum, signature: hmacHex(secret, checksum) };
 }

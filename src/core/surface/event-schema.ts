@@ -15,9 +15,17 @@ const base = {
 
 const inboundEventSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('message'), text: z.string() }),
-  z.object({ ...base, kind: z.literal('command'), name: z.string().min(1), args: z.array(z.string()), answerPrivately: z.boolean().optional() }),
   z.object({
-    ...base, kind: z.literal('action'), actionId: z.string().min(1).max(256),
+    ...base,
+    kind: z.literal('command'),
+    name: z.string().min(1),
+    args: z.array(z.string()),
+    answerPrivately: z.boolean().optional(),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('action'),
+    actionId: z.string().min(1).max(256),
     message: z.object({ chat: z.string(), id: z.string() }).optional(),
   }),
 ]);
@@ -30,6 +38,7 @@ export class InvalidInboundEventError extends KazmaError {
 }
 
 /** U+0000, a high surrogate with no low one after it, a low surrogate with no high one before it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what PostgreSQL cannot store.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
@@ -41,7 +50,8 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 function storable(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
   if (Array.isArray(value)) return value.map(storable);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, storable(inner)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, storable(inner)]));
   return value;
 }
 
@@ -49,7 +59,9 @@ function storable(value: unknown): unknown {
 export function parseInboundEvent(value: unknown): InboundEvent {
   const parsed = inboundEventSchema.safeParse(storable(value));
   if (!parsed.success) {
-    throw new InvalidInboundEventError(parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '));
+    throw new InvalidInboundEventError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data as InboundEvent;
 }

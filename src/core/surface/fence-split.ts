@@ -85,7 +85,8 @@ export function splitFenced(text: string, limit: number, atoms: readonly RegExp[
     const open = cut.kind === 'end' ? null : blockAt(fences, cut.end);
     if (!open || cut.end > open.lineEnd) return { cut, open };
     const body = open.lineEnd + 1;
-    const moved = open.lineStart - pos >= 2 ? cutter.cut(pos, open.lineStart - pos) : cutter.cut(body, budget - (body - pos));
+    const moved =
+      open.lineStart - pos >= 2 ? cutter.cut(pos, open.lineStart - pos) : cutter.cut(body, budget - (body - pos));
     return { cut: moved, open: moved.kind === 'end' ? null : blockAt(fences, moved.end) };
   };
 

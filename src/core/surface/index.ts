@@ -2,9 +2,30 @@
 export { InvalidInboundEventError, parseInboundEvent } from './event-schema.ts';
 export { splitFenced } from './fence-split.ts';
 export { lexMarkdown, renderMarkdown, tableText, type MarkdownDialect } from './markdown.ts';
-export { CHAT_PLATFORMS, CHAT_PLATFORM_IDS, CONSOLE, PLATFORM_IDS, isPlatform, platformLabel, type ChatPlatform, type Platform } from './platforms.ts';
+export {
+  CHAT_PLATFORMS,
+  CHAT_PLATFORM_IDS,
+  CONSOLE,
+  PLATFORM_IDS,
+  isPlatform,
+  platformLabel,
+  type ChatPlatform,
+  type Platform,
+} from './platforms.ts';
 export { InvalidChatRefError, chatOf, formatChatRef, isChatRef, parseChatRef, type ChatRef } from './ref.ts';
 export { sendInParts } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';
-export { type Actor, type Card, type CardButton, type InboundAction, type InboundCommand, type InboundEvent, type InboundMessage, type Message, type MessageRef, type SendProgress, type Surface } from './types.ts';
+export type {
+  Actor,
+  Card,
+  CardButton,
+  InboundAction,
+  InboundCommand,
+  InboundEvent,
+  InboundMessage,
+  Message,
+  MessageRef,
+  SendProgress,
+  Surface,
+} from './types.ts';

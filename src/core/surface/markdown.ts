@@ -43,7 +43,10 @@ export function renderMarkdown(md: string, dialect: MarkdownDialect): string {
 }
 
 function blocks(tokens: Token[], d: MarkdownDialect, quotes: number, joiner: string): string {
-  return tokens.map((t) => block(t as MarkedToken, d, quotes)).filter((s) => s !== '').join(joiner);
+  return tokens
+    .map((t) => block(t as MarkedToken, d, quotes))
+    .filter((s) => s !== '')
+    .join(joiner);
 }
 
 function block(t: MarkedToken, d: MarkdownDialect, quotes: number): string {
@@ -153,7 +156,11 @@ export function tableText(t: Tokens.Table): string {
     if (align === 'center') return ' '.repeat(gap >> 1) + s + ' '.repeat(gap - (gap >> 1));
     return s + ' '.repeat(gap);
   };
-  const line = (r: string[]): string => widths.map((_, col) => pad(r[col] ?? '', col)).join(' | ').trimEnd();
+  const line = (r: string[]): string =>
+    widths
+      .map((_, col) => pad(r[col] ?? '', col))
+      .join(' | ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('-+-');
   return [line(rows[0] ?? []), rule, ...rows.slice(1).map(line)].join('\n');
 }

@@ -24,16 +24,25 @@ export interface ChatPlatformFacts {
  */
 export const CHAT_PLATFORMS = {
   telegram: {
-    label: 'Telegram', tokenEnv: 'TELEGRAM_TOKEN', tokenHint: 'the token @BotFather gave you',
-    secretKeys: ['token', 'webhook_secret'], numericIds: true,
+    label: 'Telegram',
+    tokenEnv: 'TELEGRAM_TOKEN',
+    tokenHint: 'the token @BotFather gave you',
+    secretKeys: ['token', 'webhook_secret'],
+    numericIds: true,
   },
   slack: {
-    label: 'Slack', tokenEnv: 'SLACK_BOT_TOKEN', tokenHint: 'the Bot User OAuth Token (xoxb-…)',
-    secretKeys: ['token', 'signing_secret', 'app_token'], numericIds: false,
+    label: 'Slack',
+    tokenEnv: 'SLACK_BOT_TOKEN',
+    tokenHint: 'the Bot User OAuth Token (xoxb-…)',
+    secretKeys: ['token', 'signing_secret', 'app_token'],
+    numericIds: false,
   },
   discord: {
-    label: 'Discord', tokenEnv: 'DISCORD_TOKEN', tokenHint: 'the bot token from the Developer Portal (Bot → Reset Token)',
-    secretKeys: ['token'], numericIds: true,
+    label: 'Discord',
+    tokenEnv: 'DISCORD_TOKEN',
+    tokenHint: 'the bot token from the Developer Portal (Bot → Reset Token)',
+    secretKeys: ['token'],
+    numericIds: true,
   },
 } as const satisfies Record<string, ChatPlatformFacts>;
 
@@ -67,4 +76,3 @@ export function platformLabel(platform: string): string {
   if (platform === 'api') return 'the API';
   return Object.hasOwn(CHAT_PLATFORMS, platform) ? CHAT_PLATFORMS[platform as ChatPlatform].label : platform;
 }
-

@@ -18,7 +18,10 @@ export interface ChatRefParts {
 export class InvalidChatRefError extends KazmaError {
   readonly value: string;
   constructor(value: string) {
-    super('chat_ref_invalid', `"${value}" is not a chat reference: expected <platform>:<chat>[:<thread>] without spaces`);
+    super(
+      'chat_ref_invalid',
+      `"${value}" is not a chat reference: expected <platform>:<chat>[:<thread>] without spaces`,
+    );
     this.value = value;
   }
 }

@@ -9,7 +9,11 @@ import type { MessageRef, SendProgress } from './types.ts';
  * got before the next goes out — so when a later part fails and the message is sent again, no part shows
  * twice. A one-part message records nothing (it is the common case, and its row says it all).
  */
-export async function sendInParts<P>(parts: readonly P[], post: (part: P) => Promise<MessageRef>, progress?: SendProgress): Promise<MessageRef> {
+export async function sendInParts<P>(
+  parts: readonly P[],
+  post: (part: P) => Promise<MessageRef>,
+  progress?: SendProgress,
+): Promise<MessageRef> {
   let first = progress?.first;
   for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
     const ref = await post(parts[i]!);

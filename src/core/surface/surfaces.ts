@@ -6,7 +6,10 @@ import type { Actor, Card, Message, MessageRef, SendProgress, Surface } from './
 export class NoSurfaceError extends KazmaError {
   readonly platform: string;
   constructor(platform: string) {
-    super('surface_missing', `no surface is attached for platform "${platform}": enable it in kazma.yaml or fix the chat reference`);
+    super(
+      'surface_missing',
+      `no surface is attached for platform "${platform}": enable it in kazma.yaml or fix the chat reference`,
+    );
     this.platform = platform;
   }
 }

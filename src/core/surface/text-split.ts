@@ -113,7 +113,8 @@ export class TextCutter {
   /** The last separator of one kind whose chunk side fits in `max` and whose both edges are allowed. */
   private atSeparator(start: number, max: number, kind: 'paragraph' | 'line' | 'space', ok: Uint8Array): Cut | null {
     const { text } = this;
-    const isSep = kind === 'space' ? (c: string | undefined) => c === ' ' || c === '\t' : (c: string | undefined) => c === '\n';
+    const isSep =
+      kind === 'space' ? (c: string | undefined) => c === ' ' || c === '\t' : (c: string | undefined) => c === '\n';
     for (let p = Math.min(max, text.length - 1); p > start; p--) {
       if (!isSep(text[p])) continue;
       let end = p;

@@ -24,15 +24,24 @@ export function taskStateLine(state: TaskState): string {
 
 export function taskCard(task: TaskRow): Card {
   const shown = clipText(task.goal, GOAL_CHARS);
-  const goal = shown.length < task.goal.length ? `${shown}… (${task.goal.length - shown.length} more characters)` : task.goal;
+  const goal =
+    shown.length < task.goal.length ? `${shown}… (${task.goal.length - shown.length} more characters)` : task.goal;
   const by = task.requester.operator ?? task.requester.displayName ?? task.requester.id;
-  const footer = task.state === 'failed' && task.error ? task.error
-    : task.state === 'done' ? 'The answer is below.'
-    : task.state === 'cancelled' ? undefined
-    : `/task cancel ${task.id}`;
+  const footer =
+    task.state === 'failed' && task.error
+      ? task.error
+      : task.state === 'done'
+        ? 'The answer is below.'
+        : task.state === 'cancelled'
+          ? undefined
+          : `/task cancel ${task.id}`;
   return {
     title: `Task ${task.id}`,
-    fields: [{ label: 'Goal', value: goal }, { label: 'State', value: taskStateLine(task.state) }, { label: 'Asked by', value: by }],
+    fields: [
+      { label: 'Goal', value: goal },
+      { label: 'State', value: taskStateLine(task.state) },
+      { label: 'Asked by', value: by },
+    ],
     buttons: [],
     ...(footer && { footer }),
   };

@@ -48,7 +48,11 @@ function tasksCommand(port: TaskCommandsPort): ChatCommand {
     async run(ctx) {
       const tasks = await port.ofChat(ctx.chat);
       if (tasks.length === 0) return ctx.reply('No background tasks in this chat. Start one with /task <goal>.');
-      const lines = tasks.map((t) => `${t.id} — ${taskStateLine(t.state)} — ${ellipsis(t.goal, 61)}${t.state === 'failed' && t.error ? ` (${t.error})` : ''}`);
+      const lines = tasks.map(
+        (t) =>
+          `${t.id} — ${taskStateLine(t.state)} — ` +
+          `${ellipsis(t.goal, 61)}${t.state === 'failed' && t.error ? ` (${t.error})` : ''}`,
+      );
       return ctx.reply(['Background tasks here, newest first:', ...lines].join('\n'));
     },
   };

@@ -19,13 +19,20 @@ export interface TaskJobHandlers {
  * through Redis; the row is the truth. Its job id is the task id, so a task is queued once.
  */
 export function taskRunJob(handlers: TaskJobHandlers): JobKind<{ taskId: string }> {
-  return { name: 'task.run', lane: 'swarm', payload: z.object({ taskId: z.string().min(1) }), handle: ({ taskId }) => handlers.run(taskId), ...RETRIED };
+  return {
+    name: 'task.run',
+    lane: 'swarm',
+    payload: z.object({ taskId: z.string().min(1) }),
+    handle: ({ taskId }) => handlers.run(taskId),
+    ...RETRIED,
+  };
 }
 
 /** `task.continue`: a question the task asked was decided (or expired); any worker resumes it. */
 export function taskContinueJob(handlers: TaskJobHandlers): JobKind<{ gateId: string; expired: boolean }> {
   return {
-    name: 'task.continue', lane: 'swarm',
+    name: 'task.continue',
+    lane: 'swarm',
     payload: z.object({ gateId: z.string().min(1), expired: z.boolean() }),
     handle: ({ gateId, expired }) => handlers.continueAfter(gateId, expired),
     ...RETRIED,
@@ -34,5 +41,11 @@ export function taskContinueJob(handlers: TaskJobHandlers): JobKind<{ gateId: st
 
 /** `task.collect`: a subtask ended; when all of a parent's have, the parent combines their results. */
 export function taskCollectJob(handlers: TaskJobHandlers): JobKind<{ taskId: string }> {
-  return { name: 'task.collect', lane: 'swarm', payload: z.object({ taskId: z.string().min(1) }), handle: ({ taskId }) => handlers.collect(taskId), ...RETRIED };
+  return {
+    name: 'task.collect',
+    lane: 'swarm',
+    payload: z.object({ taskId: z.string().min(1) }),
+    handle: ({ taskId }) => handlers.collect(taskId),
+    ...RETRIED,
+  };
 }

@@ -40,8 +40,30 @@ export interface TasksModule {
   status: StatusSection;
 }
 
-export function createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, clock, logger }: TasksDeps): TasksModule {
-  const tasks = new Tasks({ db, runner, broker, jobs, outbox, replies, clock, logger, operatorName: (actor) => access.operatorOf(actor)?.name });
+export function createTasks({
+  db,
+  registry,
+  runner,
+  broker,
+  jobs,
+  kinds,
+  outbox,
+  replies,
+  access,
+  clock,
+  logger,
+}: TasksDeps): TasksModule {
+  const tasks = new Tasks({
+    db,
+    runner,
+    broker,
+    jobs,
+    outbox,
+    replies,
+    clock,
+    logger,
+    operatorName: (actor) => access.operatorOf(actor)?.name,
+  });
   kinds.register(tasks.runJob).register(tasks.continueJob).register(tasks.collectJob);
   registry.register(startTaskTool(tasks));
   const port = {
@@ -50,5 +72,10 @@ export function createTasks({ db, registry, runner, broker, jobs, kinds, outbox,
     cancel: (id: string) => tasks.cancel(id),
     ofChat: (chat: ChatRef) => tasksOfChat(db, chat),
   };
-  return { tasks, resumer: taskAwareResumer(runner, jobs, tasks.continueJob), commands: taskCommands(port), status: taskStatus(port) };
+  return {
+    tasks,
+    resumer: taskAwareResumer(runner, jobs, tasks.continueJob),
+    commands: taskCommands(port),
+    status: taskStatus(port),
+  };
 }

@@ -7,12 +7,20 @@ import { taskIdOfThread } from './store.ts';
  * question is handed to any worker as a `task.continue` job, so a decision on Slack never runs a
  * background task inside the chat process that happened to receive the tap.
  */
-export function taskAwareResumer(runner: GateResumer & ResumingRunner, jobs: JobQueue, continueJob: JobKind<{ gateId: string; expired: boolean }>): GateResumer & ResumingRunner {
+export function taskAwareResumer(
+  runner: GateResumer & ResumingRunner,
+  jobs: JobQueue,
+  continueJob: JobKind<{ gateId: string; expired: boolean }>,
+): GateResumer & ResumingRunner {
   return {
     waitingOn: (threadId) => runner.waitingOn(threadId),
     resumeClaimed: (gate, resume, options?: { alreadyResuming?: boolean }) =>
-      taskIdOfThread(gate.threadId) ? jobs.enqueue(continueJob, { gateId: gate.gateId, expired: false }) : runner.resumeClaimed(gate, resume, options),
+      taskIdOfThread(gate.threadId)
+        ? jobs.enqueue(continueJob, { gateId: gate.gateId, expired: false })
+        : runner.resumeClaimed(gate, resume, options),
     resumeExpired: (gate) =>
-      taskIdOfThread(gate.threadId) ? jobs.enqueue(continueJob, { gateId: gate.gateId, expired: true }) : runner.resumeExpired(gate),
+      taskIdOfThread(gate.threadId)
+        ? jobs.enqueue(continueJob, { gateId: gate.gateId, expired: true })
+        : runner.resumeExpired(gate),
   };
 }

@@ -4,18 +4,16 @@
 import { resumeOf } from '../approvals/index.ts';
 import type { ChatRef, Actor } from '../surface/index.ts';
 import { actorFromStored, storedActor } from '../decisions/index.ts';
-import type { JobKind, } from '../jobs/index.ts';
-import { postOwnedCards, } from '../outbox/index.ts';
+import type { JobKind } from '../jobs/index.ts';
+import { postOwnedCards } from '../outbox/index.ts';
 import { taskCard } from './card.ts';
 import type { TasksOptions } from './options.ts';
 import { TASK_OWNER, TaskEnds, taskRun, taskTurnId } from './task-ends.ts';
 import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';
-import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, } from './store.ts';
+import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread } from './store.ts';
 import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
 
 export type { TasksOptions } from './options.ts';
-
-
 
 export class Tasks {
   readonly #o: TasksOptions;
@@ -37,20 +35,40 @@ export class Tasks {
    * `subtasks`, each is a task of its own, run in parallel; the parent waits for all of them and then
    * runs once to combine their results into one answer.
    */
-  async start(input: { goal: string; origin?: ChatRef; requester: Actor; subtasks?: readonly string[] }): Promise<TaskRow> {
+  async start(input: {
+    goal: string;
+    origin?: ChatRef;
+    requester: Actor;
+    subtasks?: readonly string[];
+  }): Promise<TaskRow> {
     const id = newTaskId();
     const requester = storedActor(input.requester, this.#o.operatorName(input.requester));
     const origin = input.origin && { originChat: input.origin };
     const subtasks = input.subtasks ?? [];
     const { task, cards, children } = await this.#o.db.transaction(async (tx) => {
-      const task = await insertTask(tx, { id, goal: input.goal, requester, ...origin, ...(subtasks.length > 0 && { state: 'waiting_subtasks' as const }) });
+      const task = await insertTask(tx, {
+        id,
+        goal: input.goal,
+        requester,
+        ...origin,
+        ...(subtasks.length > 0 && { state: 'waiting_subtasks' as const }),
+      });
       const children: TaskRow[] = [];
-      for (const goal of subtasks) children.push(await insertTask(tx, { id: newTaskId(), goal, requester, parentId: id, ...origin }));
-      return { task, children, cards: input.origin ? await postOwnedCards(tx, { kind: TASK_OWNER, id }, taskCard(task), [input.origin]) : [] };
+      for (const goal of subtasks)
+        children.push(await insertTask(tx, { id: newTaskId(), goal, requester, parentId: id, ...origin }));
+      return {
+        task,
+        children,
+        cards: input.origin ? await postOwnedCards(tx, { kind: TASK_OWNER, id }, taskCard(task), [input.origin]) : [],
+      };
     });
     await this.#ends.dispatch(cards);
     if (children.length === 0) await this.#o.jobs.enqueue(this.runJob, { taskId: id }, { jobId: id });
-    else await this.#o.jobs.enqueueAll(this.runJob, children.map((child) => ({ payload: { taskId: child.id }, options: { jobId: child.id } })));
+    else
+      await this.#o.jobs.enqueueAll(
+        this.runJob,
+        children.map((child) => ({ payload: { taskId: child.id }, options: { jobId: child.id } })),
+      );
     return task;
   }
 
@@ -63,24 +81,57 @@ export class Tasks {
     if (parent?.state !== 'waiting_subtasks' && parent?.state !== 'running') return;
     const children = await subtasksOf(this.#o.db, parentId);
     if (children.length === 0 || children.some((child) => !FINAL_TASK_STATES.includes(child.state))) return;
-    const running = parent.state === 'running' ? parent : await transitionTask(this.#o.db, { id: parentId, from: 'waiting_subtasks', to: 'running', patch: { attempts: parent.attempts + 1 } });
+    const running =
+      parent.state === 'running'
+        ? parent
+        : await transitionTask(this.#o.db, {
+            id: parentId,
+            from: 'waiting_subtasks',
+            to: 'running',
+            patch: { attempts: parent.attempts + 1 },
+          });
     if (!running) return;
     if (running !== parent) await this.#ends.editCard(running);
-    const results = children.map((child, i) => `${i + 1}. ${child.goal} — ${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`);
-    const text = `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them into one answer.`;
-    await this.#ends.after(running.id, await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text, turnId: taskTurnId(running) }));
+    const results = children.map(
+      (child, i) =>
+        `${i + 1}. ${child.goal} — ` +
+        (child.state === 'done'
+          ? `done: ${child.result ?? ''}`
+          : `${child.state}${child.error ? `: ${child.error}` : ''}`),
+    );
+    const text =
+      `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them ` +
+      `into one answer.`;
+    await this.#ends.after(
+      running.id,
+      await this.#o.runner.turn(taskRun(running), {
+        actor: actorFromStored(running.requester),
+        text,
+        turnId: taskTurnId(running),
+      }),
+    );
   }
 
   /** The `task.run` job: runs the task, or continues it where a worker that died left it. */
   async run(taskId: string): Promise<void> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return;
-    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task); // the announcement may not have gone out
+    // Ended, but the announcement may not have gone out.
+    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task);
     if (task.state !== 'queued' && task.state !== 'running') return;
-    const running = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'running', patch: { attempts: task.attempts + 1 } });
+    const running = await transitionTask(this.#o.db, {
+      id: task.id,
+      from: task.state,
+      to: 'running',
+      patch: { attempts: task.attempts + 1 },
+    });
     if (!running) return;
     if (task.state === 'queued') await this.#ends.editCard(running);
-    const result = await this.#o.runner.turn(taskRun(running), { actor: actorFromStored(running.requester), text: running.goal, turnId: taskTurnId(running) });
+    const result = await this.#o.runner.turn(taskRun(running), {
+      actor: actorFromStored(running.requester),
+      text: running.goal,
+      turnId: taskTurnId(running),
+    });
     await this.#ends.after(running.id, result);
   }
 
@@ -90,14 +141,22 @@ export class Tasks {
     const taskId = gate && taskIdOfThread(gate.threadId);
     const task = taskId && (await getTask(this.#o.db, taskId));
     if (!gate || !task) return;
-    const running = task.state === 'waiting_approval' ? await transitionTask(this.#o.db, { id: task.id, from: 'waiting_approval', to: 'running' }) : task.state === 'running' ? task : undefined;
+    const running =
+      task.state === 'waiting_approval'
+        ? await transitionTask(this.#o.db, { id: task.id, from: 'waiting_approval', to: 'running' })
+        : task.state === 'running'
+          ? task
+          : undefined;
     if (!running) return; // cancelled: its question was withdrawn with it
     if (running !== task) await this.#ends.editCard(running);
     const run = taskRun(running);
     const result = expired
       ? await this.#o.runner.resumeExpired(gate, { run })
       : gate.decision && (gate.state === 'claimed' || gate.state === 'resuming')
-        ? await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), { alreadyResuming: gate.state === 'resuming', run })
+        ? await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), {
+            alreadyResuming: gate.state === 'resuming',
+            run,
+          })
         : undefined;
     if (result) await this.#ends.after(task.id, result);
   }
@@ -106,12 +165,19 @@ export class Tasks {
   async cancel(taskId: string): Promise<{ ok: true; task: TaskRow } | { ok: false; reason: string }> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return { ok: false, reason: `there is no task ${taskId}` };
-    if (FINAL_TASK_STATES.includes(task.state)) return { ok: false, reason: `task ${taskId} has already ended (${task.state})` };
-    const cancelled = await transitionTask(this.#o.db, { id: task.id, from: task.state, to: 'cancelled', patch: { finishedAt: this.#o.clock.now() } });
+    if (FINAL_TASK_STATES.includes(task.state))
+      return { ok: false, reason: `task ${taskId} has already ended (${task.state})` };
+    const cancelled = await transitionTask(this.#o.db, {
+      id: task.id,
+      from: task.state,
+      to: 'cancelled',
+      patch: { finishedAt: this.#o.clock.now() },
+    });
     if (!cancelled) return this.cancel(taskId); // it moved meanwhile: look again
     await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
     await this.#ends.editCard(cancelled);
-    for (const child of await subtasksOf(this.#o.db, task.id)) if (!FINAL_TASK_STATES.includes(child.state)) await this.cancel(child.id);
+    for (const child of await subtasksOf(this.#o.db, task.id))
+      if (!FINAL_TASK_STATES.includes(child.state)) await this.cancel(child.id);
     // One subtask cancelled on its own: its parent goes on with what the others found.
     if (cancelled.parentId) await this.#o.jobs.enqueue(this.collectJob, { taskId: cancelled.parentId });
     return { ok: true, task: cancelled };
@@ -126,19 +192,26 @@ export class Tasks {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return { ok: false, reason: `there is no task ${taskId}` };
     if (task.state === 'failed') {
-      const queued = await transitionTask(this.#o.db, { id: task.id, from: 'failed', to: 'queued', patch: { error: null, finishedAt: null, retries: task.retries + 1 } });
+      const queued = await transitionTask(this.#o.db, {
+        id: task.id,
+        from: 'failed',
+        to: 'queued',
+        patch: { error: null, finishedAt: null, retries: task.retries + 1 },
+      });
       if (!queued) return this.retry(taskId);
       await this.#ends.editCard(queued);
     } else if (task.state !== 'queued' && task.state !== 'running') {
       return { ok: false, reason: `task ${taskId} is ${task.state.replace('_', ' ')}` };
     }
-    await this.#o.jobs.enqueue(this.runJob, { taskId }, { jobId: `${taskId}-retry-${task.attempts}-${this.#o.clock.now().getTime()}` });
+    await this.#o.jobs.enqueue(
+      this.runJob,
+      { taskId },
+      { jobId: `${taskId}-retry-${task.attempts}-${this.#o.clock.now().getTime()}` },
+    );
     return { ok: true };
   }
 
   get(taskId: string): Promise<TaskRow | undefined> {
     return getTask(this.#o.db, taskId);
   }
-
 }
-

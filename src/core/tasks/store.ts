@@ -18,8 +18,21 @@ export function taskIdOfThread(threadId: string): string | undefined {
   return threadId.startsWith('task:') ? threadId.slice('task:'.length) : undefined;
 }
 
-export async function insertTask(db: Db, task: { id: string; goal: string; originChat?: string; requester: StoredActor; parentId?: string; state?: 'queued' | 'waiting_subtasks' }): Promise<TaskRow> {
-  const [row] = await db.insert(tasks).values({ ...task, threadId: taskThreadId(task.id) }).returning();
+export async function insertTask(
+  db: Db,
+  task: {
+    id: string;
+    goal: string;
+    originChat?: string;
+    requester: StoredActor;
+    parentId?: string;
+    state?: 'queued' | 'waiting_subtasks';
+  },
+): Promise<TaskRow> {
+  const [row] = await db
+    .insert(tasks)
+    .values({ ...task, threadId: taskThreadId(task.id) })
+    .returning();
   return row!;
 }
 

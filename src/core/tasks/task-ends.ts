@@ -30,27 +30,51 @@ export class TaskEnds {
     if (task?.state === 'cancelled') await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
     if (task?.state !== 'running') return;
     let moved: TaskRow | undefined;
-    if (!result.ok) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: result.error, finishedAt: this.#o.clock.now() } });
-    else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0) moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
+    if (!result.ok)
+      moved = await transitionTask(this.#o.db, {
+        id: taskId,
+        from: 'running',
+        to: 'failed',
+        patch: { error: result.error, finishedAt: this.#o.clock.now() },
+      });
+    else if ((await this.#o.runner.waitingOn(task.threadId)).length > 0)
+      moved = await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'waiting_approval' });
     else {
       // A model that failed still leaves a ⚠️ reply in the thread; the task says it failed, not "done".
       const { replies, answered } = await this.#o.runner.turnAnswer(task.threadId, taskTurnId(task));
       const answer = replies.join('\n\n') || '(the model gave no answer)';
       moved = answered
-        ? await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'done', patch: { result: answer, finishedAt: this.#o.clock.now() } })
-        : await transitionTask(this.#o.db, { id: taskId, from: 'running', to: 'failed', patch: { error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''), finishedAt: this.#o.clock.now() } });
+        ? await transitionTask(this.#o.db, {
+            id: taskId,
+            from: 'running',
+            to: 'done',
+            patch: { result: answer, finishedAt: this.#o.clock.now() },
+          })
+        : await transitionTask(this.#o.db, {
+            id: taskId,
+            from: 'running',
+            to: 'failed',
+            patch: {
+              error: (replies.at(-1) ?? 'no model answered').replace(/^⚠️\s*/u, ''),
+              finishedAt: this.#o.clock.now(),
+            },
+          });
     }
     if (!moved) return;
     await this.editCard(moved);
     await this.announce(moved);
-    if (moved.parentId && FINAL_TASK_STATES.includes(moved.state)) await this.#o.jobs.enqueue(this.#collectJob, { taskId: moved.parentId });
+    if (moved.parentId && FINAL_TASK_STATES.includes(moved.state))
+      await this.#o.jobs.enqueue(this.#collectJob, { taskId: moved.parentId });
   }
 
   /** The answer (or the failure) in the origin chat, once per turn: the reply row is keyed by the task's turn. */
   async announce(task: TaskRow): Promise<void> {
     // A subtask's answer goes into its parent's, not to the chat.
     if (!task.originChat || task.parentId || (task.state !== 'done' && task.state !== 'failed')) return;
-    const text = task.state === 'done' ? `✅ Task ${task.id} is done:\n\n${task.result ?? ''}` : `⚠️ Task ${task.id} failed: ${task.error ?? 'unknown error'}`;
+    const text =
+      task.state === 'done'
+        ? `✅ Task ${task.id} is done:\n\n${task.result ?? ''}`
+        : `⚠️ Task ${task.id} failed: ${task.error ?? 'unknown error'}`;
     await this.#o.replies.deliver(task.originChat as ChatRef, [{ key: `task-${taskTurnId(task)}`, text }]);
   }
 
@@ -59,7 +83,11 @@ export class TaskEnds {
   }
 
   async dispatch(ids: string[]): Promise<void> {
-    await this.#o.outbox.dispatch(ids).catch((error: unknown) => this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'));
+    await this.#o.outbox
+      .dispatch(ids)
+      .catch((error: unknown) =>
+        this.#o.logger?.warn({ err: error, ids }, 'outbox dispatch failed; the sweep will retry'),
+      );
   }
 }
 

@@ -11,7 +11,10 @@ import type { Tasks } from './service.ts';
 export function startTaskTool(tasks: Pick<Tasks, 'start'>) {
   return defineTool({
     name: 'start_task',
-    description: 'Starts a background task: an agent works on `goal` on its own and posts the answer to this chat when it is done. Give `subtasks` to split the work into parts that run in parallel; the task then combines their results. Use it for long work the person need not wait for; say that you started it.',
+    description:
+      'Starts a background task: an agent works on `goal` on its own and posts the answer to this chat when it is ' +
+      'done. Give `subtasks` to split the work into parts that run in parallel; the task then combines their ' +
+      'results. Use it for long work the person need not wait for; say that you started it.',
     tier: 'write',
     effects: true,
     outside: false,
@@ -25,9 +28,17 @@ export function startTaskTool(tasks: Pick<Tasks, 'start'>) {
       if (!turn) throw new Error('start_task can only be used in a conversation');
       // From a task's own thread, the new task answers to the same chat the task came from.
       const origin = turn.chat.startsWith('thread:') ? undefined : (turn.chat as ChatRef);
-      const task = await tasks.start({ goal, requester: turn.requester, ...(origin && { origin }), ...(subtasks?.length && { subtasks }) });
+      const task = await tasks.start({
+        goal,
+        requester: turn.requester,
+        ...(origin && { origin }),
+        ...(subtasks?.length && { subtasks }),
+      });
       const parts = subtasks?.length ? ` with ${subtasks.length} subtasks running in parallel` : '';
-      return `Started background task ${task.id}${parts}; its answer will be posted${origin ? ' in this chat' : ''} when it is done.`;
+      return (
+        `Started background task ${task.id}${parts}; its answer will be posted${origin ? ' in this chat' : ''} ` +
+        `when it is done.`
+      );
     },
   });
 }

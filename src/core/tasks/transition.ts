@@ -4,7 +4,9 @@ import { KazmaError } from '../errors.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;
 /** Columns a transition may set besides the state. */
-export type TaskPatch = Partial<Pick<typeof tasks.$inferInsert, 'result' | 'error' | 'attempts' | 'retries' | 'finishedAt'>>;
+export type TaskPatch = Partial<
+  Pick<typeof tasks.$inferInsert, 'result' | 'error' | 'attempts' | 'retries' | 'finishedAt'>
+>;
 
 /** The only moves a task makes. `running → running` is a worker taking up a task whose worker died. */
 export const TASK_MOVES: Readonly<Record<TaskState, readonly TaskState[]>> = {
@@ -24,7 +26,10 @@ export const FINAL_TASK_STATES: readonly TaskState[] = ['done', 'failed', 'cance
 /** A move the task state machine does not have (a bug in the caller, not a lost race). */
 export class IllegalTaskMoveError extends KazmaError {
   constructor(from: TaskState, to: TaskState) {
-    super('illegal_task_transition', `A task cannot move from ${from} to ${to}; legal from ${from}: ${TASK_MOVES[from].join(', ') || 'none (final)'}.`);
+    super(
+      'illegal_task_transition',
+      `A task cannot move from ${from} to ${to}; legal from ${from}: ${TASK_MOVES[from].join(', ') || 'none (final)'}.`,
+    );
   }
 }
 
@@ -37,7 +42,10 @@ export class IllegalTaskMoveError extends KazmaError {
  * Invariants: only TASK_MOVES; one `UPDATE … WHERE id = $1 AND state = $from RETURNING *`, so of
  * concurrent callers exactly one moves it; every move stamps `progress_at`.
  */
-export async function transitionTask(db: Db, move: { id: string; from: TaskState; to: TaskState; patch?: TaskPatch }): Promise<TaskRow | undefined> {
+export async function transitionTask(
+  db: Db,
+  move: { id: string; from: TaskState; to: TaskState; patch?: TaskPatch },
+): Promise<TaskRow | undefined> {
   if (!TASK_MOVES[move.from].includes(move.to)) throw new IllegalTaskMoveError(move.from, move.to);
   const [row] = await db
     .update(tasks)

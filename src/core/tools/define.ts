@@ -84,9 +84,7 @@ const NAME_RULE = /^[A-Za-z0-9_-]{1,64}$/;
  */
 export function defineTool<S extends z.ZodObject>(definition: ToolDefinition<S>): ToolDefinition<S> {
   if (!NAME_RULE.test(definition.name)) {
-    throw new ToolDefinitionError(
-      `tool name "${definition.name}" is not valid: use 1-64 letters, digits, "_" or "-"`,
-    );
+    throw new ToolDefinitionError(`tool name "${definition.name}" is not valid: use 1-64 letters, digits, "_" or "-"`);
   }
   return Object.freeze({ ...definition });
 }

@@ -17,11 +17,20 @@ const GIT_READ_FILES = new Set(['.gitattributes', '.gitmodules']);
 export function gitFileReason(file: string): string | undefined {
   const parts = components(file);
   if (parts.includes('.git')) {
-    return `"${file}" is a .git directory or inside one: git reads it as configuration and hooks, so only git itself may write there; change the repository with git commands`;
+    return (
+      `"${file}" is a .git directory or inside one: git reads it as configuration and hooks, so only git ` +
+      `itself may write there; change the repository with git commands`
+    );
   }
   const last = parts.at(-1);
   if (last !== undefined && GIT_READ_FILES.has(last)) {
-    return `"${file}" is read by git as ${last === '.gitmodules' ? 'submodule configuration' : 'attributes (which name programs to run as drivers and filters)'}; it may not be written by a tool`;
+    return (
+      `"${file}" is read by git as ` +
+      (last === '.gitmodules'
+        ? 'submodule configuration'
+        : 'attributes (which name programs to run as drivers and filters)') +
+      '; it may not be written by a tool'
+    );
   }
   return undefined;
 }
@@ -32,7 +41,10 @@ export function hasGitDirComponent(file: string): boolean {
 }
 
 function components(file: string): string[] {
-  return file.split(/[\\/]+/).filter(Boolean).map((part) => part.toLowerCase());
+  return file
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((part) => part.toLowerCase());
 }
 
 /**

@@ -39,20 +39,40 @@ export async function createTools({ loaded, logger, clock, extra = [], authorize
   // One probe of bubblewrap for the shell tool and the start log's report.
   const probes = new SandboxProbes();
   const shell = {
-    timeoutMs: shellConfig.timeout, ...(shellConfig.allow && { allow: shellConfig.allow }), sandbox: shellConfig.sandbox,
-    network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, envAllow, hide: [config.data_dir], probes,
+    timeoutMs: shellConfig.timeout,
+    ...(shellConfig.allow && { allow: shellConfig.allow }),
+    sandbox: shellConfig.sandbox,
+    network: shellConfig.network,
+    cpuSeconds: shellConfig.cpu_seconds,
+    envAllow,
+    hide: [config.data_dir],
+    probes,
   };
-  for (const tool of [...builtinTools({ time: { zone: config.time.zone, clock }, shell }), ...extra]) registry.register(tool);
+  for (const tool of [...builtinTools({ time: { zone: config.time.zone, clock }, shell }), ...extra])
+    registry.register(tool);
   mkdirSync(config.tools.workspace, { recursive: true });
   if (registry.get('shell')) {
     // Not awaited: the probe runs bwrap (~100 ms of waiting on a child) only to say it in the log, and the
     // start need not wait for that line. The shell tool's own precheck awaits the same (cached) probe.
     void sandboxStatus({
-      mode: shellConfig.sandbox, network: shellConfig.network, cpuSeconds: shellConfig.cpu_seconds, pathEnv: loaded.env.PATH, workspace: config.tools.workspace, probes,
-    }).then((status) => logSandboxStatus(logger, status), (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'));
+      mode: shellConfig.sandbox,
+      network: shellConfig.network,
+      cpuSeconds: shellConfig.cpu_seconds,
+      pathEnv: loaded.env.PATH,
+      workspace: config.tools.workspace,
+      probes,
+    }).then(
+      (status) => logSandboxStatus(logger, status),
+      (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'),
+    );
   }
   return {
     registry,
-    toolContext: (signal) => ({ workspace: config.tools.workspace, env: loaded.env, secrets: loaded.secrets, ...(signal && { signal }) }),
+    toolContext: (signal) => ({
+      workspace: config.tools.workspace,
+      env: loaded.env,
+      secrets: loaded.secrets,
+      ...(signal && { signal }),
+    }),
   };
 }

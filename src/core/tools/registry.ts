@@ -126,9 +126,11 @@ export class ToolRegistry {
     if (auth.kind === 'refuse') return { kind: 'refuse', reason: auth.reason };
     const args = auth.kind === 'rewrite' ? auth.args : parsed.args;
     if (tool.tier === 'safe' || auth.kind === 'clarify') return { kind: 'run', tool, args };
-    const reason = tool.askReason ?? (tool.tier
-      ? `"${name}" is a ${tool.tier} tool and needs approval`
-      : `"${name}" has no tier, so it needs approval`);
+    const reason =
+      tool.askReason ??
+      (tool.tier
+        ? `"${name}" is a ${tool.tier} tool and needs approval`
+        : `"${name}" has no tier, so it needs approval`);
     return { kind: 'ask', tool, args, reason: auth.kind === 'rewrite' ? `${reason}; ${auth.note}` : reason };
   }
 
@@ -169,11 +171,24 @@ export class ToolRegistry {
         const call = passed;
         // Once per pass: a second run would act on a judgement made before the first one's effect.
         passed = undefined;
-        if (!call) return { ok: false, error: `refused: the call to "${name}" did not pass its checks before running`, refused: true };
+        if (!call)
+          return {
+            ok: false,
+            error: `refused: the call to "${name}" did not pass its checks before running`,
+            refused: true,
+          };
         // A clarifying question runs instead of the tool: the person's answer carries the work on.
         if (call.auth.kind === 'clarify') {
           const asked = call.auth;
-          return asked.ask(ctx).then((output) => ({ ok: true as const, output: mask(output) }), (error: unknown) => ({ ok: false as const, error: mask(`could not ask which target was meant: ${error instanceof Error ? error.message : String(error)}`) }));
+          return asked.ask(ctx).then(
+            (output) => ({ ok: true as const, output: mask(output) }),
+            (error: unknown) => ({
+              ok: false as const,
+              error: mask(
+                `could not ask which target was meant: ${error instanceof Error ? error.message : String(error)}`,
+              ),
+            }),
+          );
         }
         return act(call.tool, call.args, ctx, mask);
       },
@@ -182,7 +197,12 @@ export class ToolRegistry {
 }
 
 /** Runs a tool that passed its guards; a tool's own late RefusedBeforeEffect is still a refusal. */
-async function act(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext, mask: (text: string) => string): Promise<ExecuteResult> {
+async function act(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  mask: (text: string) => string,
+): Promise<ExecuteResult> {
   try {
     const output = mask(stringify(await tool.run(args, ctx)));
     // The one place outside text is fenced: whichever tool fetched it, the model reads it as data.

@@ -45,7 +45,8 @@ export function checkShellCommand(command: string, options: ShellPolicyOptions):
   const allow = options.allow ?? DEFAULT_SHELL_ALLOW;
   if (!allow.includes(name)) {
     throw new RefusedBeforeEffect(
-      `"${name}" is not in the shell allow list (${allow.join(', ')}); use one of those, or ask the operator to add it to tools.shell.allow`,
+      `"${name}" is not in the shell allow list (${allow.join(', ')}); use one of those, or ask the operator to add ` +
+        `it to tools.shell.allow`,
     );
   }
   if (given.includes('/')) checkBinaryPath(given, options.pathEnv, root);

@@ -31,7 +31,8 @@ function specOf(tool: ToolDefinition): ToolSpec {
   let spec = specs.get(tool);
   if (!spec) {
     // io 'input': a field with a default is optional for the caller, so it must not be "required".
-    const { $schema: _drop, ...parameters } = tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>);
+    const { $schema: _drop, ...parameters } =
+      tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>);
     spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
     specs.set(tool, spec);
   }

@@ -8,7 +8,11 @@ import { isInside } from './workspace.ts';
 export class WorkspaceChangedError extends KazmaError {
   constructor(shown: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException).code ?? 'error';
-    super('workspace_changed', `"${shown}" changed while it was being opened (${code}); nothing was read or written through it. Try again.`, { cause });
+    super(
+      'workspace_changed',
+      `"${shown}" changed while it was being opened (${code}); nothing was read or written through it. Try again.`,
+      { cause },
+    );
   }
 }
 
@@ -34,7 +38,11 @@ const DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOL
  * @example
  * const handle = await openInWorkspace(root, resolveInWorkspace(root, 'notes/a.md'), { flags: constants.O_RDONLY });
  */
-export async function openInWorkspace(root: string, real: string, options: OpenInWorkspaceOptions): Promise<FileHandle> {
+export async function openInWorkspace(
+  root: string,
+  real: string,
+  options: OpenInWorkspaceOptions,
+): Promise<FileHandle> {
   if (!isInside(root, real)) throw new Error(`openInWorkspace: ${real} is not inside ${root}`); // a caller's bug
   if (!HAS_PROC_FD) return openDirect(real, options);
   const parts = path.relative(root, real).split(path.sep).filter(Boolean);
@@ -50,7 +58,11 @@ export async function openInWorkspace(root: string, real: string, options: OpenI
       await dir.close();
       dir = next;
     }
-    return await open(`/proc/self/fd/${dir.fd}/${last}`, options.flags | constants.O_NOFOLLOW, options.mode ?? 0o666).catch(explain(root, real));
+    return await open(
+      `/proc/self/fd/${dir.fd}/${last}`,
+      options.flags | constants.O_NOFOLLOW,
+      options.mode ?? 0o666,
+    ).catch(explain(root, real));
   } finally {
     await dir.close();
   }

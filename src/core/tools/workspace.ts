@@ -23,7 +23,9 @@ const MAX_LINKS = 40;
  */
 export function resolveInWorkspace(workspace: string, target: string): string {
   if (target.startsWith('~')) {
-    throw new RefusedBeforeEffect(`"${target}" is in a home directory, outside the workspace; use a path inside the workspace`);
+    throw new RefusedBeforeEffect(
+      `"${target}" is in a home directory, outside the workspace; use a path inside the workspace`,
+    );
   }
   if (target.includes('\0')) throw new RefusedBeforeEffect('a path must not contain a NUL byte');
   const root = workspaceRoot(workspace);
@@ -73,7 +75,8 @@ function walk(absolute: string, shown: string): string {
       // Writing through a link to a missing target would create the target, which may be anywhere.
       if (inLink) throw new RefusedBeforeEffect(`"${shown}" goes through a symlink to a missing target`);
       // The kernel fails `missing/..`; a tool creating the directories would not, so refuse the ambiguity.
-      if (todo.includes('..')) throw new RefusedBeforeEffect(`"${shown}" has ".." after a directory that does not exist`);
+      if (todo.includes('..'))
+        throw new RefusedBeforeEffect(`"${shown}" has ".." after a directory that does not exist`);
       return path.join(next, ...todo);
     }
     if (!isLink) {

@@ -52,11 +52,17 @@ export class ChatLeaseStatements implements ChatLeases {
    * the same statement also takes that row (Inbox.take's compare-and-set) when the lease is held and the
    * row is the chat's first unfinished one: `taken` is the row as taken; the listing shows it as before.
    */
-  async acquireListing(key: string, holder: string, chat: string, take?: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+  async acquireListing(
+    key: string,
+    holder: string,
+    chat: string,
+    take?: TakeRequest,
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
     if (take) return this.#acquireListingTaking(key, holder, chat, take);
     const statement = builtOnce(this.#db, 'chatLeases.acquireListing', (db) => {
       const lease = db.$with('lease').as(leaseUpsert(db));
-      return db.with(lease)
+      return db
+        .with(lease)
         .select({ ...getTableColumns(inbox), held: sql<boolean>`exists (select 1 from ${lease})`.as('held') })
         .from(inbox)
         .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED])))
@@ -73,12 +79,28 @@ export class ChatLeaseStatements implements ChatLeases {
    * no lease of its own, one statement fewer. Whoever runs the row and does not use it lets it go
    * (ChatTurns, {@link takeAhead}).
    */
-  async #acquireListingTaking(key: string, holder: string, chat: string, take: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+  async #acquireListingTaking(
+    key: string,
+    holder: string,
+    chat: string,
+    take: TakeRequest,
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
     const statement = builtOnce(this.#db, 'chatLeases.acquireListingTaking', (db) =>
-      unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db)), (taken) => db.$with('ahead').as(currentLeaseUpsertWhen(db, taken))).prepare('chat_lease_acquire_listing_taking'),
+      unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db)), (taken) =>
+        db.$with('ahead').as(currentLeaseUpsertWhen(db, taken)),
+      ).prepare('chat_lease_acquire_listing_taking'),
     );
     const threadHolder = aheadHolder(holder, take.key);
-    const { ahead, ...listed } = readUnfinishedTaking(await statement.execute({ thread: key, holder, chat, ttl: this.#ttl, threadHolder, ...takeParams(take.key, holder, take.staleBefore) }));
+    const { ahead, ...listed } = readUnfinishedTaking(
+      await statement.execute({
+        thread: key,
+        holder,
+        chat,
+        ttl: this.#ttl,
+        threadHolder,
+        ...takeParams(take.key, holder, take.staleBefore),
+      }),
+    );
     if (ahead) this.#leases.keepAhead(chat, { threadId: ahead, holder: threadHolder });
     return listed;
   }
@@ -94,12 +116,26 @@ export class ChatLeaseStatements implements ChatLeases {
    * listing — the statement's snapshot still shows it running —, and the thread lease its turn handed off
    * is let go. `holder` is also the row's owner (ChatTurns holds a chat's lease under the inbox's owner name).
    */
-  async listReleasing(key: string, holder: string, chat: string, ending?: { row: RowEnd; lease?: ThreadLease }): Promise<{ rows: InboxRow[]; released: boolean }> {
+  async listReleasing(
+    key: string,
+    holder: string,
+    chat: string,
+    ending?: { row: RowEnd; lease?: ThreadLease },
+  ): Promise<{ rows: InboxRow[]; released: boolean }> {
     const rows = ending
-      ? await builtOnce(this.#db, 'chatLeases.endListReleasing', (db) => listReleasing(db, { ending: true }).prepare('chat_lease_end_list_releasing'))
-        .execute({ key, holder, chat, ...rowEndParams(ending.row, holder), thread: ending.lease?.threadId ?? null, threadHolder: ending.lease?.holder ?? null })
-      : await builtOnce(this.#db, 'chatLeases.listReleasing', (db) => listReleasing(db, { ending: false }).prepare('chat_lease_list_releasing'))
-        .execute({ key, holder, chat });
+      ? await builtOnce(this.#db, 'chatLeases.endListReleasing', (db) =>
+          listReleasing(db, { ending: true }).prepare('chat_lease_end_list_releasing'),
+        ).execute({
+          key,
+          holder,
+          chat,
+          ...rowEndParams(ending.row, holder),
+          thread: ending.lease?.threadId ?? null,
+          threadHolder: ending.lease?.holder ?? null,
+        })
+      : await builtOnce(this.#db, 'chatLeases.listReleasing', (db) =>
+          listReleasing(db, { ending: false }).prepare('chat_lease_list_releasing'),
+        ).execute({ key, holder, chat });
     // With no row left the statement deleted the lease if `holder` held it; either way it is not held now.
     return { rows, released: rows.length === 0 };
   }
@@ -116,12 +152,35 @@ export class ChatLeaseStatements implements ChatLeases {
  */
 function listReleasing(db: Db, { ending }: { ending: boolean }) {
   const ended = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')));
-  const unfinished = and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, [...UNFINISHED]), ...(ending ? [not(ended!)] : []));
-  const chatLease = and(eq(threadLeases.threadId, sql.placeholder('key')), eq(threadLeases.owner, sql.placeholder('holder')), sql`not exists (select 1 from ${inbox} where ${unfinished})`);
+  const unfinished = and(
+    eq(inbox.chat, sql.placeholder('chat')),
+    inArray(inbox.state, [...UNFINISHED]),
+    ...(ending ? [not(ended!)] : []),
+  );
+  const chatLease = and(
+    eq(threadLeases.threadId, sql.placeholder('key')),
+    eq(threadLeases.owner, sql.placeholder('holder')),
+    sql`not exists (select 1 from ${inbox} where ${unfinished})`,
+  );
   // The turn's thread lease, when it handed one off (null placeholders match no row).
-  const threadLease = and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('threadHolder')));
-  const gone = db.$with('gone').as(db.delete(threadLeases).where(ending ? or(chatLease, threadLease) : chatLease).returning({ owner: threadLeases.owner }));
+  const threadLease = and(
+    eq(threadLeases.threadId, sql.placeholder('thread')),
+    eq(threadLeases.owner, sql.placeholder('threadHolder')),
+  );
+  const gone = db.$with('gone').as(
+    db
+      .delete(threadLeases)
+      .where(ending ? or(chatLease, threadLease) : chatLease)
+      .returning({ owner: threadLeases.owner }),
+  );
   // Ending: the row's end, and the replies its turn sent recorded as sent (placeholder `sent`).
-  const withs = ending ? [db.$with('ended').as(rowEndUpdate(db)), db.$with('sent').as(sentMarksUpdate(db)), gone] : [gone];
-  return db.with(...withs).select().from(inbox).where(unfinished).orderBy(inbox.seq);
+  const withs = ending
+    ? [db.$with('ended').as(rowEndUpdate(db)), db.$with('sent').as(sentMarksUpdate(db)), gone]
+    : [gone];
+  return db
+    .with(...withs)
+    .select()
+    .from(inbox)
+    .where(unfinished)
+    .orderBy(inbox.seq);
 }

@@ -24,13 +24,23 @@ export interface ChatLeases {
    * With `take`, also takes that row for `holder` (Inbox.take) when the lease is held and the row is the
    * chat's first unfinished one, and gives it as `taken` (the listing still shows it as it was).
    */
-  acquireListing?(key: string, holder: string, chat: string, take?: TakeRequest): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }>;
+  acquireListing?(
+    key: string,
+    holder: string,
+    chat: string,
+    take?: TakeRequest,
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }>;
   /**
    * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with
    * `ending`, first ends that row, which `holder` owns (Inbox.finish), and lets go of the thread lease
    * its turn handed off, in the same statement.
    */
-  listReleasing?(key: string, holder: string, chat: string, ending?: { row: RowEnd; lease?: ThreadLease }): Promise<{ rows: InboxRow[]; released: boolean }>;
+  listReleasing?(
+    key: string,
+    holder: string,
+    chat: string,
+    ending?: { row: RowEnd; lease?: ThreadLease },
+  ): Promise<{ rows: InboxRow[]; released: boolean }>;
   /**
    * The thread lease a taking `acquireListing` took for the chat's current thread, when the run of the
    * row did not use it (ThreadLeases.keepAhead): the caller must let it go. Undefined when none is left.

@@ -12,15 +12,27 @@ import type { InboxKey, InboxRow } from '../chat/index.ts';
  * listing can take its first row in the same statement (chat-lease-statements.ts).
  */
 export function takeUpdate(db: Db, onlyIf?: SQL) {
-  const runningTakeable = or(lte(inbox.updatedAt, sql.placeholder('staleBefore')), eq(inbox.owner, sql.placeholder('owner')));
+  const runningTakeable = or(
+    lte(inbox.updatedAt, sql.placeholder('staleBefore')),
+    eq(inbox.owner, sql.placeholder('owner')),
+  );
   const takeable = or(eq(inbox.state, 'received'), and(eq(inbox.state, 'running'), runningTakeable));
   const key = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')));
-  return db.update(inbox).set(runningBy(sql.placeholder('owner'))).where(and(key, takeable, onlyIf)).returning();
+  return db
+    .update(inbox)
+    .set(runningBy(sql.placeholder('owner')))
+    .where(and(key, takeable, onlyIf))
+    .returning();
 }
 
 /** The placeholders of {@link takeUpdate}. */
 export function takeParams(key: InboxKey, owner: string, staleBefore: Date) {
-  return { platform: key.platform, eventId: key.eventId, owner, staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore) };
+  return {
+    platform: key.platform,
+    eventId: key.eventId,
+    owner,
+    staleBefore: inbox.updatedAt.mapToDriverValue(staleBefore),
+  };
 }
 
 /**
@@ -34,11 +46,22 @@ export function takeParams(key: InboxKey, owner: string, staleBefore: Date) {
 export function unfinishedTaking(db: Db, lease?: WithSubquery, ahead?: (taken: WithSubquery) => WithSubquery) {
   const held = lease ? sql<boolean>`exists (select 1 from ${lease})` : sql<boolean>`true`;
   const taken = db.$with('taken').as(takeUpdate(db, and(lease && held, firstUnfinishedOfItsChat())));
-  const takenColumns = Object.fromEntries(Object.keys(getTableColumns(inbox)).map((name) => [name, taken[name as keyof typeof taken]])) as unknown as ReturnType<typeof getTableColumns<typeof inbox>>;
+  const takenColumns = Object.fromEntries(
+    Object.keys(getTableColumns(inbox)).map((name) => [name, taken[name as keyof typeof taken]]),
+  ) as unknown as ReturnType<typeof getTableColumns<typeof inbox>>;
   const aheadLease = ahead?.(taken);
   const withs = [...(lease ? [lease] : []), taken, ...(aheadLease ? [aheadLease] : [])];
-  return db.with(...withs)
-    .select({ listed: getTableColumns(inbox), taken: takenColumns, held: held.as('held'), ahead: (aheadLease ? sql<string | null>`(select thread_id from ${aheadLease})` : sql<string | null>`null::text`).as('ahead') })
+  return db
+    .with(...withs)
+    .select({
+      listed: getTableColumns(inbox),
+      taken: takenColumns,
+      held: held.as('held'),
+      ahead: (aheadLease
+        ? sql<string | null>`(select thread_id from ${aheadLease})`
+        : sql<string | null>`null::text`
+      ).as('ahead'),
+    })
     .from(inbox)
     .leftJoin(taken, eq(taken.seq, inbox.seq))
     .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running'])))
@@ -49,7 +72,9 @@ export function unfinishedTaking(db: Db, lease?: WithSubquery, ahead?: (taken: W
  * The rows of {@link unfinishedTaking}: the listing, the row taken if any, whether the lease is held
  * (unknown with no row), and the thread of the lease taken ahead, if any.
  */
-export function readUnfinishedTaking(rows: Array<{ listed: InboxRow; taken: InboxRow | null; held: boolean; ahead: string | null }>): { held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: string } {
+export function readUnfinishedTaking(
+  rows: Array<{ listed: InboxRow; taken: InboxRow | null; held: boolean; ahead: string | null }>,
+): { held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: string } {
   const taken = rows.find((row) => row.taken !== null)?.taken ?? undefined;
   const ahead = rows[0]?.ahead ?? undefined;
   return { held: rows[0]?.held, rows: rows.map((row) => row.listed), ...(taken && { taken }), ...(ahead && { ahead }) };
@@ -58,10 +83,17 @@ export function readUnfinishedTaking(rows: Array<{ listed: InboxRow; taken: Inbo
 /** The row is its chat's first unfinished one: none recorded before it is still received or running. */
 function firstUnfinishedOfItsChat(): SQL {
   const earlier = alias(inbox, 'earlier');
-  return sql`not exists (select 1 from ${inbox} as ${sql.identifier('earlier')} where ${earlier.chat} = ${inbox.chat} and ${inArray(earlier.state, ['received', 'running'])} and ${earlier.seq} < ${inbox.seq})`;
+  return sql`not exists (select 1 from ${inbox} as ${sql.identifier('earlier')} where ${earlier.chat} =
+    ${inbox.chat} and ${inArray(earlier.state, ['received', 'running'])} and ${earlier.seq} < ${inbox.seq})`;
 }
 
 /** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */
 export function runningBy(owner: string | ReturnType<typeof sql.placeholder>) {
-  return { state: 'running' as const, owner: owner as string, attempts: sql`${inbox.attempts} + 1`, updatedAt: sql`now()`, progressAt: sql`now()` };
+  return {
+    state: 'running' as const,
+    owner: owner as string,
+    attempts: sql`${inbox.attempts} + 1`,
+    updatedAt: sql`now()`,
+    progressAt: sql`now()`,
+  };
 }

@@ -16,7 +16,11 @@ import { currentThreadIdSql } from './threads.ts';
  */
 export function currentLeaseUpsertWhen(db: Db, when: WithSubquery) {
   const { holder, expiresAt, onConflict } = leaseTerms('threadHolder');
-  const row = { threadId: sql<string>`${currentThreadIdSql(sql.placeholder('chat'))}`.as('thread_id'), owner: sql<string>`${holder}::text`.as('owner'), expiresAt: sql<Date>`${expiresAt}`.as('expires_at') };
+  const row = {
+    threadId: sql<string>`${currentThreadIdSql(sql.placeholder('chat'))}`.as('thread_id'),
+    owner: sql<string>`${holder}::text`.as('owner'),
+    expiresAt: sql<Date>`${expiresAt}`.as('expires_at'),
+  };
   return db
     .insert(threadLeases)
     .select(db.select(row).from(when))

@@ -23,13 +23,33 @@ export interface RowEnd {
  */
 export function rowEndUpdate(db: Db, options: { markingSent?: boolean } = {}) {
   // Without an error the row keeps the one it has (a failed attempt's, for the record).
-  const set = { state: sql`${sql.placeholder('state')}`, finishedAt: sql`now()`, updatedAt: sql`now()`, lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})` } as never;
-  const where = and(eq(inbox.platform, sql.placeholder('platform')), eq(inbox.eventId, sql.placeholder('eventId')), eq(inbox.state, 'running'), eq(inbox.owner, sql.placeholder('owner')));
+  const set = {
+    state: sql`${sql.placeholder('state')}`,
+    finishedAt: sql`now()`,
+    updatedAt: sql`now()`,
+    lastError: sql`coalesce(${sql.placeholder('error')}, ${inbox.lastError})`,
+  } as never;
+  const where = and(
+    eq(inbox.platform, sql.placeholder('platform')),
+    eq(inbox.eventId, sql.placeholder('eventId')),
+    eq(inbox.state, 'running'),
+    eq(inbox.owner, sql.placeholder('owner')),
+  );
   const handle = options.markingSent ? db.with(db.$with('sent').as(sentMarksUpdate(db))) : db;
   return handle.update(inbox).set(set).where(where).returning({ eventId: inbox.eventId });
 }
 
-/** {@link rowEndUpdate}'s parameters for `end`, written by `owner` (`sent`: for a statement that also records the turn's replies). */
+/**
+ * {@link rowEndUpdate}'s parameters for `end`, written by `owner` (`sent`: for a statement that also records the turn's
+ * replies).
+ */
 export function rowEndParams(end: RowEnd, owner: string) {
-  return { platform: end.key.platform, eventId: end.key.eventId, state: end.state, owner, error: end.error === undefined ? null : end.error.slice(0, 2000), sent: sentMarksParam(end.sent) };
+  return {
+    platform: end.key.platform,
+    eventId: end.key.eventId,
+    state: end.state,
+    owner,
+    error: end.error === undefined ? null : end.error.slice(0, 2000),
+    sent: sentMarksParam(end.sent),
+  };
 }

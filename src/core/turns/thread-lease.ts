@@ -10,7 +10,11 @@ import { currentThreadIdSql } from './threads.ts';
 /** Another process kept the thread for longer than a turn may wait. */
 export class ThreadBusyError extends KazmaError {
   constructor(threadId: string, waitedMs: number) {
-    super('thread_busy', `another Kazma process has been running ${threadId} for over ${Math.round(waitedMs / 1000)} s; try again when it is done`);
+    super(
+      'thread_busy',
+      `another Kazma process has been running ${threadId} for over ${Math.round(waitedMs / 1000)} s; try again when ` +
+        `it is done`,
+    );
   }
 }
 
@@ -50,9 +54,9 @@ export interface ThreadLease {
 export type LeaseHandOff = (lease: ThreadLease) => boolean;
 
 /**
- * The statement that takes or renews a lease (placeholders `thread` — or the `thread` given —, `holder`, `ttl`), returning its owner
- * when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease expired or is
- * the holder's. Shared with the chat's lease-and-listing statement (core/turns/chat-lease-statements.ts).
+ * The statement that takes or renews a lease (placeholders `thread` — or the `thread` given —, `holder`, `ttl`),
+ * returning its owner when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease
+ * expired or is the holder's. Shared with the chat's lease-and-listing statement (core/turns/chat-lease-statements.ts).
  */
 export function leaseUpsert(db: Db, thread: SQL | Placeholder = sql.placeholder('thread')) {
   const { holder, expiresAt, onConflict } = leaseTerms('holder');
@@ -133,9 +137,12 @@ export class ThreadLeases {
       return true;
     }
     const statement = builtOnce(this.#o.db, 'leases.renew', (db) =>
-      db.update(threadLeases)
+      db
+        .update(threadLeases)
         .set({ expiresAt: sql`now() + ${sql.placeholder('ttl')}::interval` })
-        .where(and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder'))))
+        .where(
+          and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder'))),
+        )
         .returning({ owner: threadLeases.owner })
         .prepare('leases_renew'),
     );
@@ -149,7 +156,12 @@ export class ThreadLeases {
       return;
     }
     const statement = builtOnce(this.#o.db, 'leases.release', (db) =>
-      db.delete(threadLeases).where(and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder')))).prepare('leases_release'),
+      db
+        .delete(threadLeases)
+        .where(
+          and(eq(threadLeases.threadId, sql.placeholder('thread')), eq(threadLeases.owner, sql.placeholder('holder'))),
+        )
+        .prepare('leases_release'),
     );
     await statement.execute({ thread: threadId, holder });
   }
@@ -167,7 +179,12 @@ export class ThreadLeases {
    * {@link run} on the chat's current thread (`current` reads it, ThreadStore.current). With leases in rows
    * the first try for the lease reads the chat's thread in the same statement: one statement, not two.
    */
-  async runOnChat<T>(chat: ChatRef, current: () => Promise<string>, work: (threadId: string) => Promise<T>, options: { handOff?: LeaseHandOff } = {}): Promise<T> {
+  async runOnChat<T>(
+    chat: ChatRef,
+    current: () => Promise<string>,
+    work: (threadId: string) => Promise<T>,
+    options: { handOff?: LeaseHandOff } = {},
+  ): Promise<T> {
     const holder = this.#holder();
     if (this.#o.solo) {
       const threadId = await current();
@@ -176,11 +193,13 @@ export class ThreadLeases {
     // Taken by the chat's lease statement with the row this run is for: no statement of its own.
     const ahead = this.takeAhead(chat);
     if (ahead) return this.#held(ahead.threadId, ahead.holder, true, () => work(ahead.threadId), options.handOff);
-    const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) => dialect.sqlToQuery(currentLeaseUpsert(db)));
+    const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) =>
+      dialect.sqlToQuery(currentLeaseUpsert(db)),
+    );
     const [row] = await queryPrepared(this.#o.db, statement, { chat, holder, ttl: `${this.#o.ttlMs} milliseconds` });
-    const threadId = String(row!['thread_id']);
+    const threadId = String(row!.thread_id);
     // Let go by whoever takes the hand-off (the statement that ends the turn's inbox row), when one does.
-    return this.#held(threadId, holder, row!['held'] === true, () => work(threadId), options.handOff);
+    return this.#held(threadId, holder, row!.held === true, () => work(threadId), options.handOff);
   }
 
   /** A new holder's name: each run holds the lease under its own, so two runs of one process exclude each other too. */
@@ -188,13 +207,22 @@ export class ThreadLeases {
     return `${this.#o.owner}/${randomUUID().slice(0, 8)}`;
   }
 
-  async #held<T>(threadId: string, holder: string, held: boolean, work: () => Promise<T>, handOff?: LeaseHandOff): Promise<T> {
+  async #held<T>(
+    threadId: string,
+    holder: string,
+    held: boolean,
+    work: () => Promise<T>,
+    handOff?: LeaseHandOff,
+  ): Promise<T> {
     const started = performance.now();
     for (let pause = 20; !(held ||= await this.acquire(threadId, holder)); pause = Math.min(pause * 2, 500)) {
       if (performance.now() - started > this.#o.waitMs) throw new ThreadBusyError(threadId, this.#o.waitMs);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
-    const renew = setInterval(() => void this.renew(threadId, holder).catch(() => undefined), Math.max(100, Math.floor(this.#o.ttlMs / 3)));
+    const renew = setInterval(
+      () => void this.renew(threadId, holder).catch(() => undefined),
+      Math.max(100, Math.floor(this.#o.ttlMs / 3)),
+    );
     try {
       return await work();
     } finally {
@@ -210,5 +238,6 @@ export class ThreadLeases {
  */
 function currentLeaseUpsert(db: Db): SQL {
   const thread = currentThreadIdSql(sql.placeholder('chat'));
-  return sql`with lease as (${leaseUpsert(db, thread).getSQL()}) select ${thread} as thread_id, exists (select 1 from lease) as held`;
+  return sql`with lease as (${leaseUpsert(db, thread).getSQL()}) select ${thread} as thread_id, exists (select 1
+    from lease) as held`;
 }

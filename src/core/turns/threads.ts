@@ -7,9 +7,13 @@ export function threadIdOf(chat: ChatRef, generation: number): string {
   return `${chat}#${generation}`;
 }
 
-/** {@link threadIdOf} the chat's current generation, in SQL: the chat's thread id read inside another statement (thread-lease.ts). */
+/**
+ * {@link threadIdOf} the chat's current generation, in SQL: the chat's thread id read inside another statement
+ * (thread-lease.ts).
+ */
 export function currentThreadIdSql(chat: SQL | ReturnType<typeof sql.placeholder>): SQL {
-  return sql`${chat}::text || '#' || coalesce((select ${chatThreads.generation} from ${chatThreads} where ${chatThreads.chat} = ${chat}), 0)::text`;
+  return sql`${chat}::text || '#' || coalesce((select ${chatThreads.generation} from ${chatThreads} where
+    ${chatThreads.chat} = ${chat}), 0)::text`;
 }
 
 /**
@@ -39,7 +43,12 @@ export class ThreadStore {
     if (known !== undefined) return threadIdOf(chat, this.#remember(chat, known));
     const moves = this.#pending === 0 ? this.#moves : -1;
     const statement = builtOnce(this.#db, 'threads.current', (db) =>
-      db.select({ generation: chatThreads.generation }).from(chatThreads).where(eq(chatThreads.chat, sql.placeholder('chat'))).limit(1).prepare('threads_current'),
+      db
+        .select({ generation: chatThreads.generation })
+        .from(chatThreads)
+        .where(eq(chatThreads.chat, sql.placeholder('chat')))
+        .limit(1)
+        .prepare('threads_current'),
     );
     const rows = await statement.execute({ chat });
     const generation = rows[0]?.generation ?? 0;
@@ -60,7 +69,10 @@ export class ThreadStore {
       rows = await this.#db
         .insert(chatThreads)
         .values({ chat, generation: 1 })
-        .onConflictDoUpdate({ target: chatThreads.chat, set: { generation: sql`${chatThreads.generation} + 1`, updatedAt: sql`now()` } })
+        .onConflictDoUpdate({
+          target: chatThreads.chat,
+          set: { generation: sql`${chatThreads.generation} + 1`, updatedAt: sql`now()` },
+        })
         .returning({ generation: chatThreads.generation });
     } finally {
       this.#pending--;

@@ -25,14 +25,18 @@ export async function unlockKeyring(db: Db, passphrase: string, iterations: numb
     const salt = newSalt();
     const key = await deriveKey(passphrase, salt, iterations);
     created = { salt: salt.toString('base64'), key };
-    await db.insert(vaultKeyring)
+    await db
+      .insert(vaultKeyring)
       .values({ id: ROW, salt: created.salt, iterations, verifier: seal(key, VERIFIER_TEXT, VERIFIER_AAD) })
       .onConflictDoNothing();
     row = await readRow(db);
     if (!row) throw new Error('the vault keyring row vanished right after it was written');
   }
   // Reuse the key just derived when our row won; else derive against the row that is there.
-  const key = created?.salt === row.salt ? created.key : await deriveKey(passphrase, Buffer.from(row.salt, 'base64'), row.iterations);
+  const key =
+    created?.salt === row.salt
+      ? created.key
+      : await deriveKey(passphrase, Buffer.from(row.salt, 'base64'), row.iterations);
   if (openSealed(key, row.verifier, VERIFIER_AAD) !== VERIFIER_TEXT) throw new VaultWrongKeyError();
   return key;
 }

@@ -6,7 +6,9 @@ import { VAULT_KEY_ENV, VaultWrongKeyError } from './errors.ts';
 import { vaultTools } from './tools.ts';
 import { Vault } from './vault.ts';
 
-/** What {@link createVault} needs; build it right after the database opens, before any module reads the configuration. */
+/**
+ * What {@link createVault} needs; build it right after the database opens, before any module reads the configuration.
+ */
 export interface VaultDeps {
   loaded: LoadedConfig;
   db: Db;
@@ -22,7 +24,11 @@ export interface VaultDeps {
  * resolve does not stop Kazma: it is logged, and the vault tools say so when called.
  */
 export async function createVault({ loaded, db, logger, iterations }: VaultDeps) {
-  const vault = new Vault({ db, passphrase: loaded.env[VAULT_KEY_ENV], ...(iterations !== undefined && { iterations }) });
+  const vault = new Vault({
+    db,
+    passphrase: loaded.env[VAULT_KEY_ENV],
+    ...(iterations !== undefined && { iterations }),
+  });
   if (!vault.enabled) {
     logger.info(`vault disabled: set ${VAULT_KEY_ENV} to store secrets and use vault:// pointers`);
   } else {

@@ -7,7 +7,10 @@ import type { Vault } from './vault.ts';
 
 type VaultTools = Pick<Vault, 'enabled' | 'put' | 'get' | 'list' | 'has' | 'remove'>;
 
-const name = z.string().regex(VAULT_NAME, { message: `use ${VAULT_NAME_RULE}` }).describe('The secret\'s name, e.g. github-token');
+const name = z
+  .string()
+  .regex(VAULT_NAME, { message: `use ${VAULT_NAME_RULE}` })
+  .describe("The secret's name, e.g. github-token");
 
 /**
  * `vault_store`, `vault_list`, `vault_retrieve`, `vault_delete`: the agent's way into the vault.
@@ -31,12 +34,16 @@ export function vaultTools(vault: VaultTools) {
     enabled();
     if (await vault.has(wanted)) return;
     const names = await vault.list();
-    throw new RefusedBeforeEffect(`there is no secret named "${wanted}"; stored: ${names.length > 0 ? names.join(', ') : 'none'}`);
+    throw new RefusedBeforeEffect(
+      `there is no secret named "${wanted}"; stored: ${names.length > 0 ? names.join(', ') : 'none'}`,
+    );
   };
   return [
     defineTool({
       name: 'vault_list',
-      description: 'Lists the names of the secrets in the vault (never their values). A config value or a tool may refer to one as vault://<name>.',
+      description:
+        'Lists the names of the secrets in the vault (never their values). A config value or a tool may refer to ' +
+        'one as vault://<name>.',
       tier: 'safe',
       effects: false,
       outside: false,
@@ -49,18 +56,25 @@ export function vaultTools(vault: VaultTools) {
     }),
     defineTool({
       name: 'vault_store',
-      description: 'Stores a new secret in the vault under a new name and returns its vault:// pointer. Never replaces an existing name (delete it first, or pick another name).',
+      description:
+        'Stores a new secret in the vault under a new name and returns its vault:// pointer. Never replaces an ' +
+        'existing name (delete it first, or pick another name).',
       tier: 'safe',
       effects: true,
       outside: false,
       input: z.object({ name, value: z.string().min(1).max(16_384).describe('The secret itself') }),
       async precheck({ name: wanted }) {
         enabled();
-        if (await vault.has(wanted)) throw new RefusedBeforeEffect(`a secret named "${wanted}" already exists and is not replaced; choose another name, or delete it first with vault_delete (needs approval)`);
+        if (await vault.has(wanted))
+          throw new RefusedBeforeEffect(
+            `a secret named "${wanted}" already exists and is not replaced; choose another name, or delete it first ` +
+              `with vault_delete (needs approval)`,
+          );
       },
       async run({ name: wanted, value }) {
         // Insert-only: a name taken since the precheck is refused, not overwritten.
-        if ((await vault.put(wanted, value, { overwrite: false })) === 'exists') throw new RefusedBeforeEffect(`a secret named "${wanted}" already exists and is not replaced`);
+        if ((await vault.put(wanted, value, { overwrite: false })) === 'exists')
+          throw new RefusedBeforeEffect(`a secret named "${wanted}" already exists and is not replaced`);
         return `Stored the secret as ${vaultPointer(wanted)}.`;
       },
     }),
@@ -83,7 +97,9 @@ export function vaultTools(vault: VaultTools) {
       input: z.object({ name }),
       precheck: ({ name: wanted }) => known(wanted),
       async run({ name: wanted }) {
-        return (await vault.remove(wanted)) ? `Deleted the secret "${wanted}".` : `There was no secret named "${wanted}"; nothing was deleted.`;
+        return (await vault.remove(wanted))
+          ? `Deleted the secret "${wanted}".`
+          : `There was no secret named "${wanted}"; nothing was deleted.`;
       },
     }),
   ];

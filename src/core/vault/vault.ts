@@ -1,7 +1,13 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { type Db, vaultSecrets } from '../db/index.ts';
 import { DEFAULT_ITERATIONS, openSealed, seal } from './cipher.ts';
-import { VaultDisabledError, VaultNameError, VaultTamperedError, VaultUnknownNameError, VaultWrongKeyError } from './errors.ts';
+import {
+  VaultDisabledError,
+  VaultNameError,
+  VaultTamperedError,
+  VaultUnknownNameError,
+  VaultWrongKeyError,
+} from './errors.ts';
 import { unlockKeyring } from './keyring.ts';
 import { isVaultPointer, pointerName, VAULT_NAME, vaultPointer } from '../secrets/index.ts';
 import type { VaultPort } from './port.ts';
@@ -61,7 +67,10 @@ export class Vault implements VaultPort {
     checkName(name);
     const sealed = seal(await this.#unlocked(), value, recordAad(name));
     const insert = this.o.db.insert(vaultSecrets).values({ name, sealed });
-    if (!options.overwrite) return (await insert.onConflictDoNothing().returning({ name: vaultSecrets.name })).length > 0 ? 'stored' : 'exists';
+    if (!options.overwrite)
+      return (await insert.onConflictDoNothing().returning({ name: vaultSecrets.name })).length > 0
+        ? 'stored'
+        : 'exists';
     const existed = await this.has(name);
     await insert.onConflictDoUpdate({ target: vaultSecrets.name, set: { sealed, updatedAt: sql`now()` } });
     return existed ? 'updated' : 'stored';
@@ -87,7 +96,10 @@ export class Vault implements VaultPort {
 
   async has(name: string): Promise<boolean> {
     await this.#unlocked();
-    const rows = await this.o.db.select({ name: vaultSecrets.name }).from(vaultSecrets).where(eq(vaultSecrets.name, name));
+    const rows = await this.o.db
+      .select({ name: vaultSecrets.name })
+      .from(vaultSecrets)
+      .where(eq(vaultSecrets.name, name));
     return rows.length > 0;
   }
 
@@ -95,19 +107,24 @@ export class Vault implements VaultPort {
   async remove(name: string): Promise<boolean> {
     checkName(name);
     await this.#unlocked();
-    const rows = await this.o.db.delete(vaultSecrets).where(eq(vaultSecrets.name, name)).returning({ name: vaultSecrets.name });
+    const rows = await this.o.db
+      .delete(vaultSecrets)
+      .where(eq(vaultSecrets.name, name))
+      .returning({ name: vaultSecrets.name });
     return rows.length > 0;
   }
 
   #unlocked(): Promise<Buffer> {
     const passphrase = this.o.passphrase;
     if (!passphrase) return Promise.reject(new VaultDisabledError());
-    this.#key ??= unlockKeyring(this.o.db, passphrase, this.o.iterations ?? DEFAULT_ITERATIONS).catch((error: unknown) => {
-      // A wrong key stays wrong (kept, so it is not derived again per call), but a database hiccup
-      // must not disable the vault for good.
-      if (!(error instanceof VaultWrongKeyError)) this.#key = undefined;
-      throw error;
-    });
+    this.#key ??= unlockKeyring(this.o.db, passphrase, this.o.iterations ?? DEFAULT_ITERATIONS).catch(
+      (error: unknown) => {
+        // A wrong key stays wrong (kept, so it is not derived again per call), but a database hiccup
+        // must not disable the vault for good.
+        if (!(error instanceof VaultWrongKeyError)) this.#key = undefined;
+        throw error;
+      },
+    );
     return this.#key;
   }
 }

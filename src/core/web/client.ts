@@ -50,26 +50,38 @@ export async function egressRequest(raw: string, options: EgressRequestOptions):
     const dispatcher = pinnedAgent({ target, address, guard: options.guard, timeoutMs: options.timeoutMs });
     try {
       const res = await request(target.url, {
-        dispatcher, signal, method: options.method ?? 'GET', headers: { 'user-agent': 'Kazma/0.1 (+web_fetch)', ...options.headers },
+        dispatcher,
+        signal,
+        method: options.method ?? 'GET',
+        headers: { 'user-agent': 'Kazma/0.1 (+web_fetch)', ...options.headers },
         ...(options.body !== undefined && { body: options.body }),
       }).catch((error: unknown) => transportFailure(error, target.url.href, signal));
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === 'string' && (options.method ?? 'GET') === 'GET') {
         discard(res.body);
-        if (hop >= MAX_REDIRECTS) throw new WebFetchError(`more than ${MAX_REDIRECTS} redirects from ${raw}; stopped at ${current}`);
+        if (hop >= MAX_REDIRECTS)
+          throw new WebFetchError(`more than ${MAX_REDIRECTS} redirects from ${raw}; stopped at ${current}`);
         current = new URL(location, target.url).href;
         continue;
       }
-      const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = String(res.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (res.statusCode >= 400) {
         discard(res.body);
         throw new WebFetchError(`${target.url.href} answered HTTP ${res.statusCode}`, { status: res.statusCode });
       }
       if (options.accept && !options.accept.includes(contentType)) {
         discard(res.body);
-        throw new WebFetchError(`${target.url.href} is ${contentType || 'of no stated type'}; only ${options.accept.join(', ')} are read`, { status: res.statusCode });
+        throw new WebFetchError(
+          `${target.url.href} is ${contentType || 'of no stated type'}; only ${options.accept.join(', ')} are read`,
+          { status: res.statusCode },
+        );
       }
-      const { body, truncated } = await readCapped(res.body, options.maxBytes).catch((error: unknown) => transportFailure(error, target.url.href, signal));
+      const { body, truncated } = await readCapped(res.body, options.maxBytes).catch((error: unknown) =>
+        transportFailure(error, target.url.href, signal),
+      );
       return { url: target.url.href, status: res.statusCode, contentType, body, truncated };
     } finally {
       await dispatcher.destroy().catch(() => undefined);
@@ -78,7 +90,10 @@ export async function egressRequest(raw: string, options: EgressRequestOptions):
 }
 
 /** Reads at most `max` bytes, then stops reading (the rest is never downloaded). */
-async function readCapped(stream: AsyncIterable<Buffer> & Discardable, max: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  stream: AsyncIterable<Buffer> & Discardable,
+  max: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -110,5 +125,7 @@ function transportFailure(error: unknown, url: string, signal: AbortSignal): nev
   // undici wraps what the connector refused; the refusal is the news, not the wrapper.
   if (error instanceof Error && error.cause instanceof EgressRefused) throw error.cause;
   if (signal.aborted) throw new WebFetchError(`${url} did not answer in time`, { cause: error });
-  throw new WebFetchError(`could not fetch ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  throw new WebFetchError(`could not fetch ${url}: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 }

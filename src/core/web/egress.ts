@@ -8,7 +8,8 @@ import type { WebTarget } from './url.ts';
 export type Resolve = (host: string) => Promise<string[]>;
 
 /** The system resolver (`/etc/hosts`, then DNS), as every connection uses it unless told otherwise. */
-export const systemResolve: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolve: Resolve = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Options for {@link EgressGuard}. */
 export interface EgressGuardOptions {
@@ -39,7 +40,10 @@ export class EgressGuard {
     return this.#allow.has(target.key);
   }
 
-  /** The checked address to connect to; throws {@link EgressRefused}, or {@link WebFetchError} when the name does not resolve. */
+  /**
+   * The checked address to connect to; throws {@link EgressRefused}, or {@link WebFetchError} when the name does not
+   * resolve.
+   */
   async check(target: WebTarget): Promise<string> {
     let addresses: string[];
     if (isIpLiteral(target.host)) addresses = [target.host];
@@ -47,15 +51,23 @@ export class EgressGuard {
       try {
         addresses = await this.#resolve(target.host);
       } catch (error) {
-        throw new WebFetchError(`could not resolve "${target.host}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new WebFetchError(
+          `could not resolve "${target.host}": ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
       }
     }
     if (addresses.length === 0) throw new WebFetchError(`"${target.host}" has no address`);
     if (!this.allowsPrivate(target)) {
       for (const address of addresses) {
         const refusal = addressRefusal(address);
-        const what = target.host === address ? `${address} is ${refusal}` : `"${target.host}" resolves to ${address}, ${refusal}`;
-        if (refusal) throw new EgressRefused(target.url.href, `${what}; internal hosts are opened only by web.allow_private (${target.key} is not in it)`);
+        const what =
+          target.host === address ? `${address} is ${refusal}` : `"${target.host}" resolves to ${address}, ${refusal}`;
+        if (refusal)
+          throw new EgressRefused(
+            target.url.href,
+            `${what}; internal hosts are opened only by web.allow_private (${target.key} is not in it)`,
+          );
       }
     }
     return addresses[0]!;
@@ -63,8 +75,15 @@ export class EgressGuard {
 
   /** Refuses a connected socket whose peer is not the pinned address (or, unless allowed, not public). */
   checkPeer(target: WebTarget, pinned: string, peer: string | undefined): void {
-    if (peer === undefined || !ipaddr.isValid(peer) || ipaddr.process(peer).toString() !== ipaddr.process(pinned).toString()) {
-      throw new EgressRefused(target.url.href, `the connection to "${target.host}" reached ${peer ?? 'an unknown peer'}, not the checked address ${pinned}`);
+    if (
+      peer === undefined ||
+      !ipaddr.isValid(peer) ||
+      ipaddr.process(peer).toString() !== ipaddr.process(pinned).toString()
+    ) {
+      throw new EgressRefused(
+        target.url.href,
+        `the connection to "${target.host}" reached ${peer ?? 'an unknown peer'}, not the checked address ${pinned}`,
+      );
     }
     const refusal = this.allowsPrivate(target) ? undefined : addressRefusal(peer);
     if (refusal) throw new EgressRefused(target.url.href, `the peer ${peer} is ${refusal}`);

@@ -14,7 +14,10 @@ export class EgressRefused extends RefusedBeforeEffect {
   }
 }
 
-/** A web request went out and failed: the server said no, the answer was too big or of the wrong type, or the transport broke. */
+/**
+ * A web request went out and failed: the server said no, the answer was too big or of the wrong type, or the transport
+ * broke.
+ */
 export class WebFetchError extends KazmaError {
   /** The HTTP status when the server answered; undefined for a transport failure or a timeout. */
   readonly status: number | undefined;

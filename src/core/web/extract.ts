@@ -5,9 +5,44 @@ export interface ReadablePage {
 }
 
 /** Content types web_fetch reads; others (images, archives, executables) are refused before their body is read. */
-export const READABLE_TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'text/csv', 'application/json', 'application/xml', 'text/xml'] as const;
+export const READABLE_TYPES = [
+  'text/html',
+  'application/xhtml+xml',
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'application/json',
+  'application/xml',
+  'text/xml',
+] as const;
 
-const BLOCKS = new Set(['P', 'DIV', 'SECTION', 'ARTICLE', 'HEADER', 'FOOTER', 'MAIN', 'ASIDE', 'NAV', 'LI', 'UL', 'OL', 'TR', 'TABLE', 'BLOCKQUOTE', 'PRE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'FIGCAPTION', 'DT', 'DD']);
+const BLOCKS = new Set([
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'HEADER',
+  'FOOTER',
+  'MAIN',
+  'ASIDE',
+  'NAV',
+  'LI',
+  'UL',
+  'OL',
+  'TR',
+  'TABLE',
+  'BLOCKQUOTE',
+  'PRE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'FIGCAPTION',
+  'DT',
+  'DD',
+]);
 
 /**
  * The readable text of a response: for HTML, Mozilla Readability's main content (the whole body when
@@ -25,7 +60,9 @@ export async function readablePage(body: string, contentType: string): Promise<R
   const title = (document.title ?? '').trim();
   for (const junk of document.querySelectorAll('script, style, noscript, template')) junk.remove();
   // Readability changes the document it reads; it gets its own copy so the fallback still has the body.
-  const article = new Readability(parseHTML(body).document as unknown as Document, { serializer: (node) => node }).parse();
+  const article = new Readability(parseHTML(body).document as unknown as Document, {
+    serializer: (node) => node,
+  }).parse();
   const main = article?.content ? blockText(article.content as unknown as Node) : '';
   const text = main.length >= 200 ? main : blockText((document.body ?? document.documentElement) as unknown as Node);
   return { title: title || (article?.title ?? '').trim(), text };
@@ -47,5 +84,10 @@ function blockText(node: Node): string {
     }
   };
   walk(node);
-  return out.join('').split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter(Boolean).join('\n');
+  return out
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
 }

@@ -10,10 +10,19 @@ import type { WebTarget } from './url.ts';
  * checks), and the connected socket's peer is checked again before a byte is written. Destroy it after
  * the response is read.
  */
-export function pinnedAgent(options: { target: WebTarget; address: string; guard: EgressGuard; timeoutMs: number }): Agent {
+export function pinnedAgent(options: {
+  target: WebTarget;
+  address: string;
+  guard: EgressGuard;
+  timeoutMs: number;
+}): Agent {
   const { target, address, guard } = options;
   const family = isIP(address);
-  const pinnedLookup = (_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void): void => {
+  const pinnedLookup = (
+    _host: string,
+    lookupOptions: { all?: boolean },
+    callback: (...args: unknown[]) => void,
+  ): void => {
     if (lookupOptions.all) callback(null, [{ address, family } satisfies LookupAddress]);
     else callback(null, address, family);
   };

@@ -18,9 +18,19 @@ export interface SearchHit {
 }
 
 /** Where each provider answers when `web.search.url` is empty (SearXNG has no public default: it is self-hosted). */
-export const SEARCH_DEFAULT_URLS = { brave: 'https://api.search.brave.com/res/v1/web/search', tavily: 'https://api.tavily.com/search' } as const;
+export const SEARCH_DEFAULT_URLS = {
+  brave: 'https://api.search.brave.com/res/v1/web/search',
+  tavily: 'https://api.tavily.com/search',
+} as const;
 
-const hits = z.array(z.looseObject({ title: z.string().default(''), url: z.string().default(''), content: z.string().optional(), description: z.string().optional() }));
+const hits = z.array(
+  z.looseObject({
+    title: z.string().default(''),
+    url: z.string().default(''),
+    content: z.string().optional(),
+    description: z.string().optional(),
+  }),
+);
 const searxngAnswer = z.looseObject({ results: hits.default([]) });
 const braveAnswer = z.looseObject({ web: z.looseObject({ results: hits.default([]) }).default({ results: [] }) });
 
@@ -29,7 +39,11 @@ const braveAnswer = z.looseObject({ web: z.looseObject({ results: hits.default([
  * (a self-hosted SearXNG on the local network is opened with `web.allow_private`). The answer is read
  * with zod: a provider that changed its format fails with a clear error, not an undefined.
  */
-export async function searchWeb(query: string, config: SearchConfig, request: Omit<EgressRequestOptions, 'method' | 'headers' | 'body' | 'accept'>): Promise<SearchHit[]> {
+export async function searchWeb(
+  query: string,
+  config: SearchConfig,
+  request: Omit<EgressRequestOptions, 'method' | 'headers' | 'body' | 'accept'>,
+): Promise<SearchHit[]> {
   const json = { accept: ['application/json'] } as const;
   let raw: z.infer<typeof hits>;
   if (config.provider === 'searxng') {
@@ -40,15 +54,35 @@ export async function searchWeb(query: string, config: SearchConfig, request: Om
     const url = new URL(config.url || SEARCH_DEFAULT_URLS.brave);
     url.searchParams.set('q', query);
     url.searchParams.set('count', String(config.max_results));
-    raw = braveAnswer.parse(parse(await egressRequest(url.href, { ...request, ...json, headers: { 'x-subscription-token': config.api_key, accept: 'application/json' } }))).web.results;
+    raw = braveAnswer.parse(
+      parse(
+        await egressRequest(url.href, {
+          ...request,
+          ...json,
+          headers: { 'x-subscription-token': config.api_key, accept: 'application/json' },
+        }),
+      ),
+    ).web.results;
   } else if (config.provider === 'tavily') {
     const body = JSON.stringify({ query, max_results: config.max_results });
     const headers = { authorization: `Bearer ${config.api_key}`, 'content-type': 'application/json' };
-    raw = searxngAnswer.parse(parse(await egressRequest(config.url || SEARCH_DEFAULT_URLS.tavily, { ...request, ...json, method: 'POST', headers, body }))).results;
+    raw = searxngAnswer.parse(
+      parse(
+        await egressRequest(config.url || SEARCH_DEFAULT_URLS.tavily, {
+          ...request,
+          ...json,
+          method: 'POST',
+          headers,
+          body,
+        }),
+      ),
+    ).results;
   } else {
     throw new WebFetchError('no search provider is configured (web.search.provider)');
   }
-  return raw.slice(0, config.max_results).map((h) => ({ title: h.title, url: h.url, snippet: (h.content ?? h.description ?? '').trim() }));
+  return raw
+    .slice(0, config.max_results)
+    .map((h) => ({ title: h.title, url: h.url, snippet: (h.content ?? h.description ?? '').trim() }));
 }
 
 function parse(res: { body: Buffer; url: string }): unknown {

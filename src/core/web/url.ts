@@ -38,16 +38,25 @@ export function parseWebUrl(raw: string, sources: SecretSources = {}): WebTarget
   } catch {
     throw new EgressRefused(raw, `"${raw}" is not a valid absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EgressRefused(raw, `only http and https URLs are fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new EgressRefused(raw, `only http and https URLs are fetched, not ${url.protocol}`);
   if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(raw)) {
-    throw new EgressRefused(raw, 'URLs with a user name or password before "@" are refused (they hide the real host); put credentials nowhere in a URL');
+    throw new EgressRefused(
+      raw,
+      'URLs with a user name or password before "@" are refused (they hide the real host); put credentials ' +
+        'nowhere in a URL',
+    );
   }
   const host = stripBrackets(url.hostname.toLowerCase());
-  if (host.endsWith('.')) throw new EgressRefused(raw, 'host names ending in "." are refused; write the name without the trailing dot');
+  if (host.endsWith('.'))
+    throw new EgressRefused(raw, 'host names ending in "." are refused; write the name without the trailing dot');
   const written = writtenHost(raw);
   // Non-ASCII names are internationalised domains: the parser's punycode differs by design and is no IP.
   if (written !== undefined && /^[\x21-\x7e]*$/.test(written) && stripBrackets(written) !== host) {
-    throw new EgressRefused(raw, `the host "${written}" is an unusual spelling of "${host}"; write addresses in their plain form`);
+    throw new EgressRefused(
+      raw,
+      `the host "${written}" is an unusual spelling of "${host}"; write addresses in their plain form`,
+    );
   }
   const secret = carriedSecret([url.href, safeDecode(url.href)], sources);
   if (secret) throw new EgressRefused(raw, `the URL contains ${secret}; a URL must not carry credentials`);
@@ -69,7 +78,8 @@ export function carriedSecret(forms: readonly string[], { secrets = [], env = {}
   const carries = (value: string) => value.length >= MIN_SECRET_LENGTH && forms.some((form) => form.includes(value));
   if (secrets.some(carries)) return 'a configured secret';
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && isSecretEnv(name, value) && carries(value)) return `the value of the environment variable ${name}`;
+    if (value !== undefined && isSecretEnv(name, value) && carries(value))
+      return `the value of the environment variable ${name}`;
   }
   return undefined;
 }

@@ -7,15 +7,23 @@ import { DM_OF, GENERAL, MAYA, RANDOM, SAM, THREAD, startHarness, type Harness }
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
   llm.requests.length = 0;
 });
 
-const botTexts = (channelId: string) => h!.fake.messages(channelId).filter((m) => m.author.id === h!.fake.bot.id).map((m) => m.content);
+const botTexts = (channelId: string) =>
+  h!.fake
+    .messages(channelId)
+    .filter((m) => m.author.id === h!.fake.bot.id)
+    .map((m) => m.content);
 
 describe('guild channels', () => {
   it('in mention mode answer a mention (without the mention) and ignore the rest', async () => {
@@ -46,7 +54,10 @@ describe('guild channels', () => {
     const dm = h.fake.calls.all('POST /channels/:id/messages').map((c) => c.params.id);
     expect(new Set(dm).size).toBe(1);
     const refusals = h.fake.messages(dm[0]!).map((m) => m.content);
-    expect(refusals).toEqual([expect.stringMatching(/^⛔ Sorry, you are not on this Kazma's access list/), expect.stringMatching(/^⛔ Sorry/)]);
+    expect(refusals).toEqual([
+      expect.stringMatching(/^⛔ Sorry, you are not on this Kazma's access list/),
+      expect.stringMatching(/^⛔ Sorry/),
+    ]);
     expect(llm.requests).toHaveLength(0);
   });
 
@@ -78,7 +89,9 @@ describe('threads', () => {
     h.say({ channelId: THREAD, author: MAYA, content: '/status' });
     await h.settled();
     expect(botTexts(THREAD).at(-1)).toMatch(new RegExp(`thread: discord:${GENERAL}:${THREAD}#0`));
-    expect(h.fake.calls.all('POST /channels/:id/typing').map((c) => c.params.id)).toEqual(expect.arrayContaining([THREAD, fresh]));
+    expect(h.fake.calls.all('POST /channels/:id/typing').map((c) => c.params.id)).toEqual(
+      expect.arrayContaining([THREAD, fresh]),
+    );
   });
 
   it('answers in a DM without a mention', async () => {

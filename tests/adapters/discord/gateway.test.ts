@@ -7,8 +7,12 @@ import { DM_OF, MAYA, startHarness, type Harness } from './harness.ts';
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -17,7 +21,11 @@ afterEach(async () => {
 
 const DM = DM_OF[MAYA.id]!;
 const say = (content: string) => h!.say({ channelId: DM, author: MAYA, content, guild: false });
-const replies = () => h!.fake.messages(DM).filter((m) => m.author.id === h!.fake.bot.id).map((m) => m.content);
+const replies = () =>
+  h!.fake
+    .messages(DM)
+    .filter((m) => m.author.id === h!.fake.bot.id)
+    .map((m) => m.content);
 
 describe('a lost gateway connection', () => {
   it('after a drop (1006) the client resumes; a message sent meanwhile and the next one are answered once', async () => {
@@ -43,7 +51,11 @@ describe('a lost gateway connection', () => {
     // 4009: the session is over, so discord.js must IDENTIFY again, which it spaces ≥5 s apart: an outage.
     h.fake.dropConnection({ code: 4009 });
     h.fake.failNext('POST /channels/:id/messages', { status: 502 });
-    const reply = await h.fake.calls.waitFor('POST /channels/:id/messages', (c) => c.status === 200 && c.body.content === 'echo: slow', 5000);
+    const reply = await h.fake.calls.waitFor(
+      'POST /channels/:id/messages',
+      (c) => c.status === 200 && c.body.content === 'echo: slow',
+      5000,
+    );
     await expect.poll(() => h!.fake.sessions.identifies, { timeout: 15_000 }).toBe(2);
     const reidentified = h.fake.calls.all('GATEWAY IDENTIFY').at(-1)!;
     expect(reply.at).toBeLessThan(reidentified.at);

@@ -10,7 +10,12 @@ import { parseConfig } from '../../../src/core/config/index.ts';
 import type { KazmaParts } from '../../../src/core/kazma-core.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
 import {
-  startFakeDiscord, type ButtonClickInput, type FakeDiscord, type FakeDiscordOptions, type SlashCommandInput, type UserMessageInput,
+  startFakeDiscord,
+  type ButtonClickInput,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  type SlashCommandInput,
+  type UserMessageInput,
 } from '../../fakes/discord/fake-discord.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
@@ -22,7 +27,10 @@ export const LINA = { id: '2000000000000000003', username: 'lina', global_name: 
 export const SAM = { id: '2000000000000000004', username: 'sam', global_name: 'Sam' };
 /** Each person's DM channel with the bot (created by the fake on their first message). */
 export const DM_OF: Record<string, string> = {
-  [MAYA.id]: '3000000000000000001', [OMAR.id]: '3000000000000000002', [LINA.id]: '3000000000000000003', [SAM.id]: '3000000000000000004',
+  [MAYA.id]: '3000000000000000001',
+  [OMAR.id]: '3000000000000000002',
+  [LINA.id]: '3000000000000000003',
+  [SAM.id]: '3000000000000000004',
 };
 /** Channels of the fake's default guild. */
 export const GENERAL = '1200000000000000001';
@@ -66,10 +74,19 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
-      operators: [{ name: 'Maya', discord: MAYA.id }, { name: 'Omar', discord: OMAR.id }],
+      operators: [
+        { name: 'Maya', discord: MAYA.id },
+        { name: 'Omar', discord: OMAR.id },
+      ],
       users: [`discord:${LINA.id}`],
     },
-    discord: { enabled: true, token: fake.token, api: fake.api, application_id: fake.applicationId, guild_messages: options.guildMessages ?? 'mention' },
+    discord: {
+      enabled: true,
+      token: fake.token,
+      api: fake.api,
+      application_id: fake.applicationId,
+      guild_messages: options.guildMessages ?? 'mention',
+    },
     tools: { workspace },
     ...options.config,
   };
@@ -80,7 +97,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
     ...(options.recordRetryDelaysMs !== undefined && { recordRetryDelaysMs: options.recordRetryDelaysMs }),
   };
-  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('dc'), tuning: { discord: tuning } });
+  const kazma = await assembleKazma({
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: testQueuePrefix('dc'),
+    tuning: { discord: tuning },
+  });
   const { core } = kazma;
   const platform = kazma.platforms.find((p): p is DiscordPlatform => p instanceof DiscordPlatform);
   if (!platform) throw new Error('discord.enabled is true, yet no platform was built');
@@ -93,7 +117,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const settled = async (): Promise<void> => {
     // Events the fake dispatched must have reached the adapter before "idle" means anything.
     for (const deadline = Date.now() + 10_000; !pushed.every((id) => platform.inbound.hasTaken(id)); ) {
-      if (Date.now() > deadline) throw new Error(`the adapter never took events ${pushed.filter((id) => !platform.inbound.hasTaken(id)).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the adapter never took events ${pushed.filter((id) => !platform.inbound.hasTaken(id)).join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
     for (let round = 0; round < 2; round++) {
@@ -103,7 +130,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     }
   };
   return {
-    fake, core, platform, database, workspace, settled,
+    fake,
+    core,
+    platform,
+    database,
+    workspace,
+    settled,
     say: (input) => note(fake.sendUserMessage(input)),
     click: (input) => note(fake.clickButton(input)),
     slash: (input) => note(fake.slashCommand(input)),

@@ -21,7 +21,10 @@ const ENV = { DATABASE_URL: undefined, REDIS_URL: undefined };
 async function setup(token?: string): Promise<{ fake: FakeDiscord; llm: FakeLlm; config: string; dir: string }> {
   const fake = await startFakeDiscord();
   const llm = await startFakeLlm();
-  cleanup.push(() => fake.close(), () => llm.close());
+  cleanup.push(
+    () => fake.close(),
+    () => llm.close(),
+  );
   const { dir, path } = writeConfig(`
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 1 }
@@ -39,14 +42,18 @@ describe('kazma with Discord, as a process', () => {
     const { code, stdout } = await runKazma(['doctor', '--config', config], { env: ENV });
     expect(stdout).toContain(`✓ discord token: bot @kazma (id ${fake.bot.id}) answers at ${fake.api}`);
     // The fake's application has no intent flags, as a fresh application on Discord: doctor says how to fix it.
-    expect(stdout).toMatch(/✗ discord application: application \d+ \(kazma\) has the Message Content intent off: turn on "Message Content Intent"/);
+    expect(stdout).toMatch(
+      /✗ discord application: application \d+ \(kazma\) has the Message Content intent off: turn on "Message Content Intent"/,
+    );
     expect(code).toBe(1);
   });
 
   it('doctor names the fix for a wrong token', async () => {
     const { config } = await setup('not-the-token');
     const { code, stdout } = await runKazma(['doctor', '--config', config], { env: ENV });
-    expect(stdout).toMatch(/✗ discord token: Discord refused GET \/users\/@me: 401: Unauthorized\. The bot token is wrong or was reset/);
+    expect(stdout).toMatch(
+      /✗ discord token: Discord refused GET \/users\/@me: 401: Unauthorized\. The bot token is wrong or was reset/,
+    );
     expect(code).toBe(1);
   });
 
@@ -60,22 +67,39 @@ describe('kazma with Discord, as a process', () => {
 
     const dm = DM_OF[MAYA.id]!;
     fake.sendUserMessage({ channelId: dm, author: MAYA, content: 'please write the note', guild: false });
-    const card = await eventually(async () => fake.messages(dm), (ms) => ms.find((m) => m.components.length > 0), 'the approval card');
+    const card = await eventually(
+      async () => fake.messages(dm),
+      (ms) => ms.find((m) => m.components.length > 0),
+      'the approval card',
+    );
     expect(visible(card.content).text).toContain('write_file');
     const once = card.components[0].components.find((b: { custom_id: string }) => b.custom_id.endsWith(':once'));
     const click = fake.clickButton({ channelId: dm, messageId: card.id, user: MAYA, customId: once.custom_id });
 
-    await eventually(async () => fake.messages(dm), (ms) => ms.find((m) => m.content === 'done: appended 1 bytes to note.txt'), 'the reply after the tool ran');
-    const edited = await eventually(async () => fake.messages(dm), (ms) => ms.find((m) => m.id === card.id && m.components.length === 0), 'the edited card');
+    await eventually(
+      async () => fake.messages(dm),
+      (ms) => ms.find((m) => m.content === 'done: appended 1 bytes to note.txt'),
+      'the reply after the tool ran',
+    );
+    const edited = await eventually(
+      async () => fake.messages(dm),
+      (ms) => ms.find((m) => m.id === card.id && m.components.length === 0),
+      'the edited card',
+    );
     expect(visible(edited.content).text).toMatch(/Approved once by Maya on Discord at \d\d:\d\d UTC/);
     expect(fake.interactionResponses(click.id).callbacks.map((c) => c.type)).toEqual([6]);
     expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
     expect(fake.calls.count('POST /channels/:id/typing')).toBeGreaterThanOrEqual(1);
-    expect(fake.commands().map((c) => (c as { name: string }).name)).toEqual(expect.arrayContaining(['help', 'status', 'config']));
+    expect(fake.commands().map((c) => (c as { name: string }).name)).toEqual(
+      expect.arrayContaining(['help', 'status', 'config']),
+    );
 
     kazma.kill('SIGTERM');
     const exited = await Promise.race([kazma.exited, new Promise<undefined>((r) => setTimeout(r, 30_000, undefined))]);
-    if (!exited) throw new Error(`kazma did not exit within 30 s of SIGTERM; its log ends:\n${kazma.stdout.slice(-4000)}\n${kazma.stderr.slice(-2000)}`);
+    if (!exited)
+      throw new Error(
+        `kazma did not exit within 30 s of SIGTERM; its log ends:\n${kazma.stdout.slice(-4000)}\n${kazma.stderr.slice(-2000)}`,
+      );
     expect(exited.code).toBe(0);
   });
 });

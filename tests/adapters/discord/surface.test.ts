@@ -12,8 +12,12 @@ import { visible } from './visible.ts';
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -41,7 +45,10 @@ describe('typing', () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL, typingIntervalMs: 150 });
     llm.hangNext(1, 1000);
     h.say({ channelId: MAYA_DM, author: MAYA, content: 'think hard', guild: false });
-    const reply = await h.fake.calls.waitFor('POST /channels/:id/messages', (c) => c.body.content === 'echo: think hard');
+    const reply = await h.fake.calls.waitFor(
+      'POST /channels/:id/messages',
+      (c) => c.body.content === 'echo: think hard',
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const typing = h.fake.calls.all('POST /channels/:id/typing', (c) => c.params.id === MAYA_DM);
     expect(typing.filter((t) => t.at <= reply.at).length).toBeGreaterThanOrEqual(5);
@@ -54,7 +61,11 @@ describe('outbound', () => {
     const { platform, fake } = await withDm();
     const ref = await platform.surface.sendCard(DM, card());
     const post = fake.calls.all('POST /channels/:id/messages').at(-1)!;
-    expect(post.body).toMatchObject({ allowed_mentions: { parse: [] }, enforce_nonce: true, nonce: expect.stringMatching(/^.{1,25}$/) });
+    expect(post.body).toMatchObject({
+      allowed_mentions: { parse: [] },
+      enforce_nonce: true,
+      nonce: expect.stringMatching(/^.{1,25}$/),
+    });
     await platform.surface.editCard(ref, card('Approved once by Maya'));
     await platform.surface.editCard(ref, card('Approved once by Maya'));
     expect(fake.calls.count('PATCH /channels/:id/messages/:mid')).toBe(1);
@@ -66,7 +77,10 @@ describe('outbound', () => {
   it('an edit of a card someone deleted is done, not retried for ever', async () => {
     const { platform, fake } = await withDm();
     const ref = await platform.surface.sendCard(DM, card());
-    fake.failNext('PATCH /channels/:id/messages/:mid', { status: 404, body: { message: 'Unknown Message', code: 10008 } });
+    fake.failNext('PATCH /channels/:id/messages/:mid', {
+      status: 404,
+      body: { message: 'Unknown Message', code: 10008 },
+    });
     await expect(platform.surface.editCard(ref, card('Denied by Omar'))).resolves.toBeUndefined();
   });
 
@@ -76,13 +90,19 @@ describe('outbound', () => {
     await platform.surface.send(DM, { text: 'after two 502s' });
     expect(fake.messages(MAYA_DM).filter((m) => m.content === 'after two 502s')).toHaveLength(1);
     fake.failNext('POST /channels/:id/messages', { status: 503, times: 4 });
-    await expect(platform.surface.send(DM, { text: 'lost' })).rejects.toMatchObject({ code: 'discord_unreachable', message: expect.stringContaining(fake.api) });
+    await expect(platform.surface.send(DM, { text: 'lost' })).rejects.toMatchObject({
+      code: 'discord_unreachable',
+      message: expect.stringContaining(fake.api),
+    });
   });
 
   it('says what to do when Discord refuses: an unknown channel names the settings to check', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     await expect(h.platform.surface.send('discord:1999999999999999999', { text: 'hello' })).rejects.toMatchObject({
-      code: 'discord_api', status: 404, discordCode: 10003, message: expect.stringMatching(/Unknown Channel\. Check the channel id \(access\.chats, approvals\.channels\)/),
+      code: 'discord_api',
+      status: 404,
+      discordCode: 10003,
+      message: expect.stringMatching(/Unknown Channel\. Check the channel id \(access\.chats, approvals\.channels\)/),
       // A refusal for good: the outbox marks the delivery failed instead of retrying it.
       permanent: true,
     });
@@ -97,7 +117,9 @@ describe('taps', () => {
     await h!.settled();
     const r = fake.interactionResponses(click.id);
     expect(r.callbacks.map((c) => c.type)).toEqual([6]);
-    expect(r.followUps).toEqual([expect.objectContaining({ flags: 64, content: expect.stringMatching(/no longer active|not known/) })]);
+    expect(r.followUps).toEqual([
+      expect.objectContaining({ flags: 64, content: expect.stringMatching(/no longer active|not known/) }),
+    ]);
     expect(fake.messages(MAYA_DM).find((m) => m.id === stale.id)?.edits).toEqual([]);
   });
 });
@@ -106,20 +128,33 @@ describe('slash commands', () => {
   it('registers the commands at start by one bulk overwrite', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     expect(h.fake.calls.count('PUT /applications/:app/commands')).toBe(1);
-    expect(h.fake.commands().map((c) => (c as { name: string }).name)).toEqual(expect.arrayContaining(['help', 'new', 'status', 'approvals', 'config']));
+    expect(h.fake.commands().map((c) => (c as { name: string }).name)).toEqual(
+      expect.arrayContaining(['help', 'new', 'status', 'approvals', 'config']),
+    );
   });
 
   it('answers /status, /approvals grants and /config ephemerally, in the deferred reply', async () => {
     const { fake } = await withDm();
     const status = h!.slash({ name: 'status', user: MAYA, channelId: MAYA_DM });
     const grants = h!.slash({ name: 'approvals', options: { args: 'grants' }, user: MAYA, channelId: MAYA_DM });
-    const config = h!.slash({ name: 'config', options: { args: 'tools toggle shell' }, user: MAYA, channelId: MAYA_DM });
+    const config = h!.slash({
+      name: 'config',
+      options: { args: 'tools toggle shell' },
+      user: MAYA,
+      channelId: MAYA_DM,
+    });
     await h!.settled();
     const answer = (id: string) => fake.interactionResponses(id);
-    for (const id of [status.id, grants.id, config.id]) expect(answer(id).callbacks).toMatchObject([{ type: 5, data: { flags: 64 } }]);
-    expect(answer(status.id).original).toMatchObject({ flags: 64, content: expect.stringMatching(/^Kazma status\n[\s\S]*pending approvals: 0/) });
+    for (const id of [status.id, grants.id, config.id])
+      expect(answer(id).callbacks).toMatchObject([{ type: 5, data: { flags: 64 } }]);
+    expect(answer(status.id).original).toMatchObject({
+      flags: 64,
+      content: expect.stringMatching(/^Kazma status\n[\s\S]*pending approvals: 0/),
+    });
     expect(answer(grants.id).original?.content).toBe('No "always" grants are in force in this chat.');
-    expect(answer(config.id).original?.content).toBe('shell is off: the model is not offered it from the next message (saved; survives restarts).');
+    expect(answer(config.id).original?.content).toBe(
+      'shell is off: the model is not offered it from the next message (saved; survives restarts).',
+    );
     expect(fake.messages(MAYA_DM).map((m) => m.content)).toEqual(['hi', 'echo: hi']); // nothing said in the chat
   });
 
@@ -132,7 +167,11 @@ describe('slash commands', () => {
     h!.say({ channelId: MAYA_DM, author: MAYA, content: 'slow one', guild: false });
     await fake.calls.waitFor('POST /channels/:id/typing', (c) => c.params.id === MAYA_DM);
     const fresh = h!.slash({ name: 'new', user: MAYA, channelId: MAYA_DM });
-    await eventually(() => fake.interactionResponses(fresh.id).callbacks, (callbacks) => callbacks.length > 0, 'the acknowledgement');
+    await eventually(
+      () => fake.interactionResponses(fresh.id).callbacks,
+      (callbacks) => callbacks.length > 0,
+      'the acknowledgement',
+    );
     expect(fake.interactionResponses(fresh.id).callbacks).toMatchObject([{ type: 5, data: { flags: 64 } }]);
     const releasedAt = Date.now();
     model.release();
@@ -146,7 +185,9 @@ describe('slash commands', () => {
     const { fake } = await withDm();
     const cmd = h!.slash({ name: 'status', user: SAM, channelId: MAYA_DM });
     await h!.settled();
-    expect(fake.interactionResponses(cmd.id).original?.content).toMatch(/^⛔ Sorry, you are not on this Kazma's access list; an operator can add "discord:2000000000000000004"/);
+    expect(fake.interactionResponses(cmd.id).original?.content).toMatch(
+      /^⛔ Sorry, you are not on this Kazma's access list; an operator can add "discord:2000000000000000004"/,
+    );
   });
 });
 
@@ -156,10 +197,20 @@ describe('start', () => {
     try {
       const config = configSchema.parse({ discord: { enabled: true, token: 'wrong', api: fake.api } }).discord;
       const platform = new DiscordPlatform({
-        config, logger: createLogger({ level: 'silent', pretty: false }),
-        core: { pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: () => () => {}, commands: { list: () => [] } },
+        config,
+        logger: createLogger({ level: 'silent', pretty: false }),
+        core: {
+          pipeline: {
+            accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }),
+          },
+          attachSurface: () => () => {},
+          commands: { list: () => [] },
+        },
       });
-      await expect(platform.start()).rejects.toMatchObject({ code: 'discord_unauthorized', message: expect.stringMatching(/Discord refused the bot token at .*Developer Portal/) });
+      await expect(platform.start()).rejects.toMatchObject({
+        code: 'discord_unauthorized',
+        message: expect.stringMatching(/Discord refused the bot token at .*Developer Portal/),
+      });
       await platform.stop();
     } finally {
       await fake.close();

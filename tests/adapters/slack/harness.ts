@@ -55,7 +55,10 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
-      operators: [{ name: MAYA.name, slack: MAYA.id }, { name: OMAR.name, slack: OMAR.id }],
+      operators: [
+        { name: MAYA.name, slack: MAYA.id },
+        { name: OMAR.name, slack: OMAR.id },
+      ],
       users: [`slack:${LINA.id}`],
     },
     slack: { enabled: true, token: fake.botToken, signing_secret: fake.signingSecret, api_url: fake.apiUrl },
@@ -65,7 +68,14 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   const loaded = parseConfig(JSON.stringify(raw), { env: { PATH: process.env.PATH }, baseDir: workspace });
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
-  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('sl'), ...(options.tuning && { tuning: { slack: options.tuning } }) });
+  const kazma = await assembleKazma({
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: testQueuePrefix('sl'),
+    ...(options.tuning && { tuning: { slack: options.tuning } }),
+  });
   const { core, http } = kazma;
   const platform = kazma.platforms.find((p): p is SlackPlatform => p instanceof SlackPlatform);
   if (!platform) throw new Error('slack.enabled is true, yet no platform was built');
@@ -79,7 +89,14 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     }
   };
   return {
-    fake, core, platform, database, http, workspace, settled, url: `http://127.0.0.1:${port}/slack/events`,
+    fake,
+    core,
+    platform,
+    database,
+    http,
+    workspace,
+    settled,
+    url: `http://127.0.0.1:${port}/slack/events`,
     async close() {
       await kazma.stop();
       if (!options.database) await database.dispose();

@@ -9,16 +9,22 @@ import { dmOf, LINA, MAYA, OMAR, SAM, startSlackHarness, type SlackHarness } fro
 const CHANNEL = 'C0TEAM';
 let llm: FakeLlm;
 let h: SlackHarness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
   llm.requests.length = 0;
 });
 
-const slash = (text: string, user = MAYA, channel = CHANNEL) => h!.fake.signer.sendSlashCommand(h!.url, { command: '/kazma', text, user: user.id, channel });
-const ephemeralTexts = (user: { id: string }, channel = CHANNEL) => h!.fake.ephemerals(channel, user.id).map((e) => e.text);
+const slash = (text: string, user = MAYA, channel = CHANNEL) =>
+  h!.fake.signer.sendSlashCommand(h!.url, { command: '/kazma', text, user: user.id, channel });
+const ephemeralTexts = (user: { id: string }, channel = CHANNEL) =>
+  h!.fake.ephemerals(channel, user.id).map((e) => e.text);
 
 describe('/kazma', () => {
   it('acknowledges at once with an empty 200 and answers privately through the response URL', async () => {
@@ -52,7 +58,9 @@ describe('/kazma', () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
     await slash('status', SAM);
     await h.settled();
-    expect(ephemeralTexts(SAM)).toEqual([expect.stringMatching(/^⛔ Sorry, you are not on this Kazma's access list; an operator can add "slack:U0SAM"/)]);
+    expect(ephemeralTexts(SAM)).toEqual([
+      expect.stringMatching(/^⛔ Sorry, you are not on this Kazma's access list; an operator can add "slack:U0SAM"/),
+    ]);
   });
 
   it('shows the waiting cards on /kazma approvals, and a click on one decides', async () => {
@@ -66,7 +74,11 @@ describe('/kazma', () => {
     const cards = h.fake.messages(dmOf(MAYA)).filter((m) => m.blocks?.some((b) => b.type === 'actions'));
     expect(cards).toHaveLength(2); // the original and the one shown again
     expect(await clickDecision(h, MAYA, `slack:${dmOf(MAYA)}`, cards[1]!.ts, 'once')).toBe(200);
-    await eventually(async () => h!.fake.messages(dmOf(MAYA)).map((m) => m.text), (texts) => texts.includes('done: appended 1 bytes to note.txt'), 'the reply after the tool ran');
+    await eventually(
+      async () => h!.fake.messages(dmOf(MAYA)).map((m) => m.text),
+      (texts) => texts.includes('done: appended 1 bytes to note.txt'),
+      'the reply after the tool ran',
+    );
   });
 });
 
@@ -80,12 +92,17 @@ describe('clicks', () => {
     // The resumed turn's model call is held until both taps are answered: were an answer to wait for the
     // turn, it would never come (and the test would time out), however fast or slow the machine.
     const model = llm.holdNext(1);
-    const statuses = await Promise.all([clickDecision(h, MAYA, `slack:${dmOf(MAYA)}`, card.ts, 'once'), clickDecision(h, OMAR, `slack:${dmOf(MAYA)}`, card.ts, 'deny')]);
+    const statuses = await Promise.all([
+      clickDecision(h, MAYA, `slack:${dmOf(MAYA)}`, card.ts, 'once'),
+      clickDecision(h, OMAR, `slack:${dmOf(MAYA)}`, card.ts, 'deny'),
+    ]);
     expect(statuses).toEqual([200, 200]);
     model.release();
     await h.settled();
     const loser = h.fake.ephemerals(dmOf(MAYA), OMAR.id);
-    expect(loser.map((e) => [e.via, e.text])).toEqual([['response_url', expect.stringMatching(/^Already decided: Approved once by Maya on Slack at \d\d:\d\d UTC/)]]);
+    expect(loser.map((e) => [e.via, e.text])).toEqual([
+      ['response_url', expect.stringMatching(/^Already decided: Approved once by Maya on Slack at \d\d:\d\d UTC/)],
+    ]);
     const edited = h.fake.messages(dmOf(MAYA)).find((m) => m.ts === card.ts)!;
     expect(edited.blocks?.some((b) => b.type === 'actions')).toBe(false);
     expect(JSON.stringify(edited.blocks)).toMatch(/Approved once by Maya on Slack/);
@@ -94,7 +111,11 @@ describe('clicks', () => {
 
   it('a click on a card whose question is gone is answered privately', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
-    const posted = await h.platform.surface.sendCard(`slack:${CHANNEL}`, { title: 'Old question', fields: [], buttons: [{ id: 'apv:gone1:once', label: 'Approve', style: 'primary' }] });
+    const posted = await h.platform.surface.sendCard(`slack:${CHANNEL}`, {
+      title: 'Old question',
+      fields: [],
+      buttons: [{ id: 'apv:gone1:once', label: 'Approve', style: 'primary' }],
+    });
     expect(await clickDecision(h, MAYA, `slack:${CHANNEL}`, posted.id, 'once')).toBe(200);
     await h.settled();
     expect(ephemeralTexts(MAYA)).toEqual([expect.stringMatching(/^This button is no longer active/)]);

@@ -10,17 +10,31 @@ import { REPO_ROOT } from '../../helpers/kazma-process.ts';
 interface Manifest {
   features: { slash_commands: Array<{ command: string; url: string }> };
   oauth_config: { scopes: { bot: string[] } };
-  settings: { event_subscriptions: { request_url: string; bot_events: string[] }; interactivity: { is_enabled: boolean; request_url: string } };
+  settings: {
+    event_subscriptions: { request_url: string; bot_events: string[] };
+    interactivity: { is_enabled: boolean; request_url: string };
+  };
 }
 
 describe('slack-app-manifest.yaml', () => {
   const manifest = parse(readFileSync(join(REPO_ROOT, 'slack-app-manifest.yaml'), 'utf8')) as Manifest;
 
   it('asks for the scopes and events Kazma uses', () => {
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
-      ['app_mentions:read', 'channels:history', 'chat:write', 'commands', 'groups:history', 'im:history', 'im:read', 'users:read'],
-    );
-    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(['app_mention', 'message.channels', 'message.im']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'app_mentions:read',
+      'channels:history',
+      'chat:write',
+      'commands',
+      'groups:history',
+      'im:history',
+      'im:read',
+      'users:read',
+    ]);
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
+      'app_mention',
+      'message.channels',
+      'message.im',
+    ]);
   });
 
   it('points events, interactivity and /kazma at the one Request URL', () => {

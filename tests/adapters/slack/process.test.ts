@@ -19,7 +19,10 @@ afterEach(async () => {
 async function setup(token?: string): Promise<{ fake: FakeSlack; llm: FakeLlm; config: string; dir: string }> {
   const fake = await startFakeSlack();
   const llm = await startFakeLlm();
-  cleanup.push(() => fake.close(), () => llm.close());
+  cleanup.push(
+    () => fake.close(),
+    () => llm.close(),
+  );
   const { dir, path } = writeConfig(`
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 1 }
@@ -37,12 +40,16 @@ describe('kazma with Slack, as a process', () => {
   it('doctor checks the token with auth.test, and names the fix when it is wrong', async () => {
     const good = await setup();
     const ok = await runKazma(['doctor', '--config', good.config], { env });
-    expect(ok.stdout).toMatch(/✓ slack token: bot @kazma \(UBOTKAZMA\) in workspace "Fake Workspace" answers at http:\/\/127\.0\.0\.1:\d+\/api\//);
+    expect(ok.stdout).toMatch(
+      /✓ slack token: bot @kazma \(UBOTKAZMA\) in workspace "Fake Workspace" answers at http:\/\/127\.0\.0\.1:\d+\/api\//,
+    );
     expect(ok.stdout).toMatch(/✓ slack mode: http mode: Slack must post .* to https:\/\/YOUR_HOST\/slack\/events/);
     expect(ok.code).toBe(0);
     const bad = await setup('xoxb-revoked');
     const failed = await runKazma(['doctor', '--config', bad.config], { env });
-    expect(failed.stdout).toMatch(/✗ slack token: Slack refused auth\.test: invalid_auth\. The bot token is wrong or revoked/);
+    expect(failed.stdout).toMatch(
+      /✗ slack token: Slack refused auth\.test: invalid_auth\. The bot token is wrong or revoked/,
+    );
     expect(failed.code).toBe(1);
   });
 
@@ -54,13 +61,39 @@ describe('kazma with Slack, as a process', () => {
     const url = `http://127.0.0.1:${await kazma.port()}/slack/events`;
     await kazma.waitForLog((line) => line.msg === 'slack started');
 
-    expect((await fake.signer.sendMessage(url, { channel: dmOf(MAYA), user: MAYA.id, text: 'please write the note' })).message.status).toBe(200);
-    const card = await eventually(async () => fake.messages(dmOf(MAYA)), (ms) => ms.find((m) => m.blocks?.some((b) => b.type === 'actions')), 'the approval card');
-    const once = (card.blocks!.find((b) => b.type === 'actions')!.elements as Array<{ action_id: string }>).find((e) => e.action_id.endsWith(':once'))!;
-    expect((await fake.signer.sendBlockAction(url, { channel: dmOf(MAYA), user: MAYA.id, messageTs: card.ts, actionId: once.action_id })).status).toBe(200);
+    expect(
+      (await fake.signer.sendMessage(url, { channel: dmOf(MAYA), user: MAYA.id, text: 'please write the note' }))
+        .message.status,
+    ).toBe(200);
+    const card = await eventually(
+      async () => fake.messages(dmOf(MAYA)),
+      (ms) => ms.find((m) => m.blocks?.some((b) => b.type === 'actions')),
+      'the approval card',
+    );
+    const once = (card.blocks!.find((b) => b.type === 'actions')!.elements as Array<{ action_id: string }>).find((e) =>
+      e.action_id.endsWith(':once'),
+    )!;
+    expect(
+      (
+        await fake.signer.sendBlockAction(url, {
+          channel: dmOf(MAYA),
+          user: MAYA.id,
+          messageTs: card.ts,
+          actionId: once.action_id,
+        })
+      ).status,
+    ).toBe(200);
 
-    await eventually(async () => fake.messages(dmOf(MAYA)), (ms) => ms.find((m) => m.text === 'done: appended 1 bytes to note.txt'), 'the reply after the tool ran');
-    const edited = await eventually(async () => fake.messages(dmOf(MAYA)), (ms) => ms.find((m) => m.ts === card.ts && !m.blocks?.some((b) => b.type === 'actions')), 'the edited card');
+    await eventually(
+      async () => fake.messages(dmOf(MAYA)),
+      (ms) => ms.find((m) => m.text === 'done: appended 1 bytes to note.txt'),
+      'the reply after the tool ran',
+    );
+    const edited = await eventually(
+      async () => fake.messages(dmOf(MAYA)),
+      (ms) => ms.find((m) => m.ts === card.ts && !m.blocks?.some((b) => b.type === 'actions')),
+      'the edited card',
+    );
     expect(JSON.stringify(edited.blocks)).toMatch(/Approved once by Maya on Slack at \d\d:\d\d UTC/);
     expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
 

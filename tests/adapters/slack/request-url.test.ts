@@ -6,8 +6,12 @@ import { dmOf, MAYA, startSlackHarness, type SlackHarness } from './harness.ts';
 
 let llm: FakeLlm;
 let h: SlackHarness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -18,12 +22,21 @@ afterEach(async () => {
 function dmEnvelope(h: SlackHarness, eventId: string, text: string): string {
   const ts = `${Math.floor(Date.now() / 1000)}.000100`;
   return JSON.stringify({
-    token: 'x', team_id: h.fake.identity.teamId, api_app_id: h.fake.identity.appId, type: 'event_callback', event_id: eventId, event_time: Math.floor(Date.now() / 1000),
+    token: 'x',
+    team_id: h.fake.identity.teamId,
+    api_app_id: h.fake.identity.appId,
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(Date.now() / 1000),
     event: { type: 'message', channel_type: 'im', channel: dmOf(MAYA), user: MAYA.id, text, ts, event_ts: ts },
   });
 }
 
-const botTexts = (h: SlackHarness) => h.fake.messages(dmOf(MAYA)).filter((m) => m.user === h.fake.identity.botUserId).map((m) => m.text);
+const botTexts = (h: SlackHarness) =>
+  h.fake
+    .messages(dmOf(MAYA))
+    .filter((m) => m.user === h.fake.identity.botUserId)
+    .map((m) => m.text);
 
 describe('the Request URL', () => {
   it('answers 401 to forged, stale, future, unsigned and half-signed requests, and dispatches none of them', async () => {
@@ -38,7 +51,10 @@ describe('the Request URL', () => {
       await signer.sendUnsigned(h.url, raw),
       await signer.post(h.url, raw, { unsigned: true, headers: { 'X-Slack-Signature': signature! } }),
       await signer.post(h.url, raw, { unsigned: true, headers: { 'X-Slack-Request-Timestamp': timestamp! } }),
-      await signer.post(h.url, `${raw} `, { unsigned: true, headers: { 'X-Slack-Signature': signature!, 'X-Slack-Request-Timestamp': timestamp! } }), // body altered
+      await signer.post(h.url, `${raw} `, {
+        unsigned: true,
+        headers: { 'X-Slack-Signature': signature!, 'X-Slack-Request-Timestamp': timestamp! },
+      }), // body altered
     ];
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 401, 401]);
     await h.settled();
@@ -68,16 +84,30 @@ describe('the Request URL', () => {
     expect(JSON.parse(verification.body)).toEqual({ challenge: verification.challenge });
     expect((await h.fake.signer.sslCheck(h.url)).status).toBe(200);
     expect((await h.fake.signer.post(h.url, 'not json')).status).toBe(400);
-    expect((await h.fake.signer.post(h.url, JSON.stringify({ type: 'event_callback', pad: 'x'.repeat(1024 * 1024) }))).status).toBe(413);
+    expect(
+      (await h.fake.signer.post(h.url, JSON.stringify({ type: 'event_callback', pad: 'x'.repeat(1024 * 1024) })))
+        .status,
+    ).toBe(413);
     await h.settled();
     expect(llm.requests).toHaveLength(0);
   });
 
   it('handles Slack’s retries of one event (X-Slack-Retry-Num) once', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
-    const event = { type: 'message', channel_type: 'im', channel: dmOf(MAYA), user: MAYA.id, text: 'once please', ts: '1700000001.000001' };
+    const event = {
+      type: 'message',
+      channel_type: 'im',
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: 'once please',
+      ts: '1700000001.000001',
+    };
     const first = await h.fake.signer.sendEvent(h.url, event);
-    const retries = await Promise.all([1, 2, 3].map((n) => h!.fake.signer.sendEvent(h!.url, event, { eventId: first.eventId, retryNum: n, retryReason: 'http_timeout' })));
+    const retries = await Promise.all(
+      [1, 2, 3].map((n) =>
+        h!.fake.signer.sendEvent(h!.url, event, { eventId: first.eventId, retryNum: n, retryReason: 'http_timeout' }),
+      ),
+    );
     expect([first, ...retries].map((d) => d.status)).toEqual([200, 200, 200, 200]);
     await h.settled();
     expect(botTexts(h)).toEqual(['echo: once please']);
@@ -89,7 +119,11 @@ describe('the Request URL', () => {
     // The model call is held until the event has been acknowledged: were the acknowledgement to wait for
     // the turn, it would never come (and the test would time out), however fast or slow the machine.
     const model = llm.holdNext(1);
-    const delivery = await h.fake.signer.sendMessage(h.url, { channel: dmOf(MAYA), user: MAYA.id, text: 'take your time' });
+    const delivery = await h.fake.signer.sendMessage(h.url, {
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: 'take your time',
+    });
     expect(delivery.message.status).toBe(200);
     expect(botTexts(h)).toEqual([]);
     model.release();
@@ -107,10 +141,23 @@ describe('the Request URL', () => {
 
   it('answers 400 to a signed event whose fields have the wrong type, and runs nothing', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
-    const event = { type: 'message', channel_type: 'im', channel: dmOf(MAYA), user: MAYA.id, text: { not: 'a string' }, ts: '1700000002.000001' };
+    const event = {
+      type: 'message',
+      channel_type: 'im',
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: { not: 'a string' },
+      ts: '1700000002.000001',
+    };
     const delivery = await h.fake.signer.sendEvent(h.url, event);
     expect(delivery.status).toBe(400);
-    const noUser = await h.fake.signer.sendEvent(h.url, { type: 'message', channel_type: 'im', channel: 42, text: 'hi', ts: '1700000003.000001' });
+    const noUser = await h.fake.signer.sendEvent(h.url, {
+      type: 'message',
+      channel_type: 'im',
+      channel: 42,
+      text: 'hi',
+      ts: '1700000003.000001',
+    });
     expect(noUser.status).toBe(400);
     await h.settled();
     expect(llm.requests).toHaveLength(0);
@@ -127,7 +174,12 @@ describe('the Request URL', () => {
         controller.enqueue(chunk);
       },
     });
-    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const response = await fetch(h.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).toBe(413);
     // The answer came long before 200 MB were pushed: the body was not read to its end.
     expect(sent).toBeLessThan(32 * 1024 * 1024);

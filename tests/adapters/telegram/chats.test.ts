@@ -8,8 +8,12 @@ const GROUP = -1001000;
 const FORUM = -1002000;
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -45,7 +49,11 @@ describe('groups', () => {
   });
 
   it('lets anyone talk in a chat on access.chats, and tells a stranger elsewhere once per chat', async () => {
-    h = await startHarness({ modelBaseUrl: llm.baseURL, groups: 'all', config: { access: { operators: [{ name: 'Maya', telegram: '42' }], chats: [`telegram:${GROUP}`] } } });
+    h = await startHarness({
+      modelBaseUrl: llm.baseURL,
+      groups: 'all',
+      config: { access: { operators: [{ name: 'Maya', telegram: '42' }], chats: [`telegram:${GROUP}`] } },
+    });
     h.say({ chatId: GROUP, from: SAM, text: 'hi from an allowed chat' });
     await h.settled();
     expect(texts(GROUP)).toEqual(['echo: hi from an allowed chat']);
@@ -78,7 +86,11 @@ describe('forum topics', () => {
     h.say({ chatId: FORUM, from: MAYA, text: 'in topic seven', messageThreadId: 7 });
     h.say({ chatId: FORUM, from: MAYA, text: 'in topic nine', messageThreadId: 9 });
     await h.settled();
-    const byTopic = (topic: number) => h!.fake.messages(FORUM).filter((m) => m.message_thread_id === topic).map((m) => m.text);
+    const byTopic = (topic: number) =>
+      h!.fake
+        .messages(FORUM)
+        .filter((m) => m.message_thread_id === topic)
+        .map((m) => m.text);
     expect(byTopic(7)).toEqual(['echo: in topic seven']);
     expect(byTopic(9)).toEqual(['echo: in topic nine']);
     // Separate threads: the model in topic 9 never saw topic 7.

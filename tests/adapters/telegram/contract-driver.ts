@@ -1,6 +1,14 @@
 // The Surface contract's driver for Telegram: the harness (fake Bot API + adapter + Kazma) seen through
 // the platform-neutral SurfaceDriver interface. Chats are ChatRefs (`telegram:<chat>[:<topic>]`).
-import type { BotMessage, ContractChat, ContractUser, Decision, DriverFactory, SendAttempt, SurfaceDriver } from '../../contract/driver.ts';
+import type {
+  BotMessage,
+  ContractChat,
+  ContractUser,
+  Decision,
+  DriverFactory,
+  SendAttempt,
+  SurfaceDriver,
+} from '../../contract/driver.ts';
 import type { StoredMessage, TgUpdate, TgUser } from '../../fakes/telegram/index.ts';
 import { LINA, MAYA, OMAR, SAM, startHarness, type Harness, type HarnessOptions } from './harness.ts';
 
@@ -37,8 +45,15 @@ export function telegramDriver(options: Partial<HarnessOptions> = {}): DriverFac
       return h.fake.messages(chatId).filter((m) => topic === undefined || m.message_thread_id === topic);
     };
     const answersTo = (userId: string): string[] =>
-      h.fake.calls.of('answerCallbackQuery')
-        .filter((c) => c.ok && tappedBy.get(String(c.body.callback_query_id)) === userId && typeof c.body.text === 'string' && c.body.text !== '')
+      h.fake.calls
+        .of('answerCallbackQuery')
+        .filter(
+          (c) =>
+            c.ok &&
+            tappedBy.get(String(c.body.callback_query_id)) === userId &&
+            typeof c.body.text === 'string' &&
+            c.body.text !== '',
+        )
         .map((c) => String(c.body.text));
 
     const driver: SurfaceDriver = {
@@ -60,12 +75,17 @@ export function telegramDriver(options: Partial<HarnessOptions> = {}): DriverFac
         const bot: TgUser = h.fake.bot;
         const chat = { id: chatId, type: 'private' as const, first_name: 'Maya' };
         h.fake.addChat(chat);
-        remember(h.push({ message: { message_id: 900_000, date: Math.floor(Date.now() / 1000), chat, from: bot, text } }));
+        remember(
+          h.push({ message: { message_id: 900_000, date: Math.floor(Date.now() / 1000), chat, from: bot, text } }),
+        );
       },
       botMessages: async (chat) => messagesIn(chat).map(botMessage),
       async tap(u, chat, card, decision: Decision) {
         const stored = messagesIn(chat).find((m) => String(m.message_id) === card.id);
-        const data = (stored?.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.callback_data).find((d) => d?.endsWith(`:${decision}`));
+        const data = (stored?.reply_markup?.inline_keyboard ?? [])
+          .flat()
+          .map((b) => b.callback_data)
+          .find((d) => d?.endsWith(`:${decision}`));
         if (!stored || !data) throw new Error(`message ${card.id} in ${chat} shows no ${decision} button`);
         const update = h.tap({ chatId: parse(chat).chatId, messageId: stored.message_id, from: tgUser(u), data });
         tappedBy.set(update.callback_query!.id, u.id);
@@ -73,7 +93,12 @@ export function telegramDriver(options: Partial<HarnessOptions> = {}): DriverFac
       },
       privateAnswers: async (u) => [...answersTo(u.id), ...h.fake.messages(Number(u.id)).map((m) => m.text)],
       async unansweredTaps() {
-        const answered = new Set(h.fake.calls.of('answerCallbackQuery').filter((c) => c.ok).map((c) => String(c.body.callback_query_id)));
+        const answered = new Set(
+          h.fake.calls
+            .of('answerCallbackQuery')
+            .filter((c) => c.ok)
+            .map((c) => String(c.body.callback_query_id)),
+        );
         return [...tappedBy.keys()].filter((id) => !answered.has(id)).length;
       },
       async redeliverLast() {
@@ -84,11 +109,19 @@ export function telegramDriver(options: Partial<HarnessOptions> = {}): DriverFac
       injectRateLimit(seconds) {
         h.fake.failNext('sendMessage', {
           status: 429,
-          body: { ok: false, error_code: 429, description: `Too Many Requests: retry after ${seconds}`, parameters: { retry_after: seconds } },
+          body: {
+            ok: false,
+            error_code: 429,
+            description: `Too Many Requests: retry after ${seconds}`,
+            parameters: { retry_after: seconds },
+          },
         });
       },
       sendAttempts: async (chat): Promise<SendAttempt[]> =>
-        h.fake.calls.of('sendMessage').filter((c) => Number(c.body.chat_id) === parse(chat).chatId).map((c) => ({ at: c.at, ok: c.ok, status: c.status })),
+        h.fake.calls
+          .of('sendMessage')
+          .filter((c) => Number(c.body.chat_id) === parse(chat).chatId)
+          .map((c) => ({ at: c.at, ok: c.ok, status: c.status })),
       settled: () => h.settled(),
       close: () => h.close(),
     };

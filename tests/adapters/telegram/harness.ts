@@ -10,7 +10,13 @@ import { assembleKazma } from '../../../src/assemble.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
 import type { KazmaParts } from '../../../src/core/kazma-core.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
-import { startFakeTelegram, type FakeTelegram, type TapInput, type TgUpdate, type UserMessageInput } from '../../fakes/telegram/index.ts';
+import {
+  startFakeTelegram,
+  type FakeTelegram,
+  type TapInput,
+  type TgUpdate,
+  type UserMessageInput,
+} from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 import { freePort } from '../../helpers/free-port.ts';
@@ -65,12 +71,22 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     http: { port },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
-      operators: [{ name: 'Maya', telegram: String(MAYA.id) }, { name: 'Omar', telegram: String(OMAR.id) }],
+      operators: [
+        { name: 'Maya', telegram: String(MAYA.id) },
+        { name: 'Omar', telegram: String(OMAR.id) },
+      ],
       users: [`telegram:${LINA.id}`],
     },
     telegram: {
-      enabled: true, token: fake.token, api_root: fake.apiRoot, mode, groups: options.groups ?? 'mention',
-      ...(mode === 'webhook' && { webhook_secret: WEBHOOK_SECRET, webhook_url: `http://127.0.0.1:${port}/telegram/webhook` }),
+      enabled: true,
+      token: fake.token,
+      api_root: fake.apiRoot,
+      mode,
+      groups: options.groups ?? 'mention',
+      ...(mode === 'webhook' && {
+        webhook_secret: WEBHOOK_SECRET,
+        webhook_url: `http://127.0.0.1:${port}/telegram/webhook`,
+      }),
     },
     tools: { workspace },
     ...options.config,
@@ -79,8 +95,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });
   const database = options.database ?? (await freshDatabase('pglite'));
   // Assembled as src/main.ts does, with the adapter's timing options when a test tunes them.
-  const tuning = { ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }), ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }) };
-  const kazma = await assembleKazma({ loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix('tg'), tuning: { telegram: tuning } });
+  const tuning = {
+    ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
+    ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }),
+  };
+  const kazma = await assembleKazma({
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: testQueuePrefix('tg'),
+    tuning: { telegram: tuning },
+  });
   const { core, http } = kazma;
   const platform = kazma.platforms.find((p): p is TelegramPlatform => p instanceof TelegramPlatform);
   if (!platform) throw new Error('telegram.enabled is true, yet no platform was built');
@@ -103,7 +129,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     }
   };
   return {
-    fake, core, platform, database, workspace, http, settled,
+    fake,
+    core,
+    platform,
+    database,
+    workspace,
+    http,
+    settled,
     say: (input) => note(fake.sendUserMessage(input)),
     tap: (input) => note(fake.tapButton(input)),
     push: (update) => note(fake.pushUpdate(update)),
@@ -115,4 +147,3 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
   };
 }
-

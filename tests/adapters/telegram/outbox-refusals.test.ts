@@ -14,8 +14,12 @@ import { outbox } from '../../../src/core/db/schema/outbox.ts';
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -27,9 +31,23 @@ it('a long reply whose second part is refused once shows every part once, in ord
   llm.script({ text: reply.markdown });
   // The reply's first sendMessage goes through; its second is refused once, with a wait too long to
   // spend inside the send (the client's own retries take waits up to a minute), so the outbox retries it.
-  h.fake.failNext('sendMessage', { status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 120', parameters: { retry_after: 120 } }, after: 1 });
+  h.fake.failNext('sendMessage', {
+    status: 429,
+    body: {
+      ok: false,
+      error_code: 429,
+      description: 'Too Many Requests: retry after 120',
+      parameters: { retry_after: 120 },
+    },
+    after: 1,
+  });
   h.fake.sendUserMessage({ from: MAYA, chatId: MAYA.id, text: 'tell me a long story' });
-  const shown = await eventually(() => h!.fake.messages(MAYA.id).map((m) => m.text), (texts) => (texts.some((t) => t.includes(reply.lastLine)) ? texts : undefined), 'the last line', { timeoutMs: 30_000 });
+  const shown = await eventually(
+    () => h!.fake.messages(MAYA.id).map((m) => m.text),
+    (texts) => (texts.some((t) => t.includes(reply.lastLine)) ? texts : undefined),
+    'the last line',
+    { timeoutMs: 30_000 },
+  );
   await h.settled();
   const texts = h.fake.messages(MAYA.id).map((m) => m.text);
   expect(texts.length).toBeGreaterThanOrEqual(3);
@@ -42,7 +60,10 @@ it('a long reply whose second part is refused once shows every part once, in ord
 
 it('a reply refused for good (the user blocked the bot) is marked failed at once, not retried, and says why', async () => {
   h = await startHarness({ modelBaseUrl: llm.baseURL });
-  h.fake.failNext('sendMessage', { status: 403, body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' } });
+  h.fake.failNext('sendMessage', {
+    status: 403,
+    body: { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' },
+  });
   h.say({ chatId: MAYA.id, from: MAYA, text: 'hello' });
   await h.settled();
   const rows = (await h.database.db.select().from(outbox)).filter((row) => row.destination === `telegram:${MAYA.id}`);
@@ -56,5 +77,10 @@ it('a reply refused for good (the user blocked the bot) is marked failed at once
   // Unblocked, the next message is answered as usual.
   h.say({ chatId: MAYA.id, from: MAYA, text: 'again' });
   await h.settled();
-  expect(h.fake.messages(MAYA.id).map((m) => m.text).filter((text) => text.startsWith('echo:'))).toEqual(['echo: again']);
+  expect(
+    h.fake
+      .messages(MAYA.id)
+      .map((m) => m.text)
+      .filter((text) => text.startsWith('echo:')),
+  ).toEqual(['echo: again']);
 });

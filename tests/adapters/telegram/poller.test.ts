@@ -32,14 +32,22 @@ it('an update whose handling keeps failing for a reason other than the database 
       const text = update.message?.text ?? '';
       attempts.set(text, (attempts.get(text) ?? 0) + 1);
       if (text === 'poison') throw new TypeError("Cannot read properties of undefined (reading 'id')");
-      if (text === 'during an outage' && databaseDown-- > 0) throw new InboxUnavailableError(new Error('connection refused'));
+      if (text === 'during an outage' && databaseDown-- > 0)
+        throw new InboxUnavailableError(new Error('connection refused'));
       taken.push(text);
       return 'taken';
     },
   });
-  await poller.start((error) => { throw error; });
-  for (const text of ['first', 'poison', 'during an outage', 'after']) fake.sendUserMessage({ from: MAYA, chatId: MAYA.id, text });
-  await eventually(() => taken, (t) => t.length === 3, 'the updates behind the poisoned one');
+  await poller.start((error) => {
+    throw error;
+  });
+  for (const text of ['first', 'poison', 'during an outage', 'after'])
+    fake.sendUserMessage({ from: MAYA, chatId: MAYA.id, text });
+  await eventually(
+    () => taken,
+    (t) => t.length === 3,
+    'the updates behind the poisoned one',
+  );
   expect(taken).toEqual(['first', 'during an outage', 'after']);
   expect(attempts.get('poison')).toBe(1);
   expect(attempts.get('during an outage')).toBe(3);

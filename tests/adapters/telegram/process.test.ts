@@ -18,7 +18,10 @@ afterEach(async () => {
 async function setup(): Promise<{ fake: FakeTelegram; llm: FakeLlm; config: string; dir: string }> {
   const fake = await startFakeTelegram();
   const llm = await startFakeLlm();
-  cleanup.push(() => fake.close(), () => llm.close());
+  cleanup.push(
+    () => fake.close(),
+    () => llm.close(),
+  );
   const { dir, path } = writeConfig(`
 http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 1 }
@@ -33,8 +36,12 @@ shutdown: { timeout: 5s }
 describe('kazma with Telegram, as a process', () => {
   it('doctor checks the token and the webhook state', async () => {
     const { config } = await setup();
-    const { code, stdout } = await runKazma(['doctor', '--config', config], { env: { DATABASE_URL: undefined, REDIS_URL: undefined } });
-    expect(stdout).toMatch(/✓ telegram token: bot @kazma_test_bot \(id 7000000001\) answers at http:\/\/127\.0\.0\.1:\d+/);
+    const { code, stdout } = await runKazma(['doctor', '--config', config], {
+      env: { DATABASE_URL: undefined, REDIS_URL: undefined },
+    });
+    expect(stdout).toMatch(
+      /✓ telegram token: bot @kazma_test_bot \(id 7000000001\) answers at http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(stdout).toMatch(/✓ telegram webhook: no webhook set, as polling mode needs/);
     expect(code).toBe(0);
   });
@@ -42,20 +49,37 @@ describe('kazma with Telegram, as a process', () => {
   it('message → danger tool → card → the approver taps → the tool runs once → reply; the card says who approved', async () => {
     const { fake, llm, config, dir } = await setup();
     llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'note.txt', content: 'x', append: true } }] });
-    const kazma = new KazmaProcess(['start', '--config', config], { env: { DATABASE_URL: undefined, REDIS_URL: undefined } });
+    const kazma = new KazmaProcess(['start', '--config', config], {
+      env: { DATABASE_URL: undefined, REDIS_URL: undefined },
+    });
     cleanup.push(() => kazma.kill('SIGKILL'));
     await kazma.waitForLog((line) => line.msg === 'telegram started');
 
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'please write the note' });
-    const card = await eventually(async () => fake.messages(MAYA.id), (ms) => ms.find((m) => m.reply_markup), 'the approval card');
+    const card = await eventually(
+      async () => fake.messages(MAYA.id),
+      (ms) => ms.find((m) => m.reply_markup),
+      'the approval card',
+    );
     expect(card.text).toContain('write_file');
     const once = card.reply_markup!.inline_keyboard.flat().find((b) => b.callback_data?.endsWith(':once'))!;
     const tap = fake.tapButton({ chatId: MAYA.id, messageId: card.message_id, from: MAYA, data: once.callback_data! });
 
-    await eventually(async () => fake.messages(MAYA.id), (ms) => ms.find((m) => m.text === 'done: appended 1 bytes to note.txt'), 'the reply after the tool ran');
-    const edited = await eventually(async () => fake.messages(MAYA.id), (ms) => ms.find((m) => m.message_id === card.message_id && !m.reply_markup), 'the edited card');
+    await eventually(
+      async () => fake.messages(MAYA.id),
+      (ms) => ms.find((m) => m.text === 'done: appended 1 bytes to note.txt'),
+      'the reply after the tool ran',
+    );
+    const edited = await eventually(
+      async () => fake.messages(MAYA.id),
+      (ms) => ms.find((m) => m.message_id === card.message_id && !m.reply_markup),
+      'the edited card',
+    );
     expect(edited.text).toMatch(/Approved once by Maya on Telegram at \d\d:\d\d UTC/);
-    const answer = await fake.calls.waitFor('answerCallbackQuery', (c) => c.body.callback_query_id === tap.callback_query!.id);
+    const answer = await fake.calls.waitFor(
+      'answerCallbackQuery',
+      (c) => c.body.callback_query_id === tap.callback_query!.id,
+    );
     expect(answer.body.text).toMatch(/^Approved once by Maya/);
     expect(readFileSync(join(dir, 'kazma-data', 'workspace', 'note.txt'), 'utf8')).toBe('x');
     expect(fake.calls.count('sendChatAction')).toBeGreaterThanOrEqual(1);

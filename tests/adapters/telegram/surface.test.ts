@@ -11,8 +11,12 @@ import { LINA, MAYA, startHarness, type Harness } from './harness.ts';
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -53,7 +57,12 @@ describe('outbound', () => {
     expect(h.fake.calls.count('editMessageText')).toBe(1);
     h.fake.failNext('editMessageText', {
       status: 400,
-      body: { ok: false, error_code: 400, description: 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same' },
+      body: {
+        ok: false,
+        error_code: 400,
+        description:
+          'Bad Request: message is not modified: specified new message content and reply markup are exactly the same',
+      },
     });
     await expect(surface.editCard(ref, card('Denied by Omar'))).resolves.toBeUndefined();
     expect(h.fake.messages(MAYA.id).find((m) => m.message_id === Number(ref.id))?.reply_markup).toBeUndefined();
@@ -66,9 +75,15 @@ describe('outbound', () => {
     const surface = h.platform.surface;
     const ref = await surface.sendCard(DM, card());
     // Before: a TelegramApiError the outbox retried 8 times, then an incident about a stuck delivery.
-    h.fake.failNext('editMessageText', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' } });
+    h.fake.failNext('editMessageText', {
+      status: 400,
+      body: { ok: false, error_code: 400, description: 'Bad Request: message to edit not found' },
+    });
     await expect(surface.editCard(ref, card('Denied by Omar'))).resolves.toBeUndefined();
-    h.fake.failNext('editMessageText', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: BUTTON_DATA_INVALID' } });
+    h.fake.failNext('editMessageText', {
+      status: 400,
+      body: { ok: false, error_code: 400, description: 'Bad Request: BUTTON_DATA_INVALID' },
+    });
     await expect(surface.editCard(ref, card('Denied by Omar'))).rejects.toThrow(/BUTTON_DATA_INVALID/);
   });
 
@@ -76,7 +91,10 @@ describe('outbound', () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     h.say({ chatId: MAYA.id, from: MAYA, text: 'hi' });
     await h.settled();
-    h.fake.failNext('sendMessage', { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: can't parse entities: unsupported start tag" } });
+    h.fake.failNext('sendMessage', {
+      status: 400,
+      body: { ok: false, error_code: 400, description: "Bad Request: can't parse entities: unsupported start tag" },
+    });
     await h.platform.surface.send(DM, { text: 'a **bold** claim' });
     const last = h.fake.messages(MAYA.id).at(-1)!;
     expect(last.text).toBe('a bold claim');
@@ -98,7 +116,9 @@ describe('outbound', () => {
   it('says what to do when Telegram refuses: an unknown chat names the settings to check', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     await expect(h.platform.surface.send('telegram:-999', { text: 'hello' })).rejects.toMatchObject({
-      code: 'telegram_api', errorCode: 400, message: expect.stringMatching(/chat not found\. Check the chat id \(access\.chats, approvals\.channels\)/),
+      code: 'telegram_api',
+      errorCode: 400,
+      message: expect.stringMatching(/chat not found\. Check the chat id \(access\.chats, approvals\.channels\)/),
     });
   });
 });
@@ -110,20 +130,36 @@ describe('taps', () => {
     h.say({ chatId: MAYA.id, from: MAYA, text: 'write it' });
     await h.settled();
     const shown = h.fake.messages(MAYA.id).find((m) => m.reply_markup)!;
-    const data = (decision: string) => shown.reply_markup!.inline_keyboard.flat().find((b) => b.callback_data?.endsWith(`:${decision}`))!.callback_data!;
+    const data = (decision: string) =>
+      shown.reply_markup!.inline_keyboard.flat().find((b) => b.callback_data?.endsWith(`:${decision}`))!.callback_data!;
     const lina = h.tap({ chatId: MAYA.id, messageId: shown.message_id, from: LINA, data: data('once') });
     await h.settled();
     const maya = h.tap({ chatId: MAYA.id, messageId: shown.message_id, from: MAYA, data: data('once') });
     await h.settled();
-    const answerOf = (update: typeof maya) => h!.fake.calls.of('answerCallbackQuery').filter((c) => c.body.callback_query_id === update.callback_query!.id);
-    expect(answerOf(lina)).toEqual([expect.objectContaining({ ok: true, body: expect.objectContaining({ show_alert: true, text: expect.stringMatching(/^You cannot decide this: only operators/) }) })]);
+    const answerOf = (update: typeof maya) =>
+      h!.fake.calls.of('answerCallbackQuery').filter((c) => c.body.callback_query_id === update.callback_query!.id);
+    expect(answerOf(lina)).toEqual([
+      expect.objectContaining({
+        ok: true,
+        body: expect.objectContaining({
+          show_alert: true,
+          text: expect.stringMatching(/^You cannot decide this: only operators/),
+        }),
+      }),
+    ]);
     expect(answerOf(maya)).toHaveLength(1);
-    expect(answerOf(maya)[0]!.body).toEqual({ callback_query_id: maya.callback_query!.id, text: expect.stringMatching(/^Approved once by Maya on Telegram at \d\d:\d\d UTC$/) });
+    expect(answerOf(maya)[0]!.body).toEqual({
+      callback_query_id: maya.callback_query!.id,
+      text: expect.stringMatching(/^Approved once by Maya on Telegram at \d\d:\d\d UTC$/),
+    });
 
     const stale = await h.platform.surface.sendCard(DM, card());
     const tap = h.tap({ chatId: MAYA.id, messageId: Number(stale.id), from: MAYA, data: 'apv:AAAAAAAAAAAA:once' });
     await h.settled();
-    expect(answerOf(tap)[0]?.body).toMatchObject({ show_alert: true, text: expect.stringMatching(/no longer active|not known/) });
+    expect(answerOf(tap)[0]?.body).toMatchObject({
+      show_alert: true,
+      text: expect.stringMatching(/no longer active|not known/),
+    });
   });
 });
 
@@ -141,12 +177,25 @@ describe('start', () => {
   it('fails with what to do when the token is wrong', async () => {
     const fake = await startFakeTelegram();
     try {
-      const config = configSchema.parse({ telegram: { enabled: true, token: '7000000001:wrong', api_root: fake.apiRoot } }).telegram;
+      const config = configSchema.parse({
+        telegram: { enabled: true, token: '7000000001:wrong', api_root: fake.apiRoot },
+      }).telegram;
       const platform = new TelegramPlatform({
-        config, app: new Hono(), logger: createLogger({ level: 'silent', pretty: false }),
-        core: { pipeline: { accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }) }, attachSurface: () => () => {}, commands: { list: () => [] } },
+        config,
+        app: new Hono(),
+        logger: createLogger({ level: 'silent', pretty: false }),
+        core: {
+          pipeline: {
+            accept: async () => ({ status: 'accepted' as const, done: Promise.resolve('handled' as const) }),
+          },
+          attachSurface: () => () => {},
+          commands: { list: () => [] },
+        },
       });
-      await expect(platform.start()).rejects.toMatchObject({ code: 'telegram_unauthorized', message: expect.stringMatching(/Telegram refused getMe: Unauthorized\. The bot token is wrong .*@BotFather/) });
+      await expect(platform.start()).rejects.toMatchObject({
+        code: 'telegram_unauthorized',
+        message: expect.stringMatching(/Telegram refused getMe: Unauthorized\. The bot token is wrong .*@BotFather/),
+      });
       await platform.stop();
     } finally {
       await fake.close();

@@ -4,7 +4,13 @@ import { HttpError } from 'grammy';
 import type { Message } from 'grammy/types';
 import { describe, expect, it } from 'vitest';
 import { CallbackAnswers, fitAnswer } from '../../../src/adapters/telegram/answers.ts';
-import { CALLBACK_DATA_MAX_BYTES, CallbackCodec, renderCard, sameCard, tappedLabel } from '../../../src/adapters/telegram/cards.ts';
+import {
+  CALLBACK_DATA_MAX_BYTES,
+  CallbackCodec,
+  renderCard,
+  sameCard,
+  tappedLabel,
+} from '../../../src/adapters/telegram/cards.ts';
 import { retryTransport } from '../../../src/adapters/telegram/client.ts';
 import { describeWebhook } from '../../../src/adapters/telegram/doctor.ts';
 import { chatRefOf, displayNameOf, targetOf } from '../../../src/adapters/telegram/ids.ts';
@@ -36,14 +42,24 @@ describe('cards', () => {
   const card = {
     title: 'Approve write_file?',
     fields: [{ label: 'Arguments', value: '{"path":"a<b>.txt"}' }],
-    buttons: [{ id: 'apv:abc:once', label: 'Approve', style: 'primary' as const }, { id: 'apv:abc:deny', label: 'Deny', style: 'danger' as const }],
+    buttons: [
+      { id: 'apv:abc:once', label: 'Approve', style: 'primary' as const },
+      { id: 'apv:abc:deny', label: 'Deny', style: 'danger' as const },
+    ],
   };
 
   it('renders escaped HTML and one row of buttons; a settled card has a footer and no keyboard', () => {
     const codec = new CallbackCodec();
     const open = renderCard(card, codec);
     expect(open.html).toBe('<b>Approve write_file?</b>\n<b>Arguments:</b> {"path":"a&lt;b&gt;.txt"}');
-    expect(open.keyboard).toEqual({ inline_keyboard: [[{ text: 'Approve', callback_data: 'apv:abc:once' }, { text: 'Deny', callback_data: 'apv:abc:deny' }]] });
+    expect(open.keyboard).toEqual({
+      inline_keyboard: [
+        [
+          { text: 'Approve', callback_data: 'apv:abc:once' },
+          { text: 'Deny', callback_data: 'apv:abc:deny' },
+        ],
+      ],
+    });
     const settled = renderCard({ ...card, buttons: [], footer: 'Approved once by Maya' }, codec);
     expect(settled.keyboard).toBeUndefined();
     expect(settled.html.endsWith('\n\n<i>Approved once by Maya</i>')).toBe(true);
@@ -74,14 +90,28 @@ describe('cards', () => {
 
 describe('which group messages are for the bot', () => {
   const message = (text: string, extra: Partial<Message> = {}): Message & { text: string } =>
-    ({ message_id: 1, date: 0, chat: { id: -100, type: 'supergroup', title: 'g' }, from: { id: 5, is_bot: false, first_name: 'A' }, text, ...extra }) as Message & { text: string };
+    ({
+      message_id: 1,
+      date: 0,
+      chat: { id: -100, type: 'supergroup', title: 'g' },
+      from: { id: 5, is_bot: false, first_name: 'A' },
+      text,
+      ...extra,
+    }) as Message & { text: string };
 
   it('in mention mode: a mention (removed when leading), a reply to the bot, or a command', () => {
     expect(addressedText(message('hello all'), ME, 'mention')).toBeUndefined();
     expect(addressedText(message('@kazma_test_bot what time is it?'), ME, 'mention')).toBe('what time is it?');
     expect(addressedText(message('ask @Kazma_Test_Bot please'), ME, 'mention')).toBe('ask @Kazma_Test_Bot please');
     expect(addressedText(message('mail me@kazma_test_bot.example'), ME, 'mention')).toBeUndefined();
-    const reply = { reply_to_message: { message_id: 9, date: 0, chat: { id: -100, type: 'supergroup', title: 'g' }, from: { id: ME.id, is_bot: true, first_name: 'K' } } } as Partial<Message>;
+    const reply = {
+      reply_to_message: {
+        message_id: 9,
+        date: 0,
+        chat: { id: -100, type: 'supergroup', title: 'g' },
+        from: { id: ME.id, is_bot: true, first_name: 'K' },
+      },
+    } as Partial<Message>;
     expect(addressedText(message('and then?', reply), ME, 'mention')).toBe('and then?');
     expect(addressedText(message('/status'), ME, 'mention')).toBe('/status');
     expect(addressedText(message('/status@kazma_test_bot'), ME, 'mention')).toBe('/status@kazma_test_bot');
@@ -98,7 +128,10 @@ describe('which group messages are for the bot', () => {
 describe('tap answers', () => {
   const recorder = () => {
     const answers: Array<{ id: string; text: string; alert: boolean }> = [];
-    return { answers, answer: async (id: string, a: { text: string; alert: boolean }) => (answers.push({ id, ...a }), true) };
+    return {
+      answers,
+      answer: async (id: string, a: { text: string; alert: boolean }) => (answers.push({ id, ...a }), true),
+    };
   };
 
   it('a private text goes to that person’s oldest open tap, as an alert; a settled card to its oldest open tap', async () => {
@@ -110,7 +143,10 @@ describe('tap answers', () => {
     expect(await answers.settled('42/7', 'Approved once by Maya')).toBe(true);
     expect(await answers.privately('42', '43', 'Already decided')).toBe(true);
     await answers.finish('q1', 'late');
-    expect(r.answers).toEqual([{ id: 'q1', text: 'Approved once by Maya', alert: false }, { id: 'q2', text: 'Already decided', alert: true }]);
+    expect(r.answers).toEqual([
+      { id: 'q1', text: 'Approved once by Maya', alert: false },
+      { id: 'q2', text: 'Already decided', alert: true },
+    ]);
     expect(answers.size).toBe(0);
   });
 
@@ -146,7 +182,12 @@ describe('typing refresher', () => {
   });
 
   it('gives up on a chat whose action fails (e.g. the bot was removed)', async () => {
-    const typing = new TypingRefresher({ send: async () => { throw new Error('403'); }, intervalMs: 20 });
+    const typing = new TypingRefresher({
+      send: async () => {
+        throw new Error('403');
+      },
+      intervalMs: 20,
+    });
     await typing.start('telegram:3');
     expect(typing.isActive('telegram:3')).toBe(false);
   });
@@ -154,11 +195,27 @@ describe('typing refresher', () => {
 
 describe('doctor: the webhook state against the mode', () => {
   it('fine in polling mode; in webhook mode fails when unset, pointing elsewhere, or failing', () => {
-    expect(describeWebhook({ mode: 'polling', webhook_url: '' }, { url: '', pending_update_count: 0 })).toMatch(/no webhook set/);
-    expect(() => describeWebhook({ mode: 'webhook', webhook_url: '' }, { url: '', pending_update_count: 0 })).toThrow(/no webhook is set/);
-    expect(() => describeWebhook({ mode: 'webhook', webhook_url: 'https://a/telegram/webhook' }, { url: 'https://b/telegram/webhook', pending_update_count: 0 })).toThrow(/restart Kazma/);
-    expect(() => describeWebhook({ mode: 'webhook', webhook_url: '' }, { url: 'https://a', pending_update_count: 3, last_error_message: 'Wrong response from the webhook: 401' })).toThrow(/401/);
-    expect(describeWebhook({ mode: 'webhook', webhook_url: 'https://a' }, { url: 'https://a', pending_update_count: 1 })).toBe('Telegram posts to https://a (1 update waiting)');
+    expect(describeWebhook({ mode: 'polling', webhook_url: '' }, { url: '', pending_update_count: 0 })).toMatch(
+      /no webhook set/,
+    );
+    expect(() => describeWebhook({ mode: 'webhook', webhook_url: '' }, { url: '', pending_update_count: 0 })).toThrow(
+      /no webhook is set/,
+    );
+    expect(() =>
+      describeWebhook(
+        { mode: 'webhook', webhook_url: 'https://a/telegram/webhook' },
+        { url: 'https://b/telegram/webhook', pending_update_count: 0 },
+      ),
+    ).toThrow(/restart Kazma/);
+    expect(() =>
+      describeWebhook(
+        { mode: 'webhook', webhook_url: '' },
+        { url: 'https://a', pending_update_count: 3, last_error_message: 'Wrong response from the webhook: 401' },
+      ),
+    ).toThrow(/401/);
+    expect(
+      describeWebhook({ mode: 'webhook', webhook_url: 'https://a' }, { url: 'https://a', pending_update_count: 1 }),
+    ).toBe('Telegram posts to https://a (1 update waiting)');
   });
 });
 
@@ -189,7 +246,9 @@ describe('transport retries', () => {
     await expect(retryTransport(3)(refused.prev, 'sendMessage', payload)).rejects.toThrow('Bad Request');
     expect(refused.calls()).toBe(1);
     const aborted = failing(1, reset);
-    await expect(retryTransport(3)(aborted.prev, 'getUpdates', payload, AbortSignal.abort() as never)).rejects.toBeInstanceOf(HttpError);
+    await expect(
+      retryTransport(3)(aborted.prev, 'getUpdates', payload, AbortSignal.abort() as never),
+    ).rejects.toBeInstanceOf(HttpError);
     expect(aborted.calls()).toBe(1);
   });
 });

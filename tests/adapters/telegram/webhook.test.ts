@@ -9,8 +9,12 @@ import { MAYA, startHarness, WEBHOOK_SECRET, type Harness } from './harness.ts';
 
 let llm: FakeLlm;
 let h: Harness | undefined;
-beforeAll(async () => { llm = await startFakeLlm(); });
-afterAll(async () => { await llm.close(); });
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -19,14 +23,26 @@ afterEach(async () => {
 
 const message = (fake: FakeTelegram, text: string) => {
   fake.addChat({ id: MAYA.id, type: 'private', first_name: MAYA.first_name });
-  return { message: { message_id: 1, date: Math.floor(Date.now() / 1000), chat: { id: MAYA.id, type: 'private' as const, first_name: 'Maya' }, from: { ...MAYA, is_bot: false }, text } };
+  return {
+    message: {
+      message_id: 1,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: MAYA.id, type: 'private' as const, first_name: 'Maya' },
+      from: { ...MAYA, is_bot: false },
+      text,
+    },
+  };
 };
 
 describe('telegram webhook', () => {
   it('registers the webhook with its secret at start and answers what Telegram posts', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
     const set = await h.fake.calls.waitFor('setWebhook');
-    expect(set.body).toMatchObject({ url: `http://127.0.0.1:${h.http!.port}/telegram/webhook`, secret_token: WEBHOOK_SECRET, allowed_updates: ['message', 'callback_query'] });
+    expect(set.body).toMatchObject({
+      url: `http://127.0.0.1:${h.http!.port}/telegram/webhook`,
+      secret_token: WEBHOOK_SECRET,
+      allowed_updates: ['message', 'callback_query'],
+    });
     h.say({ chatId: MAYA.id, from: MAYA, text: 'via webhook' });
     await h.fake.webhookSettled();
     await h.settled();
@@ -95,7 +111,12 @@ describe('telegram webhook', () => {
   it('answers 400 to a body that is not JSON and to an update of the wrong shape, with the right secret, and runs nothing', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
     const url = `http://127.0.0.1:${h.http!.port}/telegram/webhook`;
-    const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }, body });
+    const post = (body: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+        body,
+      });
     const notJson = await post('{"update_id": 1, "message": ');
     expect(notJson.status).toBe(400);
     const base = message(h.fake, 'x').message;
@@ -108,9 +129,23 @@ describe('telegram webhook', () => {
     expect(arrayText.status).toBe(400);
     // A text_mention entity carries the user it mentions; one without (or with a malformed one) is refused
     // as malformed, not a crash (before: a 500 from reading its missing user).
-    const noMentioned = await post(JSON.stringify({ update_id: 900003, message: { ...base, chat: { id: -100777, type: 'group', title: 'g' }, entities: [{ type: 'text_mention', offset: 0, length: 1 }] } }));
+    const noMentioned = await post(
+      JSON.stringify({
+        update_id: 900003,
+        message: {
+          ...base,
+          chat: { id: -100777, type: 'group', title: 'g' },
+          entities: [{ type: 'text_mention', offset: 0, length: 1 }],
+        },
+      }),
+    );
     expect(noMentioned.status).not.toBe(500);
-    const badMentioned = await post(JSON.stringify({ update_id: 900004, message: { ...base, entities: [{ type: 'text_mention', offset: 0, length: 1, user: { id: 'x' } }] } }));
+    const badMentioned = await post(
+      JSON.stringify({
+        update_id: 900004,
+        message: { ...base, entities: [{ type: 'text_mention', offset: 0, length: 1, user: { id: 'x' } }] },
+      }),
+    );
     expect(badMentioned.status).toBe(400);
     // The adapter is still healthy: a good update right after is answered.
     expect((await h.fake.postWebhook(message(h.fake, 'still here'))).status).toBe(200);
@@ -122,8 +157,15 @@ describe('telegram webhook', () => {
   it('refuses a body over the cap with 413 before reading it, and a stranger with 401 before that', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL, mode: 'webhook' });
     const url = `http://127.0.0.1:${h.http!.port}/telegram/webhook`;
-    const big = JSON.stringify({ update_id: 1, message: { ...message(h.fake, 'x').message, text: 'x'.repeat(2 * 1024 * 1024) } });
-    const withSecret = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET }, body: big });
+    const big = JSON.stringify({
+      update_id: 1,
+      message: { ...message(h.fake, 'x').message, text: 'x'.repeat(2 * 1024 * 1024) },
+    });
+    const withSecret = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': WEBHOOK_SECRET },
+      body: big,
+    });
     expect(withSecret.status).toBe(413);
     const stranger = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(stranger.status).toBe(401);

@@ -9,19 +9,39 @@ import { END, MessagesAnnotation, START, StateGraph, type BaseCheckpointSaver } 
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
-import { applyDelta, DELTA_TYPE, diffMessages, MAX_DELTA_DEPTH } from '../../../src/core/agent/checkpoint/message-deltas.ts';
+import {
+  CHECKPOINTER_SCHEMA,
+  createCheckpointer,
+  type Checkpointer,
+} from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import {
+  applyDelta,
+  DELTA_TYPE,
+  diffMessages,
+  MAX_DELTA_DEPTH,
+} from '../../../src/core/agent/checkpoint/message-deltas.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph, texts } from './graphs.ts';
 
 describe('a delta between two message lists', () => {
   const m = (text: string) => new HumanMessage({ content: text, id: `id-${text}` });
-  const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(m) as [BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage];
+  const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(m) as [
+    BaseMessage,
+    BaseMessage,
+    BaseMessage,
+    BaseMessage,
+    BaseMessage,
+  ];
 
   it('says which old messages went and which new ones came, and applying it gives the new list back', () => {
     const cases: Array<[BaseMessage[], BaseMessage[], number[], BaseMessage[]]> = [
       [[a, b], [a, b, c], [], [c]], // a turn added one
-      [[a, b, c], [c, d, e], [0, 1], [d, e]], // the window let the oldest go
+      [
+        [a, b, c],
+        [c, d, e],
+        [0, 1],
+        [d, e],
+      ], // the window let the oldest go
       [[a, b, c, d], [a, c, d, e], [1], [e]], // one removed from the middle (a notice)
       [[a, b], [], [0, 1], []],
     ];
@@ -50,7 +70,12 @@ function windowGraph(saver: BaseCheckpointSaver, keep: number) {
     .addNode('reply', (state) => {
       const reply = new AIMessage({ content: `reply #${state.messages.length}`, id: `ai-${randomUUID()}` });
       const over = state.messages.length + 1 - keep;
-      return { messages: [...state.messages.slice(0, Math.max(0, over)).map((old) => new RemoveMessage({ id: old.id! })), reply] };
+      return {
+        messages: [
+          ...state.messages.slice(0, Math.max(0, over)).map((old) => new RemoveMessage({ id: old.id! })),
+          reply,
+        ],
+      };
     })
     .addEdge(START, 'reply')
     .addEdge('reply', END)
@@ -63,7 +88,9 @@ describeEachBackend('a conversation written as deltas', (db) => {
   let pool: pg.Pool;
   beforeAll(async () => {
     writer = await createCheckpointer(db());
-    pool = new pg.Pool(db().pglite ? { ...createPgConfig(db().pglite!), max: 1 } : { connectionString: db().url!, max: 2 });
+    pool = new pg.Pool(
+      db().pglite ? { ...createPgConfig(db().pglite!), max: 1 } : { connectionString: db().url!, max: 2 },
+    );
   });
   afterAll(async () => {
     await writer.close();
@@ -71,7 +98,10 @@ describeEachBackend('a conversation written as deltas', (db) => {
   });
 
   const say = (saver: BaseCheckpointSaver, thread_id: string, i: number) =>
-    windowGraph(saver, 12).invoke({ messages: [new HumanMessage({ content: `message ${i} ${'x'.repeat(200)}`, id: `human-${randomUUID()}` })] }, { configurable: { thread_id } });
+    windowGraph(saver, 12).invoke(
+      { messages: [new HumanMessage({ content: `message ${i} ${'x'.repeat(200)}`, id: `human-${randomUUID()}` })] },
+      { configurable: { thread_id } },
+    );
   const blobsOf = async (thread_id: string) => {
     const { rows } = await pool.query<{ version: string; type: string; size: number }>(
       `select version, type, length(blob) as size from ${CHECKPOINTER_SCHEMA}.checkpoint_blobs where thread_id = $1 and channel = 'messages' order by version::int`,
@@ -89,7 +119,10 @@ describeEachBackend('a conversation written as deltas', (db) => {
     }
   };
   const messagesOf = async (saver: BaseCheckpointSaver, thread_id: string, checkpoint_id?: string) =>
-    texts((await saver.getTuple({ configurable: { thread_id, ...(checkpoint_id && { checkpoint_id }) } }))!.checkpoint.channel_values['messages'] as BaseMessage[]);
+    texts(
+      (await saver.getTuple({ configurable: { thread_id, ...(checkpoint_id && { checkpoint_id }) } }))!.checkpoint
+        .channel_values.messages as BaseMessage[],
+    );
 
   it('writes a turn as what it changed, cuts each chain with a whole value, and reads back the same anywhere', async () => {
     const thread_id = randomUUID();
@@ -115,8 +148,10 @@ describeEachBackend('a conversation written as deltas', (db) => {
     // Another process (nothing held): the latest, and each checkpoint by id, as the writer reads them.
     expect(await inNewProcess((reader) => messagesOf(reader, thread_id))).toEqual(expected);
     for await (const tuple of writer.saver.list({ configurable: { thread_id } }, { limit: 8 })) {
-      const id = tuple.config.configurable!['checkpoint_id'] as string;
-      expect(await inNewProcess((reader) => messagesOf(reader, thread_id, id))).toEqual(await messagesOf(writer.saver, thread_id, id));
+      const id = tuple.config.configurable!.checkpoint_id as string;
+      expect(await inNewProcess((reader) => messagesOf(reader, thread_id, id))).toEqual(
+        await messagesOf(writer.saver, thread_id, id),
+      );
     }
   });
 
@@ -129,18 +164,36 @@ describeEachBackend('a conversation written as deltas', (db) => {
       return both[0]!;
     });
     expect(seen).toHaveLength(12);
-    expect(seen.filter((text) => text.startsWith('message ')).map((text) => text.split(' ')[1])).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(seen.filter((text) => text.startsWith('message ')).map((text) => text.split(' ')[1])).toEqual([
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+    ]);
     expect(await inNewProcess((reader) => messagesOf(reader, thread_id))).toEqual(seen);
   });
 
   it('a delta whose base is gone fails the read, naming the blob, instead of reading as an empty conversation', async () => {
     const thread_id = randomUUID();
-    for (let i = 0; i < 4; i++) await appendGraph(writer.saver, 'a').invoke({ messages: [{ role: 'user', content: `m${i}` }] }, { configurable: { thread_id } });
+    for (let i = 0; i < 4; i++)
+      await appendGraph(writer.saver, 'a').invoke(
+        { messages: [{ role: 'user', content: `m${i}` }] },
+        { configurable: { thread_id } },
+      );
     const blobs = await blobsOf(thread_id);
     const lastDelta = [...blobs].reverse().find((blob) => blob.type === DELTA_TYPE)!;
     expect(lastDelta).toBeDefined();
     const base = blobs[blobs.indexOf(lastDelta) - 1]!;
-    await pool.query(`delete from ${CHECKPOINTER_SCHEMA}.checkpoint_blobs where thread_id = $1 and channel = 'messages' and version = $2`, [thread_id, base.version]);
-    await inNewProcess((reader) => expect(reader.getTuple({ configurable: { thread_id } })).rejects.toThrow(new RegExp(`${thread_id}/messages@${base.version}.*missing`)));
+    await pool.query(
+      `delete from ${CHECKPOINTER_SCHEMA}.checkpoint_blobs where thread_id = $1 and channel = 'messages' and version = $2`,
+      [thread_id, base.version],
+    );
+    await inNewProcess((reader) =>
+      expect(reader.getTuple({ configurable: { thread_id } })).rejects.toThrow(
+        new RegExp(`${thread_id}/messages@${base.version}.*missing`),
+      ),
+    );
   });
 });

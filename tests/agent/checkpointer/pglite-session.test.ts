@@ -7,7 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
-import { CheckpointerBusyError, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import {
+  CheckpointerBusyError,
+  createCheckpointer,
+  type Checkpointer,
+} from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import type { Db } from '../../../src/core/db/index.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph } from './graphs.ts';
@@ -23,18 +27,28 @@ function rolledBackTransaction(db: Db, ids: number[], opened: () => void): Promi
       await tx.execute(sql`insert into scratch (id) values (${ids[1]})`);
       throw new Error('roll back');
     })
-    .then(() => 'committed', () => 'rolled back');
+    .then(
+      () => 'committed',
+      () => 'rolled back',
+    );
 }
 
 const scratchIds = async (db: Db, ids: number[]): Promise<number[]> =>
-  (await selectRows<{ id: number }>(db, sql`select id from scratch where id in (${sql.join(ids, sql`, `)}) order by id`)).map((row) => row.id);
+  (
+    await selectRows<{ id: number }>(
+      db,
+      sql`select id from scratch where id in (${sql.join(ids, sql`, `)}) order by id`,
+    )
+  ).map((row) => row.id);
 
 describeEachBackend('drizzle transactions and checkpoint writes together', (db, kind) => {
   beforeAll(async () => {
     await db().db.execute(sql`create table scratch (id integer primary key)`);
   });
 
-  it('a checkpoint written while a transaction is open neither joins it nor waits forever', { timeout: 15_000 }, async () => {
+  it('a checkpoint written while a transaction is open neither joins it nor waits forever', {
+    timeout: 15_000,
+  }, async () => {
     const checkpointer = await createCheckpointer(db());
     try {
       let opened!: () => void;
@@ -60,10 +74,12 @@ describeEachBackend('drizzle transactions and checkpoint writes together', (db, 
       const ids = Array.from({ length: 20 }, (_, i) => 100 + i);
       const threads = ids.map(() => randomUUID());
       await Promise.all([
-        ...ids.map((id) => db().db.transaction(async (tx) => {
-          await tx.execute(sql`insert into scratch (id) values (${id})`);
-          await sleep(5);
-        })),
+        ...ids.map((id) =>
+          db().db.transaction(async (tx) => {
+            await tx.execute(sql`insert into scratch (id) values (${id})`);
+            await sleep(5);
+          }),
+        ),
         ...threads.map((thread_id) => graph.invoke({ messages: [] }, { configurable: { thread_id } })),
       ]);
       expect(await scratchIds(db().db, ids)).toEqual(ids);

@@ -4,12 +4,21 @@
 // read with EXPLAIN ANALYZE, so the test counts rows, not milliseconds.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCheckpointer, CHECKPOINTER_SCHEMA, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import {
+  createCheckpointer,
+  CHECKPOINTER_SCHEMA,
+  type Checkpointer,
+} from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { checkpointReadSql } from '../../../src/core/agent/checkpoint/checkpoint-read.ts';
 import { describeEachBackend } from '../../helpers/databases.ts';
 import { appendGraph } from './graphs.ts';
 
-interface PlanNode { 'Relation Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; Plans?: PlanNode[] }
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
 
 /** Rows every scan of `relation` in the plan produced, over all its loops. */
 function rowsScanned(node: PlanNode, relation: string): number {
@@ -29,7 +38,11 @@ describeEachBackend('the checkpoint read', (db) => {
   it('touches only the blobs of the checkpoint it reads, however long the thread', async () => {
     const thread_id = 'telegram:42#0';
     const graph = appendGraph(saver.saver, 'turn');
-    for (let i = 0; i < 60; i++) await graph.invoke({ messages: [{ role: 'user', content: `message ${i}` }] }, { configurable: { thread_id }, durability: 'sync' });
+    for (let i = 0; i < 60; i++)
+      await graph.invoke(
+        { messages: [{ role: 'user', content: `message ${i}` }] },
+        { configurable: { thread_id }, durability: 'sync' },
+      );
     const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
     const read = checkpointReadSql(CHECKPOINTER_SCHEMA)
       .replaceAll('$1', literal(thread_id))
@@ -37,7 +50,9 @@ describeEachBackend('the checkpoint read', (db) => {
       .replaceAll('$3::text', 'null::text')
       .replaceAll('$4::text[]', `'{}'::text[]`);
     const result: unknown = await db().db.execute(sql.raw(`explain (analyze, format json) ${read}`));
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<Record<string, unknown>>;
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<
+      Record<string, unknown>
+    >;
     const plan = (rows[0]!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan;
 
     const { blobs, channels } = (await selectRows(db, thread_id))[0]!;
@@ -47,10 +62,16 @@ describeEachBackend('the checkpoint read', (db) => {
 });
 
 /** How many blobs the thread wrote, and how many channels its latest checkpoint names. */
-async function selectRows(db: () => { db: { execute: (q: ReturnType<typeof sql>) => Promise<unknown> } }, thread: string) {
+async function selectRows(
+  db: () => { db: { execute: (q: ReturnType<typeof sql>) => Promise<unknown> } },
+  thread: string,
+) {
   const result: unknown = await db().db.execute(sql`
     select (select count(*)::int from langgraph.checkpoint_blobs where thread_id = ${thread}) as blobs,
            (select count(*)::int from jsonb_object_keys((select checkpoint -> 'channel_versions' from langgraph.checkpoints
              where thread_id = ${thread} and checkpoint_ns = '' order by checkpoint_id desc limit 1))) as channels`);
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ blobs: number; channels: number }>;
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    blobs: number;
+    channels: number;
+  }>;
 }

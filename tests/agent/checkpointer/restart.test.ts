@@ -16,14 +16,26 @@ import { selectRows } from './rows.ts';
 const CHILD = fileURLToPath(new URL('./fixtures/restart-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-interface ChildReport { pid: number; before: string[]; after: string[] }
+interface ChildReport {
+  pid: number;
+  before: string[];
+  after: string[];
+}
 
 /** Runs one child process to completion and returns what it printed. */
-async function runProcess(target: { url?: string; dataDir?: string }, thread: string, label: string): Promise<ChildReport> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...fixtureArgs(CHILD), JSON.stringify({ ...target, thread, label })], {
-    cwd: ROOT,
-    timeout: 60_000,
-  });
+async function runProcess(
+  target: { url?: string; dataDir?: string },
+  thread: string,
+  label: string,
+): Promise<ChildReport> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...fixtureArgs(CHILD), JSON.stringify({ ...target, thread, label })],
+    {
+      cwd: ROOT,
+      timeout: 60_000,
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport;
 }
 
@@ -40,7 +52,10 @@ async function expectStateSurvivesRestart(target: { url?: string; dataDir?: stri
 
 /** The versions setup() recorded; each exactly once when it ran to completion. */
 async function setupVersions(database: Database): Promise<number[]> {
-  const rows = await selectRows<{ v: number }>(database.db, sql`select v from langgraph.checkpoint_migrations order by v`);
+  const rows = await selectRows<{ v: number }>(
+    database.db,
+    sql`select v from langgraph.checkpoint_migrations order by v`,
+  );
   return rows.map((row) => Number(row.v));
 }
 
@@ -101,7 +116,9 @@ describe('checkpointerSetupStep in migrateDatabase', () => {
     const created = await createPgDatabase();
     const handles = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ url: created.url, poolSize: 2 })));
     try {
-      const outcomes = await Promise.allSettled(handles.map((handle) => migrateDatabase(handle, [checkpointerSetupStep])));
+      const outcomes = await Promise.allSettled(
+        handles.map((handle) => migrateDatabase(handle, [checkpointerSetupStep])),
+      );
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
       expect(await setupVersions(handles[0]!)).toEqual(ALL_VERSIONS);
     } finally {

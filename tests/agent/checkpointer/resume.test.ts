@@ -12,7 +12,10 @@ describeEachBackend('resume by interrupt id', (db) => {
   async function runToInterrupt(thread_id: string): Promise<Interrupt> {
     const first = await createCheckpointer(db());
     try {
-      const out = await approvalGraph(first.saver).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id } });
+      const out = await approvalGraph(first.saver).invoke(
+        { messages: [{ role: 'user', content: 'clean up' }] },
+        { configurable: { thread_id } },
+      );
       const [pending] = (out as { [INTERRUPT]?: Interrupt[] })[INTERRUPT] ?? [];
       expect(pending?.id).toMatch(/^[0-9a-f]{32}$/);
       expect(pending?.value).toEqual({ question: 'delete /tmp/x?' });
@@ -33,7 +36,10 @@ describeEachBackend('resume by interrupt id', (db) => {
       expect(paused.next).toEqual(['ask']);
       expect(paused.tasks[0]?.interrupts[0]?.id).toBe(pending.id);
 
-      const done = await graph.invoke(new Command({ resume: { [pending.id!]: { approved: true, by: 'maya' } } }), config);
+      const done = await graph.invoke(
+        new Command({ resume: { [pending.id!]: { approved: true, by: 'maya' } } }),
+        config,
+      );
       expect(texts(done.messages)).toEqual(['clean up', 'approved=true by maya']);
       expect((await graph.getState(config)).next).toEqual([]);
     } finally {
@@ -49,7 +55,9 @@ describeEachBackend('resume by interrupt id', (db) => {
     const second = await createCheckpointer(db());
     try {
       const graph = approvalGraph(second.saver);
-      const out = await graph.invoke(new Command({ resume: { ['0'.repeat(32)]: { approved: true, by: 'eve' } } }), { configurable: { thread_id } });
+      const out = await graph.invoke(new Command({ resume: { ['0'.repeat(32)]: { approved: true, by: 'eve' } } }), {
+        configurable: { thread_id },
+      });
       expect((out as { [INTERRUPT]?: Interrupt[] })[INTERRUPT]?.map((i) => i.id)).toEqual([pending.id]);
       expect(texts(out.messages)).toEqual(['clean up']);
     } finally {

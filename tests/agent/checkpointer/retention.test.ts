@@ -6,7 +6,11 @@ import { sql } from 'drizzle-orm';
 import { Command } from '@langchain/langgraph';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CheckpointRetention } from '../../../src/core/agent/checkpoint/checkpoint-retention.ts';
-import { CHECKPOINTER_SCHEMA, createCheckpointer, type Checkpointer } from '../../../src/core/agent/checkpoint/checkpointer.ts';
+import {
+  CHECKPOINTER_SCHEMA,
+  createCheckpointer,
+  type Checkpointer,
+} from '../../../src/core/agent/checkpoint/checkpointer.ts';
 import { DELTA_TYPE } from '../../../src/core/agent/checkpoint/message-deltas.ts';
 import { ThreadLeases } from '../../../src/core/turns/thread-lease.ts';
 import { describeEachBackend, type FreshDatabase } from '../../helpers/databases.ts';
@@ -39,7 +43,11 @@ describeEachBackend('checkpoint retention', (db, kind) => {
     const thread_id = `long-${kind}`;
     const graph = appendGraph(saver.saver, 'turn');
     // 45 turns: deltas past MAX_DELTA_DEPTH (20) start again from a whole blob, twice.
-    for (let i = 0; i < 45; i++) await graph.invoke({ messages: [{ role: 'user', content: `message ${i}` }] }, { configurable: { thread_id }, durability: 'sync' });
+    for (let i = 0; i < 45; i++)
+      await graph.invoke(
+        { messages: [{ role: 'user', content: `message ${i}` }] },
+        { configurable: { thread_id }, durability: 'sync' },
+      );
     const before = await counts(db(), thread_id);
     const state = await coldMessages(thread_id);
     expect(before.checkpoints).toBeGreaterThan(45);
@@ -61,7 +69,8 @@ describeEachBackend('checkpoint retention', (db, kind) => {
   it('leaves a thread with no more checkpoints than it prunes over as it is', async () => {
     const thread_id = `short-${kind}`;
     const graph = appendGraph(saver.saver, 'turn');
-    for (let i = 0; i < 3; i++) await graph.invoke({ messages: [{ role: 'user', content: `m${i}` }] }, { configurable: { thread_id } });
+    for (let i = 0; i < 3; i++)
+      await graph.invoke({ messages: [{ role: 'user', content: `m${i}` }] }, { configurable: { thread_id } });
     const before = await counts(db(), thread_id);
     await retention({ pruneOver: before.checkpoints }).run();
     expect(await counts(db(), thread_id)).toEqual(before);
@@ -70,7 +79,10 @@ describeEachBackend('checkpoint retention', (db, kind) => {
   it('keeps a waiting question: the thread resumes after a prune with the answer it is given', async () => {
     const thread_id = `question-${kind}`;
     const graph = approvalGraph(saver.saver);
-    await graph.invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id }, durability: 'sync' });
+    await graph.invoke(
+      { messages: [{ role: 'user', content: 'clean up' }] },
+      { configurable: { thread_id }, durability: 'sync' },
+    );
     const run = await retention({ keep: 1, pruneOver: 1 }).run();
     expect(run.threads).toBeGreaterThanOrEqual(1);
     expect((await counts(db(), thread_id)).checkpoints).toBe(1);
@@ -79,7 +91,9 @@ describeEachBackend('checkpoint retention', (db, kind) => {
     try {
       const resumed = approvalGraph(cold.saver);
       expect((await resumed.getState({ configurable: { thread_id } })).tasks[0]?.interrupts).toHaveLength(1);
-      const result = await resumed.invoke(new Command({ resume: { approved: true, by: 'amina' } }), { configurable: { thread_id } });
+      const result = await resumed.invoke(new Command({ resume: { approved: true, by: 'amina' } }), {
+        configurable: { thread_id },
+      });
       expect(texts(result.messages)).toEqual(['clean up', 'approved=true by amina']);
     } finally {
       await cold.close();
@@ -89,7 +103,8 @@ describeEachBackend('checkpoint retention', (db, kind) => {
   it('leaves a thread that someone runs for the next sweep', async () => {
     const thread_id = `busy-${kind}`;
     const graph = appendGraph(saver.saver, 'turn');
-    for (let i = 0; i < 4; i++) await graph.invoke({ messages: [{ role: 'user', content: `m${i}` }] }, { configurable: { thread_id } });
+    for (let i = 0; i < 4; i++)
+      await graph.invoke({ messages: [{ role: 'user', content: `m${i}` }] }, { configurable: { thread_id } });
     const before = await counts(db(), thread_id);
     const pruning = retention({ keep: 1, pruneOver: 1 });
     expect(await leases.acquire(thread_id, 'a turn')).toBe(true);
@@ -109,7 +124,10 @@ describeEachBackend('checkpoint retention', (db, kind) => {
 });
 
 /** The thread's rows, and whether its latest checkpoint's messages are a delta blob. */
-async function counts(database: FreshDatabase, thread: string): Promise<{ checkpoints: number; blobs: number; writes: number; latestIsDelta: boolean }> {
+async function counts(
+  database: FreshDatabase,
+  thread: string,
+): Promise<{ checkpoints: number; blobs: number; writes: number; latestIsDelta: boolean }> {
   const result: unknown = await database.db.execute(sql`
     select (select count(*)::int from langgraph.checkpoints where thread_id = ${thread}) as checkpoints,
            (select count(*)::int from langgraph.checkpoint_blobs where thread_id = ${thread}) as blobs,
@@ -118,5 +136,12 @@ async function counts(database: FreshDatabase, thread: string): Promise<{ checkp
               join langgraph.checkpoint_blobs b on b.thread_id = c.thread_id and b.checkpoint_ns = c.checkpoint_ns
                and b.channel = 'messages' and b.version = c.checkpoint -> 'channel_versions' ->> 'messages'
               where c.thread_id = ${thread} order by c.checkpoint_id desc limit 1), false) as "latestIsDelta"`);
-  return ((Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{ checkpoints: number; blobs: number; writes: number; latestIsDelta: boolean }>)[0]!;
+  return (
+    (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+      checkpoints: number;
+      blobs: number;
+      writes: number;
+      latestIsDelta: boolean;
+    }>
+  )[0]!;
 }

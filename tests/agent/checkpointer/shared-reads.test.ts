@@ -17,7 +17,9 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
   let saver: BatchedPostgresSaver;
   let reads = 0;
   beforeAll(() => {
-    pool = new pg.Pool(db().pglite ? { ...createPgConfig(db().pglite!), max: 1 } : { connectionString: db().url!, max: 2 });
+    pool = new pg.Pool(
+      db().pglite ? { ...createPgConfig(db().pglite!), max: 1 } : { connectionString: db().url!, max: 2 },
+    );
     // Counts the checkpoint reads that reach the database (the saver reads through pool.query).
     const query = pool.query.bind(pool) as (text: string | pg.QueryConfig, values?: unknown[]) => Promise<unknown>;
     (pool as unknown as { query: typeof query }).query = (text, values) => {
@@ -35,9 +37,15 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
 
   it('inside a scope the second read is the first one’s, without a statement', async () => {
     const thread_id = randomUUID();
-    await appendGraph(saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
+    await appendGraph(saver, 'a').invoke(
+      { messages: [{ role: 'user', content: 'one' }] },
+      { configurable: { thread_id } },
+    );
     reads = 0;
-    const [first, second] = await saver.reads.share(thread_id, async () => [await latest(thread_id), await latest(thread_id)]);
+    const [first, second] = await saver.reads.share(thread_id, async () => [
+      await latest(thread_id),
+      await latest(thread_id),
+    ]);
     expect(reads).toBe(1);
     expect(second!.checkpoint).toEqual(first!.checkpoint);
     expect(second!.checkpoint).not.toBe(first!.checkpoint);
@@ -60,7 +68,10 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
 
   it('one reader’s changes to what it read never reach the next reader', async () => {
     const thread_id = randomUUID();
-    await appendGraph(saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
+    await appendGraph(saver, 'a').invoke(
+      { messages: [{ role: 'user', content: 'one' }] },
+      { configurable: { thread_id } },
+    );
     await saver.reads.share(thread_id, async () => {
       const first = (await latest(thread_id))!;
       first.checkpoint.channel_versions.messages = 'changed';
@@ -75,7 +86,10 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
 
   it('keeps nothing outside a scope, after the scope ends, or for a checkpoint with pending writes', async () => {
     const thread_id = randomUUID();
-    await appendGraph(saver, 'a').invoke({ messages: [{ role: 'user', content: 'one' }] }, { configurable: { thread_id } });
+    await appendGraph(saver, 'a').invoke(
+      { messages: [{ role: 'user', content: 'one' }] },
+      { configurable: { thread_id } },
+    );
     reads = 0;
     await latest(thread_id);
     await latest(thread_id);
@@ -85,7 +99,10 @@ describeEachBackend('shared reads of a thread’s latest checkpoint', (db) => {
     expect(reads).toBe(4);
 
     const paused = randomUUID();
-    const asked = await approvalGraph(saver).invoke({ messages: [{ role: 'user', content: 'clean up' }] }, { configurable: { thread_id: paused } });
+    const asked = await approvalGraph(saver).invoke(
+      { messages: [{ role: 'user', content: 'clean up' }] },
+      { configurable: { thread_id: paused } },
+    );
     expect((asked as { [INTERRUPT]?: Interrupt[] })[INTERRUPT]).toHaveLength(1);
     reads = 0;
     await saver.reads.share(paused, async () => {

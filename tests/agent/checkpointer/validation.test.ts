@@ -1,6 +1,10 @@
 // LangGraph's own checkpointer conformance suite, run against the saver exactly as Kazma configures it
 // (createCheckpointer: schema `langgraph`, the serialised pool on PGlite), on both storage backends.
-import { deltaChannelHistoryTests, validate, type CheckpointSaverTestInitializer } from '@langchain/langgraph-checkpoint-validation';
+import {
+  deltaChannelHistoryTests,
+  validate,
+  type CheckpointSaverTestInitializer,
+} from '@langchain/langgraph-checkpoint-validation';
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -35,7 +39,9 @@ function kazmaSaver(kind: Backend): CheckpointSaverTestInitializer<PostgresSaver
     },
     destroyCheckpointer: async () => {
       await open?.close();
-      await ready().db.execute(sql`truncate langgraph.checkpoints, langgraph.checkpoint_blobs, langgraph.checkpoint_writes`);
+      await ready().db.execute(
+        sql`truncate langgraph.checkpoints, langgraph.checkpoint_blobs, langgraph.checkpoint_writes`,
+      );
     },
   };
 }

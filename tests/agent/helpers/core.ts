@@ -26,7 +26,10 @@ export interface TestCore {
   /** Sends a message (or a command) as `actor` (default the operator) and waits for its turn. */
   say(text: string, options?: { actor?: Actor; chat?: ChatRef; eventId?: string }): Promise<PipelineOutcome>;
   /** Taps a button of the open card: 'once' | 'always' | 'deny'. */
-  tap(decision: 'once' | 'always' | 'deny', options?: { actor?: Actor; card?: { buttons: Array<{ id: string }> } }): Promise<PipelineOutcome>;
+  tap(
+    decision: 'once' | 'always' | 'deny',
+    options?: { actor?: Actor; card?: { buttons: Array<{ id: string }> } },
+  ): Promise<PipelineOutcome>;
   /** Resolves when every queued card and edit has been delivered. */
   delivered(): Promise<void>;
   close(): Promise<void>;
@@ -63,7 +66,13 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
   // A platform outlives Kazma's restarts: a second core may be given the first one's surface.
   const surface = options.surface ?? new RecordingSurface('telegram');
   const kazma = await assembleKazma({
-    loaded, logger, database, redis: testRedis(), queuePrefix: testQueuePrefix(), surfaces: [surface], ...(options.tools && { tools: options.tools }),
+    loaded,
+    logger,
+    database,
+    redis: testRedis(),
+    queuePrefix: testQueuePrefix(),
+    surfaces: [surface],
+    ...(options.tools && { tools: options.tools }),
   });
   const { core } = kazma;
   /** Cards and edits go out through the outbox worker; a step is done when nothing is left to deliver. */
@@ -72,16 +81,25 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
     return result;
   };
   const base = (actor: Actor | undefined, chat: ChatRef | undefined, eventId: string | undefined) => ({
-    eventId: eventId ?? randomUUID(), platform: 'telegram', chat: chat ?? CHAT, actor: actor ?? OPERATOR,
+    eventId: eventId ?? randomUUID(),
+    platform: 'telegram',
+    chat: chat ?? CHAT,
+    actor: actor ?? OPERATOR,
   });
   return {
-    core, surface, database, workspace,
-    say: async (text, o = {}) => delivered(await core.pipeline.handle({ ...base(o.actor, o.chat, o.eventId), kind: 'message', text })),
+    core,
+    surface,
+    database,
+    workspace,
+    say: async (text, o = {}) =>
+      delivered(await core.pipeline.handle({ ...base(o.actor, o.chat, o.eventId), kind: 'message', text })),
     tap: (decision, o = {}) => {
       const card = o.card ?? surface.openCard()?.card;
       const button = card?.buttons.find((b) => b.id.endsWith(`:${decision}`));
       if (!button) throw new Error(`no open card with a ${decision} button`);
-      return core.pipeline.handle({ ...base(o.actor, undefined, undefined), kind: 'action', actionId: button.id }).then(delivered);
+      return core.pipeline
+        .handle({ ...base(o.actor, undefined, undefined), kind: 'action', actionId: button.id })
+        .then(delivered);
     },
     delivered: () => delivered(undefined),
     close: async () => {
@@ -94,5 +112,7 @@ export async function startTestCore(options: TestCoreOptions): Promise<TestCore>
 
 /** The text of every message of a chat request, by role, e.g. `['user:hi', 'assistant:echo: hi']`. */
 export function transcript(body: { messages?: Array<{ role: string; content?: unknown }> }): string[] {
-  return (body.messages ?? []).filter((m) => m.role !== 'system').map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')}`);
+  return (body.messages ?? [])
+    .filter((m) => m.role !== 'system')
+    .map((m) => `${m.role}:${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')}`);
 }

@@ -31,17 +31,24 @@ export function killAll(): void {
 
 /** Runs `node <script> ...args` from the repository root; a TypeScript script is a fixture, run as its bundle. */
 export function spawnNode(script: string, args: string[]): Spawned {
-  const child = spawn(process.execPath, [...fixtureArgs(script), ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...fixtureArgs(script), ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   live.add(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (err += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => { live.delete(child); resolve({ code, signal }); }),
+    child.on('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    }),
   );
   return {
-    child, exited,
+    child,
+    exited,
     stdout: () => out,
     stderr: () => err,
     send(lines, end = false) {
@@ -50,11 +57,17 @@ export function spawnNode(script: string, args: string[]): Spawned {
     },
     async waitFor(text, timeoutMs = 60_000) {
       const read = () => {
-        if (!out.includes(text) && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`exited before printing "${text}"\n${out}\n${err}`);
+        if (!out.includes(text) && (child.exitCode !== null || child.signalCode !== null))
+          throw new Error(`exited before printing "${text}"\n${out}\n${err}`);
         return out;
       };
       // The last read is the whole stdout; stderr is added to say why it may be missing.
-      await eventually(read, (printed) => printed.includes(text), () => `"${text}" on stdout; stderr:\n${err}`, timeoutMs);
+      await eventually(
+        read,
+        (printed) => printed.includes(text),
+        () => `"${text}" on stdout; stderr:\n${err}`,
+        timeoutMs,
+      );
     },
   };
 }

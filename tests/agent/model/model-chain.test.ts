@@ -9,15 +9,22 @@ import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { fakeSettings, readFileTool } from './settings.ts';
 
 let llm: FakeLlm;
-beforeEach(async () => { llm = await startFakeLlm(); });
-afterEach(async () => { await llm.close(); });
+beforeEach(async () => {
+  llm = await startFakeLlm();
+});
+afterEach(async () => {
+  await llm.close();
+});
 
 // Short backoff so retry tests stay quick; Retry-After still wins where the server sends it.
 const quick = { retry: { baseDelayMs: 5 } };
 const ask = [new HumanMessage('hello there')];
 
 async function failure(p: Promise<unknown>): Promise<ModelUnavailableError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ModelUnavailableError);
   return err as ModelUnavailableError;
 }
@@ -34,15 +41,24 @@ describe('model chain: replies', () => {
   it('binds tools as JSON Schema and parses a tool call', async () => {
     llm.script({ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, id: 'call_1' }] });
     const reply = await createModelChain(fakeSettings(llm.baseURL), { tools: [readFileTool] }).invoke(ask);
-    expect(reply.message.tool_calls).toEqual([{ name: 'read_file', args: { path: 'a.txt' }, id: 'call_1', type: 'tool_call' }]);
-    expect(llm.requests[0]!.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: readFileTool.description, parameters: readFileTool.schema } }]);
+    expect(reply.message.tool_calls).toEqual([
+      { name: 'read_file', args: { path: 'a.txt' }, id: 'call_1', type: 'tool_call' },
+    ]);
+    expect(llm.requests[0]!.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'read_file', description: readFileTool.description, parameters: readFileTool.schema },
+      },
+    ]);
     expect(llm.requests[0]!.stream).toBeFalsy();
   });
 
   it('streams (SSE) when invoked under a streaming run, as a graph with streamMode messages does', async () => {
     llm.script({ toolCalls: [{ name: 'read_file', args: { path: 'b.txt' }, id: 'call_2' }] });
     const chain = createModelChain(fakeSettings(llm.baseURL), { tools: [readFileTool] });
-    const node = RunnableLambda.from(async (input: HumanMessage[], config) => (await chain.invoke(input, config)).message);
+    const node = RunnableLambda.from(
+      async (input: HumanMessage[], config) => (await chain.invoke(input, config)).message,
+    );
     let final: unknown;
     let tokens = 0;
     for await (const ev of node.streamEvents(ask, { version: 'v2' })) {
@@ -51,7 +67,9 @@ describe('model chain: replies', () => {
     }
     expect(llm.requests[0]!.stream).toBe(true);
     expect(tokens).toBeGreaterThan(1);
-    expect((final as { tool_calls: unknown }).tool_calls).toEqual([{ name: 'read_file', args: { path: 'b.txt' }, id: 'call_2', type: 'tool_call' }]);
+    expect((final as { tool_calls: unknown }).tool_calls).toEqual([
+      { name: 'read_file', args: { path: 'b.txt' }, id: 'call_2', type: 'tool_call' },
+    ]);
   });
 });
 
@@ -82,14 +100,23 @@ describe('model chain: retries', () => {
 
   it('on 401 names the endpoint and where the key came from (the variable, or the file)', async () => {
     llm.failNext(1, { status: 401 });
-    const fromEnv = await failure(createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), { ...quick, sources: { 'model.api_key': 'OPENAI_API_KEY' } }).invoke(ask));
+    const fromEnv = await failure(
+      createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), {
+        ...quick,
+        sources: { 'model.api_key': 'OPENAI_API_KEY' },
+      }).invoke(ask),
+    );
     expect(fromEnv).toMatchObject({ kind: 'permanent', status: 401, attempts: 1 });
-    expect(fromEnv.hint).toBe(`the provider at ${llm.baseURL} refused the key from OPENAI_API_KEY (model.api_key): check that key`);
+    expect(fromEnv.hint).toBe(
+      `the provider at ${llm.baseURL} refused the key from OPENAI_API_KEY (model.api_key): check that key`,
+    );
     expect(fromEnv.message).not.toContain('Troubleshooting URL');
     expect(fromEnv.message).not.toContain('sk-wrong');
 
     llm.failNext(1, { status: 401 });
-    const fromFile = await failure(createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), quick).invoke(ask));
+    const fromFile = await failure(
+      createModelChain(fakeSettings(llm.baseURL, { api_key: 'sk-wrong' }), quick).invoke(ask),
+    );
     expect(fromFile.hint).toContain('refused the key from model.api_key in kazma.yaml');
   });
 
@@ -97,12 +124,18 @@ describe('model chain: retries', () => {
     const closed = await startFakeLlm();
     await closed.close();
     const err = await failure(createModelChain(fakeSettings(closed.baseURL, { max_retries: 0 }), quick).invoke(ask));
-    expect(err.hint).toBe(`nothing answers at ${closed.baseURL} (connection refused): is the model server running, and is model.base_url right?`);
+    expect(err.hint).toBe(
+      `nothing answers at ${closed.baseURL} (connection refused): is the model server running, and is model.base_url right?`,
+    );
     expect(err.hint).not.toContain('try again later');
   });
 
   it('a password in the endpoint is masked where the endpoint is named', async () => {
-    const err = await failure(createModelChain(fakeSettings(llm.baseURL.replace('://', '://user:hunter22@'), { max_retries: 0 }), quick).invoke(ask));
+    const err = await failure(
+      createModelChain(fakeSettings(llm.baseURL.replace('://', '://user:hunter22@'), { max_retries: 0 }), quick).invoke(
+        ask,
+      ),
+    );
     expect(err.hint).toMatch(/ at http:\/\/user:•••@127\.0\.0\.1:\d+\/v1/);
     expect(err.hint).not.toContain('hunter22');
   });
@@ -125,7 +158,9 @@ describe('model chain: retries', () => {
 
   it('reports a timeout that never clears as transient', async () => {
     llm.hangNext(2, 8_000);
-    const err = await failure(createModelChain(fakeSettings(llm.baseURL, { timeout: 1_500, max_retries: 1 }), quick).invoke(ask));
+    const err = await failure(
+      createModelChain(fakeSettings(llm.baseURL, { timeout: 1_500, max_retries: 1 }), quick).invoke(ask),
+    );
     expect(err).toMatchObject({ kind: 'transient', attempts: 2 });
     expect(err.status).toBeUndefined();
   });
@@ -133,12 +168,18 @@ describe('model chain: retries', () => {
 
 describe('model chain: fallbacks', () => {
   let backup: FakeLlm;
-  beforeEach(async () => { backup = await startFakeLlm(); });
-  afterEach(async () => { await backup.close(); });
-
-  const withBackup = (over = {}) => fakeSettings(llm.baseURL, {
-    fallbacks: [{ provider: 'openai', name: 'backup-model', base_url: backup.baseURL, api_key: 'sk-backup' }], ...over,
+  beforeEach(async () => {
+    backup = await startFakeLlm();
   });
+  afterEach(async () => {
+    await backup.close();
+  });
+
+  const withBackup = (over = {}) =>
+    fakeSettings(llm.baseURL, {
+      fallbacks: [{ provider: 'openai', name: 'backup-model', base_url: backup.baseURL, api_key: 'sk-backup' }],
+      ...over,
+    });
 
   it('answers from the fallback when the primary fails permanently', async () => {
     llm.failNext(1, { status: 404 });

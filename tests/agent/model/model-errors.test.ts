@@ -7,15 +7,29 @@ import type { ModelEntry } from '../../../src/core/agent/model/model-settings.ts
 import { startFakeLlm, type FakeLlm, type FakeFailure } from '../../fakes/llm-server.ts';
 
 let llm: FakeLlm;
-beforeEach(async () => { llm = await startFakeLlm(); });
-afterEach(async () => { await llm.close(); });
+beforeEach(async () => {
+  llm = await startFakeLlm();
+});
+afterEach(async () => {
+  await llm.close();
+});
 
-const openai = (base_url: string): ModelEntry => ({ provider: 'openai', name: 'fake-model', base_url, api_key: 'sk-test' });
+const openai = (base_url: string): ModelEntry => ({
+  provider: 'openai',
+  name: 'fake-model',
+  base_url,
+  api_key: 'sk-test',
+});
 
 /** The error ChatOpenAI really throws for one injected failure. */
 async function thrown(failure: FakeFailure): Promise<unknown> {
   llm.failNext(1, failure);
-  return createChatModel(openai(llm.baseURL), { timeoutMs: 5_000 }).invoke('hi').then(() => undefined, (e: unknown) => e);
+  return createChatModel(openai(llm.baseURL), { timeoutMs: 5_000 })
+    .invoke('hi')
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 }
 
 /** A base URL nothing listens on: a fake that was started and closed again. */
@@ -26,29 +40,51 @@ async function deadBaseUrl(): Promise<string> {
 }
 
 describe('classifyModelError on real client errors', () => {
-  it.each([[500, 'transient'], [503, 'transient'], [408, 'transient'], [409, 'transient'], [429, 'transient'],
-    [400, 'permanent'], [401, 'permanent'], [403, 'permanent'], [404, 'permanent'], [422, 'permanent']] as const)(
-    'HTTP %i is %s', async (status, kind) => {
-      const info = classifyModelError(await thrown({ status }));
-      expect(info).toMatchObject({ kind, status, message: `fake failure ${status}` });
-    });
+  it.each([
+    [500, 'transient'],
+    [503, 'transient'],
+    [408, 'transient'],
+    [409, 'transient'],
+    [429, 'transient'],
+    [400, 'permanent'],
+    [401, 'permanent'],
+    [403, 'permanent'],
+    [404, 'permanent'],
+    [422, 'permanent'],
+  ] as const)('HTTP %i is %s', async (status, kind) => {
+    const info = classifyModelError(await thrown({ status }));
+    expect(info).toMatchObject({ kind, status, message: `fake failure ${status}` });
+  });
 
   it('reads retry-after seconds and retry-after-ms from the response', async () => {
     expect(classifyModelError(await thrown({ status: 429, headers: { 'retry-after': '2' } })).retryAfterMs).toBe(2_000);
-    expect(classifyModelError(await thrown({ status: 503, headers: { 'retry-after-ms': '250' } })).retryAfterMs).toBe(250);
+    expect(classifyModelError(await thrown({ status: 503, headers: { 'retry-after-ms': '250' } })).retryAfterMs).toBe(
+      250,
+    );
     expect(classifyModelError(await thrown({ status: 500 })).retryAfterMs).toBeUndefined();
   });
 
   it('uses the provider message from a custom error body', async () => {
-    const info = classifyModelError(await thrown({ status: 400, body: { error: { message: 'context too long', type: 'invalid_request_error', code: null } } }));
+    const info = classifyModelError(
+      await thrown({
+        status: 400,
+        body: { error: { message: 'context too long', type: 'invalid_request_error', code: null } },
+      }),
+    );
     expect(info).toEqual({ kind: 'permanent', status: 400, message: 'context too long' });
   });
 
   it('calls a refused connection transient (openai and anthropic clients)', async () => {
     const base = await deadBaseUrl();
-    const viaOpenai = await createChatModel(openai(`${base}/v1`), { timeoutMs: 5_000 }).invoke('hi').catch((e: unknown) => e);
-    const viaAnthropic = await createChatModel({ provider: 'anthropic', name: 'claude-x', base_url: base, api_key: 'k' }, { timeoutMs: 5_000 })
-      .invoke('hi').catch((e: unknown) => e);
+    const viaOpenai = await createChatModel(openai(`${base}/v1`), { timeoutMs: 5_000 })
+      .invoke('hi')
+      .catch((e: unknown) => e);
+    const viaAnthropic = await createChatModel(
+      { provider: 'anthropic', name: 'claude-x', base_url: base, api_key: 'k' },
+      { timeoutMs: 5_000 },
+    )
+      .invoke('hi')
+      .catch((e: unknown) => e);
     expect(classifyModelError(viaOpenai)).toMatchObject({ kind: 'transient' });
     expect(classifyModelError(viaAnthropic)).toMatchObject({ kind: 'transient' });
   });
@@ -57,25 +93,36 @@ describe('classifyModelError on real client errors', () => {
     llm.hangNext(1, 5_000);
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    const err = await createChatModel(openai(llm.baseURL), { timeoutMs: 5_000 }).invoke('hi', { signal: ac.signal }).catch((e: unknown) => e);
+    const err = await createChatModel(openai(llm.baseURL), { timeoutMs: 5_000 })
+      .invoke('hi', { signal: ac.signal })
+      .catch((e: unknown) => e);
     expect(classifyModelError(err).kind).toBe('permanent');
   });
 });
 
 describe('classifyModelError on wrapped and unknown errors', () => {
   it('finds a network code or status deep in the cause chain', () => {
-    const reset = new Error('request failed', { cause: new TypeError('fetch failed', { cause: Object.assign(new Error('read'), { code: 'ECONNRESET' }) }) });
+    const reset = new Error('request failed', {
+      cause: new TypeError('fetch failed', { cause: Object.assign(new Error('read'), { code: 'ECONNRESET' }) }),
+    });
     expect(classifyModelError(reset).kind).toBe('transient');
-    const proxied = Object.assign(new Error('upstream'), { response: { status: 502, headers: { 'retry-after': '3' } } });
+    const proxied = Object.assign(new Error('upstream'), {
+      response: { status: 502, headers: { 'retry-after': '3' } },
+    });
     expect(classifyModelError(proxied)).toMatchObject({ kind: 'transient', status: 502, retryAfterMs: 3_000 });
   });
 
   it("trusts LangChain's rate-limit code when no status survives", () => {
-    expect(classifyModelError(Object.assign(new Error('slow down'), { lc_error_code: 'MODEL_RATE_LIMIT' })).kind).toBe('transient');
+    expect(classifyModelError(Object.assign(new Error('slow down'), { lc_error_code: 'MODEL_RATE_LIMIT' })).kind).toBe(
+      'transient',
+    );
   });
 
   it('calls anything unrecognised permanent', () => {
-    expect(classifyModelError(new Error('Unexpected token < in JSON'))).toEqual({ kind: 'permanent', message: 'Unexpected token < in JSON' });
+    expect(classifyModelError(new Error('Unexpected token < in JSON'))).toEqual({
+      kind: 'permanent',
+      message: 'Unexpected token < in JSON',
+    });
     expect(classifyModelError('weird').kind).toBe('permanent');
   });
 });

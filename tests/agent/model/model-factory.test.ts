@@ -17,22 +17,33 @@ describe('model factory', () => {
   });
 
   it('refuses an unconfigured model, naming the keys to set', () => {
-    expect(() => createChatModel({ provider: 'openai', name: 'gpt-4o-mini', base_url: '', api_key: '' }, { timeoutMs: 1_000 }))
-      .toThrow(expect.objectContaining({ code: 'model_not_configured', message: expect.stringContaining('model.api_key') }));
+    expect(() =>
+      createChatModel({ provider: 'openai', name: 'gpt-4o-mini', base_url: '', api_key: '' }, { timeoutMs: 1_000 }),
+    ).toThrow(
+      expect.objectContaining({ code: 'model_not_configured', message: expect.stringContaining('model.api_key') }),
+    );
   });
 
   it('refuses a chain whose fallback is unconfigured, at build time', () => {
-    const settings = fakeSettings('http://127.0.0.1:9/v1', { fallbacks: [{ provider: 'anthropic', name: 'claude', base_url: '', api_key: '' }] });
+    const settings = fakeSettings('http://127.0.0.1:9/v1', {
+      fallbacks: [{ provider: 'anthropic', name: 'claude', base_url: '', api_key: '' }],
+    });
     expect(() => createModelChain(settings)).toThrow(expect.objectContaining({ code: 'model_not_configured' }));
   });
 
   it('builds clients with no retries of their own, the timeout, and explicit endpoints', () => {
-    const oa = createChatModel({ provider: 'openai', name: 'gpt-4o-mini', base_url: '', api_key: 'sk-1' }, { timeoutMs: 1_234 });
+    const oa = createChatModel(
+      { provider: 'openai', name: 'gpt-4o-mini', base_url: '', api_key: 'sk-1' },
+      { timeoutMs: 1_234 },
+    );
     expect(oa).toBeInstanceOf(ChatOpenAI);
     expect((oa as ChatOpenAI).timeout).toBe(1_234);
     expect((oa as ChatOpenAI).streaming).toBe(false);
     expect((oa as ChatOpenAI).disableStreaming).toBe(false);
-    const an = createChatModel({ provider: 'anthropic', name: 'claude-x', base_url: 'http://127.0.0.1:9', api_key: '' }, { timeoutMs: 1_234 });
+    const an = createChatModel(
+      { provider: 'anthropic', name: 'claude-x', base_url: 'http://127.0.0.1:9', api_key: '' },
+      { timeoutMs: 1_234 },
+    );
     expect(an).toBeInstanceOf(ChatAnthropic);
     // No fake Anthropic server to count requests on, so read the caller's setting (protected in the types).
     expect((an.caller as unknown as { maxRetries: number }).maxRetries).toBe(0);
@@ -44,7 +55,10 @@ describe('model factory', () => {
     const llm = await startFakeLlm();
     try {
       llm.failNext(1, { status: 500 });
-      const model = createChatModel({ provider: 'openai', name: 'm', base_url: llm.baseURL, api_key: '' }, { timeoutMs: 5_000 });
+      const model = createChatModel(
+        { provider: 'openai', name: 'm', base_url: llm.baseURL, api_key: '' },
+        { timeoutMs: 5_000 },
+      );
       await expect(model.invoke('hi')).rejects.toMatchObject({ status: 500 });
       expect(llm.requests).toHaveLength(1);
     } finally {
@@ -56,7 +70,10 @@ describe('model factory', () => {
     const llm = await startFakeLlm();
     try {
       llm.script({ toolCalls: [{ name: 'read_file', args: { path: 'c.txt' }, id: 'call_3' }] });
-      const model = createChatModel({ provider: 'openai', name: 'm', base_url: llm.baseURL, api_key: '' }, { timeoutMs: 5_000 });
+      const model = createChatModel(
+        { provider: 'openai', name: 'm', base_url: llm.baseURL, api_key: '' },
+        { timeoutMs: 5_000 },
+      );
       let whole: AIMessageChunk | undefined;
       let chunks = 0;
       for await (const chunk of await model.bindTools!([readFileTool]).stream('read c.txt')) {
@@ -65,7 +82,9 @@ describe('model factory', () => {
       }
       expect(llm.requests[0]!.stream).toBe(true);
       expect(chunks).toBeGreaterThan(2);
-      expect(whole?.tool_calls).toEqual([{ name: 'read_file', args: { path: 'c.txt' }, id: 'call_3', type: 'tool_call' }]);
+      expect(whole?.tool_calls).toEqual([
+        { name: 'read_file', args: { path: 'c.txt' }, id: 'call_3', type: 'tool_call' },
+      ]);
       expect(whole?.usage_metadata?.total_tokens).toBeGreaterThan(0);
     } finally {
       await llm.close();

@@ -16,15 +16,24 @@ const warnings: Error[] = [];
 const onWarning = (warning: Error) => void warnings.push(warning);
 
 const routes: Record<string, (res: ServerResponse) => void> = {
-  '/json': (res) => res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] }).end('{"ok":true,"text":"مرحبا 👋"}'),
-  '/gzip': (res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}')),
+  '/json': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] })
+      .end('{"ok":true,"text":"مرحبا 👋"}'),
+  '/gzip': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      .end(gzipSync('{"zipped":true}')),
   '/gzip-stream': (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
     res.end(gzipSync('data: zipped\n\n'));
   },
   '/moved': (res) => res.writeHead(307, { location: '/json' }).end(),
   '/empty': (res) => res.writeHead(204).end(),
-  '/error': (res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end('{"error":{"message":"slow down"}}'),
+  '/error': (res) =>
+    res
+      .writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' })
+      .end('{"error":{"message":"slow down"}}'),
   '/stream': (res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: one\n\n');
@@ -55,8 +64,17 @@ afterAll(async () => {
 });
 
 it('sends the method, headers and body, and answers with status, every header and the body intact', async () => {
-  const res = await modelFetch(`${base}/json`, { method: 'post', headers: new Headers({ 'content-type': 'application/json', 'x-api-key': 'k' }), body: '{"q":"سلام"}' });
-  expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/json', body: '{"q":"سلام"}', headers: { 'x-api-key': 'k', 'content-type': 'application/json' } });
+  const res = await modelFetch(`${base}/json`, {
+    method: 'post',
+    headers: new Headers({ 'content-type': 'application/json', 'x-api-key': 'k' }),
+    body: '{"q":"سلام"}',
+  });
+  expect(seen.at(-1)).toMatchObject({
+    method: 'POST',
+    url: '/json',
+    body: '{"q":"سلام"}',
+    headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+  });
   expect(res.status).toBe(200);
   expect(res.ok).toBe(true);
   expect(res.headers.get('set-cookie')).toBe('a=1, b=2');
@@ -119,7 +137,9 @@ it('an aborted call rejects with the signal’s reason, as fetch does; a refused
   await expect(call).rejects.toMatchObject({ name: 'AbortError' });
   const reason = new Error('turn stopped');
   await expect(modelFetch(`${base}/hang`, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
-  await expect(modelFetch('http://127.0.0.1:1/v1/chat/completions', {})).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  await expect(modelFetch('http://127.0.0.1:1/v1/chat/completions', {})).rejects.toMatchObject({
+    code: 'ECONNREFUSED',
+  });
   await expect(modelFetch(`${base.replace('://', '://user:hunter22@')}/json`, {})).rejects.toThrow(/credentials/);
 });
 

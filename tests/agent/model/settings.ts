@@ -3,8 +3,14 @@ import type { ModelSettings } from '../../../src/core/agent/model/model-settings
 
 export function fakeSettings(baseURL: string, over: Partial<ModelSettings> = {}): ModelSettings {
   return {
-    provider: 'openai', name: 'fake-model', base_url: baseURL, api_key: '',
-    timeout: 10_000, max_retries: 3, fallbacks: [], ...over,
+    provider: 'openai',
+    name: 'fake-model',
+    base_url: baseURL,
+    api_key: '',
+    timeout: 10_000,
+    max_retries: 3,
+    fallbacks: [],
+    ...over,
   };
 }
 

@@ -2,6 +2,7 @@
 // fake has mutated its state, so a test resuming from `waitFor` always sees the store already updated.
 
 /** Bodies are whatever JSON the client sent; `any` keeps test assertions short. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are whatever JSON the client sent.
 export type Json = any;
 
 export interface Call {
@@ -52,8 +53,12 @@ export class CallLog {
     if (seen) return Promise.resolve(seen);
     return new Promise<Call>((resolve, reject) => {
       const waiter = {
-        route, pred,
-        resolve: (c: Call) => { clearTimeout(timer); resolve(c); },
+        route,
+        pred,
+        resolve: (c: Call) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters.splice(this.waiters.indexOf(waiter), 1);
@@ -66,7 +71,12 @@ export class CallLog {
 }
 
 /** One injected failure for a route; `times` (default 1) is how many consecutive calls it hits. */
-export interface FailureSpec { status: number; body?: Json; headers?: Record<string, string>; times?: number }
+export interface FailureSpec {
+  status: number;
+  body?: Json;
+  headers?: Record<string, string>;
+  times?: number;
+}
 
 export class Failures {
   private queue = new Map<string, Array<FailureSpec & { left: number }>>();
@@ -84,7 +94,11 @@ export class Failures {
     if (!list || !head) return null;
     if (--head.left <= 0) list.shift();
     if (head.status !== 429) {
-      return { status: head.status, body: head.body ?? { message: `${head.status}: fake failure`, code: 0 }, headers: head.headers ?? {} };
+      return {
+        status: head.status,
+        body: head.body ?? { message: `${head.status}: fake failure`, code: 0 },
+        headers: head.headers ?? {},
+      };
     }
     // @discordjs/rest waits on the Retry-After header, not the body, so both must agree. The bucket
     // headers (remaining 0) are what Discord sends too; they make discord.js emit `rateLimited`.
@@ -93,9 +107,13 @@ export class Failures {
       status: 429,
       body: head.body ?? { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
       headers: {
-        'Retry-After': String(retryAfter), 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '0',
-        'X-RateLimit-Reset-After': String(retryAfter), 'X-RateLimit-Reset': String(Date.now() / 1000 + retryAfter),
-        'X-RateLimit-Scope': 'user', ...head.headers,
+        'Retry-After': String(retryAfter),
+        'X-RateLimit-Limit': '5',
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset-After': String(retryAfter),
+        'X-RateLimit-Reset': String(Date.now() / 1000 + retryAfter),
+        'X-RateLimit-Scope': 'user',
+        ...head.headers,
       },
     };
   }

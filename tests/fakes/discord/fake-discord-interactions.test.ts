@@ -1,7 +1,15 @@
 // Buttons and slash commands through the fake, answered by the real discord.js interaction methods,
 // including Discord's refusals (double acknowledgement, the 3-second deadline).
 import {
-  ActionRowBuilder, ButtonBuilder, ButtonStyle, DiscordAPIError, Events, MessageFlags, type Client, type Interaction, type TextChannel,
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  DiscordAPIError,
+  Events,
+  MessageFlags,
+  type Client,
+  type Interaction,
+  type TextChannel,
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeDiscord } from './fake-discord.ts';
@@ -12,7 +20,10 @@ async function postApproval(client: Client, fake: FakeDiscord): Promise<string> 
     new ButtonBuilder().setCustomId('approve:42').setLabel('Approve').setStyle(ButtonStyle.Success),
     new ButtonBuilder().setCustomId('deny:42').setLabel('Deny').setStyle(ButtonStyle.Danger),
   );
-  const sent = await (client.channels.cache.get(GENERAL) as TextChannel).send({ content: 'Run `ls`?', components: [row] });
+  const sent = await (client.channels.cache.get(GENERAL) as TextChannel).send({
+    content: 'Run `ls`?',
+    components: [row],
+  });
   expect(fake.messages(GENERAL)[0]?.components[0].components).toHaveLength(2);
   return sent.id;
 }
@@ -20,7 +31,9 @@ async function postApproval(client: Client, fake: FakeDiscord): Promise<string> 
 /** Runs `handle` on the next interaction and resolves with what it returned (or threw). */
 function onNextInteraction<T>(client: Client, handle: (i: Interaction) => Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
-    client.once(Events.InteractionCreate, (i) => { handle(i).then(resolve, reject); });
+    client.once(Events.InteractionCreate, (i) => {
+      handle(i).then(resolve, reject);
+    });
   });
 }
 
@@ -40,7 +53,9 @@ describe('fake discord interactions', () => {
     expect(fake.interactionResponses(click.id).callbacks.map((c) => c.type)).toEqual([7]);
     // discord.js refuses a second answer locally, so answer directly, as a second process holding the token would.
     const res = await fetch(`${fake.api}/v10/interactions/${click.id}/${click.token}/callback`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 6 }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 6 }),
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ code: 40060, message: 'Interaction has already been acknowledged.' });
@@ -81,14 +96,20 @@ describe('fake discord interactions', () => {
   it('refuses to click a button that is not on the message', async () => {
     const { fake, client } = await connected();
     const messageId = await postApproval(client, fake);
-    expect(() => fake.clickButton({ channelId: GENERAL, messageId, user: ALICE, customId: 'nope' })).toThrow(/no button/);
+    expect(() => fake.clickButton({ channelId: GENERAL, messageId, user: ALICE, customId: 'nope' })).toThrow(
+      /no button/,
+    );
   });
 
   it('slash command (registered via PUT) → ephemeral reply with flags 64 and an ephemeral follow-up', async () => {
     const { fake, client } = await connected();
-    await client.application?.commands.set([{
-      name: 'status', description: 'Show status', options: [{ type: 3, name: 'scope', description: 'What', required: true }],
-    }]);
+    await client.application?.commands.set([
+      {
+        name: 'status',
+        description: 'Show status',
+        options: [{ type: 3, name: 'scope', description: 'What', required: true }],
+      },
+    ]);
     expect(fake.commands()).toMatchObject([{ name: 'status', application_id: fake.applicationId }]);
     const handled = onNextInteraction(client, async (i) => {
       if (!i.isChatInputCommand()) throw new Error('expected a slash command');

@@ -19,12 +19,18 @@ describe('fake discord with the real discord.js client', () => {
 
   it('delivers a guild MESSAGE_CREATE and stores the reply with its message_reference', async () => {
     const { fake, client } = await connected();
-    client.on(Events.MessageCreate, (m) => { if (!m.author.bot) void m.reply(`pong: ${m.content}`); });
+    client.on(Events.MessageCreate, (m) => {
+      if (!m.author.bot) void m.reply(`pong: ${m.content}`);
+    });
     const sent = fake.sendUserMessage({ channelId: GENERAL, author: ALICE, content: 'ping', mentionsBot: true });
     await fake.calls.waitFor('POST /channels/:id/messages');
     const [user, reply] = fake.messages(GENERAL);
     expect(user?.id).toBe(sent.id);
-    expect(reply).toMatchObject({ content: `pong: <@${fake.bot.id}> ping`, type: 19, message_reference: { message_id: sent.id } });
+    expect(reply).toMatchObject({
+      content: `pong: <@${fake.bot.id}> ping`,
+      type: 19,
+      message_reference: { message_id: sent.id },
+    });
     expect(reply?.author.id).toBe(fake.bot.id);
   });
 
@@ -72,8 +78,11 @@ describe('fake discord with the real discord.js client', () => {
     const err = await channel.send('x'.repeat(2001)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DiscordAPIError);
     expect((err as DiscordAPIError).status).toBe(400);
-    expect((err as DiscordAPIError).rawError).toEqual({ code: 50035, message: 'Invalid Form Body',
-      errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } } });
+    expect((err as DiscordAPIError).rawError).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 2000 or fewer in length.' }] } },
+    });
     await channel.send('😀'.repeat(2000)); // 4000 UTF-16 units, 2000 code points: Discord accepts it
     expect(fake.messages(GENERAL).map((m) => [...m.content].length)).toEqual([2000]);
   });
@@ -81,7 +90,10 @@ describe('fake discord with the real discord.js client', () => {
   it('stores an uploaded file (multipart with payload_json) with its bytes', async () => {
     const { fake, client } = await connected();
     const channel = client.channels.cache.get(GENERAL) as TextChannel;
-    const m = await channel.send({ content: 'output attached', files: [{ attachment: Buffer.from('line 1\n'), name: 'out.txt' }] });
+    const m = await channel.send({
+      content: 'output attached',
+      files: [{ attachment: Buffer.from('line 1\n'), name: 'out.txt' }],
+    });
     expect(m.attachments.first()?.name).toBe('out.txt');
     const stored = fake.messages(GENERAL)[0];
     expect(stored?.files[0]?.data.toString('utf8')).toBe('line 1\n');
@@ -126,4 +138,3 @@ describe('fake discord with the real discord.js client', () => {
     await expect.poll(() => fake.sessions.liveConnections, { timeout: 2000 }).toBe(0);
   });
 });
-

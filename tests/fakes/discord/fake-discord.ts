@@ -8,7 +8,14 @@ import { createAdaptorServer } from '@hono/node-server';
 import { CallLog, Failures, type FailureSpec } from './call-log.ts';
 import { FakeGateway } from './gateway.ts';
 import {
-  apiUser, defaultGuild, FakeState, type ApiUser, type GuildSpec, type InteractionRecord, type StoredMessage, type UserInput,
+  apiUser,
+  defaultGuild,
+  FakeState,
+  type ApiUser,
+  type GuildSpec,
+  type InteractionRecord,
+  type StoredMessage,
+  type UserInput,
 } from './model.ts';
 import { channelRoutes } from './rest-channels.ts';
 import { interactionRoutes } from './rest-interactions.ts';
@@ -76,13 +83,25 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
 
   const server = createAdaptorServer({ fetch: router.app.fetch }) as Server;
   const gateway = new FakeGateway({
-    server, token, log: calls, heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 1000, resumeUrl: wsUrl,
+    server,
+    token,
+    log: calls,
+    heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 1000,
+    resumeUrl: wsUrl,
     onIdentify: () => ({
       ready: {
-        v: 10, user: { ...bot, verified: true, mfa_enabled: false, flags: 0 }, guilds: [{ id: guild.id, unavailable: true }],
-        application: { id: applicationId, flags: 0 }, private_channels: [], presences: [], relationships: [],
-        guild_join_requests: [], geo_ordered_rtc_regions: [], user_settings: {},
+        v: 10,
+        user: { ...bot, verified: true, mfa_enabled: false, flags: 0 },
+        guilds: [{ id: guild.id, unavailable: true }],
+        application: { id: applicationId, flags: 0 },
+        private_channels: [],
+        presences: [],
+        relationships: [],
+        guild_join_requests: [],
+        geo_ordered_rtc_regions: [],
+        user_settings: {},
       },
+      // biome-ignore lint/suspicious/noThenProperty: the fake's own script field, never awaited.
       then: [{ t: 'GUILD_CREATE', d: state.guildCreate() }], // discord.js waits for it before 'ready'
     }),
   });
@@ -94,7 +113,13 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   const actions = new UserActions(state, gateway);
 
   return {
-    api: `http://127.0.0.1:${port}/api`, port, token, bot, applicationId, guild, calls,
+    api: `http://127.0.0.1:${port}/api`,
+    port,
+    token,
+    bot,
+    applicationId,
+    guild,
+    calls,
     messages: (channelId) => state.listed(channelId),
     interactionResponses: (id) => {
       const rec = state.interactions.get(id);
@@ -108,7 +133,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     failNext: (route, spec) => failures.add(route, spec),
     dropConnection: (o = {}) => gateway.drop(o.code),
     stopAckingHeartbeats: () => gateway.stopAcking(),
-    get sessions() { return { ...gateway.counts, liveConnections: gateway.liveConnections }; },
+    get sessions() {
+      return { ...gateway.counts, liveConnections: gateway.liveConnections };
+    },
     close: async () => {
       await gateway.close();
       // undici keeps REST sockets alive; without this server.close() would wait for them.

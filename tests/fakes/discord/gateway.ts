@@ -5,9 +5,24 @@ import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { CallLog, Json } from './call-log.ts';
 
-interface Dispatch { op: 0; t: string; s: number; d: Json }
-interface Session { id: string; intents: number; seq: number; log: Dispatch[]; conn: Conn | null }
-interface Conn { ws: WebSocket; session: Session | null; acking: boolean }
+interface Dispatch {
+  op: 0;
+  t: string;
+  s: number;
+  d: Json;
+}
+interface Session {
+  id: string;
+  intents: number;
+  seq: number;
+  log: Dispatch[];
+  conn: Conn | null;
+}
+interface Conn {
+  ws: WebSocket;
+  session: Session | null;
+  acking: boolean;
+}
 
 /** Per-session view of an event (intents decide what a session may see); null = not delivered. */
 export type Shape = (intents: number) => Json | null;
@@ -36,7 +51,9 @@ export class FakeGateway {
     this.wss.on('connection', (ws, req) => this.accept(ws, req.url ?? '/'));
   }
 
-  get liveConnections(): number { return this.conns.size; }
+  get liveConnections(): number {
+    return this.conns.size;
+  }
 
   /** Sends `t` to every session (live, or buffered for a later RESUME) with its own increasing seq. */
   dispatch(t: string, shape: Shape): void {
@@ -56,7 +73,9 @@ export class FakeGateway {
   }
 
   /** Current connections stop answering op 1, as a half-dead link would; new connections ack again. */
-  stopAcking(): void { for (const conn of this.conns) conn.acking = false; }
+  stopAcking(): void {
+    for (const conn of this.conns) conn.acking = false;
+  }
 
   async close(): Promise<void> {
     for (const conn of this.conns) conn.ws.terminate();
@@ -84,10 +103,23 @@ export class FakeGateway {
 
   private onMessage(conn: Conn, raw: RawData): void {
     let p: Json;
-    try { p = JSON.parse(String(raw)); } catch { return conn.ws.close(4002, 'Error while decoding payload.'); }
-    const record = (route: string, body: Json = p.d): void => this.opts.log.record({
-      route, method: 'WS', path: `op ${p.op}`, params: {}, query: {}, body, headers: {}, status: 0, at: Date.now(),
-    });
+    try {
+      p = JSON.parse(String(raw));
+    } catch {
+      return conn.ws.close(4002, 'Error while decoding payload.');
+    }
+    const record = (route: string, body: Json = p.d): void =>
+      this.opts.log.record({
+        route,
+        method: 'WS',
+        path: `op ${p.op}`,
+        params: {},
+        query: {},
+        body,
+        headers: {},
+        status: 0,
+        at: Date.now(),
+      });
     if (p.op === 1) {
       if (conn.acking) send(conn.ws, { op: 11 });
       return record('GATEWAY HEARTBEAT');
@@ -103,13 +135,22 @@ export class FakeGateway {
     if (conn.session) return conn.ws.close(4005, 'Already authenticated.');
     if (d.token !== this.opts.token) return conn.ws.close(4004, 'Authentication failed.');
     if (d.compress === true) return conn.ws.close(4000, 'fake discord: payload compression not supported');
-    const session: Session = { id: randomBytes(16).toString('hex'), intents: Number(d.intents ?? 0), seq: 0, log: [], conn };
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      intents: Number(d.intents ?? 0),
+      seq: 0,
+      log: [],
+      conn,
+    };
     this.sessions.set(session.id, session);
     conn.session = session;
     this.counts.identifies++;
     const { ready, then } = this.opts.onIdentify();
     this.dispatchTo(session, 'READY', {
-      ...ready, session_id: session.id, resume_gateway_url: this.opts.resumeUrl(), shard: d.shard ?? [0, 1],
+      ...ready,
+      session_id: session.id,
+      resume_gateway_url: this.opts.resumeUrl(),
+      shard: d.shard ?? [0, 1],
     });
     for (const e of then) this.dispatchTo(session, e.t, e.d);
     record('GATEWAY IDENTIFY');

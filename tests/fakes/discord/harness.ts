@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 export const ALL_INTENTS = [
-  GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.DirectMessages,
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.MessageContent,
+  GatewayIntentBits.DirectMessages,
 ];
 
 export function newClient(fake: FakeDiscord, intents: GatewayIntentBits[] = ALL_INTENTS): Client {
@@ -30,7 +33,8 @@ export function newClient(fake: FakeDiscord, intents: GatewayIntentBits[] = ALL_
 
 /** Starts a fake and logs a real client in; resolves once discord.js emitted `ready` (guilds loaded). */
 export async function connected(
-  opts: FakeDiscordOptions = {}, intents?: GatewayIntentBits[],
+  opts: FakeDiscordOptions = {},
+  intents?: GatewayIntentBits[],
 ): Promise<{ fake: FakeDiscord; client: Client }> {
   const fake = await startFakeDiscord(opts);
   cleanups.push(() => fake.close());
@@ -44,7 +48,10 @@ export async function connected(
 /** The next non-bot message the client receives (rejects after `ms`, so a lost event fails the test). */
 export function nextUserMessage(client: Client, ms = 8000): Promise<Message> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { client.off(Events.MessageCreate, on); reject(new Error(`no messageCreate within ${ms} ms`)); }, ms);
+    const timer = setTimeout(() => {
+      client.off(Events.MessageCreate, on);
+      reject(new Error(`no messageCreate within ${ms} ms`));
+    }, ms);
     const on = (m: Message): void => {
       if (m.author.bot) return;
       clearTimeout(timer);

@@ -15,15 +15,40 @@ export const interactionToken = (): string => `aW50ZXJhY3Rpb24${randomBytes(48).
 export const Intents = { Guilds: 1 << 0, GuildMessages: 1 << 9, DirectMessages: 1 << 12, MessageContent: 1 << 15 };
 export const ChannelType = { GuildText: 0, DM: 1, PublicThread: 11 } as const;
 
-export interface UserInput { id: string; username: string; global_name?: string; bot?: boolean }
-export interface ApiUser { id: string; username: string; discriminator: string; global_name: string | null; avatar: null; bot?: boolean }
+export interface UserInput {
+  id: string;
+  username: string;
+  global_name?: string;
+  bot?: boolean;
+}
+export interface ApiUser {
+  id: string;
+  username: string;
+  discriminator: string;
+  global_name: string | null;
+  avatar: null;
+  bot?: boolean;
+}
 export const apiUser = (u: UserInput): ApiUser => ({
-  id: u.id, username: u.username, discriminator: '0', global_name: u.global_name ?? u.username, avatar: null,
+  id: u.id,
+  username: u.username,
+  discriminator: '0',
+  global_name: u.global_name ?? u.username,
+  avatar: null,
   ...(u.bot ? { bot: true } : {}),
 });
 
-export interface ChannelSpec { id: string; name: string; type?: 0 | 11; parent_id?: string }
-export interface GuildSpec { id: string; name: string; channels: ChannelSpec[] }
+export interface ChannelSpec {
+  id: string;
+  name: string;
+  type?: 0 | 11;
+  parent_id?: string;
+}
+export interface GuildSpec {
+  id: string;
+  name: string;
+  channels: ChannelSpec[];
+}
 export const defaultGuild = (): GuildSpec => ({
   id: '1100000000000000001',
   name: 'Kazma Test',
@@ -36,10 +61,21 @@ export const defaultGuild = (): GuildSpec => ({
 
 /** A stored message; `edits` lists every applied edit in order (the new values, with a timestamp). */
 export interface StoredMessage {
-  id: string; channel_id: string; author: ApiUser; content: string; type: number; flags: number;
-  components: Json[]; embeds: Json[]; attachments: Json[]; mentions: ApiUser[];
-  message_reference?: Json; interaction_metadata?: Json; webhook_id?: string;
-  timestamp: string; edited_timestamp: string | null;
+  id: string;
+  channel_id: string;
+  author: ApiUser;
+  content: string;
+  type: number;
+  flags: number;
+  components: Json[];
+  embeds: Json[];
+  attachments: Json[];
+  mentions: ApiUser[];
+  message_reference?: Json;
+  interaction_metadata?: Json;
+  webhook_id?: string;
+  timestamp: string;
+  edited_timestamp: string | null;
   edits: Array<{ at: number; content?: string; components?: Json[]; embeds?: Json[] }>;
   deleted: boolean;
   /** Uploaded file bytes (not part of the API object; `attachments` describes them). */
@@ -48,7 +84,12 @@ export interface StoredMessage {
 
 /** An interaction as the fake saw it answered: callbacks, the @original message and its edits, follow-ups. */
 export interface InteractionRecord {
-  id: string; token: string; type: 2 | 3; channelId: string; createdAt: number; user: ApiUser;
+  id: string;
+  token: string;
+  type: 2 | 3;
+  channelId: string;
+  createdAt: number;
+  user: ApiUser;
   /** `authorizing_integration_owners` as dispatched; response messages repeat it in interaction_metadata. */
   owners: Record<string, string>;
   /** For buttons: the message the button sits on (what types 6/7 and later @original edits change). */
@@ -70,12 +111,19 @@ export class FakeState {
   readonly users = new Map<string, ApiUser>();
   readonly startedAt = new Date().toISOString();
 
-  constructor(readonly token: string, readonly bot: ApiUser, readonly appId: string, readonly guild: GuildSpec) {
+  constructor(
+    readonly token: string,
+    readonly bot: ApiUser,
+    readonly appId: string,
+    readonly guild: GuildSpec,
+  ) {
     for (const c of guild.channels) this.channels.set(c.id, guildChannel(guild.id, c, bot.id, this.startedAt));
     this.members.push({ user: bot, roles: [], joined_at: this.startedAt, deaf: false, mute: false, flags: 0 });
   }
 
-  isDm(channelId: string): boolean { return this.channels.get(channelId)?.type === ChannelType.DM; }
+  isDm(channelId: string): boolean {
+    return this.channels.get(channelId)?.type === ChannelType.DM;
+  }
 
   dmChannel(id: string, recipient: ApiUser): Json {
     const existing = this.channels.get(id);
@@ -108,9 +156,22 @@ export class FakeState {
       return { id, filename: f.name, size: f.data.length, content_type: f.type || undefined, url, proxy_url: url };
     });
     return {
-      id: snowflake(), channel_id: channelId, author, content: body.content ?? '', type: 0, flags: body.flags ?? 0,
-      components: body.components ?? [], embeds: body.embeds ?? [], attachments, mentions: [], files,
-      timestamp: new Date().toISOString(), edited_timestamp: null, edits: [], deleted: false, ...extra,
+      id: snowflake(),
+      channel_id: channelId,
+      author,
+      content: body.content ?? '',
+      type: 0,
+      flags: body.flags ?? 0,
+      components: body.components ?? [],
+      embeds: body.embeds ?? [],
+      attachments,
+      mentions: [],
+      files,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      edits: [],
+      deleted: false,
+      ...extra,
     };
   }
 
@@ -131,7 +192,11 @@ export class FakeState {
     const { edits: _edits, deleted: _deleted, files: _files, ...rest } = m;
     const ref = m.message_reference ? this.messages.get(m.message_reference.message_id) : undefined;
     return {
-      ...rest, tts: false, mention_everyone: false, mention_roles: [], pinned: false,
+      ...rest,
+      tts: false,
+      mention_everyone: false,
+      mention_roles: [],
+      pinned: false,
       ...(this.isDm(m.channel_id) ? {} : { guild_id: this.guild.id }),
       ...(ref && !nested ? { referenced_message: this.toApi(ref, true) } : {}),
     };
@@ -140,16 +205,58 @@ export class FakeState {
   guildCreate(): Json {
     const all = [...this.channels.values()].filter((c) => c.guild_id === this.guild.id);
     return {
-      id: this.guild.id, name: this.guild.name, icon: null, splash: null, discovery_splash: null, banner: null,
-      owner_id: '1000000000000000099', afk_channel_id: null, afk_timeout: 300, verification_level: 0,
-      default_message_notifications: 0, explicit_content_filter: 0, mfa_level: 0, nsfw_level: 0, premium_tier: 0,
-      features: [], emojis: [], stickers: [], application_id: null, system_channel_id: null, system_channel_flags: 0,
-      rules_channel_id: null, public_updates_channel_id: null, safety_alerts_channel_id: null, vanity_url_code: null,
-      description: null, preferred_locale: 'en-US', premium_progress_bar_enabled: false,
-      roles: [{ id: this.guild.id, name: '@everyone', color: 0, hoist: false, icon: null, unicode_emoji: null,
-        position: 0, permissions: '1071698660929', managed: false, mentionable: false, flags: 0 }],
-      joined_at: this.startedAt, large: false, unavailable: false, member_count: this.members.length,
-      members: this.members, voice_states: [], presences: [], stage_instances: [], guild_scheduled_events: [],
+      id: this.guild.id,
+      name: this.guild.name,
+      icon: null,
+      splash: null,
+      discovery_splash: null,
+      banner: null,
+      owner_id: '1000000000000000099',
+      afk_channel_id: null,
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      mfa_level: 0,
+      nsfw_level: 0,
+      premium_tier: 0,
+      features: [],
+      emojis: [],
+      stickers: [],
+      application_id: null,
+      system_channel_id: null,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      public_updates_channel_id: null,
+      safety_alerts_channel_id: null,
+      vanity_url_code: null,
+      description: null,
+      preferred_locale: 'en-US',
+      premium_progress_bar_enabled: false,
+      roles: [
+        {
+          id: this.guild.id,
+          name: '@everyone',
+          color: 0,
+          hoist: false,
+          icon: null,
+          unicode_emoji: null,
+          position: 0,
+          permissions: '1071698660929',
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+      ],
+      joined_at: this.startedAt,
+      large: false,
+      unavailable: false,
+      member_count: this.members.length,
+      members: this.members,
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
       soundboard_sounds: [],
       channels: all.filter((c) => c.type !== ChannelType.PublicThread),
       threads: all.filter((c) => c.type === ChannelType.PublicThread),
@@ -160,8 +267,21 @@ export class FakeState {
 export function guildChannel(guildId: string, c: ChannelSpec, ownerId: string, at: string): Json {
   const base = { id: c.id, guild_id: guildId, name: c.name, last_message_id: null, rate_limit_per_user: 0, flags: 0 };
   if (c.type === ChannelType.PublicThread) {
-    return { ...base, type: 11, parent_id: c.parent_id, owner_id: ownerId, message_count: 0, member_count: 1,
-      thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: at, locked: false, create_timestamp: at } };
+    return {
+      ...base,
+      type: 11,
+      parent_id: c.parent_id,
+      owner_id: ownerId,
+      message_count: 0,
+      member_count: 1,
+      thread_metadata: {
+        archived: false,
+        auto_archive_duration: 1440,
+        archive_timestamp: at,
+        locked: false,
+        create_timestamp: at,
+      },
+    };
   }
   return { ...base, type: 0, position: 0, permission_overwrites: [], parent_id: null, topic: null, nsfw: false };
 }

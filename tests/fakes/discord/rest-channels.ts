@@ -8,15 +8,28 @@ const unknownChannel = (): Response => apiError(404, 10003, 'Unknown Channel');
 const unknownMessage = (): Response => apiError(404, 10008, 'Unknown Message');
 
 export function channelRoutes(r: Router, state: FakeState, gatewayUrl: () => string): void {
-  r.on('GET', '/gateway/bot', () => json(200, {
-    url: gatewayUrl(), shards: 1,
-    session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
-  }));
+  r.on('GET', '/gateway/bot', () =>
+    json(200, {
+      url: gatewayUrl(),
+      shards: 1,
+      session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+    }),
+  );
   r.on('GET', '/users/@me', () => json(200, state.bot));
-  r.on('GET', '/applications/@me', () => json(200, {
-    id: state.appId, name: state.bot.username, icon: null, description: '', bot_public: true,
-    bot_require_code_grant: false, verify_key: '0'.repeat(64), flags: 0, team: null, bot: state.bot,
-  }));
+  r.on('GET', '/applications/@me', () =>
+    json(200, {
+      id: state.appId,
+      name: state.bot.username,
+      icon: null,
+      description: '',
+      bot_public: true,
+      bot_require_code_grant: false,
+      verify_key: '0'.repeat(64),
+      flags: 0,
+      team: null,
+      bot: state.bot,
+    }),
+  );
 
   r.on('GET', '/channels/:id', (c) => {
     const ch = state.channels.get(param(c, 'id'));
@@ -37,8 +50,14 @@ export function channelRoutes(r: Router, state: FakeState, gatewayUrl: () => str
     const id = param(c, 'id');
     if (!state.channels.has(id)) return unknownChannel();
     const limit = Math.min(Number(c.req.query('limit') ?? 50), 100);
-    const live = state.listed(id).filter((m) => !m.deleted).reverse(); // newest first, like Discord
-    return json(200, live.slice(0, limit).map((m) => state.toApi(m)));
+    const live = state
+      .listed(id)
+      .filter((m) => !m.deleted)
+      .reverse(); // newest first, like Discord
+    return json(
+      200,
+      live.slice(0, limit).map((m) => state.toApi(m)),
+    );
   });
 
   r.on('GET', '/channels/:id/messages/:mid', (c) => {
@@ -62,8 +81,12 @@ export function channelRoutes(r: Router, state: FakeState, gatewayUrl: () => str
         }
       } else {
         extra.type = 19; // REPLY
-        extra.message_reference = { type: 0, message_id: target.id, channel_id: target.channel_id,
-          ...(state.isDm(target.channel_id) ? {} : { guild_id: state.guild.id }) };
+        extra.message_reference = {
+          type: 0,
+          message_id: target.id,
+          channel_id: target.channel_id,
+          ...(state.isDm(target.channel_id) ? {} : { guild_id: state.guild.id }),
+        };
       }
     }
     const m = state.store(state.newMessage(channelId, state.bot, { ...body, flags: (body.flags ?? 0) & ~64 }, extra));

@@ -22,7 +22,11 @@ export const fieldError = (code: string, message: string): Json => ({ _errors: [
 export class Router {
   readonly app = new Hono();
 
-  constructor(private readonly log: CallLog, private readonly failures: Failures, private readonly token: string) {
+  constructor(
+    private readonly log: CallLog,
+    private readonly failures: Failures,
+    private readonly token: string,
+  ) {
     this.app.notFound(async (c) => {
       const res = apiError(404, 0, '404: Not Found');
       this.record(c, `${c.req.method} ${this.pathOf(c)}`, await readBody(c), res.status);
@@ -34,7 +38,12 @@ export class Router {
    * `auth: false` for interaction callbacks and webhooks: Discord authenticates those by their token.
    * `route` overrides the log/failure key per request (one hono path serving `@original` and `:mid`).
    */
-  on(method: Method, path: string, handler: Handler, opts: { auth?: boolean; route?: (c: Context) => string } = {}): void {
+  on(
+    method: Method,
+    path: string,
+    handler: Handler,
+    opts: { auth?: boolean; route?: (c: Context) => string } = {},
+  ): void {
     this.app.on(method, `/api/v10${path}`, async (c) => {
       const route = opts.route?.(c) ?? `${method} ${path}`;
       const body = await readBody(c);
@@ -52,12 +61,21 @@ export class Router {
     });
   }
 
-  private pathOf(c: Context): string { return c.req.path.replace(/^\/api\/v10/, ''); }
+  private pathOf(c: Context): string {
+    return c.req.path.replace(/^\/api\/v10/, '');
+  }
 
   private record(c: Context, route: string, body: Json, status: number): void {
     this.log.record({
-      route, method: c.req.method, path: this.pathOf(c), params: c.req.param() as Record<string, string>,
-      query: c.req.query(), body, headers: Object.fromEntries(c.req.raw.headers), status, at: Date.now(),
+      route,
+      method: c.req.method,
+      path: this.pathOf(c),
+      params: c.req.param() as Record<string, string>,
+      query: c.req.query(),
+      body,
+      headers: Object.fromEntries(c.req.raw.headers),
+      status,
+      at: Date.now(),
     });
   }
 }
@@ -69,11 +87,19 @@ async function readBody(c: Context): Promise<Json> {
   if (type.includes('multipart/form-data')) {
     const form = await c.req.parseBody({ all: true });
     const payload = typeof form.payload_json === 'string' ? JSON.parse(form.payload_json) : {};
-    const uploads = Object.values(form).flat().filter((v): v is File => typeof v !== 'string');
-    const files = await Promise.all(uploads.map(async (f) => ({ name: f.name, type: f.type, data: Buffer.from(await f.arrayBuffer()) })));
+    const uploads = Object.values(form)
+      .flat()
+      .filter((v): v is File => typeof v !== 'string');
+    const files = await Promise.all(
+      uploads.map(async (f) => ({ name: f.name, type: f.type, data: Buffer.from(await f.arrayBuffer()) })),
+    );
     return { ...payload, _files: files };
   }
   const text = await c.req.text();
   if (!text) return null;
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

@@ -12,13 +12,25 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 /** Channel ids Slack issues: C public, G private (legacy), D direct message. */
 export const channelKind = (id: string): 'channel' | 'group' | 'im' | undefined =>
-  /^C[A-Z0-9]{2,}$/.test(id) ? 'channel' : /^G[A-Z0-9]{2,}$/.test(id) ? 'group' : /^D[A-Z0-9]{2,}$/.test(id) ? 'im' : undefined;
+  /^C[A-Z0-9]{2,}$/.test(id)
+    ? 'channel'
+    : /^G[A-Z0-9]{2,}$/.test(id)
+      ? 'group'
+      : /^D[A-Z0-9]{2,}$/.test(id)
+        ? 'im'
+        : undefined;
 const isUserId = (id: string | undefined): id is string => id !== undefined && /^[UW][A-Z0-9]{2,}$/.test(id);
 
 export const methods: Record<string, Handler> = {
   'auth.test': (_args, s) => ({
-    ok: true, url: `https://${s.id.teamId.toLowerCase()}.slack.com/`, team: 'Fake Workspace', user: 'kazma',
-    team_id: s.id.teamId, user_id: s.id.botUserId, bot_id: s.id.botId, is_enterprise_install: false,
+    ok: true,
+    url: `https://${s.id.teamId.toLowerCase()}.slack.com/`,
+    team: 'Fake Workspace',
+    user: 'kazma',
+    team_id: s.id.teamId,
+    user_id: s.id.botUserId,
+    bot_id: s.id.botId,
+    is_enterprise_install: false,
   }),
 
   'chat.postMessage': (args, s) => {
@@ -51,8 +63,12 @@ export const methods: Record<string, Handler> = {
     if (isError(content)) return content;
     const threadTs = str(args.thread_ts);
     const e = s.addEphemeral({
-      channel, user, text: content.text ?? '', via: 'chat.postEphemeral',
-      ...(content.blocks ? { blocks: content.blocks } : {}), ...(threadTs ? { thread_ts: threadTs } : {}),
+      channel,
+      user,
+      text: content.text ?? '',
+      via: 'chat.postEphemeral',
+      ...(content.blocks ? { blocks: content.blocks } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
     });
     return { ok: true, message_ts: e.ts };
   },
@@ -75,9 +91,17 @@ export const methods: Record<string, Handler> = {
     return {
       ok: true,
       channel: {
-        id, name: kind === 'im' ? undefined : id.toLowerCase(), created: 1_700_000_000, context_team_id: s.id.teamId,
-        is_channel: kind === 'channel', is_group: kind === 'group', is_im: kind === 'im', is_mpim: false,
-        is_private: kind !== 'channel', is_archived: false, is_member: true,
+        id,
+        name: kind === 'im' ? undefined : id.toLowerCase(),
+        created: 1_700_000_000,
+        context_team_id: s.id.teamId,
+        is_channel: kind === 'channel',
+        is_group: kind === 'group',
+        is_im: kind === 'im',
+        is_mpim: false,
+        is_private: kind !== 'channel',
+        is_archived: false,
+        is_member: true,
       },
     };
   },
@@ -90,7 +114,13 @@ export const methods: Record<string, Handler> = {
     return {
       ok: true,
       user: {
-        id, team_id: s.id.teamId, name, real_name: name, deleted: false, is_bot: isBot, tz: 'UTC',
+        id,
+        team_id: s.id.teamId,
+        name,
+        real_name: name,
+        deleted: false,
+        is_bot: isBot,
+        tz: 'UTC',
         profile: { real_name: name, display_name: name, ...(isBot ? { bot_id: s.id.botId } : {}) },
       },
     };
@@ -104,9 +134,18 @@ const truthy = (v: unknown): boolean => v === true || v === 'true';
  * that carried the clicked button; otherwise `response_type: 'in_channel'` posts a visible message
  * and anything else (the default, 'ephemeral') shows only to the user who acted.
  */
-export function respond(target: ResponseTarget, body: Record<string, unknown>, s: SlackStore, via: 'response_url' | 'slash_ack'): ApiResult {
-  const original = target.messageTs === undefined ? undefined
-    : target.ephemeral ? s.findEphemeral(target.channel, target.messageTs) : s.find(target.channel, target.messageTs);
+export function respond(
+  target: ResponseTarget,
+  body: Record<string, unknown>,
+  s: SlackStore,
+  via: 'response_url' | 'slash_ack',
+): ApiResult {
+  const original =
+    target.messageTs === undefined
+      ? undefined
+      : target.ephemeral
+        ? s.findEphemeral(target.channel, target.messageTs)
+        : s.find(target.channel, target.messageTs);
   if (truthy(body.delete_original)) {
     if (!original) return err('message_not_found');
     if ('edits' in original) s.remove(target.channel, original.ts);
@@ -118,14 +157,23 @@ export function respond(target: ResponseTarget, body: Record<string, unknown>, s
   const threadTs = str(body.thread_ts);
   if (truthy(body.replace_original) && original) {
     if ('edits' in original) s.edit(original, content);
-    else Object.assign(original, { text: content.text ?? original.text }, content.blocks ? { blocks: content.blocks } : {});
+    else
+      Object.assign(
+        original,
+        { text: content.text ?? original.text },
+        content.blocks ? { blocks: content.blocks } : {},
+      );
     return { ok: true };
   }
   if (body.response_type === 'in_channel') s.post(target.channel, s.id.botUserId, content, threadTs);
   else {
     s.addEphemeral({
-      channel: target.channel, user: target.user, text: content.text ?? '', via,
-      ...(content.blocks ? { blocks: content.blocks } : {}), ...(threadTs ? { thread_ts: threadTs } : {}),
+      channel: target.channel,
+      user: target.user,
+      text: content.text ?? '',
+      via,
+      ...(content.blocks ? { blocks: content.blocks } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
     });
   }
   return { ok: true };

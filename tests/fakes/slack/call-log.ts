@@ -21,7 +21,11 @@ export interface SlackCall {
 
 export type CallPredicate = (call: SlackCall) => boolean;
 
-interface Waiter { method: string; pred: CallPredicate; resolve: (c: SlackCall) => void }
+interface Waiter {
+  method: string;
+  pred: CallPredicate;
+  resolve: (c: SlackCall) => void;
+}
 
 export class CallLog {
   readonly all: SlackCall[] = [];
@@ -29,10 +33,19 @@ export class CallLog {
 
   record(call: Omit<SlackCall, 'seq' | 'at' | 'ok' | 'error'>): SlackCall {
     const error = typeof call.response.error === 'string' ? call.response.error : undefined;
-    const full: SlackCall = { ...call, seq: this.all.length + 1, at: Date.now(), ok: call.response.ok === true, ...(error ? { error } : {}) };
+    const full: SlackCall = {
+      ...call,
+      seq: this.all.length + 1,
+      at: Date.now(),
+      ok: call.response.ok === true,
+      ...(error ? { error } : {}),
+    };
     this.all.push(full);
     for (const w of [...this.waiters]) {
-      if (w.method === full.method && w.pred(full)) { this.waiters.delete(w); w.resolve(full); }
+      if (w.method === full.method && w.pred(full)) {
+        this.waiters.delete(w);
+        w.resolve(full);
+      }
     }
     return full;
   }
@@ -55,7 +68,12 @@ export class CallLog {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        method, pred, resolve: (c) => { clearTimeout(timer); resolve(c); },
+        method,
+        pred,
+        resolve: (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);

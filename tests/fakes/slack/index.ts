@@ -18,13 +18,32 @@ export type { Identity, ResponseTarget, StoredEphemeral, StoredMessage, MessageV
 export { CallLog } from './call-log.ts';
 export { LIMITS } from './limits.ts';
 
-export interface FakeSlackOptions { botToken?: string; signingSecret?: string; botUserId?: string; botId?: string; teamId?: string; appId?: string }
+export interface FakeSlackOptions {
+  botToken?: string;
+  signingSecret?: string;
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  appId?: string;
+}
 
 /** An injected answer for the next `times` (default 1) calls of a method ('response_url' included). */
-export interface FailureSpec { status: number; body?: unknown; headers?: Record<string, string>; times?: number }
+export interface FailureSpec {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  times?: number;
+}
 
 /** A body the app sent to a response URL, or a slash command's immediate (ack) body. */
-export interface RecordedResponse { url: string; target: ResponseTarget; body: Record<string, unknown>; via: 'response_url' | 'slash_ack'; result: ApiResult; at: number }
+export interface RecordedResponse {
+  url: string;
+  target: ResponseTarget;
+  body: Record<string, unknown>;
+  via: 'response_url' | 'slash_ack';
+  result: ApiResult;
+  at: number;
+}
 
 export interface FakeSlack {
   /** `http://127.0.0.1:PORT/api/` — the value for `clientOptions.slackApiUrl` / `slack.api_url`. */
@@ -52,7 +71,11 @@ async function readArgs(c: Context): Promise<Record<string, unknown> | 'invalid_
   let args: Record<string, unknown>;
   if (type.includes('multipart/form-data')) args = { ...(await c.req.parseBody()) };
   else if (type.includes('application/json')) {
-    try { args = JSON.parse(await c.req.text()) as Record<string, unknown>; } catch { return 'invalid_json'; }
+    try {
+      args = JSON.parse(await c.req.text()) as Record<string, unknown>;
+    } catch {
+      return 'invalid_json';
+    }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return 'invalid_json';
   } else args = Object.fromEntries(new URLSearchParams(await c.req.text()));
   for (const f of JSON_FIELDS) if (f in args) args[f] = decodeJsonField(args[f]);
@@ -62,7 +85,12 @@ async function readArgs(c: Context): Promise<Record<string, unknown> | 'invalid_
 export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = opts.botToken ?? 'xoxb-fake-0000-token';
   const signingSecret = opts.signingSecret ?? 'fake-signing-secret';
-  const identity: Identity = { teamId: opts.teamId ?? 'T0FAKE', appId: opts.appId ?? 'A0KAZMA', botUserId: opts.botUserId ?? 'UBOTKAZMA', botId: opts.botId ?? 'BBOTKAZMA' };
+  const identity: Identity = {
+    teamId: opts.teamId ?? 'T0FAKE',
+    appId: opts.appId ?? 'A0KAZMA',
+    botUserId: opts.botUserId ?? 'UBOTKAZMA',
+    botId: opts.botId ?? 'BBOTKAZMA',
+  };
   const store = new SlackStore(identity);
   const calls = new CallLog();
   const responses: RecordedResponse[] = [];
@@ -75,10 +103,17 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     const f = queue?.[0];
     if (!queue || !f) return undefined;
     if (--f.left <= 0) queue.shift();
-    const body = (f.body ?? (f.status === 429 ? { ok: false, error: 'ratelimited' } : { ok: false, error: 'internal_error' })) as Record<string, unknown>;
+    const body = (f.body ??
+      (f.status === 429 ? { ok: false, error: 'ratelimited' } : { ok: false, error: 'internal_error' })) as Record<
+      string,
+      unknown
+    >;
     const headers = { ...(f.status === 429 ? { 'Retry-After': '1' } : {}), ...f.headers };
     calls.record({ method, args, status: f.status, response: body, injected: true });
-    return new Response(JSON.stringify(body), { status: f.status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+    return new Response(JSON.stringify(body), {
+      status: f.status,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    });
   };
 
   const app = new Hono();
@@ -88,12 +123,18 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     if (args === 'invalid_json') return c.json({ ok: false, error: 'invalid_json' });
     const failure = injected(method, args);
     if (failure) return failure;
-    const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
+    const bearer =
+      /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ??
+      (typeof args.token === 'string' ? args.token : undefined);
     const handler = methods[method];
     // Slack answers auth and unknown-method errors with HTTP 200 and ok:false, like any platform error.
-    const response = !bearer ? { ok: false, error: 'not_authed' }
-      : bearer !== botToken ? { ok: false, error: 'invalid_auth' }
-      : handler ? handler(args, store) : { ok: false, error: 'unknown_method' };
+    const response = !bearer
+      ? { ok: false, error: 'not_authed' }
+      : bearer !== botToken
+        ? { ok: false, error: 'invalid_auth' }
+        : handler
+          ? handler(args, store)
+          : { ok: false, error: 'unknown_method' };
     calls.record({ method, args, status: 200, response, injected: false }); // after the handler mutated the store
     return c.json(response);
   });
@@ -109,7 +150,11 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   app.post('/response/:id', async (c) => {
     const url = `${baseUrl}/response/${c.req.param('id')}`;
     let body: Record<string, unknown>;
-    try { body = JSON.parse(await c.req.text()) as Record<string, unknown>; } catch { return c.json({ ok: false, error: 'invalid_payload' }, 400); }
+    try {
+      body = JSON.parse(await c.req.text()) as Record<string, unknown>;
+    } catch {
+      return c.json({ ok: false, error: 'invalid_payload' }, 400);
+    }
     const failure = injected('response_url', body);
     if (failure) return failure;
     const result = answer(url, body, 'response_url');
@@ -126,7 +171,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const signer = createSigner({
-    secret: signingSecret, store,
+    secret: signingSecret,
+    store,
     responseUrl: (target) => {
       const url = `${baseUrl}/response/${randomBytes(12).toString('hex')}`;
       targets.set(url, target);
@@ -136,7 +182,14 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   });
 
   return {
-    apiUrl: `${baseUrl}/api/`, baseUrl, botToken, signingSecret, identity, calls, responses, signer,
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    botToken,
+    signingSecret,
+    identity,
+    calls,
+    responses,
+    signer,
     messages: (channel) => store.messages(channel),
     ephemerals: (channel, user) => store.ephemerals(channel, user),
     failNext: (method, spec) => {
@@ -144,9 +197,10 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       queue.push({ ...spec, left: spec.times ?? 1 });
       failures.set(method, queue);
     },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections(); // keep-alive sockets from fetch/undici would otherwise hold close() open
-      server.close((e) => (e ? reject(e) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections(); // keep-alive sockets from fetch/undici would otherwise hold close() open
+        server.close((e) => (e ? reject(e) : resolve()));
+      }),
   };
 }

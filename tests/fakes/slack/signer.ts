@@ -7,7 +7,11 @@ import type { Block } from './limits.ts';
 import { wireMessage, type SlackStore, type ResponseTarget } from './store.ts';
 
 /** What the app answered. */
-export interface Delivery { status: number; body: string; headers: Headers }
+export interface Delivery {
+  status: number;
+  body: string;
+  headers: Headers;
+}
 
 export interface PostOptions {
   contentType?: string;
@@ -20,7 +24,11 @@ export interface PostOptions {
   headers?: Record<string, string>;
 }
 
-export interface EventOptions { eventId?: string; retryNum?: number; retryReason?: string }
+export interface EventOptions {
+  eventId?: string;
+  retryNum?: number;
+  retryReason?: string;
+}
 
 export interface SignerWorld {
   secret: string;
@@ -46,15 +54,23 @@ export function createSigner(world: SignerWorld) {
   /** Slack's v0 signature over the exact raw body. */
   function sign(raw: string, opts: { timestamp?: number; secret?: string } = {}): Record<string, string> {
     const ts = String(opts.timestamp ?? nowSec());
-    const sig = createHmac('sha256', opts.secret ?? world.secret).update(`v0:${ts}:${raw}`).digest('hex');
+    const sig = createHmac('sha256', opts.secret ?? world.secret)
+      .update(`v0:${ts}:${raw}`)
+      .digest('hex');
     return { 'X-Slack-Signature': `v0=${sig}`, 'X-Slack-Request-Timestamp': ts };
   }
 
   async function post(url: string, raw: string, opts: PostOptions = {}): Promise<Delivery> {
     const signed = opts.unsigned ? {} : sign(raw, opts);
     const res = await fetch(url, {
-      method: 'POST', body: raw,
-      headers: { 'Content-Type': opts.contentType ?? JSON_TYPE, 'User-Agent': 'Slackbot 1.0 (+https://api.slack.com/robots)', ...signed, ...opts.headers },
+      method: 'POST',
+      body: raw,
+      headers: {
+        'Content-Type': opts.contentType ?? JSON_TYPE,
+        'User-Agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
+        ...signed,
+        ...opts.headers,
+      },
     });
     return { status: res.status, body: await res.text(), headers: res.headers };
   }
@@ -62,11 +78,18 @@ export function createSigner(world: SignerWorld) {
   async function sendEvent(url: string, event: Record<string, unknown>, opts: EventOptions = {}) {
     const eventId = opts.eventId ?? nextId('Ev');
     const envelope = {
-      token: 'fake-verification-token', team_id: id.teamId, api_app_id: id.appId,
+      token: 'fake-verification-token',
+      team_id: id.teamId,
+      api_app_id: id.appId,
       event: { event_ts: event.ts ?? `${nowSec()}.000000`, ...event },
-      type: 'event_callback', event_id: eventId, event_time: nowSec(),
-      authorizations: [{ enterprise_id: null, team_id: id.teamId, user_id: id.botUserId, is_bot: true, is_enterprise_install: false }],
-      is_ext_shared_channel: false, event_context: `4-${eventId}`,
+      type: 'event_callback',
+      event_id: eventId,
+      event_time: nowSec(),
+      authorizations: [
+        { enterprise_id: null, team_id: id.teamId, user_id: id.botUserId, is_bot: true, is_enterprise_install: false },
+      ],
+      is_ext_shared_channel: false,
+      event_context: `4-${eventId}`,
     };
     const headers: Record<string, string> = {};
     if (opts.retryNum !== undefined) {
@@ -80,12 +103,24 @@ export function createSigner(world: SignerWorld) {
    * A user posts `text`: stored in the channel history, then delivered as a `message` event, and
    * also as `app_mention` when it mentions the bot in a channel (Slack never sends app_mention in DMs).
    */
-  async function sendMessage(url: string, m: { channel: string; user: string; text: string; thread_ts?: string; channelType?: 'im' | 'channel' | 'group' }) {
+  async function sendMessage(
+    url: string,
+    m: { channel: string; user: string; text: string; thread_ts?: string; channelType?: 'im' | 'channel' | 'group' },
+  ) {
     const kind = channelKind(m.channel);
     const channelType = m.channelType ?? kind;
-    if (!kind || channelType !== kind) throw new Error(`fake Slack: channel ${m.channel} is not a valid ${channelType ?? ''} id (C…, G… or D…)`);
+    if (!kind || channelType !== kind)
+      throw new Error(`fake Slack: channel ${m.channel} is not a valid ${channelType ?? ''} id (C…, G… or D…)`);
     const stored = world.store.post(m.channel, m.user, { text: m.text }, m.thread_ts);
-    const base = { user: m.user, text: m.text, ts: stored.ts, channel: m.channel, team: id.teamId, event_ts: stored.ts, ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}) };
+    const base = {
+      user: m.user,
+      text: m.text,
+      ts: stored.ts,
+      channel: m.channel,
+      team: id.teamId,
+      event_ts: stored.ts,
+      ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+    };
     const message = await sendEvent(url, { type: 'message', ...base, channel_type: channelType });
     const mentions = channelType !== 'im' && m.text.includes(`<@${id.botUserId}>`);
     const mention = mentions ? await sendEvent(url, { type: 'app_mention', ...base }) : undefined;
@@ -93,26 +128,51 @@ export function createSigner(world: SignerWorld) {
   }
 
   /** A click on a button that really is in the stored message (or ephemeral) `messageTs`. */
-  async function sendBlockAction(url: string, a: { channel: string; user: string; messageTs: string; actionId: string; value?: string; blockId?: string }) {
+  async function sendBlockAction(
+    url: string,
+    a: { channel: string; user: string; messageTs: string; actionId: string; value?: string; blockId?: string },
+  ) {
     const msg = world.store.find(a.channel, a.messageTs);
     const eph = msg ? undefined : world.store.findEphemeral(a.channel, a.messageTs);
     const blocks: Block[] = msg?.blocks ?? eph?.blocks ?? [];
     if (!msg && !eph) throw new Error(`fake Slack: no message ${a.messageTs} in ${a.channel} to click on`);
     const found = findButton(blocks, a.actionId, a.blockId);
-    if (!found) throw new Error(`fake Slack: message ${a.messageTs} has no button ${a.actionId}${a.blockId ? ` in block ${a.blockId}` : ''}`);
-    const responseUrl = world.responseUrl({ channel: a.channel, user: a.user, messageTs: a.messageTs, ephemeral: !!eph });
+    if (!found)
+      throw new Error(
+        `fake Slack: message ${a.messageTs} has no button ${a.actionId}${a.blockId ? ` in block ${a.blockId}` : ''}`,
+      );
+    const responseUrl = world.responseUrl({
+      channel: a.channel,
+      user: a.user,
+      messageTs: a.messageTs,
+      ephemeral: !!eph,
+    });
     const { button, blockId } = found;
     const payload = {
-      type: 'block_actions', user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: id.teamId },
-      api_app_id: id.appId, token: 'fake-verification-token',
+      type: 'block_actions',
+      user: { id: a.user, username: a.user.toLowerCase(), name: a.user.toLowerCase(), team_id: id.teamId },
+      api_app_id: id.appId,
+      token: 'fake-verification-token',
       container: { type: 'message', message_ts: a.messageTs, channel_id: a.channel, is_ephemeral: !!eph },
-      trigger_id: nextId('trig.'), team: { id: id.teamId, domain: id.teamId.toLowerCase() }, enterprise: null,
-      is_enterprise_install: false, channel: { id: a.channel, name: a.channel.toLowerCase() },
-      ...(msg ? { message: wireMessage(msg, id) } : {}), state: { values: {} }, response_url: responseUrl,
-      actions: [{
-        action_id: a.actionId, block_id: blockId, text: button.text, value: a.value ?? button.value,
-        ...(button.style ? { style: button.style } : {}), type: 'button', action_ts: `${nowSec()}.000000`,
-      }],
+      trigger_id: nextId('trig.'),
+      team: { id: id.teamId, domain: id.teamId.toLowerCase() },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: a.channel, name: a.channel.toLowerCase() },
+      ...(msg ? { message: wireMessage(msg, id) } : {}),
+      state: { values: {} },
+      response_url: responseUrl,
+      actions: [
+        {
+          action_id: a.actionId,
+          block_id: blockId,
+          text: button.text,
+          value: a.value ?? button.value,
+          ...(button.style ? { style: button.style } : {}),
+          type: 'button',
+          action_ts: `${nowSec()}.000000`,
+        },
+      ],
     };
     return { ...(await post(url, form({ payload: JSON.stringify(payload) }), { contentType: FORM })), responseUrl };
   }
@@ -120,26 +180,44 @@ export function createSigner(world: SignerWorld) {
   async function sendSlashCommand(url: string, c: { command: string; text: string; user: string; channel: string }) {
     const responseUrl = world.responseUrl({ channel: c.channel, user: c.user });
     const body = form({
-      token: 'fake-verification-token', team_id: id.teamId, team_domain: id.teamId.toLowerCase(),
-      channel_id: c.channel, channel_name: channelKind(c.channel) === 'im' ? 'directmessage' : c.channel.toLowerCase(),
-      user_id: c.user, user_name: c.user.toLowerCase(), command: c.command, text: c.text, api_app_id: id.appId,
-      is_enterprise_install: 'false', response_url: responseUrl, trigger_id: nextId('trig.'),
+      token: 'fake-verification-token',
+      team_id: id.teamId,
+      team_domain: id.teamId.toLowerCase(),
+      channel_id: c.channel,
+      channel_name: channelKind(c.channel) === 'im' ? 'directmessage' : c.channel.toLowerCase(),
+      user_id: c.user,
+      user_name: c.user.toLowerCase(),
+      command: c.command,
+      text: c.text,
+      api_app_id: id.appId,
+      is_enterprise_install: 'false',
+      response_url: responseUrl,
+      trigger_id: nextId('trig.'),
     });
     const d = await post(url, body, { contentType: FORM });
     if (d.status === 200 && d.body !== '') {
       const json = d.headers.get('content-type')?.includes('json');
-      world.slashAck(responseUrl, json ? JSON.parse(d.body) as Record<string, unknown> : { text: d.body });
+      world.slashAck(responseUrl, json ? (JSON.parse(d.body) as Record<string, unknown>) : { text: d.body });
     }
     return { ...d, responseUrl };
   }
 
-  const probe = (): string => JSON.stringify({ token: 'fake-verification-token', challenge: 'probe', type: 'url_verification' });
+  const probe = (): string =>
+    JSON.stringify({ token: 'fake-verification-token', challenge: 'probe', type: 'url_verification' });
   return {
-    sign, post, sendEvent, sendMessage, sendBlockAction, sendSlashCommand,
-    urlVerification: async (url: string, challenge = nextId('chal')) =>
-      ({ ...(await post(url, JSON.stringify({ token: 'fake-verification-token', challenge, type: 'url_verification' }))), challenge }),
+    sign,
+    post,
+    sendEvent,
+    sendMessage,
+    sendBlockAction,
+    sendSlashCommand,
+    urlVerification: async (url: string, challenge = nextId('chal')) => ({
+      ...(await post(url, JSON.stringify({ token: 'fake-verification-token', challenge, type: 'url_verification' }))),
+      challenge,
+    }),
     /** Slack's unsigned health probe; apps must answer 200 and do nothing. */
-    sslCheck: (url: string) => post(url, form({ ssl_check: '1', token: 'fake-verification-token' }), { contentType: FORM, unsigned: true }),
+    sslCheck: (url: string) =>
+      post(url, form({ ssl_check: '1', token: 'fake-verification-token' }), { contentType: FORM, unsigned: true }),
     sendForged: (url: string, raw = probe()) => post(url, raw, { secret: `${world.secret}-forged` }),
     // A minute past Slack's five-minute window: a request spends real time in flight (and nowSec() floors),
     // so a timestamp one second outside the window can arrive inside it. The exact edge is unit-tested
@@ -150,11 +228,18 @@ export function createSigner(world: SignerWorld) {
   };
 }
 
-function findButton(blocks: Block[], actionId: string, blockId?: string): { button: Block; blockId: string } | undefined {
+function findButton(
+  blocks: Block[],
+  actionId: string,
+  blockId?: string,
+): { button: Block; blockId: string } | undefined {
   for (const b of blocks) {
     if (blockId !== undefined && b.block_id !== blockId) continue;
     const elements = (b.type === 'actions' && Array.isArray(b.elements) ? b.elements : [b.accessory]) as unknown[];
-    const button = elements.find((e): e is Block => typeof e === 'object' && e !== null && (e as Block).type === 'button' && (e as Block).action_id === actionId);
+    const button = elements.find(
+      (e): e is Block =>
+        typeof e === 'object' && e !== null && (e as Block).type === 'button' && (e as Block).action_id === actionId,
+    );
     if (button) return { button, blockId: String(b.block_id) };
   }
   return undefined;

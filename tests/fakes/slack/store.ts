@@ -2,10 +2,19 @@
 // and the targets of issued response URLs. One ts sequence for everything, so order is total.
 import type { Block, MessageContent } from './limits.ts';
 
-export interface Identity { teamId: string; appId: string; botUserId: string; botId: string }
+export interface Identity {
+  teamId: string;
+  appId: string;
+  botUserId: string;
+  botId: string;
+}
 
 /** A previous version of an edited message. */
-export interface MessageVersion { text: string; blocks?: Block[]; at: number }
+export interface MessageVersion {
+  text: string;
+  blocks?: Block[];
+  at: number;
+}
 
 export interface StoredMessage {
   channel: string;
@@ -37,7 +46,12 @@ export interface StoredEphemeral {
 }
 
 /** What a response URL acts on: the message clicked (if any) and who clicked or typed. */
-export interface ResponseTarget { channel: string; user: string; messageTs?: string; ephemeral?: boolean }
+export interface ResponseTarget {
+  channel: string;
+  user: string;
+  messageTs?: string;
+  ephemeral?: boolean;
+}
 
 export class SlackStore {
   private seq = 0;
@@ -60,7 +74,10 @@ export class SlackStore {
     return blocks.map((b) => {
       const out: Block = { ...b, block_id: typeof b.block_id === 'string' ? b.block_id : id() };
       if (Array.isArray(b.elements) && b.type === 'actions') {
-        out.elements = b.elements.map((e: Block) => ({ ...e, action_id: typeof e.action_id === 'string' ? e.action_id : id() }));
+        out.elements = b.elements.map((e: Block) => ({
+          ...e,
+          action_id: typeof e.action_id === 'string' ? e.action_id : id(),
+        }));
       }
       return out;
     });
@@ -130,7 +147,11 @@ export class SlackStore {
 /** The message object as Slack returns it in API results and interaction payloads. */
 export function wireMessage(m: StoredMessage, id: Identity): Record<string, unknown> {
   return {
-    type: 'message', user: m.user, text: m.text, ts: m.ts, team: id.teamId,
+    type: 'message',
+    user: m.user,
+    text: m.text,
+    ts: m.ts,
+    team: id.teamId,
     ...(m.bot_id ? { bot_id: m.bot_id, app_id: id.appId } : {}),
     ...(m.blocks ? { blocks: m.blocks } : {}),
     ...(m.attachments !== undefined ? { attachments: m.attachments } : {}),

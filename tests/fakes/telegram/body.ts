@@ -21,14 +21,16 @@ export async function readParams(c: Context): Promise<Params> {
     } catch {
       throw badRequest("can't parse JSON object");
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest("can't parse JSON object");
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw badRequest("can't parse JSON object");
     return { ...params, ...(parsed as Params) };
   }
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
     const form = await c.req.parseBody();
     for (const [key, value] of Object.entries(form)) {
       // An uploaded file is kept by name only: this fake stores no media.
-      params[key] = typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : `<file ${value.name}>`;
+      params[key] =
+        typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : `<file ${value.name}>`;
     }
   }
   return decodeStrings(params);

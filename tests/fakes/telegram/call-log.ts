@@ -14,7 +14,10 @@ export interface CallRecord {
   description?: string;
 }
 
-interface Waiter { match: (c: CallRecord) => boolean; resolve: (c: CallRecord) => void }
+interface Waiter {
+  match: (c: CallRecord) => boolean;
+  resolve: (c: CallRecord) => void;
+}
 
 export class CallLog {
   readonly all: CallRecord[] = [];
@@ -61,7 +64,10 @@ export class CallLog {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         match,
-        resolve: (c) => { clearTimeout(timer); resolve(c); },
+        resolve: (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
       };
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);

@@ -9,7 +9,12 @@ export const MAX_TEXT = 4096;
 export const MAX_CALLBACK_DATA_BYTES = 64;
 
 /** Text as stored: what the user sees (`text`), what the bot sent (`raw_text`), and how. */
-export interface TextContent { text: string; raw_text: string; parse_mode?: string; entities: TgEntity[] }
+export interface TextContent {
+  text: string;
+  raw_text: string;
+  parse_mode?: string;
+  entities: TgEntity[];
+}
 
 /** Reads `text` + `parse_mode`/`entities` and applies the real limits and error strings. */
 export function readText(p: Params): TextContent {
@@ -68,13 +73,25 @@ export function readMarkup(p: Params): TgInlineKeyboard | undefined {
   return keyboard.length > 0 ? { inline_keyboard: keyboard } : undefined; // empty markup = no keyboard
 }
 
-const ACTIONS = ['callback_data', 'url', 'login_url', 'switch_inline_query', 'switch_inline_query_current_chat',
-  'switch_inline_query_chosen_chat', 'callback_game', 'pay', 'web_app', 'copy_text'];
+const ACTIONS = [
+  'callback_data',
+  'url',
+  'login_url',
+  'switch_inline_query',
+  'switch_inline_query_current_chat',
+  'switch_inline_query_chosen_chat',
+  'callback_game',
+  'pay',
+  'web_app',
+  'copy_text',
+];
 
 function readButton(b: unknown): TgButton {
-  if (typeof b !== 'object' || b === null) throw badRequest("can't parse inline keyboard button: InlineKeyboardButton must be an Object");
+  if (typeof b !== 'object' || b === null)
+    throw badRequest("can't parse inline keyboard button: InlineKeyboardButton must be an Object");
   const button = b as TgButton;
-  if (typeof button.text !== 'string') throw badRequest(`can't parse inline keyboard button: Field "text" must be of type String`);
+  if (typeof button.text !== 'string')
+    throw badRequest(`can't parse inline keyboard button: Field "text" must be of type String`);
   if (!ACTIONS.some((a) => button[a] !== undefined)) {
     throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
   }
@@ -99,7 +116,9 @@ function isButtonUrl(url: unknown): boolean {
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -28,7 +28,9 @@ beforeEach(async () => {
   const app = new Hono();
   app.post('/telegram/webhook', webhookCallback(bot, 'hono', { secretToken: SECRET, onTimeout: 'return' }));
   server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, () => resolve(s as Server));
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, () =>
+      resolve(s as Server),
+    );
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/telegram/webhook`;
 });
@@ -54,7 +56,15 @@ describe('fake Telegram in webhook mode', () => {
   it('a wrong or missing secret is refused with 401 and nothing is dispatched', async () => {
     await bot.api.setWebhook(url, { secret_token: SECRET });
     fake.addChat({ id: MAYA.id, type: 'private', first_name: 'Maya' });
-    const update = { message: { message_id: 1, date: 0, chat: { id: MAYA.id, type: 'private' as const, first_name: 'Maya' }, from: { ...MAYA, is_bot: false }, text: 'intruder' } };
+    const update = {
+      message: {
+        message_id: 1,
+        date: 0,
+        chat: { id: MAYA.id, type: 'private' as const, first_name: 'Maya' },
+        from: { ...MAYA, is_bot: false },
+        text: 'intruder',
+      },
+    };
     expect((await fake.postWebhook(update, { secretToken: 'wrong' })).status).toBe(401);
     expect((await fake.postWebhook(update, { secretToken: null })).status).toBe(401);
     expect(handled).toEqual([]);
@@ -67,9 +77,14 @@ describe('fake Telegram in webhook mode', () => {
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'queued' });
     await fake.webhookSettled();
     expect(fake.deliveries.map((d) => d.status)).toEqual([401]);
-    expect(await bot.api.getWebhookInfo()).toMatchObject({ pending_update_count: 1, last_error_message: 'Wrong response from the webhook: 401' });
+    expect(await bot.api.getWebhookInfo()).toMatchObject({
+      pending_update_count: 1,
+      last_error_message: 'Wrong response from the webhook: 401',
+    });
     await expect(bot.api.getUpdates()).rejects.toMatchObject({
-      error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+      error_code: 409,
+      description:
+        "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
     });
     // Fixing the secret redelivers the pending update; deleting the webhook re-enables polling.
     await bot.api.setWebhook(url, { secret_token: SECRET });

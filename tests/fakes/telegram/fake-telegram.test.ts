@@ -9,7 +9,9 @@ const MAYA = { id: 42, first_name: 'Maya', username: 'maya' };
 let fake: FakeTelegram;
 let running: RunningBot | undefined;
 
-beforeEach(async () => { fake = await startFakeTelegram(); });
+beforeEach(async () => {
+  fake = await startFakeTelegram();
+});
 afterEach(async () => {
   await running?.stop();
   expect(running?.errors ?? []).toEqual([]);
@@ -22,8 +24,14 @@ const start = async (setup: (bot: Bot) => void): Promise<Bot> => (running = awai
 describe('fake Telegram with grammy polling', () => {
   it('delivers a text update, confirms it by offset, and stores the reply from the bot user', async () => {
     let replied!: (m: { from?: { id: number }; message_id: number }) => void;
-    const reply = new Promise<{ from?: { id: number }; message_id: number }>((r) => { replied = r; });
-    await start((bot) => bot.on('message:text', async (ctx) => { replied(await ctx.reply(`echo: ${ctx.message.text}`)); }));
+    const reply = new Promise<{ from?: { id: number }; message_id: number }>((r) => {
+      replied = r;
+    });
+    await start((bot) =>
+      bot.on('message:text', async (ctx) => {
+        replied(await ctx.reply(`echo: ${ctx.message.text}`));
+      }),
+    );
     const update = fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'hello' });
     const sent = await reply; // what grammy got back from the fake
     expect(fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: hello']);
@@ -41,11 +49,18 @@ describe('fake Telegram with grammy polling', () => {
     const seen: string[] = [];
     await start((bot) => {
       bot.command('status', (ctx) => ctx.reply(`status for ${ctx.match || 'all'}`));
-      bot.on('message:text', (ctx) => { seen.push(ctx.message.text); });
+      bot.on('message:text', (ctx) => {
+        seen.push(ctx.message.text);
+      });
     });
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'status' }); // not a command: no entity
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: '/status disk' });
-    fake.sendUserMessage({ chatId: -1001234, from: MAYA, text: `/status@${fake.bot.username} topic`, messageThreadId: 7 });
+    fake.sendUserMessage({
+      chatId: -1001234,
+      from: MAYA,
+      text: `/status@${fake.bot.username} topic`,
+      messageThreadId: 7,
+    });
     await fake.calls.waitFor('sendMessage', (c) => c.body.chat_id === -1001234);
     await fake.calls.waitFor('sendMessage', (c) => c.body.chat_id === MAYA.id);
     expect(seen).toEqual(['status']);
@@ -66,8 +81,15 @@ describe('fake Telegram with grammy polling', () => {
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: '/menu' });
     await fake.calls.waitFor('sendMessage');
     const [sent] = fake.messages(MAYA.id);
-    expect(sent).toMatchObject({ text: 'Deploy?', raw_text: '<b>Deploy?</b>', parse_mode: 'HTML', entities: [{ type: 'bold', offset: 0, length: 7 }] });
-    expect(() => fake.tapButton({ chatId: MAYA.id, messageId: sent!.message_id, from: MAYA, data: 'gate:2:yes' })).toThrow(/no button/);
+    expect(sent).toMatchObject({
+      text: 'Deploy?',
+      raw_text: '<b>Deploy?</b>',
+      parse_mode: 'HTML',
+      entities: [{ type: 'bold', offset: 0, length: 7 }],
+    });
+    expect(() =>
+      fake.tapButton({ chatId: MAYA.id, messageId: sent!.message_id, from: MAYA, data: 'gate:2:yes' }),
+    ).toThrow(/no button/);
     const tap = fake.tapButton({ chatId: MAYA.id, messageId: sent!.message_id, from: MAYA, data: 'gate:1:yes' });
     const answer = await fake.calls.waitFor('answerCallbackQuery');
     expect(answer.body).toMatchObject({ callback_query_id: tap.callback_query!.id, text: 'Approved' });
@@ -76,10 +98,14 @@ describe('fake Telegram with grammy polling', () => {
     expect(edited).toMatchObject({ text: 'Approved by @maya', entities: [] });
     expect(edited!.reply_markup).toBeUndefined();
     expect(edited!.history).toHaveLength(1);
-    expect(edited!.history[0]!.reply_markup?.inline_keyboard[0]?.map((b) => b.callback_data)).toEqual(['gate:1:yes', 'gate:1:no']);
+    expect(edited!.history[0]!.reply_markup?.inline_keyboard[0]?.map((b) => b.callback_data)).toEqual([
+      'gate:1:yes',
+      'gate:1:no',
+    ]);
     const again = running!.bot.api.answerCallbackQuery(tap.callback_query!.id);
     await expect(again).rejects.toMatchObject({
-      error_code: 400, description: 'Bad Request: query is too old and response timeout expired or query ID is invalid',
+      error_code: 400,
+      description: 'Bad Request: query is too old and response timeout expired or query ID is invalid',
     });
   });
 
@@ -88,7 +114,12 @@ describe('fake Telegram with grammy polling', () => {
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'hi' });
     fake.failNext('sendMessage', {
       status: 429,
-      body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } },
+      body: {
+        ok: false,
+        error_code: 429,
+        description: 'Too Many Requests: retry after 1',
+        parameters: { retry_after: 1 },
+      },
     });
     const t0 = Date.now();
     await bot.api.sendMessage(MAYA.id, 'after the limit');
@@ -102,11 +133,15 @@ describe('fake Telegram with grammy polling', () => {
     const bot = await start(() => undefined);
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'hi' });
     const reject = (p: Promise<unknown>, description: string) =>
-      expect(p).rejects.toSatisfy((e) => e instanceof GrammyError && e.error_code === 400 && e.description === description);
+      expect(p).rejects.toSatisfy(
+        (e) => e instanceof GrammyError && e.error_code === 400 && e.description === description,
+      );
     await reject(bot.api.sendMessage(MAYA.id, 'a'.repeat(4097)), 'Bad Request: message is too long');
     await reject(bot.api.sendMessage(MAYA.id, ''), 'Bad Request: message text is empty');
-    await reject(bot.api.sendMessage(MAYA.id, '<b>x', { parse_mode: 'HTML' }),
-      'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"');
+    await reject(
+      bot.api.sendMessage(MAYA.id, '<b>x', { parse_mode: 'HTML' }),
+      'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"',
+    );
     await reject(bot.api.sendMessage(-999, 'x'), 'Bad Request: chat not found');
     const keyboard = (data: string) => ({ reply_markup: new InlineKeyboard().text('x', data) });
     await reject(bot.api.sendMessage(MAYA.id, 'x', keyboard('é'.repeat(33))), 'Bad Request: BUTTON_DATA_INVALID'); // 66 bytes
@@ -124,7 +159,8 @@ describe('fake Telegram with grammy polling', () => {
     const sent = await bot.api.sendMessage(MAYA.id, 'Working…');
     await expect(bot.api.editMessageText(MAYA.id, sent.message_id, 'Working…')).rejects.toMatchObject({
       error_code: 400,
-      description: 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+      description:
+        'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
     });
     await bot.api.editMessageText(MAYA.id, sent.message_id, 'Done');
     const [msg] = fake.messages(MAYA.id);
@@ -134,11 +170,13 @@ describe('fake Telegram with grammy polling', () => {
   it('round-trips Arabic with diacritics and emoji byte-exact, with UTF-16 entity offsets', async () => {
     const arabic = 'مَرْحَبًا بِكُمْ في كَازْمَا 👋🏽 ✅ 👨‍👩‍👧';
     const received: string[] = [];
-    await start((bot) => bot.on('message:text', async (ctx) => {
-      received.push(ctx.message.text);
-      await ctx.reply(ctx.message.text);
-      await ctx.reply(`<b>👋🏽 مَرْحَبًا</b> &amp; ${ctx.message.text}`, { parse_mode: 'HTML' });
-    }));
+    await start((bot) =>
+      bot.on('message:text', async (ctx) => {
+        received.push(ctx.message.text);
+        await ctx.reply(ctx.message.text);
+        await ctx.reply(`<b>👋🏽 مَرْحَبًا</b> &amp; ${ctx.message.text}`, { parse_mode: 'HTML' });
+      }),
+    );
     fake.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: arabic });
     await fake.calls.waitFor('sendMessage', (c) => c.body.parse_mode === 'HTML');
     const [plain, html] = fake.messages(MAYA.id);
@@ -150,7 +188,11 @@ describe('fake Telegram with grammy polling', () => {
 
   it('stops promptly: bot.stop() aborts the held 30 s long poll', async () => {
     await start(() => undefined);
-    await eventually(() => fake.heldPolls(), (n) => n === 1, 'the bot\'s long poll held by the fake');
+    await eventually(
+      () => fake.heldPolls(),
+      (n) => n === 1,
+      "the bot's long poll held by the fake",
+    );
     const t0 = Date.now();
     await running!.stop();
     running = undefined;

@@ -14,7 +14,9 @@ export interface RunningBot {
 /** A Bot with auto-retry, not started. */
 export function makeBot(fake: FakeTelegram): Bot {
   const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } });
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true, rethrowInternalServerErrors: true }));
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: 2, maxDelaySeconds: 5, rethrowHttpErrors: true, rethrowInternalServerErrors: true }),
+  );
   return bot;
 }
 
@@ -23,7 +25,9 @@ export async function startPolling(fake: FakeTelegram, setup: (bot: Bot) => void
   const bot = makeBot(fake);
   const errors: unknown[] = [];
   setup(bot);
-  bot.catch((err) => { errors.push(err.error); });
+  bot.catch((err) => {
+    errors.push(err.error);
+  });
   const running = bot.start();
   // start() runs getMe, then deleteWebhook, then polls. The poll is held (and so not yet recorded)
   // while the queue is empty; an update pushed from now on is delivered whether it comes before or after.

@@ -4,14 +4,25 @@
 // unknown `&name;` stays literal text — real behaviour that surprises people who escape with &apos;.
 import type { TgEntity } from './wire.ts';
 
-export interface ParsedText { text: string; entities: TgEntity[] }
+export interface ParsedText {
+  text: string;
+  entities: TgEntity[];
+}
 
 /** Thrown for malformed HTML; `message` is tdlib's wording (the API prefixes "can't parse entities: "). */
 export class HtmlParseError extends Error {}
 
 const SIMPLE: Record<string, string> = {
-  b: 'bold', strong: 'bold', i: 'italic', em: 'italic', u: 'underline', ins: 'underline',
-  s: 'strikethrough', strike: 'strikethrough', del: 'strikethrough', 'tg-spoiler': 'spoiler',
+  b: 'bold',
+  strong: 'bold',
+  i: 'italic',
+  em: 'italic',
+  u: 'underline',
+  ins: 'underline',
+  s: 'strikethrough',
+  strike: 'strikethrough',
+  del: 'strikethrough',
+  'tg-spoiler': 'spoiler',
 };
 const SUPPORTED = new Set([...Object.keys(SIMPLE), 'a', 'span', 'tg-emoji', 'pre', 'code', 'blockquote']);
 
@@ -42,12 +53,18 @@ function decodeEntity(s: string, pos: number): { ch: string; next: number } | nu
   return { ch: String.fromCodePoint(code), next: s[end] === ';' ? end + 1 : end };
 }
 
-interface Open { tag: string; arg: string; offset: number }
+interface Open {
+  tag: string;
+  arg: string;
+  offset: number;
+}
 
 /** Parses Telegram HTML into the plain text and entities the real API would store. */
 export function parseTelegramHtml(html: string): ParsedText {
   const byteAt = (i: number): number => Buffer.byteLength(html.slice(0, i), 'utf8');
-  const fail = (msg: string): never => { throw new HtmlParseError(msg); };
+  const fail = (msg: string): never => {
+    throw new HtmlParseError(msg);
+  };
   let out = '';
   const entities: TgEntity[] = [];
   const stack: Open[] = [];
@@ -56,9 +73,17 @@ export function parseTelegramHtml(html: string): ParsedText {
     const c = html[i]!;
     if (c === '&') {
       const dec = decodeEntity(html, i);
-      if (dec) { out += dec.ch; i = dec.next; continue; }
+      if (dec) {
+        out += dec.ch;
+        i = dec.next;
+        continue;
+      }
     }
-    if (c !== '<') { out += c; i++; continue; }
+    if (c !== '<') {
+      out += c;
+      i++;
+      continue;
+    }
     const begin = i++;
     if (html[i] !== '/') {
       while (i < html.length && !isSpace(html[i]) && html[i] !== '>') i++;
@@ -75,8 +100,14 @@ export function parseTelegramHtml(html: string): ParsedText {
         if (name === '') fail(`Empty attribute name in the tag "${tag}" at byte offset ${byteAt(begin)}`);
         while (isSpace(html[i])) i++;
         // The documented valueless attribute (<blockquote expandable>); tdlib demands '=' elsewhere.
-        if (html[i] !== '=' && tag === 'blockquote' && name === 'expandable') { arg = '1'; continue; }
-        if (html[i] !== '=') fail(`Expected equal sign in declaration of an attribute of the tag "${tag}" at byte offset ${byteAt(begin)}`);
+        if (html[i] !== '=' && tag === 'blockquote' && name === 'expandable') {
+          arg = '1';
+          continue;
+        }
+        if (html[i] !== '=')
+          fail(
+            `Expected equal sign in declaration of an attribute of the tag "${tag}" at byte offset ${byteAt(begin)}`,
+          );
         i++;
         while (isSpace(html[i])) i++;
         if (i >= html.length) fail(`Unclosed start tag "${tag}" at byte offset ${byteAt(begin)}`);
@@ -86,12 +117,16 @@ export function parseTelegramHtml(html: string): ParsedText {
           const tokenStart = i;
           while (isAlnum(html[i]) || html[i] === '.' || html[i] === '-') i++;
           value = html.slice(tokenStart, i).toLowerCase();
-          if (!isSpace(html[i]) && html[i] !== '>') fail(`Unexpected end of name token at byte offset ${byteAt(tokenStart)}`);
+          if (!isSpace(html[i]) && html[i] !== '>')
+            fail(`Unexpected end of name token at byte offset ${byteAt(tokenStart)}`);
         } else {
           i++;
           while (i < html.length && html[i] !== quote) {
             const dec = html[i] === '&' ? decodeEntity(html, i) : null;
-            if (dec) { value += dec.ch; i = dec.next; } else value += html[i++];
+            if (dec) {
+              value += dec.ch;
+              i = dec.next;
+            } else value += html[i++];
           }
           if (html[i] === quote) i++;
         }
@@ -102,7 +137,8 @@ export function parseTelegramHtml(html: string): ParsedText {
         else if (tag === 'tg-emoji' && name === 'emoji-id') arg = value;
         else if (tag === 'blockquote' && name === 'expandable') arg = '1';
       }
-      if (tag === 'span' && arg !== 'spoiler') fail(`Tag "span" must have class "tg-spoiler" at byte offset ${byteAt(begin)}`);
+      if (tag === 'span' && arg !== 'spoiler')
+        fail(`Tag "span" must have class "tg-spoiler" at byte offset ${byteAt(begin)}`);
       stack.push({ tag, arg, offset: out.length });
       i++; // past '>'
     } else {
@@ -137,7 +173,8 @@ function closeEntity(open: Open, out: string, entities: TgEntity[]): void {
   if (simple) entities.push({ type: simple, offset, length });
   else if (open.tag === 'span') entities.push({ type: 'spoiler', offset, length });
   else if (open.tag === 'tg-emoji') entities.push({ type: 'custom_emoji', offset, length, custom_emoji_id: open.arg });
-  else if (open.tag === 'blockquote') entities.push({ type: open.arg ? 'expandable_blockquote' : 'blockquote', offset, length });
+  else if (open.tag === 'blockquote')
+    entities.push({ type: open.arg ? 'expandable_blockquote' : 'blockquote', offset, length });
   else if (open.tag === 'a') {
     const url = normalizeUrl(open.arg || out.slice(offset));
     if (url) entities.push({ type: 'text_link', offset, length, url }); // an unusable href yields no entity, as in tdlib

@@ -22,19 +22,35 @@ export interface UserMessageInput {
   chatTitle?: string;
 }
 
-export interface TapInput { chatId: number; messageId: number; from: UserInput; data: string }
+export interface TapInput {
+  chatId: number;
+  messageId: number;
+  from: UserInput;
+  data: string;
+}
 
 const fullUser = (u: UserInput): TgUser => ({ is_bot: false, first_name: `User ${u.id}`, ...u });
 
 function chatFor(input: UserMessageInput, from: TgUser): TgChat {
   const { chatId, messageThreadId } = input;
-  const type: ChatType = input.chatType ??
-    (chatId > 0 ? 'private' : messageThreadId !== undefined || String(chatId).startsWith('-100') ? 'supergroup' : 'group');
+  const type: ChatType =
+    input.chatType ??
+    (chatId > 0
+      ? 'private'
+      : messageThreadId !== undefined || String(chatId).startsWith('-100')
+        ? 'supergroup'
+        : 'group');
   if (type === 'private') {
-    if (chatId !== from.id) throw new Error(`fake-telegram: a private chat's id is its user's id (${chatId} ≠ ${from.id})`);
+    if (chatId !== from.id)
+      throw new Error(`fake-telegram: a private chat's id is its user's id (${chatId} ≠ ${from.id})`);
     return { id: chatId, type, first_name: from.first_name, ...(from.username ? { username: from.username } : {}) };
   }
-  return { id: chatId, type, title: input.chatTitle ?? `Chat ${chatId}`, ...(messageThreadId !== undefined ? { is_forum: true } : {}) };
+  return {
+    id: chatId,
+    type,
+    title: input.chatTitle ?? `Chat ${chatId}`,
+    ...(messageThreadId !== undefined ? { is_forum: true } : {}),
+  };
 }
 
 /** bot_command entities for every `/command` or `/command@bot` starting a word, as Telegram marks them. */
@@ -55,7 +71,8 @@ export function userMessage(s: FakeState, input: UserMessageInput): TgUpdate {
   let replyTo: TgMessage | undefined;
   if (input.replyToBotMessage !== undefined) {
     const target = s.store.findBot(chat.id, input.replyToBotMessage);
-    if (!target) throw new Error(`fake-telegram: no bot message ${input.replyToBotMessage} in chat ${chat.id} to reply to`);
+    if (!target)
+      throw new Error(`fake-telegram: no bot message ${input.replyToBotMessage} in chat ${chat.id} to reply to`);
     replyTo = s.store.view(target);
   }
   const entities = commandEntities(input.text);
@@ -64,7 +81,9 @@ export function userMessage(s: FakeState, input: UserMessageInput): TgUpdate {
     from,
     chat: s.store.chat(chat.id),
     date: unixNow(),
-    ...(input.messageThreadId !== undefined ? { message_thread_id: input.messageThreadId, is_topic_message: true as const } : {}),
+    ...(input.messageThreadId !== undefined
+      ? { message_thread_id: input.messageThreadId, is_topic_message: true as const }
+      : {}),
     ...(replyTo ? { reply_to_message: replyTo } : {}),
     text: input.text,
     ...(entities.length > 0 ? { entities } : {}),
@@ -81,8 +100,14 @@ export function tap(s: FakeState, input: TapInput): TgUpdate {
   if (!target) throw new Error(`fake-telegram: no live bot message ${input.messageId} in chat ${input.chatId}`);
   const buttons = target.reply_markup?.inline_keyboard.flat() ?? [];
   if (!buttons.some((b) => b.callback_data === input.data)) {
-    const shown = buttons.map((b) => b.callback_data).filter(Boolean).join(', ') || 'none';
-    throw new Error(`fake-telegram: message ${input.messageId} has no button with data ${JSON.stringify(input.data)} (shown: ${shown})`);
+    const shown =
+      buttons
+        .map((b) => b.callback_data)
+        .filter(Boolean)
+        .join(', ') || 'none';
+    throw new Error(
+      `fake-telegram: message ${input.messageId} has no button with data ${JSON.stringify(input.data)} (shown: ${shown})`,
+    );
   }
   // Real query ids are long numeric strings; chat_instance is stable per chat.
   const id = `${4_000_000_000_000_000n + BigInt(++querySeq)}`;

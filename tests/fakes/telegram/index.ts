@@ -23,7 +23,12 @@ export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
 /** `after`: this many calls of the method go through first (the second part of a long message fails). */
-export interface FailSpec { status: number; body?: unknown; times?: number; after?: number }
+export interface FailSpec {
+  status: number;
+  body?: unknown;
+  times?: number;
+  after?: number;
+}
 
 export interface FakeTelegram {
   /** `http://127.0.0.1:PORT`, no trailing slash: the value for grammy's `client.apiRoot`. */
@@ -42,7 +47,10 @@ export interface FakeTelegram {
   /** Answer the next call(s) of `method` with this failure; the default body is the real envelope. */
   failNext(method: string, spec: FailSpec): void;
   /** POSTs an update to the registered webhook now; `secretToken` overrides the header (null: none). */
-  postWebhook(update: TgUpdate | Omit<TgUpdate, 'update_id'>, opts?: { secretToken?: string | null }): Promise<Delivery>;
+  postWebhook(
+    update: TgUpdate | Omit<TgUpdate, 'update_id'>,
+    opts?: { secretToken?: string | null },
+  ): Promise<Delivery>;
   /** Every webhook POST made (automatic and explicit), with the bot's HTTP answer. */
   deliveries: Delivery[];
   /** Resolves once queued webhook deliveries have been attempted. */
@@ -57,18 +65,30 @@ export interface FakeTelegram {
 const DEFAULT_TOKEN = '7000000001:AAFakeTelegramTokenForKazmaTests-01';
 
 function defaultBody(status: number): Record<string, unknown> {
-  if (status === 429) return { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } };
-  const description = status >= 500 ? 'Internal Server Error' : status === 403 ? 'Forbidden: bot was blocked by the user' : 'Bad Request';
+  if (status === 429)
+    return {
+      ok: false,
+      error_code: 429,
+      description: 'Too Many Requests: retry after 1',
+      parameters: { retry_after: 1 },
+    };
+  const description =
+    status >= 500 ? 'Internal Server Error' : status === 403 ? 'Forbidden: bot was blocked by the user' : 'Bad Request';
   return { ok: false, error_code: status, description };
 }
 
 /** Starts the fake on an OS-assigned port. Real tokens are `<bot id>:<secret>`, so the bot id comes from the token. */
-export async function startFakeTelegram(opts: { token?: string; botUser?: Partial<TgUser> } = {}): Promise<FakeTelegram> {
+export async function startFakeTelegram(
+  opts: { token?: string; botUser?: Partial<TgUser> } = {},
+): Promise<FakeTelegram> {
   const token = opts.token ?? DEFAULT_TOKEN;
   const idFromToken = Number(token.split(':')[0]);
   const bot: TgUser = {
     id: Number.isSafeInteger(idFromToken) && idFromToken > 0 ? idFromToken : 7000000001,
-    is_bot: true, first_name: 'Kazma', username: 'kazma_test_bot', ...opts.botUser,
+    is_bot: true,
+    first_name: 'Kazma',
+    username: 'kazma_test_bot',
+    ...opts.botUser,
   };
   const hub = new UpdateHub();
   const state: FakeState = { bot, store: new MessageStore(bot), hub, queries: new Map(), commands: new Map() };
@@ -86,7 +106,8 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
       calls.record({ method, body, at, ok, status, ...(ok ? {} : { description: String(payload.description) }) });
       return c.json(payload, status as ContentfulStatusCode);
     };
-    if (c.req.param('auth') !== `bot${token}`) return answer(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+    if (c.req.param('auth') !== `bot${token}`)
+      return answer(401, { ok: false, error_code: 401, description: 'Unauthorized' });
     try {
       body = await readParams(c);
       const injected = failures.get(method.toLowerCase())?.shift();
@@ -94,7 +115,11 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
       const canonical = lookupMethod(method);
       if (!canonical) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
       const out = await METHODS[canonical]!(state, body, c.req.raw.signal);
-      return answer(200, { ok: true, result: out.result, ...(out.description ? { description: out.description } : {}) });
+      return answer(200, {
+        ok: true,
+        result: out.result,
+        ...(out.description ? { description: out.description } : {}),
+      });
     } catch (e) {
       return answer(...errorEnvelope(e));
     }
@@ -103,7 +128,9 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
 
   // overrideGlobalObjects:false — the fake shares the test process and must not swap global Request/Response.
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, () => resolve(s as Server));
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false }, () =>
+      resolve(s as Server),
+    );
   });
   const port = (server.address() as AddressInfo).port;
 
@@ -122,7 +149,8 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
       const key = (lookupMethod(method) ?? method).toLowerCase();
       const list = failures.get(key) ?? [];
       for (let i = 0; i < (spec.after ?? 0); i++) list.push(null);
-      for (let i = 0; i < (spec.times ?? 1); i++) list.push({ status: spec.status, body: spec.body ?? defaultBody(spec.status) });
+      for (let i = 0; i < (spec.times ?? 1); i++)
+        list.push({ status: spec.status, body: spec.body ?? defaultBody(spec.status) });
       failures.set(key, list);
     },
     postWebhook: (update, o = {}) => {
@@ -132,7 +160,8 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
     deliveries: hub.deliveries,
     webhookSettled: () => hub.settled(),
     heldPolls: () => hub.heldPolls(),
-    commands: (o = {}) => structuredClone(state.commands.get(commandKey({ scope: o.scope, language_code: o.languageCode })) ?? []),
+    commands: (o = {}) =>
+      structuredClone(state.commands.get(commandKey({ scope: o.scope, language_code: o.languageCode })) ?? []),
     async close() {
       hub.releaseAll();
       await hub.settled().catch(() => undefined);
@@ -144,8 +173,19 @@ export async function startFakeTelegram(opts: { token?: string; botUser?: Partia
 
 function errorEnvelope(e: unknown): [number, Record<string, unknown>] {
   if (e instanceof TelegramApiError) {
-    return [e.code, { ok: false, error_code: e.code, description: e.description, ...(e.parameters ? { parameters: e.parameters } : {}) }];
+    return [
+      e.code,
+      {
+        ok: false,
+        error_code: e.code,
+        description: e.description,
+        ...(e.parameters ? { parameters: e.parameters } : {}),
+      },
+    ];
   }
   // A bug in the fake: a 500 with the reason, so the test failure points here instead of timing out.
-  return [500, { ok: false, error_code: 500, description: `Internal Server Error: fake-telegram: ${(e as Error).message}` }];
+  return [
+    500,
+    { ok: false, error_code: 500, description: `Internal Server Error: fake-telegram: ${(e as Error).message}` },
+  ];
 }

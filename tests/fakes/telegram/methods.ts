@@ -6,7 +6,10 @@ import { versionOf, type MessageStore } from './store.ts';
 import type { UpdateHub } from './updates.ts';
 import { TelegramApiError, badRequest, type TgUser } from './wire.ts';
 
-export interface BotCommand { command: string; description: string }
+export interface BotCommand {
+  command: string;
+  description: string;
+}
 
 /** Everything the methods read and change. `queries` holds callback queries a user created by tapping. */
 export interface FakeState {
@@ -17,11 +20,25 @@ export interface FakeState {
   commands: Map<string, BotCommand[]>;
 }
 
-export interface Outcome { result: unknown; description?: string }
+export interface Outcome {
+  result: unknown;
+  description?: string;
+}
 type Handler = (s: FakeState, p: Params, signal: AbortSignal) => Outcome | Promise<Outcome>;
 
-const CHAT_ACTIONS = new Set(['typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice',
-  'upload_voice', 'upload_document', 'choose_sticker', 'find_location', 'record_video_note', 'upload_video_note']);
+const CHAT_ACTIONS = new Set([
+  'typing',
+  'upload_photo',
+  'record_video',
+  'upload_video',
+  'record_voice',
+  'upload_voice',
+  'upload_document',
+  'choose_sticker',
+  'find_location',
+  'record_video_note',
+  'upload_video_note',
+]);
 
 const QUERY_GONE = 'query is too old and response timeout expired or query ID is invalid';
 
@@ -29,7 +46,8 @@ const ok = (result: unknown, description?: string): Outcome => ({ result, ...(de
 
 // Inline-message edits (inline_message_id) need inline mode, which this fake does not model.
 function requireChatMessage(p: Params): { chatId: number; messageId: number } {
-  if (p.inline_message_id !== undefined) throw new TelegramApiError(501, 'fake-telegram: inline_message_id is not implemented');
+  if (p.inline_message_id !== undefined)
+    throw new TelegramApiError(501, 'fake-telegram: inline_message_id is not implemented');
   return { chatId: chatIdOf(p), messageId: reqInt(p, 'message_id') };
 }
 
@@ -38,31 +56,56 @@ export const commandKey = (p: Params): string =>
   `${JSON.stringify(p.scope ?? { type: 'default' })}|${optStr(p, 'language_code') ?? ''}`;
 
 export const METHODS: Record<string, Handler> = {
-  getMe: (s) => ok({
-    ...s.bot, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false,
-    can_connect_to_business: false, has_main_web_app: false,
-  }),
+  getMe: (s) =>
+    ok({
+      ...s.bot,
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+      can_connect_to_business: false,
+      has_main_web_app: false,
+    }),
 
   getUpdates: async (s, p, signal) =>
-    ok(await s.hub.getUpdates(optInt(p, 'offset'), optInt(p, 'limit'), optInt(p, 'timeout'), p.allowed_updates, signal)),
+    ok(
+      await s.hub.getUpdates(optInt(p, 'offset'), optInt(p, 'limit'), optInt(p, 'timeout'), p.allowed_updates, signal),
+    ),
 
   setWebhook: (s, p) => {
     const url = optStr(p, 'url') ?? '';
-    if (url === '') return ok(true, s.hub.deleteWebhook(optBool(p, 'drop_pending_updates')) ? 'Webhook was deleted' : 'Webhook is already deleted');
+    if (url === '')
+      return ok(
+        true,
+        s.hub.deleteWebhook(optBool(p, 'drop_pending_updates')) ? 'Webhook was deleted' : 'Webhook is already deleted',
+      );
     // Real Telegram demands HTTPS on 443/80/88/8443; the fake posts plain HTTP to 127.0.0.1 instead.
     let parsed: URL;
-    try { parsed = new URL(url); } catch { throw badRequest('bad webhook: Failed to resolve host: Name or service not known'); }
-    if (!['http:', 'https:'].includes(parsed.protocol)) throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw badRequest('bad webhook: Failed to resolve host: Name or service not known');
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol))
+      throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
     const secret = optStr(p, 'secret_token');
     const allowed = Array.isArray(p.allowed_updates) ? p.allowed_updates.map(String) : undefined;
-    s.hub.setWebhook({ url, max_connections: optInt(p, 'max_connections') ?? 40,
-      ...(secret !== undefined ? { secret_token: secret } : {}), ...(allowed ? { allowed_updates: allowed } : {}) },
-    optBool(p, 'drop_pending_updates'));
+    s.hub.setWebhook(
+      {
+        url,
+        max_connections: optInt(p, 'max_connections') ?? 40,
+        ...(secret !== undefined ? { secret_token: secret } : {}),
+        ...(allowed ? { allowed_updates: allowed } : {}),
+      },
+      optBool(p, 'drop_pending_updates'),
+    );
     return ok(true, 'Webhook was set');
   },
 
   deleteWebhook: (s, p) =>
-    ok(true, s.hub.deleteWebhook(optBool(p, 'drop_pending_updates')) ? 'Webhook was deleted' : 'Webhook is already deleted'),
+    ok(
+      true,
+      s.hub.deleteWebhook(optBool(p, 'drop_pending_updates')) ? 'Webhook was deleted' : 'Webhook is already deleted',
+    ),
 
   getWebhookInfo: (s) => ok(s.hub.webhookInfo()),
 
@@ -71,13 +114,18 @@ export const METHODS: Record<string, Handler> = {
     s.store.chat(chatId);
     const content = readText(p);
     const markup = readMarkup(p);
-    const replyParams = p.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
+    const replyParams = p.reply_parameters as
+      | { message_id?: number; allow_sending_without_reply?: boolean }
+      | undefined;
     const replyTo = optInt(p, 'reply_to_message_id') ?? replyParams?.message_id;
     const lenient = optBool(p, 'allow_sending_without_reply') || replyParams?.allow_sending_without_reply === true;
     const target = replyTo !== undefined && s.store.exists(chatId, replyTo) ? replyTo : undefined;
     if (replyTo !== undefined && target === undefined && !lenient) throw badRequest('message to be replied not found');
-    const sent = s.store.addBotMessage(chatId, { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() },
-      optInt(p, 'message_thread_id'));
+    const sent = s.store.addBotMessage(
+      chatId,
+      { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() },
+      optInt(p, 'message_thread_id'),
+    );
     if (target !== undefined) {
       const bot = s.store.findBot(chatId, target);
       const original = bot ? s.store.view(bot) : s.store.userMessage(chatId, target);
@@ -90,7 +138,9 @@ export const METHODS: Record<string, Handler> = {
     const { chatId, messageId } = requireChatMessage(p);
     const content = readText(p);
     const markup = readMarkup(p);
-    return ok(s.store.edit(chatId, messageId, { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() }));
+    return ok(
+      s.store.edit(chatId, messageId, { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() }),
+    );
   },
 
   editMessageReplyMarkup: (s, p) => {
@@ -99,7 +149,9 @@ export const METHODS: Record<string, Handler> = {
     if (!current) throw badRequest('message to edit not found');
     const { reply_markup: _old, ...content } = versionOf(current);
     const markup = readMarkup(p); // omitted = remove the keyboard
-    return ok(s.store.edit(chatId, messageId, { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() }));
+    return ok(
+      s.store.edit(chatId, messageId, { ...content, ...(markup ? { reply_markup: markup } : {}), at: Date.now() }),
+    );
   },
 
   answerCallbackQuery: (s, p) => {
@@ -121,7 +173,8 @@ export const METHODS: Record<string, Handler> = {
     if (p.commands.length > 100) throw badRequest('BOT_COMMANDS_TOO_MUCH');
     const commands = p.commands.map((raw: unknown): BotCommand => {
       const c = raw as Partial<BotCommand>;
-      if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) throw badRequest('BOT_COMMAND_INVALID');
+      if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command))
+        throw badRequest('BOT_COMMAND_INVALID');
       // Wording of the description error is our best reading of the API, not a captured response.
       if (typeof c.description !== 'string' || c.description.trim() === '' || c.description.length > 256) {
         throw badRequest('BOT_COMMAND_DESCRIPTION_INVALID');

@@ -22,7 +22,12 @@ export interface StoredMessage extends StoredVersion {
   history: StoredVersion[];
 }
 
-interface ChatState { chat: TgChat; lastId: number; bot: StoredMessage[]; user: Map<number, TgMessage> }
+interface ChatState {
+  chat: TgChat;
+  lastId: number;
+  bot: StoredMessage[];
+  user: Map<number, TgMessage>;
+}
 
 export class MessageStore {
   private chats = new Map<number, ChatState>();
@@ -55,7 +60,12 @@ export class MessageStore {
   addBotMessage(chatId: number, content: StoredVersion, threadId?: number): TgMessage {
     const state = this.state(chatId);
     const stored: StoredMessage = {
-      ...content, message_id: ++state.lastId, chat_id: chatId, date: unixNow(), deleted: false, history: [],
+      ...content,
+      message_id: ++state.lastId,
+      chat_id: chatId,
+      date: unixNow(),
+      deleted: false,
+      history: [],
       ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
     };
     state.bot.push(stored);
@@ -84,10 +94,14 @@ export class MessageStore {
   edit(chatId: number, messageId: number, next: StoredVersion): TgMessage {
     const msg = this.findBot(chatId, messageId);
     if (!msg) throw badRequest('message to edit not found');
-    const same = msg.text === next.text && canonical(msg.entities) === canonical(next.entities) &&
+    const same =
+      msg.text === next.text &&
+      canonical(msg.entities) === canonical(next.entities) &&
       canonical(msg.reply_markup ?? null) === canonical(next.reply_markup ?? null);
     if (same) {
-      throw badRequest('message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+      throw badRequest(
+        'message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+      );
     }
     msg.history.push(versionOf(msg));
     msg.text = next.text;
@@ -143,7 +157,10 @@ export class MessageStore {
 /** The content part of a message: what an edit replaces and `history` keeps. */
 export function versionOf(m: StoredVersion): StoredVersion {
   return {
-    text: m.text, raw_text: m.raw_text, entities: m.entities, at: m.at,
+    text: m.text,
+    raw_text: m.raw_text,
+    entities: m.entities,
+    at: m.at,
     ...(m.parse_mode !== undefined ? { parse_mode: m.parse_mode } : {}),
     ...(m.reply_markup !== undefined ? { reply_markup: m.reply_markup } : {}),
   };

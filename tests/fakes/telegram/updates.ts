@@ -4,12 +4,25 @@
 // terminates a held one with 409; getUpdates is a 409 while a webhook is set.
 import { TelegramApiError, badRequest, updateType, DEFAULT_EXCLUDED_UPDATES, type TgUpdate } from './wire.ts';
 
-export interface Webhook { url: string; secret_token?: string; allowed_updates?: string[]; max_connections: number }
+export interface Webhook {
+  url: string;
+  secret_token?: string;
+  allowed_updates?: string[];
+  max_connections: number;
+}
 
 /** One webhook POST the fake made, and how the bot answered it. */
-export interface Delivery { update_id: number; status: number; at: number; body: string }
+export interface Delivery {
+  update_id: number;
+  status: number;
+  at: number;
+  body: string;
+}
 
-interface HeldPoll { wake: () => void; conflicted: boolean }
+interface HeldPoll {
+  wake: () => void;
+  conflicted: boolean;
+}
 
 export class UpdateHub {
   webhook: Webhook | undefined;
@@ -36,26 +49,43 @@ export class UpdateHub {
   }
 
   /** getUpdates; `signal` is the HTTP request's, aborted when the client goes away (bot.stop()). */
-  async getUpdates(offset: number | undefined, limit = 100, timeout = 0, allowed: unknown, signal: AbortSignal): Promise<TgUpdate[]> {
-    if (this.webhook) throw conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+  async getUpdates(
+    offset: number | undefined,
+    limit = 100,
+    timeout = 0,
+    allowed: unknown,
+    signal: AbortSignal,
+  ): Promise<TgUpdate[]> {
+    if (this.webhook)
+      throw conflict(
+        "can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+      );
     if (limit < 1 || limit > 100) limit = 100; // the real API clamps rather than rejects
     if (Array.isArray(allowed)) this.allowed = allowed.map(String); // remembered across calls, as documented
     if (offset !== undefined && offset > 0) this.queue = this.queue.filter((u) => u.update_id >= offset);
     else if (offset !== undefined && offset < 0) this.queue = this.queue.slice(offset);
-    for (const poll of this.held) { poll.conflicted = true; poll.wake(); }
+    for (const poll of this.held) {
+      poll.conflicted = true;
+      poll.wake();
+    }
     if (this.deliverable().length === 0 && timeout > 0) {
       const poll = await this.hold(timeout, signal);
-      if (poll.conflicted) throw conflict('terminated by other getUpdates request; make sure that only one bot instance is running');
+      if (poll.conflicted)
+        throw conflict('terminated by other getUpdates request; make sure that only one bot instance is running');
     }
     return this.deliverable().slice(0, limit);
   }
 
   setWebhook(hook: Webhook, dropPending: boolean): void {
-    if (!/^[A-Za-z0-9_-]{1,256}$/.test(hook.secret_token ?? 'x')) throw badRequest('secret token contains unallowed characters');
+    if (!/^[A-Za-z0-9_-]{1,256}$/.test(hook.secret_token ?? 'x'))
+      throw badRequest('secret token contains unallowed characters');
     if (dropPending) this.queue = [];
     this.webhook = hook;
     this.lastError = undefined;
-    for (const poll of this.held) { poll.conflicted = true; poll.wake(); }
+    for (const poll of this.held) {
+      poll.conflicted = true;
+      poll.wake();
+    }
     this.delivering = this.delivering.then(() => this.deliverQueued());
   }
 
@@ -87,7 +117,10 @@ export class UpdateHub {
     const secret = secretToken === undefined ? hook.secret_token : secretToken;
     const res = await fetch(hook.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(secret != null ? { 'x-telegram-bot-api-secret-token': secret } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(secret != null ? { 'x-telegram-bot-api-secret-token': secret } : {}),
+      },
       body: JSON.stringify(update),
     });
     const delivery = { update_id: update.update_id, status: res.status, at: Date.now(), body: await res.text() };
@@ -119,9 +152,13 @@ export class UpdateHub {
       try {
         const d = await this.post(next);
         ok = d.status >= 200 && d.status < 300;
-        if (!ok) this.lastError = { date: Math.floor(d.at / 1000), message: `Wrong response from the webhook: ${d.status}` };
+        if (!ok)
+          this.lastError = { date: Math.floor(d.at / 1000), message: `Wrong response from the webhook: ${d.status}` };
       } catch (e) {
-        this.lastError = { date: Math.floor(Date.now() / 1000), message: `Connection refused: ${(e as Error).message}` };
+        this.lastError = {
+          date: Math.floor(Date.now() / 1000),
+          message: `Connection refused: ${(e as Error).message}`,
+        };
       }
       if (!ok) return;
       this.queue = this.queue.filter((u) => u !== next);
@@ -129,9 +166,10 @@ export class UpdateHub {
   }
 
   private deliverable(): TgUpdate[] {
-    const wanted = (u: TgUpdate): boolean => this.allowed.length > 0
-      ? this.allowed.includes(updateType(u))
-      : !DEFAULT_EXCLUDED_UPDATES.includes(updateType(u));
+    const wanted = (u: TgUpdate): boolean =>
+      this.allowed.length > 0
+        ? this.allowed.includes(updateType(u))
+        : !DEFAULT_EXCLUDED_UPDATES.includes(updateType(u));
     // Unwanted updates are never delivered; Telegram drops them, so do we.
     this.queue = this.queue.filter(wanted);
     return this.queue;

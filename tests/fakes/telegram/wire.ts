@@ -38,7 +38,9 @@ export interface TgButton {
   [other: string]: unknown;
 }
 
-export interface TgInlineKeyboard { inline_keyboard: TgButton[][] }
+export interface TgInlineKeyboard {
+  inline_keyboard: TgButton[][];
+}
 
 export interface TgMessage {
   message_id: number;
@@ -83,8 +85,7 @@ export class TelegramApiError extends Error {
 }
 
 /** `400 Bad Request: <detail>` — the prefix every real 400 carries. */
-export const badRequest = (detail: string): TelegramApiError =>
-  new TelegramApiError(400, `Bad Request: ${detail}`);
+export const badRequest = (detail: string): TelegramApiError => new TelegramApiError(400, `Bad Request: ${detail}`);
 
 /** The update types delivered when `allowed_updates` is empty or never set (real default). */
 export const DEFAULT_EXCLUDED_UPDATES = ['chat_member', 'message_reaction', 'message_reaction_count'];

@@ -14,10 +14,16 @@
 // and through the stock saver's `list` — with what the stock saver reads of its own.
 import { randomBytes } from 'node:crypto';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  CheckpointTuple,
+  PendingWrite,
+} from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { ChannelValues, } from './channel-values.ts';
+import { ChannelValues } from './channel-values.ts';
 import { checkpointReadSql, knownKey, loaderInputs, type CheckpointReadRow } from './checkpoint-read.ts';
 import { DeltaBases, dumpChannel, type DumpedBlob, type FetchedBlob } from './delta-blobs.ts';
 import { MessageMemoSerializer } from './message-serde.ts';
@@ -47,15 +53,25 @@ export class BatchedPostgresSaver extends PostgresSaver {
    * prepare a name the first already holds (an error).
    * `valuesBudgetBytes`: how much of the conversations it wrote or read the saver keeps (default 8 MB of JSON).
    */
-  constructor(pool: pg.Pool, schema: string, options: { prepared?: boolean; sessionShared?: boolean; valuesBudgetBytes?: number } = {}) {
+  constructor(
+    pool: pg.Pool,
+    schema: string,
+    options: { prepared?: boolean; sessionShared?: boolean; valuesBudgetBytes?: number } = {},
+  ) {
     const serde = new MessageMemoSerializer();
     super(pool, serde, { schema });
     this.#values = new ChannelValues({ budgetBytes: options.valuesBudgetBytes });
     this.#pool = pool;
     const statements = batchedStatements(schema);
     const bases = new DeltaBases({
-      values: this.#values, serde,
-      fetch: async (where, versions) => (await pool.query<FetchedBlob>(this.#named('delta_bases', statements.fetchBases, [where.thread, where.ns, where.channel, versions]))).rows,
+      values: this.#values,
+      serde,
+      fetch: async (where, versions) =>
+        (
+          await pool.query<FetchedBlob>(
+            this.#named('delta_bases', statements.fetchBases, [where.thread, where.ns, where.channel, versions]),
+          )
+        ).rows,
     });
     serde.loadDeltasWith((blob) => bases.load(blob));
     this.#sql = { ...statements, read: checkpointReadSql(schema) };
@@ -65,9 +81,14 @@ export class BatchedPostgresSaver extends PostgresSaver {
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const { thread_id, checkpoint_ns = '', checkpoint_id } = (config.configurable ?? {}) as { thread_id?: string; checkpoint_ns?: string; checkpoint_id?: string };
+    const {
+      thread_id,
+      checkpoint_ns = '',
+      checkpoint_id,
+    } = (config.configurable ?? {}) as { thread_id?: string; checkpoint_ns?: string; checkpoint_id?: string };
     if (thread_id === undefined) return super.getTuple(config);
-    if (checkpoint_ns !== '' || checkpoint_id !== undefined) return this.#read(config, thread_id, checkpoint_ns, checkpoint_id);
+    if (checkpoint_ns !== '' || checkpoint_id !== undefined)
+      return this.#read(config, thread_id, checkpoint_ns, checkpoint_id);
     return this.reads.latest(thread_id, () => this.#read(config, thread_id, checkpoint_ns, undefined));
   }
 
@@ -76,16 +97,25 @@ export class BatchedPostgresSaver extends PostgresSaver {
    * these four texts once instead of on every read and write.
    */
   #named(name: string, text: string, values: unknown[]): pg.QueryConfig {
-    return this.#prepared ? { name: `kazma_${this.#schema}_${name}${this.#nameSuffix}`, text, values } : { text, values };
+    return this.#prepared
+      ? { name: `kazma_${this.#schema}_${name}${this.#nameSuffix}`, text, values }
+      : { text, values };
   }
 
   /** One checkpoint, its values and its pending writes as rows of plain bytea (checkpoint-read.ts). */
-  async #read(config: RunnableConfig, thread_id: string, checkpoint_ns: string, checkpoint_id: string | undefined): Promise<CheckpointTuple | undefined> {
+  async #read(
+    config: RunnableConfig,
+    thread_id: string,
+    checkpoint_ns: string,
+    checkpoint_id: string | undefined,
+  ): Promise<CheckpointTuple | undefined> {
     const known = this.#values.known(thread_id, checkpoint_ns);
     const knownKeys = [...known].map(([channel, { version }]) => knownKey(channel, version));
-    const { rows } = await this.#pool.query<CheckpointReadRow>(this.#named('read', this.#sql.read, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]));
+    const { rows } = await this.#pool.query<CheckpointReadRow>(
+      this.#named('read', this.#sql.read, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]),
+    );
     const head = rows[0];
-    if (!head || head.part !== 0 || !head.checkpoint) return undefined;
+    if (head?.part !== 0 || !head.checkpoint) return undefined;
     // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
     if (head.checkpoint.v < 4 && head.parent_checkpoint_id != null) return super.getTuple(config);
     const { channelValues, pendingWrites, held } = loaderInputs(rows);
@@ -96,7 +126,9 @@ export class BatchedPostgresSaver extends PostgresSaver {
       config: { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.checkpoint_id } },
       checkpoint,
       metadata: await this._loadMetadata(head.metadata as never),
-      parentConfig: head.parent_checkpoint_id ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.parent_checkpoint_id } } : undefined,
+      parentConfig: head.parent_checkpoint_id
+        ? { configurable: { thread_id, checkpoint_ns, checkpoint_id: head.parent_checkpoint_id } }
+        : undefined,
       pendingWrites: await this._loadWrites(pendingWrites as never),
     };
   }
@@ -107,35 +139,77 @@ export class BatchedPostgresSaver extends PostgresSaver {
     await super.deleteThread(threadId);
   }
 
-  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new Error('Missing "configurable" field in "config" param');
-    const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
+    const {
+      thread_id,
+      checkpoint_ns = '',
+      checkpoint_id,
+    } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
     this.reads.written(thread_id);
-    const [blobs, dumpedMetadata] = await Promise.all([this.#dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions), this._dumpMetadata(metadata)]);
+    const [blobs, dumpedMetadata] = await Promise.all([
+      this.#dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions),
+      this._dumpMetadata(metadata),
+    ]);
     const blobBytes = packed(blobs.map((b) => b.blob));
-    await this.#pool.query(this.#named('put', this.#sql.put, [
-      thread_id, checkpoint_ns,
-      blobs.map((b) => b.channel), blobs.map((b) => b.version), blobs.map((b) => b.type), blobBytes.bytes,
-      checkpoint.id, checkpoint_id ?? null, this._dumpCheckpoint(checkpoint), dumpedMetadata,
-      blobBytes.at, blobBytes.length,
-    ]));
-    for (const { channel, version, remember } of blobs) if (remember) this.#values.remember(thread_id, checkpoint_ns, channel, { version, ...remember });
+    await this.#pool.query(
+      this.#named('put', this.#sql.put, [
+        thread_id,
+        checkpoint_ns,
+        blobs.map((b) => b.channel),
+        blobs.map((b) => b.version),
+        blobs.map((b) => b.type),
+        blobBytes.bytes,
+        checkpoint.id,
+        checkpoint_id ?? null,
+        this._dumpCheckpoint(checkpoint),
+        dumpedMetadata,
+        blobBytes.at,
+        blobBytes.length,
+      ]),
+    );
+    for (const { channel, version, remember } of blobs)
+      if (remember) this.#values.remember(thread_id, checkpoint_ns, channel, { version, ...remember });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
   /** The stock `_dumpBlobs`, with a conversation written as a delta on what this process holds (delta-blobs.ts). */
-  async #dumpBlobs(thread: string, ns: string, values: Record<string, unknown>, versions: ChannelVersions): Promise<Array<DumpedBlob & { channel: string; version: string }>> {
+  async #dumpBlobs(
+    thread: string,
+    ns: string,
+    values: Record<string, unknown>,
+    versions: ChannelVersions,
+  ): Promise<Array<DumpedBlob & { channel: string; version: string }>> {
     const known = this.#values.known(thread, ns);
-    return Promise.all(Object.entries(versions).map(async ([channel, v]) => {
-      const version = v.toString();
-      const dumped: DumpedBlob = channel in values ? await dumpChannel(this.serde as MessageMemoSerializer, { thread, ns, channel }, values[channel], known.get(channel)) : { type: 'empty', blob: undefined };
-      return { ...dumped, channel, version };
-    }));
+    return Promise.all(
+      Object.entries(versions).map(async ([channel, v]) => {
+        const version = v.toString();
+        const dumped: DumpedBlob =
+          channel in values
+            ? await dumpChannel(
+                this.serde as MessageMemoSerializer,
+                { thread, ns, channel },
+                values[channel],
+                known.get(channel),
+              )
+            : { type: 'empty', blob: undefined };
+        return { ...dumped, channel, version };
+      }),
+    );
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     if (writes.length === 0) return;
-    const { thread_id, checkpoint_ns = '', checkpoint_id } = (config.configurable ?? {}) as { thread_id: string; checkpoint_ns?: string; checkpoint_id: string };
+    const {
+      thread_id,
+      checkpoint_ns = '',
+      checkpoint_id,
+    } = (config.configurable ?? {}) as { thread_id: string; checkpoint_ns?: string; checkpoint_id: string };
     this.reads.written(thread_id);
     const upsert = writes.every(([channel]) => channel in SPECIAL_WRITE_INDEX);
     const dumped = await this._dumpWrites(thread_id, checkpoint_ns, checkpoint_id, taskId, writes);
@@ -145,9 +219,23 @@ export class BatchedPostgresSaver extends PostgresSaver {
     for (const write of upsert ? dumped : [...dumped].reverse()) byIndex.set(write[4], write);
     const rows = [...byIndex.values()];
     const blobBytes = packed(rows.map((w) => w[7]));
-    await this.#pool.query(this.#named(upsert ? 'upsert_writes' : 'insert_writes', upsert ? this.#sql.upsertWrites : this.#sql.insertWrites, [
-      thread_id, checkpoint_ns, checkpoint_id, taskId,
-      rows.map((w) => w[4]), rows.map((w) => w[5]), rows.map((w) => w[6]), blobBytes.bytes, blobBytes.at, blobBytes.length,
-    ]));
+    await this.#pool.query(
+      this.#named(
+        upsert ? 'upsert_writes' : 'insert_writes',
+        upsert ? this.#sql.upsertWrites : this.#sql.insertWrites,
+        [
+          thread_id,
+          checkpoint_ns,
+          checkpoint_id,
+          taskId,
+          rows.map((w) => w[4]),
+          rows.map((w) => w[5]),
+          rows.map((w) => w[6]),
+          blobBytes.bytes,
+          blobBytes.at,
+          blobBytes.length,
+        ],
+      ),
+    );
   }
 }

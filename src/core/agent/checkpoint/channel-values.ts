@@ -63,19 +63,32 @@ export class ChannelValues {
       if (row.part !== 1 || row.known || !row.blob || row.version === null) continue;
       const value = values[row.channel!];
       if (!isMessageList(value)) continue;
-      const { depth, bytes } = row.type === DELTA_TYPE ? decodeDelta(row.blob).header : { depth: 0, bytes: row.blob.length };
+      const { depth, bytes } =
+        row.type === DELTA_TYPE ? decodeDelta(row.blob).header : { depth: 0, bytes: row.blob.length };
       this.remember(threadId, namespace, row.channel!, { version: row.version, value, bytes, depth });
     }
   }
 
-  /** Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON, `depth` its blob's (default 0). */
-  remember(threadId: string, namespace: string, channel: string, entry: { version: string; value: readonly BaseMessage[]; bytes: number; depth?: number }): void {
+  /**
+   * Keeps `value` as `channel`'s value at `version`; `bytes` is the size of its JSON, `depth` its blob's (default 0).
+   */
+  remember(
+    threadId: string,
+    namespace: string,
+    channel: string,
+    entry: { version: string; value: readonly BaseMessage[]; bytes: number; depth?: number },
+  ): void {
     const key = threadKeyOf(threadId, namespace);
     const channels = this.#touch(key) ?? new Map<string, KnownValue>();
     this.#bytes -= channels.get(channel)?.bytes ?? 0;
     channels.delete(channel);
     if (entry.bytes <= this.#budget) {
-      channels.set(channel, { version: entry.version, value: [...entry.value], bytes: entry.bytes, depth: entry.depth ?? 0 });
+      channels.set(channel, {
+        version: entry.version,
+        value: [...entry.value],
+        bytes: entry.bytes,
+        depth: entry.depth ?? 0,
+      });
       this.#bytes += entry.bytes;
     }
     if (channels.size > 0) this.#threads.set(key, channels);

@@ -122,7 +122,8 @@ export class CheckpointRetention {
   async #blobHeads(threadId: string): Promise<BlobHead[]> {
     const { rows } = await this.#o.pool.query<BlobHead>(
       `select checkpoint_ns, channel, version,
-              case when type = $2 then convert_from(substring(blob from 1 for position('\\x0a'::bytea in blob) - 1), 'UTF8') end as header
+              case when type = $2 then convert_from(substring(blob from 1 for position('\\x0a'::bytea in blob) - 1),
+                'UTF8') end as header
        from ${this.#table('checkpoint_blobs')} where thread_id = $1`,
       [threadId, DELTA_TYPE],
     );
@@ -130,19 +131,34 @@ export class CheckpointRetention {
   }
 
   /** One statement: the thread's other checkpoints, their pending writes, and the blobs not in `blobs`. */
-  async #delete(threadId: string, kept: KeptCheckpoint[], blobs: BlobKeys): Promise<{ checkpoints: number; blobs: number; writes: number }> {
+  async #delete(
+    threadId: string,
+    kept: KeptCheckpoint[],
+    blobs: BlobKeys,
+  ): Promise<{ checkpoints: number; blobs: number; writes: number }> {
     const keptList = `select * from unnest($2::text[], $3::text[]) as k(ns, id)`;
     const { rows } = await this.#o.pool.query<{ checkpoints: number; blobs: number; writes: number }>(
       `with gone_checkpoints as (
-         delete from ${this.#table('checkpoints')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in (${keptList}) returning 1),
+         delete from ${this.#table('checkpoints')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in
+           (${keptList}) returning 1),
        gone_writes as (
-         delete from ${this.#table('checkpoint_writes')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in (${keptList}) returning 1),
+         delete from ${this.#table('checkpoint_writes')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not
+           in (${keptList}) returning 1),
        gone_blobs as (
          delete from ${this.#table('checkpoint_blobs')} where thread_id = $1
-           and (checkpoint_ns, channel, version) not in (select * from unnest($4::text[], $5::text[], $6::text[])) returning 1)
-       select (select count(*)::int from gone_checkpoints) as checkpoints, (select count(*)::int from gone_blobs) as blobs,
+           and (checkpoint_ns, channel, version) not in (select * from unnest($4::text[], $5::text[], $6::text[]))
+             returning 1)
+       select (select count(*)::int from gone_checkpoints) as checkpoints, (select count(*)::int from gone_blobs) as
+         blobs,
               (select count(*)::int from gone_writes) as writes`,
-      [threadId, kept.map((k) => k.checkpoint_ns), kept.map((k) => k.checkpoint_id), blobs.ns, blobs.channel, blobs.version],
+      [
+        threadId,
+        kept.map((k) => k.checkpoint_ns),
+        kept.map((k) => k.checkpoint_id),
+        blobs.ns,
+        blobs.channel,
+        blobs.version,
+      ],
     );
     return rows[0]!;
   }
@@ -160,7 +176,11 @@ interface BlobKeys {
  * it names, down to a whole blob (or to a base already gone). Undefined when a delta names a base outside
  * its own thread, namespace and channel: this Kazma never writes one, and what it cannot follow it keeps.
  */
-function reachedBlobs(threadId: string, kept: readonly KeptCheckpoint[], heads: readonly BlobHead[]): BlobKeys | undefined {
+function reachedBlobs(
+  threadId: string,
+  kept: readonly KeptCheckpoint[],
+  heads: readonly BlobHead[],
+): BlobKeys | undefined {
   const keyOf = (ns: string, channel: string, version: string) => JSON.stringify([ns, channel, version]);
   const byKey = new Map(heads.map((head) => [keyOf(head.checkpoint_ns, head.channel, head.version), head]));
   const reached = new Map<string, [string, string, string]>();
@@ -174,7 +194,8 @@ function reachedBlobs(threadId: string, kept: readonly KeptCheckpoint[], heads: 
         const header = byKey.get(key)?.header;
         if (header === null || header === undefined) break;
         const delta = JSON.parse(header) as DeltaHeader;
-        if (delta.thread !== threadId || delta.ns !== checkpoint.checkpoint_ns || delta.channel !== channel) return undefined;
+        if (delta.thread !== threadId || delta.ns !== checkpoint.checkpoint_ns || delta.channel !== channel)
+          return undefined;
         version = delta.base;
       }
     }

@@ -91,14 +91,24 @@ interface OpenCheckpointer extends Checkpointer {
 }
 
 async function openCheckpointer(database: Database, options: CheckpointerOptions): Promise<OpenCheckpointer> {
-  const pool = database.pglite ? await pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000) : postgresPool(database, options);
-  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, { prepared: true, sessionShared: database.pglite !== undefined });
+  const pool = database.pglite
+    ? await pglitePool(database.pglite, options.lockTimeoutMs ?? 30_000)
+    : postgresPool(database, options);
+  const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, {
+    prepared: true,
+    sessionShared: database.pglite !== undefined,
+  });
   return { saver, pool, close: () => pool.end() };
 }
 
 function postgresPool(database: Database, options: CheckpointerOptions): pg.Pool {
-  if (!database.url) throw new StartupError('checkpointer_no_url', 'The PostgreSQL database has no URL for the checkpointer.');
-  const pool = new pg.Pool({ connectionString: database.url, max: options.poolSize ?? 4, connectionTimeoutMillis: 10_000 });
+  if (!database.url)
+    throw new StartupError('checkpointer_no_url', 'The PostgreSQL database has no URL for the checkpointer.');
+  const pool = new pg.Pool({
+    connectionString: database.url,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: 10_000,
+  });
   // An idle client's error is emitted on the pool; unhandled, it would crash the process.
   pool.on('error', (error) => options.onPoolError?.(error));
   return pool;
@@ -111,7 +121,8 @@ function postgresPool(database: Database, options: CheckpointerOptions): pg.Pool
 async function pglitePool(pglite: PGlite, lockTimeoutMs: number): Promise<pg.Pool> {
   // PGlite's node-postgres bridge, loaded only for the embedded database.
   const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
-  // One session, so one client; idleTimeoutMillis 0 keeps it, since createPgConfig hands every client the same connection.
+  // One session, so one client; idleTimeoutMillis 0 keeps it, since createPgConfig hands every client the same
+  // connection.
   const inner = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0 });
   inner.on('error', () => {}); // an in-process "connection" has no network to fail
   // Calls under way when the pool is ended (LangGraph can still be writing an aborted run's checkpoint while
@@ -120,7 +131,10 @@ async function pglitePool(pglite: PGlite, lockTimeoutMs: number): Promise<pg.Poo
   const running = new Set<Promise<unknown>>();
   const tracked = <T>(call: Promise<T>): Promise<T> => {
     running.add(call);
-    void call.then(() => running.delete(call), () => running.delete(call));
+    void call.then(
+      () => running.delete(call),
+      () => running.delete(call),
+    );
     return call;
   };
   const pool = {
@@ -174,7 +188,8 @@ function lockSession(pglite: PGlite, timeoutMs: number): Promise<() => void> {
       () =>
         new Promise<void>((unlock) => {
           clearTimeout(timer);
-          if (gaveUp) unlock(); // our caller already failed; hand the mutex straight on
+          if (gaveUp)
+            unlock(); // our caller already failed; hand the mutex straight on
           else resolve(unlock);
         }),
     );

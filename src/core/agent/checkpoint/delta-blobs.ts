@@ -3,7 +3,15 @@
 // serializer, for every read (its own and the stock saver's `list`).
 import type { BaseMessage } from '@langchain/core/messages';
 import { isMessageList, type ChannelValues, type KnownValue } from './channel-values.ts';
-import { applyDelta, decodeDelta, DELTA_TYPE, diffMessages, encodeDelta, MAX_DELTA_DEPTH, type DeltaHeader } from './message-deltas.ts';
+import {
+  applyDelta,
+  decodeDelta,
+  DELTA_TYPE,
+  diffMessages,
+  encodeDelta,
+  MAX_DELTA_DEPTH,
+  type DeltaHeader,
+} from './message-deltas.ts';
 import type { MessageMemoSerializer } from './message-serde.ts';
 
 /** Where a blob is: its thread, namespace, channel and version. */
@@ -27,15 +35,33 @@ export interface DumpedBlob {
  * on it, unless that would make the chain longer than MAX_DELTA_DEPTH or keeps nothing of it; anything
  * else is written whole, as the stock saver writes it.
  */
-export async function dumpChannel(serde: MessageMemoSerializer, key: Omit<BlobKey, 'version'>, value: unknown, known: KnownValue | undefined): Promise<DumpedBlob> {
+export async function dumpChannel(
+  serde: MessageMemoSerializer,
+  key: Omit<BlobKey, 'version'>,
+  value: unknown,
+  known: KnownValue | undefined,
+): Promise<DumpedBlob> {
   if (isMessageList(value) && known && known.depth < MAX_DELTA_DEPTH) {
     const diff = diffMessages(known.value, value);
     const kept = known.value.length - (diff?.removed.length ?? known.value.length);
     if (diff && kept > 0) {
       const [, appendedJson] = await serde.dumpsTyped(diff.appended);
       const bytes = Math.round((known.bytes * kept) / known.value.length) + appendedJson.length;
-      const header: DeltaHeader = { v: 1, thread: key.thread, ns: key.ns, channel: key.channel, base: known.version, depth: known.depth + 1, removed: diff.removed, bytes };
-      return { type: DELTA_TYPE, blob: encodeDelta(header, appendedJson), remember: { value, bytes, depth: header.depth } };
+      const header: DeltaHeader = {
+        v: 1,
+        thread: key.thread,
+        ns: key.ns,
+        channel: key.channel,
+        base: known.version,
+        depth: known.depth + 1,
+        removed: diff.removed,
+        bytes,
+      };
+      return {
+        type: DELTA_TYPE,
+        blob: encodeDelta(header, appendedJson),
+        remember: { value, bytes, depth: header.depth },
+      };
     }
   }
   const [type, blob] = await serde.dumpsTyped(value);
@@ -75,7 +101,9 @@ export class DeltaBases {
   async load(blob: Uint8Array): Promise<BaseMessage[]> {
     const delta = decodeDelta(blob);
     const where = { thread: delta.header.thread, ns: delta.header.ns, channel: delta.header.channel };
-    const rows = this.#held(where, delta.header.base) ? new Map<string, FetchedBlob>() : new Map((await this.#fetch(where, versionsBefore(delta.header.base))).map((row) => [row.version, row]));
+    const rows = this.#held(where, delta.header.base)
+      ? new Map<string, FetchedBlob>()
+      : new Map((await this.#fetch(where, versionsBefore(delta.header.base))).map((row) => [row.version, row]));
     return this.#apply(where, delta, rows, 0);
   }
 
@@ -85,17 +113,36 @@ export class DeltaBases {
   }
 
   /** The delta's base (held, fetched, or itself a delta) less what it removed, with what it appended. */
-  async #apply(where: Omit<BlobKey, 'version'>, delta: ReturnType<typeof decodeDelta>, rows: Map<string, FetchedBlob>, hops: number): Promise<BaseMessage[]> {
-    if (hops > MAX_DELTA_DEPTH) throw new Error(`the checkpoint delta chain of ${where.thread}/${where.channel} is longer than ${MAX_DELTA_DEPTH}`);
-    const [base, appended] = await Promise.all([this.#valueAt(where, delta.header.base, rows, hops), this.#serde.loadsTyped('json', delta.appendedJson) as Promise<BaseMessage[]>]);
+  async #apply(
+    where: Omit<BlobKey, 'version'>,
+    delta: ReturnType<typeof decodeDelta>,
+    rows: Map<string, FetchedBlob>,
+    hops: number,
+  ): Promise<BaseMessage[]> {
+    if (hops > MAX_DELTA_DEPTH)
+      throw new Error(
+        `the checkpoint delta chain of ${where.thread}/${where.channel} is longer than ${MAX_DELTA_DEPTH}`,
+      );
+    const [base, appended] = await Promise.all([
+      this.#valueAt(where, delta.header.base, rows, hops),
+      this.#serde.loadsTyped('json', delta.appendedJson) as Promise<BaseMessage[]>,
+    ]);
     return applyDelta(base, delta.header.removed, appended);
   }
 
-  async #valueAt(where: Omit<BlobKey, 'version'>, version: string, rows: Map<string, FetchedBlob>, hops: number): Promise<readonly BaseMessage[]> {
+  async #valueAt(
+    where: Omit<BlobKey, 'version'>,
+    version: string,
+    rows: Map<string, FetchedBlob>,
+    hops: number,
+  ): Promise<readonly BaseMessage[]> {
     const held = this.#held(where, version);
     if (held) return held;
     const row = rows.get(version) ?? (await this.#fetch(where, [version]))[0];
-    if (!row?.blob) throw new Error(`the checkpoint blob ${where.thread}/${where.channel}@${version}, the base of a delta, is missing`);
+    if (!row?.blob)
+      throw new Error(
+        `the checkpoint blob ${where.thread}/${where.channel}@${version}, the base of a delta, is missing`,
+      );
     if (row.type !== DELTA_TYPE) return (await this.#serde.loadsTyped(row.type, row.blob)) as BaseMessage[];
     return this.#apply(where, decodeDelta(row.blob), rows, hops + 1);
   }

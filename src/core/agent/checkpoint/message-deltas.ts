@@ -35,9 +35,12 @@ export interface DeltaHeader {
  * messages appended. Messages are compared by identity (a message in a thread's state is never changed in
  * place: channel-values.ts). Undefined when `next` is not of that shape (e.g. an old message moved).
  */
-export function diffMessages(prev: readonly BaseMessage[], next: readonly BaseMessage[]): { removed: number[]; appended: BaseMessage[] } | undefined {
+export function diffMessages(
+  prev: readonly BaseMessage[],
+  next: readonly BaseMessage[],
+): { removed: number[]; appended: BaseMessage[] } | undefined {
   const indexOf = new Map<BaseMessage, number>();
-  prev.forEach((message, i) => indexOf.set(message, i));
+  for (const [i, message] of prev.entries()) indexOf.set(message, i);
   const removed: number[] = [];
   let at = 0;
   let j = 0;
@@ -55,7 +58,11 @@ export function diffMessages(prev: readonly BaseMessage[], next: readonly BaseMe
 }
 
 /** The base's messages less the removed ones, then the appended ones: the value a delta stands for. */
-export function applyDelta(base: readonly BaseMessage[], removed: readonly number[], appended: readonly BaseMessage[]): BaseMessage[] {
+export function applyDelta(
+  base: readonly BaseMessage[],
+  removed: readonly number[],
+  appended: readonly BaseMessage[],
+): BaseMessage[] {
   const gone = new Set(removed);
   return [...base.filter((_, i) => !gone.has(i)), ...appended];
 }
@@ -77,6 +84,7 @@ export function decodeDelta(blob: Uint8Array): { header: DeltaHeader; appendedJs
   const cut = blob.indexOf(NEWLINE);
   if (cut < 0) throw new Error('a checkpoint delta blob has no header');
   const header = JSON.parse(Buffer.from(blob.buffer, blob.byteOffset, cut).toString('utf8')) as DeltaHeader;
-  if (header.v !== 1) throw new Error(`a checkpoint delta blob of version ${String(header.v)} is not one this Kazma reads`);
+  if (header.v !== 1)
+    throw new Error(`a checkpoint delta blob of version ${String(header.v)} is not one this Kazma reads`);
   return { header, appendedJson: blob.subarray(cut + 1) };
 }

@@ -39,13 +39,22 @@ export class SharedLatestReads {
   }
 
   /** A read of the latest checkpoint: the kept copy, or `read()`'s result (kept when the thread is shared). */
-  async latest(threadId: string, read: () => Promise<CheckpointTuple | undefined>): Promise<CheckpointTuple | undefined> {
+  async latest(
+    threadId: string,
+    read: () => Promise<CheckpointTuple | undefined>,
+  ): Promise<CheckpointTuple | undefined> {
     if (!this.#scopes.has(threadId)) return read();
     const kept = this.#kept.get(threadId);
     if (kept) return copyOf(kept);
     const epoch = this.#epochs.get(threadId) ?? 0;
     const tuple = await read();
-    if (!tuple || (tuple.pendingWrites?.length ?? 0) > 0 || epoch !== (this.#epochs.get(threadId) ?? 0) || !this.#scopes.has(threadId)) return tuple;
+    if (
+      !tuple ||
+      (tuple.pendingWrites?.length ?? 0) > 0 ||
+      epoch !== (this.#epochs.get(threadId) ?? 0) ||
+      !this.#scopes.has(threadId)
+    )
+      return tuple;
     this.#kept.set(threadId, tuple);
     return copyOf(tuple);
   }

@@ -1,4 +1,8 @@
-import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage } from '@langchain/core/messages';
+import {
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+  type BaseMessage,
+} from '@langchain/core/messages';
 import { asc, eq, sql } from 'drizzle-orm';
 import { type Db, builtOnce, dialect, queryPrepared, threadTranscript, type ARCHIVE_REASONS } from '../../db/index.ts';
 
@@ -44,7 +48,11 @@ export class TranscriptArchive {
 
   /** A thread's archived messages, oldest first. */
   async read(threadId: string): Promise<Array<{ message: BaseMessage; reason: ArchiveReason }>> {
-    const rows = await this.#db.select().from(threadTranscript).where(eq(threadTranscript.threadId, threadId)).orderBy(asc(threadTranscript.seq));
+    const rows = await this.#db
+      .select()
+      .from(threadTranscript)
+      .where(eq(threadTranscript.threadId, threadId))
+      .orderBy(asc(threadTranscript.seq));
     const messages = mapStoredMessagesToChatMessages(rows.map((r) => r.message));
     return rows.map((r, i) => ({ message: messages[i]!, reason: r.reason }));
   }

@@ -20,7 +20,9 @@ export function withOwnCallIds(message: AIMessage): AIMessage {
   const prefix = `kz${randomBytes(6).toString('hex')}`;
   const { tool_calls: _providerCalls, ...additional } = message.additional_kwargs;
   const content = Array.isArray(message.content)
-    ? message.content.filter((part) => !(typeof part === 'object' && part !== null && 'type' in part && part.type === 'tool_use'))
+    ? message.content.filter(
+        (part) => !(typeof part === 'object' && part !== null && 'type' in part && part.type === 'tool_use'),
+      )
     : message.content;
   return new AIMessage({
     content,

@@ -52,7 +52,10 @@ export function turnBlocks(messages: readonly BaseMessage[]): BaseMessage[][] {
 export interface WindowPlan {
   /** The oldest whole turns that no longer fit: they leave the checkpoint (into the archive). */
   archive: BaseMessage[];
-  /** What stays: all of it, as it was, when it fits; else pinned messages, then the newest whole turns that fit, the current turn always. */
+  /**
+   * What stays: all of it, as it was, when it fits; else pinned messages, then the newest whole turns that fit, the
+   * current turn always.
+   */
   keep: BaseMessage[];
 }
 
@@ -75,7 +78,10 @@ export const TRIM_TO = 0.85;
  * @example
  * const { archive, keep } = planWindow(state.messages, { budget: 32_000, pinned: isSummary });
  */
-export function planWindow(messages: readonly BaseMessage[], options: { budget: number; pinned?: (m: BaseMessage) => boolean }): WindowPlan {
+export function planWindow(
+  messages: readonly BaseMessage[],
+  options: { budget: number; pinned?: (m: BaseMessage) => boolean },
+): WindowPlan {
   if (approxTokensOf(messages) <= options.budget) return { archive: [], keep: [...messages] };
   const pinned = messages.filter((m) => options.pinned?.(m) === true);
   const blocks = turnBlocks(messages.filter((m) => options.pinned?.(m) !== true));

@@ -9,7 +9,9 @@ import { isNotice } from '../runner/transcript.ts';
 
 /** The context window's settings and where what leaves it goes. */
 export interface ContextDeps {
-  /** agent.context.max_tokens: the most a request's messages may cost, system prompt included (tool definitions not). */
+  /**
+   * agent.context.max_tokens: the most a request's messages may cost, system prompt included (tool definitions not).
+   */
   maxTokens: number;
   archive: Pick<TranscriptArchive, 'append'>;
 }
@@ -26,7 +28,12 @@ export interface PreparedContext {
  * were the process to stop after the archive and before the checkpoint, the re-run archives the same
  * messages again, which changes nothing. Without `context`, every message is sent and none removed.
  */
-export async function prepareContext(input: { messages: BaseMessage[]; prompt: string; threadId: string; context: ContextDeps | undefined }): Promise<PreparedContext> {
+export async function prepareContext(input: {
+  messages: BaseMessage[];
+  prompt: string;
+  threadId: string;
+  context: ContextDeps | undefined;
+}): Promise<PreparedContext> {
   const { messages, context } = input;
   const system = new SystemMessage(promptWithSummaries(input.prompt, messages.filter(isSummary)));
   const sendable = (m: BaseMessage) => !isNotice(m) && !isSummary(m);

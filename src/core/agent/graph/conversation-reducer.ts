@@ -11,18 +11,33 @@
 // instance of one of LangGraph's plain message classes itself (never a chunk, a subclass, a string or a
 // message-like object) that has an id. Anything else, and any update that is not appends and removals of
 // messages that are there, goes to the stock reducer whole.
-import { AIMessage, ChatMessage, FunctionMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  ChatMessage,
+  FunctionMessage,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+} from '@langchain/core/messages';
 import { v4 } from '@langchain/core/utils/uuid';
 import { messagesStateReducer, REMOVE_ALL_MESSAGES, type Messages } from '@langchain/langgraph';
 
 /** The classes the stock reducer turns chunks into, and leaves as they are. */
-const PLAIN = new Set<object>([AIMessage, HumanMessage, SystemMessage, ToolMessage, FunctionMessage, ChatMessage].map((c) => c.prototype));
+const PLAIN = new Set<object>(
+  [AIMessage, HumanMessage, SystemMessage, ToolMessage, FunctionMessage, ChatMessage].map((c) => c.prototype),
+);
 
-const prototypeOf = (m: unknown): object | null => (typeof m === 'object' && m !== null ? (Object.getPrototypeOf(m) as object) : null);
+const prototypeOf = (m: unknown): object | null =>
+  typeof m === 'object' && m !== null ? (Object.getPrototypeOf(m) as object) : null;
 const isPlain = (m: unknown): m is BaseMessage => PLAIN.has(prototypeOf(m) as object);
 const isRemoval = (m: unknown): m is RemoveMessage => prototypeOf(m) === RemoveMessage.prototype;
 
-/** `right` as plain messages and removals (ids given where missing, as the stock reducer does); undefined when it must do the coercing. */
+/**
+ * `right` as plain messages and removals (ids given where missing, as the stock reducer does); undefined when it must
+ * do the coercing.
+ */
 function plainUpdate(right: Messages): BaseMessage[] | undefined {
   const update = Array.isArray(right) ? right : [right];
   if (!update.every((m) => isPlain(m) || (isRemoval(m) && m.id !== REMOVE_ALL_MESSAGES))) return undefined;

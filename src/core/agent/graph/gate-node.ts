@@ -19,7 +19,9 @@ export interface GateNodeDeps {
 }
 
 /** The reason a call that needs approval is denied when no chat can show its question. */
-export const NOWHERE_TO_ASK = 'nobody could be asked: this work has no chat and approvals.channels is empty, so a call that needs approval is denied';
+export const NOWHERE_TO_ASK =
+  'nobody could be asked: this work has no chat and approvals.channels is empty, so a call that needs approval ' +
+  'is denied';
 
 /** The resume value the runner sends: the decision plus the call it answers. */
 export interface GateAnswer {
@@ -43,8 +45,11 @@ export function gateNode(deps: GateNodeDeps) {
     const calls = pending.message.tool_calls!;
     if (!hasDistinctCallIds(calls)) {
       // Keys would collide: a decision for one call would also answer another. Refuse them all.
-      const reason = 'the tool calls of this message did not each have their own id, so none of them ran; call the tools again';
-      return { verdicts: Object.fromEntries(calls.map((call, i) => [callIdOf(call, i), { action: 'refuse', reason }])) };
+      const reason =
+        'the tool calls of this message did not each have their own id, so none of them ran; call the tools again';
+      return {
+        verdicts: Object.fromEntries(calls.map((call, i) => [callIdOf(call, i), { action: 'refuse', reason }])),
+      };
     }
     const verdicts: Record<string, Verdict> = { ...state.verdicts };
     const ctx = deps.toolContext();
@@ -84,6 +89,7 @@ export function verdictFor(answer: unknown, callId: string): Verdict | undefined
   if (a.callId !== undefined && a.callId !== callId) return undefined;
   const by = typeof a.by === 'string' ? { by: a.by } : {};
   if (a.decision === 'once' || a.decision === 'always') return { action: 'run', via: 'approval', ...by };
-  const reason = typeof a.reason === 'string' ? a.reason : a.decision === 'deny' ? undefined : 'the answer could not be read';
+  const reason =
+    typeof a.reason === 'string' ? a.reason : a.decision === 'deny' ? undefined : 'the answer could not be read';
   return { action: 'deny', ...by, ...(reason !== undefined && { reason }) };
 }

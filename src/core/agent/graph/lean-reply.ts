@@ -13,8 +13,15 @@ const KEPT_METADATA = ['model_name', 'finish_reason'] as const;
  * additional fields that have a value, and the model's name and finish reason. Token usage is dropped.
  */
 export function leanReply(message: AIMessage): AIMessage {
-  const additional = Object.fromEntries(Object.entries(message.additional_kwargs).filter(([, value]) => value !== undefined));
-  const metadata = Object.fromEntries(KEPT_METADATA.filter((key) => message.response_metadata?.[key] !== undefined).map((key) => [key, message.response_metadata[key]]));
+  const additional = Object.fromEntries(
+    Object.entries(message.additional_kwargs).filter(([, value]) => value !== undefined),
+  );
+  const metadata = Object.fromEntries(
+    KEPT_METADATA.filter((key) => message.response_metadata?.[key] !== undefined).map((key) => [
+      key,
+      message.response_metadata[key],
+    ]),
+  );
   return new AIMessage({
     content: message.content,
     additional_kwargs: additional,

@@ -30,10 +30,20 @@ export interface ModelNodeDeps {
 export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
     const chain = deps.chains.current();
-    const threadId = String(config.configurable?.['thread_id'] ?? '');
+    const threadId = String(config.configurable?.thread_id ?? '');
     // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
-    const { request, removals } = await prepareContext({ messages: state.messages, prompt: deps.systemPrompt(), threadId, context: deps.context });
-    if (!chain) return { messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+    const { request, removals } = await prepareContext({
+      messages: state.messages,
+      prompt: deps.systemPrompt(),
+      threadId,
+      context: deps.context,
+    });
+    if (!chain)
+      return {
+        messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)],
+        verdicts: {},
+        answeredBy: null,
+      };
     try {
       deps.progress?.(threadId);
       const reply = await chain.invoke(request, config);
@@ -44,10 +54,18 @@ export function modelNode(deps: ModelNodeDeps) {
       // get ids of Kazma's own too: every decision about a call is keyed by its id.
       const message = leanReply(withOwnCallIds(reply.message));
       message.id = `ai-${randomUUID()}`;
-      return { messages: [...removals, message], verdicts: {}, answeredBy: { model: reply.model, fallback: reply.usedFallback } };
+      return {
+        messages: [...removals, message],
+        verdicts: {},
+        answeredBy: { model: reply.model, fallback: reply.usedFallback },
+      };
     } catch (error) {
       if (error instanceof ModelUnavailableError) {
-        return { messages: [...removals, noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)], verdicts: {}, answeredBy: null };
+        return {
+          messages: [...removals, noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)],
+          verdicts: {},
+          answeredBy: null,
+        };
       }
       throw error;
     }
@@ -58,7 +76,11 @@ export function modelNode(deps: ModelNodeDeps) {
  * The default system prompt: who Kazma is and how approvals work, plus today's date on `clock`. `extra` adds
  * lines other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
  */
-export function defaultSystemPrompt(zone: string, clock: Clock = systemClock, extra?: () => readonly string[]): () => string {
+export function defaultSystemPrompt(
+  zone: string,
+  clock: Clock = systemClock,
+  extra?: () => readonly string[],
+): () => string {
   // Built once: a DateTimeFormat per turn cost ~2 % of a turn's CPU.
   const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' });
   return () => {

@@ -66,6 +66,9 @@ export function callIdOf(call: ToolCall, position: number): string {
  * receipt, and a later message never meets an earlier one's. A message stored without an id (none is
  * today) falls back to its position.
  */
-export function journalCallId(pending: { message: { id?: string | undefined }; index: number }, callId: string): string {
+export function journalCallId(
+  pending: { message: { id?: string | undefined }; index: number },
+  callId: string,
+): string {
   return `${pending.message.id ?? `#${pending.index}`}:${callId}`;
 }

@@ -19,5 +19,7 @@ export function isSummary(message: BaseMessage): boolean {
 export function promptWithSummaries(prompt: string, summaries: readonly BaseMessage[]): string {
   if (summaries.length === 0) return prompt;
   const texts = summaries.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
-  return `${prompt}\n\nSummary of the earlier conversation (older turns were compacted into it):\n${texts.join('\n\n')}`;
+  return (
+    `${prompt}\n\nSummary of the earlier conversation (older turns were compacted into ` + `it):\n${texts.join('\n\n')}`
+  );
 }

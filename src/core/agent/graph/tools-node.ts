@@ -5,7 +5,14 @@ import { effectUnknownMessage, runWithJournal, type EffectJournal } from '../../
 import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import { noticeMessage } from '../runner/transcript.ts';
-import { callIdOf, journalCallId, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
+import {
+  callIdOf,
+  journalCallId,
+  pendingToolMessage,
+  type AgentStateUpdate,
+  type AgentStateValue,
+  type Verdict,
+} from './state.ts';
 
 /** What the `tools` node needs. */
 export interface ToolsNodeDeps {
@@ -28,7 +35,10 @@ export function toolsNode(deps: ToolsNodeDeps) {
     const pending = pendingToolMessage(state.messages);
     if (!pending) return {};
     const threadId = String(config.configurable?.thread_id ?? '');
-    const ctx = { ...deps.toolContext(config.signal), ...(state.turn && { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } }) };
+    const ctx = {
+      ...deps.toolContext(config.signal),
+      ...(state.turn && { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } }),
+    };
     const out: BaseMessage[] = [];
     let unknown: { receipt: EffectReceipt; callId: string } | undefined;
     // Belt and braces with the gate: with ids that collide, no verdict can be trusted to be this call's.
@@ -41,7 +51,9 @@ export function toolsNode(deps: ToolsNodeDeps) {
         answer("not run: the turn stopped because an earlier call's effect is unknown");
         continue;
       }
-      const verdict: Verdict | undefined = distinct ? state.verdicts[callId] : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
+      const verdict: Verdict | undefined = distinct
+        ? state.verdicts[callId]
+        : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
       if (!verdict) {
         answer('not run: no decision was recorded for this call');
       } else if (verdict.action === 'refuse') {
@@ -49,7 +61,10 @@ export function toolsNode(deps: ToolsNodeDeps) {
       } else if (verdict.action === 'invalid') {
         answer(verdict.error);
       } else if (verdict.action === 'deny') {
-        answer(`denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call did not run; do not retry it unchanged.`);
+        answer(
+          `denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call ` +
+            `did not run; do not retry it unchanged.`,
+        );
       } else {
         deps.progress?.(threadId);
         const outcome = await runWithJournal({

@@ -52,7 +52,8 @@ export class ModelChains {
     // A spec object stands for one tool definition for good (tools/specs.ts): the same objects in the
     // same order are the same tools, so the chain is rebuilt only when the enabled tools change.
     const specs = this.#options.registry.toolSpecs();
-    if (this.#cached?.specs.length === specs.length && this.#cached.specs.every((spec, i) => spec === specs[i])) return this.#cached.chain;
+    if (this.#cached?.specs.length === specs.length && this.#cached.specs.every((spec, i) => spec === specs[i]))
+      return this.#cached.chain;
     const tools: ModelToolSpec[] = specs.map(({ function: f }) => ({
       name: f.name,
       description: f.description,
@@ -60,7 +61,15 @@ export class ModelChains {
     }));
     const key = JSON.stringify(tools);
     if (this.#cached?.key !== key) {
-      this.#cached = { specs, key, chain: createModelChain(this.#options.settings, { tools, ...(this.#options.retry && { retry: this.#options.retry }), ...(this.#options.sources && { sources: this.#options.sources }) }) };
+      this.#cached = {
+        specs,
+        key,
+        chain: createModelChain(this.#options.settings, {
+          tools,
+          ...(this.#options.retry && { retry: this.#options.retry }),
+          ...(this.#options.sources && { sources: this.#options.sources }),
+        }),
+      };
     } else {
       this.#cached = { ...this.#cached, specs };
     }

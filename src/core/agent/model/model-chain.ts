@@ -53,10 +53,15 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
     let callable: Callable = chat;
     if (opts.tools && opts.tools.length > 0) {
       // Both chat classes accept { name, description, schema: JSONSchema } and render it for their API.
-      if (!chat.bindTools) throw new KazmaError('model_no_tools', `${modelLabel(entry)} cannot call tools: pick another model.name`);
+      if (!chat.bindTools)
+        throw new KazmaError('model_no_tools', `${modelLabel(entry)} cannot call tools: pick another model.name`);
       callable = chat.bindTools(opts.tools);
     }
-    return { label: modelLabel(entry), callable, site: callSite(entry, i === 0 ? 'model' : `model.fallbacks[${i - 1}]`, opts.sources ?? {}) };
+    return {
+      label: modelLabel(entry),
+      callable,
+      site: callSite(entry, i === 0 ? 'model' : `model.fallbacks[${i - 1}]`, opts.sources ?? {}),
+    };
   });
 
   return {
@@ -86,6 +91,10 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
 export function callSite(entry: ModelEntry, path: string, sources: Readonly<Record<string, string>>): ModelCallSite {
   const keyPath = `${path}.api_key`;
   const variable = sources[keyPath];
-  const keyFrom = variable ? `${variable} (${keyPath})` : entry.api_key !== '' ? `${keyPath} in kazma.yaml` : `no key (${keyPath} is empty)`;
+  const keyFrom = variable
+    ? `${variable} (${keyPath})`
+    : entry.api_key !== ''
+      ? `${keyPath} in kazma.yaml`
+      : `no key (${keyPath} is empty)`;
   return { endpoint: maskText(endpointOf(entry)), keyFrom, nameKey: `${path}.name` };
 }

@@ -18,10 +18,20 @@ export interface ModelErrorInfo {
 
 // 408 timeout, 409 conflict (OpenAI uses it for lock contention), 425 too early, 429 rate limit: all pass.
 const TRANSIENT_STATUS = new Set([408, 409, 425, 429]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH', 'EHOSTUNREACH']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
 // Class and error names that mean "never reached the model, or lost the answer on the way".
 const NETWORK_NAMES = new Set(['APIConnectionError', 'APIConnectionTimeoutError', 'TimeoutError', 'FetchError']);
-const NETWORK_TEXT = /socket hang up|fetch failed|network error|connection error|timed out|other side closed|ECONN|UND_ERR/i;
+const NETWORK_TEXT =
+  /socket hang up|fetch failed|network error|connection error|timed out|other side closed|ECONN|UND_ERR/i;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
@@ -68,10 +78,13 @@ function statusOf(l: Obj[]): number | undefined {
 }
 
 function isNetwork(l: Obj[]): boolean {
-  return l.some((e) =>
-    (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || e.code.startsWith('UND_ERR'))) ||
-    NETWORK_NAMES.has(String(e.name)) || NETWORK_NAMES.has(e.constructor?.name ?? '') ||
-    (typeof e.message === 'string' && NETWORK_TEXT.test(e.message)));
+  return l.some(
+    (e) =>
+      (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || e.code.startsWith('UND_ERR'))) ||
+      NETWORK_NAMES.has(String(e.name)) ||
+      NETWORK_NAMES.has(e.constructor?.name ?? '') ||
+      (typeof e.message === 'string' && NETWORK_TEXT.test(e.message)),
+  );
 }
 
 function messageOf(err: unknown, l: Obj[]): string {
@@ -92,8 +105,15 @@ export function classifyModelError(err: unknown): ModelErrorInfo {
   const message = messageOf(err, l);
   const headers = l.find((e) => isObj(e.headers))?.headers;
   const wait = retryAfterMs(headers);
-  const refused = l.some((e) => e.code === 'ECONNREFUSED' || (typeof e.message === 'string' && e.message.includes('ECONNREFUSED')));
-  const base = { ...(status !== undefined && { status }), ...(wait !== undefined && { retryAfterMs: wait }), ...(refused && { refused }), message };
+  const refused = l.some(
+    (e) => e.code === 'ECONNREFUSED' || (typeof e.message === 'string' && e.message.includes('ECONNREFUSED')),
+  );
+  const base = {
+    ...(status !== undefined && { status }),
+    ...(wait !== undefined && { retryAfterMs: wait }),
+    ...(refused && { refused }),
+    message,
+  };
   if (status !== undefined) {
     return { kind: TRANSIENT_STATUS.has(status) || status >= 500 ? 'transient' : 'permanent', ...base };
   }
@@ -125,15 +145,25 @@ export function modelErrorHint(info: ModelErrorInfo, site?: ModelCallSite): stri
   const name = site?.nameKey ?? 'model.name';
   if (info.status === 401) return `the provider${at} refused the key from ${key}: check that key`;
   if (info.status === 403) return `the key from ${key} may not use this model: check it and ${name}`;
-  if (info.status === 404) return `the provider${at} does not know this model or endpoint: check ${name} and model.base_url`;
+  if (info.status === 404)
+    return `the provider${at} does not know this model or endpoint: check ${name} and model.base_url`;
   if (info.status === 429) return `the model provider${at} is rate limiting us; try again later`;
-  if (info.refused) return `nothing answers${at || ' at the model endpoint'} (connection refused): is the model server running, and is model.base_url right?`;
+  if (info.refused)
+    return (
+      `nothing answers${at || ' at the model endpoint'} (connection refused): is the model server running, and ` +
+      `is model.base_url right?`
+    );
   if (info.kind === 'transient') return `the model provider${at} is unreachable or overloaded; try again later`;
   return `the provider${at} rejected the request: check ${name} and model.base_url, or shorten the conversation (/new)`;
 }
 
 /** How one model in the chain failed, for the message of a chain-wide failure. */
-export interface ModelFailure { model: string; attempts: number; info: ModelErrorInfo; site?: ModelCallSite }
+export interface ModelFailure {
+  model: string;
+  attempts: number;
+  info: ModelErrorInfo;
+  site?: ModelCallSite;
+}
 
 /**
  * The model (and every fallback) failed. Carries the primary's classification, how many attempts it got,

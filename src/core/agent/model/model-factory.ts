@@ -32,13 +32,18 @@ export function modelLabel(entry: Pick<ModelEntry, 'provider' | 'name'>): string
 /**
  * A chat model for `entry`, with `opts.timeoutMs` (kazma.yaml `model.timeout`) per request and no client-side retries.
  * Throws `KazmaError('model_not_configured')` when `isModelConfigured(entry)` is false.
- * @example createChatModel({ provider: 'openai', name: 'qwen', base_url: 'http://127.0.0.1:8080/v1', api_key: '' }, { timeoutMs: 60000 })
+ * @example
+ * createChatModel(
+ *   { provider: 'openai', name: 'qwen', base_url: 'http://127.0.0.1:8080/v1', api_key: '' },
+ *   { timeoutMs: 60000 },
+ * )
  */
 export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }): BaseChatModel {
   if (!isModelConfigured(entry)) {
     throw new KazmaError(
       'model_not_configured',
-      `model ${modelLabel(entry)} is not configured: set model.name and model.api_key (or model.base_url for a local server)`,
+      `model ${modelLabel(entry)} is not configured: set model.name and model.api_key (or model.base_url for a ` +
+        `local server)`,
     );
   }
   const apiKey = entry.api_key !== '' ? entry.api_key : NO_KEY_PLACEHOLDER;

@@ -14,7 +14,12 @@ import { Agent, interceptors, request, Response as UndiciResponse } from 'undici
 const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
 
 /** Decoders for the content codings a server may still send (undici's own decoder is experimental and warns). */
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 /** Statuses whose response has no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
@@ -23,16 +28,26 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 export const modelFetch: typeof fetch = async (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   // As fetch does: credentials in the URL are refused, never sent.
-  if (url.username || url.password) throw new TypeError('Request cannot be constructed from a URL that includes credentials');
+  if (url.username || url.password)
+    throw new TypeError('Request cannot be constructed from a URL that includes credentials');
   const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  new Headers(init?.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
   // Uncompressed, unless the SDK asked otherwise: a model's answer is small, and decoding costs CPU.
   headers['accept-encoding'] ??= 'identity';
   const method = (init?.method ?? 'GET').toUpperCase() as 'GET';
-  const answer = await request(url, { method, headers, body: init?.body as string | null | undefined, signal: init?.signal ?? undefined, dispatcher });
+  const answer = await request(url, {
+    method,
+    headers,
+    body: init?.body as string | null | undefined,
+    signal: init?.signal ?? undefined,
+    dispatcher,
+  });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      responseHeaders.append(name, one);
   }
   const status = answer.statusCode;
   if (NO_BODY.has(status)) {
@@ -42,7 +57,9 @@ export const modelFetch: typeof fetch = async (input, init) => {
   // Decoded, as fetch does; the coding's headers go with it (they described the bytes on the wire).
   const decoder = DECODERS[responseHeaders.get('content-encoding')?.trim().toLowerCase() ?? ''];
   // pipeline: an error or abort of the answer reaches whoever reads the decoded stream.
-  const content: Readable = decoder ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable) : answer.body;
+  const content: Readable = decoder
+    ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable)
+    : answer.body;
   if (decoder) for (const name of ['content-encoding', 'content-length']) responseHeaders.delete(name);
   if (responseHeaders.get('content-type')?.includes('text/event-stream')) {
     return new Response(Readable.toWeb(content) as ReadableStream<Uint8Array>, { status, headers: responseHeaders });
@@ -110,6 +127,8 @@ class WholeResponse extends (UndiciResponse as unknown as new (body: null, init:
   }
 
   async blob(): Promise<Blob> {
-    return new Blob([this.#take() as Uint8Array<ArrayBuffer>], { type: (this as unknown as Response).headers.get('content-type') ?? '' });
+    return new Blob([this.#take() as Uint8Array<ArrayBuffer>], {
+      type: (this as unknown as Response).headers.get('content-type') ?? '',
+    });
   }
 }

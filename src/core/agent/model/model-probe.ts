@@ -7,36 +7,59 @@ import type { ModelEntry } from './model-settings.ts';
 
 /** What to set when no model is configured: the environment first (secrets never go in the file). */
 export const NO_MODEL_HELP =
-  'no model is configured, so every turn answers with how to set one. Set KAZMA_MODEL (e.g. gpt-4o-mini) and OPENAI_API_KEY in the environment — or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM); the tracked kazma.yaml reads them as model.name, model.api_key and model.base_url';
+  'no model is configured, so every turn answers with how to set one. Set KAZMA_MODEL (e.g. gpt-4o-mini) and ' +
+  'OPENAI_API_KEY in the environment — or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, llama.cpp, ' +
+  'vLLM); the tracked kazma.yaml reads them as model.name, model.api_key and model.base_url';
 
 /** Checks one model entry; resolves with what answered, throws an Error saying what is wrong. */
-export async function probeModel(entry: ModelEntry, site: ModelCallSite, options: { timeoutMs?: number } = {}): Promise<string> {
+export async function probeModel(
+  entry: ModelEntry,
+  site: ModelCallSite,
+  options: { timeoutMs?: number } = {},
+): Promise<string> {
   if (!isModelConfigured(entry)) throw new Error(NO_MODEL_HELP);
   const base = endpointOf(entry).replace(/\/+$/, '');
   const anthropic = entry.provider === 'anthropic';
   const url = anthropic ? `${base}/v1/models/${encodeURIComponent(entry.name)}` : `${base}/models`;
   const headers: Record<string, string> = anthropic
     ? { 'x-api-key': entry.api_key, 'anthropic-version': '2023-06-01' }
-    : entry.api_key !== '' ? { authorization: `Bearer ${entry.api_key}` } : {};
+    : entry.api_key !== ''
+      ? { authorization: `Bearer ${entry.api_key}` }
+      : {};
   let response: Response;
   try {
     response = await fetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === 'ECONNREFUSED') throw new Error(modelErrorHint({ kind: 'transient', refused: true, message: '' }, site));
+    if (code === 'ECONNREFUSED')
+      throw new Error(modelErrorHint({ kind: 'transient', refused: true, message: '' }, site));
     throw new Error(`${site.endpoint} could not be reached: ${code ?? (error as Error).message}`);
   }
-  if (response.status === 401 || response.status === 403) throw new Error(`${site.endpoint} refused the key from ${site.keyFrom} (HTTP ${response.status})`);
+  if (response.status === 401 || response.status === 403)
+    throw new Error(`${site.endpoint} refused the key from ${site.keyFrom} (HTTP ${response.status})`);
   if (anthropic) {
-    if (response.status === 404) throw new Error(`${site.endpoint} answers, but has no model "${entry.name}": check ${site.nameKey}`);
+    if (response.status === 404)
+      throw new Error(`${site.endpoint} answers, but has no model "${entry.name}": check ${site.nameKey}`);
     if (!response.ok) throw new Error(`${site.endpoint} answered HTTP ${response.status} to ${url}`);
     return `${modelLabel(entry)} answers at ${site.endpoint}, key from ${site.keyFrom}`;
   }
-  if (!response.ok) throw new Error(`${site.endpoint} answered HTTP ${response.status} to GET /models: is model.base_url the API root (usually ending in /v1)?`);
-  const listed = ((await response.json().catch(() => ({}))) as { data?: Array<{ id?: unknown }> }).data?.map((m) => String(m.id)) ?? [];
+  if (!response.ok)
+    throw new Error(
+      `${site.endpoint} answered HTTP ${response.status} to GET /models: is model.base_url the API root (usually ` +
+        `ending in /v1)?`,
+    );
+  const listed =
+    ((await response.json().catch(() => ({}))) as { data?: Array<{ id?: unknown }> }).data?.map((m) => String(m.id)) ??
+    [];
   if (listed.length > 0 && !listed.includes(entry.name)) {
     const some = listed.slice(0, 8).join(', ');
-    throw new Error(`${site.endpoint} answers, but does not list model "${entry.name}" (${site.nameKey}); it lists: ${some}${listed.length > 8 ? ', …' : ''}`);
+    throw new Error(
+      `${site.endpoint} answers, but does not list model "${entry.name}" (${site.nameKey}); it lists: ` +
+        `${some}${listed.length > 8 ? ', …' : ''}`,
+    );
   }
-  return `${modelLabel(entry)} answers at ${site.endpoint}${entry.api_key !== '' ? `, key from ${site.keyFrom} accepted` : ''}`;
+  return (
+    `${modelLabel(entry)} answers at ` +
+    `${site.endpoint}${entry.api_key !== '' ? `, key from ${site.keyFrom} accepted` : ''}`
+  );
 }

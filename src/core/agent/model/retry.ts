@@ -27,17 +27,30 @@ export type RetryOutcome<T> =
   | { ok: true; value: T; attempts: number }
   | { ok: false; error: unknown; info: ModelErrorInfo; attempts: number };
 
-/** Wait before retry number `retry` (1-based): Retry-After if given, else random in [0, base·2^(retry-1)], both capped. */
-export function backoffDelay(retry: number, info: ModelErrorInfo, o: { baseDelayMs: number; capDelayMs: number; random: () => number }): number {
+/**
+ * Wait before retry number `retry` (1-based): Retry-After if given, else random in [0, base·2^(retry-1)], both capped.
+ */
+export function backoffDelay(
+  retry: number,
+  info: ModelErrorInfo,
+  o: { baseDelayMs: number; capDelayMs: number; random: () => number },
+): number {
   if (info.retryAfterMs !== undefined) return Math.min(o.capDelayMs, info.retryAfterMs);
   const ceiling = Math.min(o.capDelayMs, o.baseDelayMs * 2 ** (retry - 1));
   return Math.floor(o.random() * ceiling);
 }
 
 /** Like `withRetry`, but reports the failure instead of throwing it, with the attempt count. */
-export async function retryOutcome<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions): Promise<RetryOutcome<T>> {
+export async function retryOutcome<T>(
+  fn: (attempt: number) => Promise<T>,
+  opts: RetryOptions,
+): Promise<RetryOutcome<T>> {
   const classify = opts.classify ?? classifyModelError;
-  const timing = { baseDelayMs: opts.baseDelayMs ?? 500, capDelayMs: opts.capDelayMs ?? 30_000, random: opts.random ?? Math.random };
+  const timing = {
+    baseDelayMs: opts.baseDelayMs ?? 500,
+    capDelayMs: opts.capDelayMs ?? 30_000,
+    random: opts.random ?? Math.random,
+  };
   const sleep = opts.sleep ?? abortableSleep;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -45,7 +58,8 @@ export async function retryOutcome<T>(fn: (attempt: number) => Promise<T>, opts:
     } catch (error) {
       const info = classify(error);
       const outOfTries = attempt > opts.maxRetries;
-      if (info.kind === 'permanent' || outOfTries || opts.signal?.aborted) return { ok: false, error, info, attempts: attempt };
+      if (info.kind === 'permanent' || outOfTries || opts.signal?.aborted)
+        return { ok: false, error, info, attempts: attempt };
       const delayMs = backoffDelay(attempt, info, timing);
       opts.onRetry?.({ attempt, delayMs, info, error });
       await sleep(delayMs, opts.signal);
@@ -67,7 +81,11 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    const done = (): void => { clearTimeout(timer); signal?.removeEventListener('abort', done); resolve(); };
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
     const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });

@@ -10,7 +10,10 @@ import { textOf } from '../runner/transcript.ts';
  */
 export function createSampler(settings: ModelSettings) {
   let chain: ReturnType<typeof createModelChain> | undefined;
-  return async (request: { system?: string; messages: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }> }): Promise<{ text: string; model: string }> => {
+  return async (request: {
+    system?: string;
+    messages: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }>;
+  }): Promise<{ text: string; model: string }> => {
     if (!isModelConfigured(settings)) throw new Error('no model is configured, so nothing can be written');
     chain ??= createModelChain(settings);
     const reply = await chain.invoke([

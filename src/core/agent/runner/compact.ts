@@ -1,7 +1,14 @@
 // /compact: the model summarises a thread's older turns into one message that replaces them in the
 // checkpoint (the originals go to the archive, so nothing said is lost); the newest turn stays as it was.
 import { randomUUID } from 'node:crypto';
-import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+} from '@langchain/core/messages';
 import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import type { TranscriptArchive } from '../graph/archive.ts';
 import type { ModelChains } from '../model/chain-provider.ts';
@@ -46,7 +53,10 @@ export class Compactor {
     this.#o = options;
   }
 
-  /** Compacts the thread's older turns; a thread in the middle of a turn (running or waiting on a question) is left alone. */
+  /**
+   * Compacts the thread's older turns; a thread in the middle of a turn (running or waiting on a question) is left
+   * alone.
+   */
   compact(threadId: string): Promise<CompactOutcome> {
     const work = () => this.#compact(threadId);
     return this.#o.leases ? this.#o.leases.run(threadId, work) : work();
@@ -77,7 +87,11 @@ export class Compactor {
     await this.#o.archive.append(threadId, older, 'compact');
     const summary = summaryMessage(text, randomUUID());
     // The messages reducer appends what is new; clearing and writing [summary, ...kept] puts the summary first.
-    await this.#o.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), summary, ...kept] }, 'model');
+    await this.#o.graph.updateState(
+      config,
+      { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), summary, ...kept] },
+      'model',
+    );
     return { status: 'compacted', messages: older.length };
   }
 }

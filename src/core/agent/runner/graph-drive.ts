@@ -24,9 +24,13 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   heartbeatMs?: number;
   /** Graph steps per invocation before giving up; default 100 (each gate question is a step). */
   recursionLimit?: number;
-  /** One runner per thread across every process on the database; without it, only this process's queues order a thread. */
+  /**
+   * One runner per thread across every process on the database; without it, only this process's queues order a thread.
+   */
   leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
-  /** Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads). */
+  /**
+   * Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads).
+   */
   reads?: Pick<SharedLatestReads, 'share'>;
 }
 
@@ -58,15 +62,28 @@ export class GraphDrive {
   }
 
   async ask(run: RunRef, interruptId: string, requester: Actor, call: ApprovalQuestion): Promise<void> {
-    await this.#o.broker.open({ threadId: run.threadId, interruptId, ...(run.origin && { chat: run.origin }), requester, call });
+    await this.#o.broker.open({
+      threadId: run.threadId,
+      interruptId,
+      ...(run.origin && { chat: run.origin }),
+      requester,
+      call,
+    });
   }
 
   /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
-  async drive(run: RunRef, input: GraphInput, requester: Actor, options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {}): Promise<DriveResult> {
+  async drive(
+    run: RunRef,
+    input: GraphInput,
+    requester: Actor,
+    options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {},
+  ): Promise<DriveResult> {
     const { threadId } = run;
     const config = configOf(threadId);
     // By id, not position: the model node may move older turns out of the checkpoint during this drive.
-    const before = options.repliesFrom ?? anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
+    const before =
+      options.repliesFrom ??
+      anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
     this.#out.typing(run);
     let result: DriveOutput;
     // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
@@ -76,7 +93,12 @@ export class GraphDrive {
     if (this.#o.signal?.aborted) follow();
     else this.#o.signal?.addEventListener('abort', follow, { once: true });
     try {
-      result = await invokePhased(this.#o.graph, input, { threadId, phase: options.phase ?? 'act', recursionLimit: this.#o.recursionLimit ?? 100, signal: turn.signal });
+      result = await invokePhased(this.#o.graph, input, {
+        threadId,
+        phase: options.phase ?? 'act',
+        recursionLimit: this.#o.recursionLimit ?? 100,
+        signal: turn.signal,
+      });
     } catch (error) {
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.

@@ -24,7 +24,12 @@ export async function invokePhased(
   const common = { recursionLimit: options.recursionLimit, signal: options.signal };
   const configurable = { thread_id: options.threadId };
   if (options.phase === 'think') {
-    const thought: DriveOutput = await graph.invoke(input, { configurable, ...common, durability: 'exit', interruptBefore: ['tools'] });
+    const thought: DriveOutput = await graph.invoke(input, {
+      configurable,
+      ...common,
+      durability: 'exit',
+      interruptBefore: ['tools'],
+    });
     // Stopped before `tools` (an empty interrupt list; a question has one): the model's calls are durable
     // now, and the rest of the turn runs step by step.
     if (thought[INTERRUPT]?.length !== 0) return thought;

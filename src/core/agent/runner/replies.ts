@@ -9,9 +9,13 @@ export const NO_MODEL_TEXT =
 /** A turn whose model (and every fallback) failed. */
 export function modelFailedText(error: ModelUnavailableError): string {
   const attempts = `${error.attempts} attempt${error.attempts === 1 ? '' : 's'}`;
-  const status = error.status !== undefined ? `HTTP ${error.status}` : error.kind === 'transient' ? 'unreachable' : 'rejected';
+  const status =
+    error.status !== undefined ? `HTTP ${error.status}` : error.kind === 'transient' ? 'unreachable' : 'rejected';
   const fallbacks = error.fallbacks.length > 0 ? ` and ${error.fallbacks.length} fallback model(s)` : '';
-  return `⚠️ The model ${error.model} failed (${status}, ${attempts})${fallbacks}, so this turn has no answer. Hint: ${error.hint}.`;
+  return (
+    `⚠️ The model ${error.model} failed (${status}, ${attempts})${fallbacks}, so this turn has no answer. ` +
+    `Hint: ${error.hint}.`
+  );
 }
 
 /** Appended to a reply a fallback model wrote. */
@@ -26,4 +30,5 @@ export function turnFailedText(message: string): string {
 
 /** A turn that looped past the step limit. */
 export const TOO_MANY_STEPS_TEXT =
-  '⚠️ I stopped this turn after too many steps without an answer. Ask again more specifically, or start over with /new.';
+  '⚠️ I stopped this turn after too many steps without an answer. Ask again more specifically, or start over ' +
+  'with /new.';

@@ -9,7 +9,9 @@ export function textOf(message: BaseMessage): string {
   const content = message.content;
   if (typeof content === 'string') return content;
   return content
-    .map((part) => (typeof part === 'string' ? part : part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .map((part) =>
+      typeof part === 'string' ? part : part.type === 'text' && typeof part.text === 'string' ? part.text : '',
+    )
     .join('');
 }
 
@@ -20,7 +22,9 @@ export function textOf(message: BaseMessage): string {
 export function newReplies(messages: BaseMessage[], from: number): Array<{ key: string; text: string }> {
   return messages
     .slice(from)
-    .flatMap((m, i) => (AIMessage.isInstance(m) ? [{ key: m.id ?? `at-${from + i}-${randomUUID()}`, text: textOf(m).trim() }] : []))
+    .flatMap((m, i) =>
+      AIMessage.isInstance(m) ? [{ key: m.id ?? `at-${from + i}-${randomUUID()}`, text: textOf(m).trim() }] : [],
+    )
     .filter((reply) => reply.text !== '');
 }
 
@@ -81,7 +85,9 @@ export function unansweredCalls(messages: BaseMessage[]): Array<{ id: string; na
 
 /** ToolMessages closing `calls`, saying why they did not run. */
 export function closeCalls(calls: Array<{ id: string; name: string }>, why: string): ToolMessage[] {
-  return calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: c.name, content: `not run: ${why}`, status: 'error' }));
+  return calls.map(
+    (c) => new ToolMessage({ tool_call_id: c.id, name: c.name, content: `not run: ${why}`, status: 'error' }),
+  );
 }
 
 /** The id of the message that starts a turn; finding it finds where the turn's replies begin. */

@@ -28,24 +28,36 @@ export class TurnOutput {
    * Sends the model's words after `from` to every target, each once (keyed by message id and target);
    * `sent` takes over recording them as sent (ReplyOutbox.deliver).
    */
-  async replies(run: RunRef, state: Pick<AgentStateValue, 'messages' | 'answeredBy'>, from: RepliesAnchor, sent?: SentHandOff): Promise<void> {
+  async replies(
+    run: RunRef,
+    state: Pick<AgentStateValue, 'messages' | 'answeredBy'>,
+    from: RepliesAnchor,
+    sent?: SentHandOff,
+  ): Promise<void> {
     const replies = newReplies(state.messages, positionAfter(state.messages, from));
     const last = replies.at(-1);
-    if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️')) last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
+    if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️'))
+      last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
     await this.deliver(run, replies, sent);
   }
 
   /** Delivers replies to every target; the first target keeps the plain key, so a chat turn's rows are as before. */
   async deliver(run: RunRef, replies: readonly Reply[], sent?: SentHandOff): Promise<void> {
     for (const [i, target] of run.deliverTo.entries()) {
-      await this.#o.replies.deliver(target, i === 0 ? replies : replies.map((r) => ({ ...r, key: `${r.key}>${target}` })), sent && { handOff: sent });
+      await this.#o.replies.deliver(
+        target,
+        i === 0 ? replies : replies.map((r) => ({ ...r, key: `${r.key}>${target}` })),
+        sent && { handOff: sent },
+      );
     }
   }
 
   /** A notice of Kazma's own, sent now (not through the model's transcript). */
   async notice(run: RunRef, text: string): Promise<void> {
     for (const target of run.deliverTo) {
-      await this.#o.surfaces.send(target, { text }).catch((error: unknown) => this.#o.logger?.error({ err: error, chat: target }, 'could not deliver a reply'));
+      await this.#o.surfaces
+        .send(target, { text })
+        .catch((error: unknown) => this.#o.logger?.error({ err: error, chat: target }, 'could not deliver a reply'));
     }
   }
 

@@ -2,20 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES } from '../../db/index.ts';
-import { type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/index.ts';
+import type { ApprovalQuestion, Gate, ResumeDecision } from '../../approvals/index.ts';
 import type { ChatRef, Actor } from '../../surface/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
-import { type LeaseHandOff, } from '../../turns/index.ts';
-import { anchorAtEnd, anchorAtTurn, closeCalls, hasQuestion, isNotice, newReplies, noticeMessage, turnMessageId, unansweredCalls, } from './transcript.ts';
+import type { LeaseHandOff } from '../../turns/index.ts';
+import {
+  anchorAtEnd,
+  anchorAtTurn,
+  closeCalls,
+  hasQuestion,
+  isNotice,
+  newReplies,
+  noticeMessage,
+  turnMessageId,
+  unansweredCalls,
+} from './transcript.ts';
 import { TurnOutput } from './turn-output.ts';
 import { configOf, GraphDrive, type DriveResult, type TurnRunnerOptions } from './graph-drive.ts';
 
 export type { DriveResult, TurnRunnerOptions } from './graph-drive.ts';
-
 
 /**
  * Runs turns on a thread (a {@link RunRef}): invokes the graph, delivers the replies to the run's
@@ -43,14 +52,22 @@ export class TurnRunner {
    * and the message is taken up again — it continues from its last checkpoint, its replies delivered once.
    * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent.
    */
-  async message(input: { chat: ChatRef; actor: Actor; text: string; turnId?: string }, options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff } = {}): Promise<void> {
+  async message(
+    input: { chat: ChatRef; actor: Actor; text: string; turnId?: string },
+    options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff } = {},
+  ): Promise<void> {
     const current = () => this.#o.threads.current(input.chat);
     if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
     // The chat's thread is read with the first try for its lease (one statement where leases are rows).
-    await this.#o.leases.runOnChat(input.chat, current, (threadId) => {
-      const run = chatRun(input.chat, threadId);
-      return this.#graph.shared(run, () => this.#turn(run, input, options.sentHandOff));
-    }, options);
+    await this.#o.leases.runOnChat(
+      input.chat,
+      current,
+      (threadId) => {
+        const run = chatRun(input.chat, threadId);
+        return this.#graph.shared(run, () => this.#turn(run, input, options.sentHandOff));
+      },
+      options,
+    );
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
@@ -58,16 +75,29 @@ export class TurnRunner {
     return this.#graph.leased(run, () => this.#turn(run, input));
   }
 
-  /** A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
+  /**
+   * A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️
+   * failure).
+   */
   async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
     const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     const messages = values.messages ?? [];
-    const replies = newReplies(messages, Math.max(0, messages.findIndex((m) => m.id === turnMessageId(turnId)))).map((r) => r.text);
+    const replies = newReplies(
+      messages,
+      Math.max(
+        0,
+        messages.findIndex((m) => m.id === turnMessageId(turnId)),
+      ),
+    ).map((r) => r.text);
     // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
     return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
   }
 
-  async #turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }, sent?: SentHandOff): Promise<DriveResult> {
+  async #turn(
+    run: RunRef,
+    input: { actor: Actor; text: string; turnId?: string },
+    sent?: SentHandOff,
+  ): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
     let snapshot = await this.#o.graph.getState(configOf(threadId));
@@ -81,11 +111,20 @@ export class TurnRunner {
     if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'a new message arrived first');
     const open = unansweredCalls((snapshot.values as Partial<AgentStateValue>).messages ?? []);
     const closing = closeCalls(open, 'a new message arrived before this call was approved or run');
-    return this.#graph.drive(run, {
-      messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
-      verdicts: {},
-      turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
-    }, input.actor, { repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []), phase: 'think', ...(sent && { sent }) });
+    return this.#graph.drive(
+      run,
+      {
+        messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
+        verdicts: {},
+        turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
+      },
+      input.actor,
+      {
+        repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []),
+        phase: 'think',
+        ...(sent && { sent }),
+      },
+    );
   }
 
   /**
@@ -105,7 +144,8 @@ export class TurnRunner {
     const values = snapshot.values as Partial<AgentStateValue>;
     const notice = noticeMessage(input.text, `notice-${input.turnId}`);
     if (values.turn?.id === input.turnId && (snapshot.next.length > 0 || hasQuestion(snapshot.tasks))) {
-      if (hasQuestion(snapshot.tasks)) await this.#o.broker.supersede(threadId, 'the turn was ended after repeated crashes');
+      if (hasQuestion(snapshot.tasks))
+        await this.#o.broker.supersede(threadId, 'the turn was ended after repeated crashes');
       const closing = closeCalls(unansweredCalls(values.messages ?? []), 'the turn was ended after repeated crashes');
       await this.#o.graph.updateState(config, { messages: [...closing, notice], verdicts: {} }, 'tools');
     }
@@ -113,33 +153,50 @@ export class TurnRunner {
   }
 
   /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
-  async #continue(run: RunRef, turnId: string, snapshot: Awaited<ReturnType<AgentGraph['getState']>>, sent?: SentHandOff): Promise<DriveResult> {
+  async #continue(
+    run: RunRef,
+    turnId: string,
+    snapshot: Awaited<ReturnType<AgentGraph['getState']>>,
+    sent?: SentHandOff,
+  ): Promise<DriveResult> {
     const values = snapshot.values as AgentStateValue;
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = anchorAtTurn(values.messages, turnId);
-    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks)) return this.#graph.drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
+    if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks))
+      return this.#graph.drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
     await this.#out.replies(run, values, from, sent);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
     if (!question?.id || !question.value) return { ok: true };
     // The process may have stopped after the checkpoint paused and before the gate was written.
-    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some((gate) => gate.interruptId === question.id);
+    const asked = (await this.#o.broker.list({ states: [...GATE_STATES], threadId: run.threadId })).some(
+      (gate) => gate.interruptId === question.id,
+    );
     if (!asked) await this.#graph.ask(run, question.id, requester, question.value);
     return { ok: true };
   }
 
   /** Resumes a claimed gate once (the claimed → resuming CAS decides who); used by decide and the reconciler. */
-  async resumeClaimed(gate: Gate, resume: ResumeDecision, options: { alreadyResuming?: boolean; run?: RunRef } = {}): Promise<DriveResult | undefined> {
+  async resumeClaimed(
+    gate: Gate,
+    resume: ResumeDecision,
+    options: { alreadyResuming?: boolean; run?: RunRef } = {},
+  ): Promise<DriveResult | undefined> {
     // After a crash mid-resume the gate is already `resuming`; resuming again is safe because effects
     // that started are in the journal and are reported, never repeated.
     if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return undefined;
     const answer: GateAnswer = { callId: gate.call.callId, ...resume };
     // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
     // It beats while waiting for the thread's lease too: another process's turn may hold the thread.
-    const beat = setInterval(() => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}), this.#o.heartbeatMs ?? 5_000);
+    const beat = setInterval(
+      () => void this.#o.broker.heartbeat(gate.gateId, 'resuming').catch(() => {}),
+      this.#o.heartbeatMs ?? 5_000,
+    );
     const run = options.run ?? runOf(gate);
     let result: DriveResult;
     try {
-      result = await this.#graph.leased(run, () => this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester));
+      result = await this.#graph.leased(run, () =>
+        this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester),
+      );
     } finally {
       clearInterval(beat);
     }
@@ -154,7 +211,11 @@ export class TurnRunner {
     return this.#graph.leased(run, async () => {
       if (!(await this.waitingOn(gate.threadId)).includes(gate.interruptId)) return undefined;
       await this.#out.notice(run, `⏰ Nobody approved \`${gate.call.tool}\` in time, so it was not run.`);
-      const answer: GateAnswer = { callId: gate.call.callId, decision: 'deny', reason: 'the approval expired: nobody decided in time' };
+      const answer: GateAnswer = {
+        callId: gate.call.callId,
+        decision: 'deny',
+        reason: 'the approval expired: nobody decided in time',
+      };
       return this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
     });
   }
@@ -162,7 +223,9 @@ export class TurnRunner {
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
   async waitingOn(threadId: string): Promise<string[]> {
     const snapshot = await this.#o.graph.getState(configOf(threadId));
-    return snapshot.tasks.flatMap((task) => task.interrupts.map((i) => i.id).filter((id): id is string => typeof id === 'string'));
+    return snapshot.tasks.flatMap((task) =>
+      task.interrupts.map((i) => i.id).filter((id): id is string => typeof id === 'string'),
+    );
   }
 
   /** `/new`: abandons the pending question, moves the chat to a fresh thread, returns its id. */
@@ -175,7 +238,10 @@ export class TurnRunner {
   async inspect(chat: ChatRef): Promise<{ threadId: string; next: string[]; questions: number }> {
     const threadId = await this.#o.threads.current(chat);
     const snapshot = await this.#o.graph.getState(configOf(threadId));
-    return { threadId, next: [...snapshot.next], questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0) };
+    return {
+      threadId,
+      next: [...snapshot.next],
+      questions: snapshot.tasks.reduce((n, task) => n + task.interrupts.length, 0),
+    };
   }
-
 }

@@ -1,7 +1,16 @@
 import { and, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { type Db, onLiveConnection, builtOnce, inbox, type InboxState } from '../../db/index.ts';
 import { recordSent, type SentReply } from '../../outbox/index.ts';
-import { readUnfinishedTaking, runningBy, takeParams, takeUpdate, unfinishedTaking, rowEndParams, rowEndUpdate, type RowEnd } from '../../turns/index.ts';
+import {
+  readUnfinishedTaking,
+  runningBy,
+  takeParams,
+  takeUpdate,
+  unfinishedTaking,
+  rowEndParams,
+  rowEndUpdate,
+  type RowEnd,
+} from '../../turns/index.ts';
 import type { InboundEvent } from '../../surface/index.ts';
 import { insertEvent } from './insert.ts';
 import { InboxUnavailableError, type InboxKey, type InboxRow } from './keys.ts';
@@ -22,7 +31,8 @@ export class Inbox {
   readonly #onTaken: ((chat: string) => void) | undefined;
 
   /**
-   * `writeTimeoutMs`: how long recording may take before the platform is told to redeliver; default 2.5 s (Slack's deadline is 3 s).
+   * `writeTimeoutMs`: how long recording may take before the platform is told to redeliver; default 2.5 s (Slack's
+   * deadline is 3 s).
    * `onTaken`: told each time this process takes a chat's row (taking it stamps `progress_at`).
    */
   constructor(options: { db: Db; owner: string; writeTimeoutMs?: number; onTaken?: (chat: string) => void }) {
@@ -53,7 +63,10 @@ export class Inbox {
    */
   async recorded(key: InboxKey): Promise<InboxRow> {
     const row = await this.#answered(() => this.get(key));
-    if (!row) throw new InboxUnavailableError(new Error(`the database said ${key.platform} event ${key.eventId} was recorded, then had no such row`));
+    if (!row)
+      throw new InboxUnavailableError(
+        new Error(`the database said ${key.platform} event ${key.eventId} was recorded, then had no such row`),
+      );
     return row;
   }
 
@@ -78,7 +91,11 @@ export class Inbox {
     const takeable = options.staleBefore
       ? or(mine, and(inArray(inbox.state, ['received', 'running']), lte(inbox.updatedAt, options.staleBefore)))
       : mine;
-    const [row] = await this.#db.update(inbox).set(runningBy(this.#owner)).where(and(this.#where(key), takeable)).returning();
+    const [row] = await this.#db
+      .update(inbox)
+      .set(runningBy(this.#owner))
+      .where(and(this.#where(key), takeable))
+      .returning();
     return row;
   }
 
@@ -110,7 +127,12 @@ export class Inbox {
    */
   async unfinishedOf(chat: string): Promise<InboxRow[]> {
     const statement = builtOnce(this.#db, 'inbox.unfinishedOf', (db) =>
-      db.select().from(inbox).where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running']))).orderBy(inbox.seq).prepare('inbox_unfinished_of'),
+      db
+        .select()
+        .from(inbox)
+        .where(and(eq(inbox.chat, sql.placeholder('chat')), inArray(inbox.state, ['received', 'running'])))
+        .orderBy(inbox.seq)
+        .prepare('inbox_unfinished_of'),
     );
     return statement.execute({ chat });
   }
@@ -119,9 +141,16 @@ export class Inbox {
    * {@link unfinishedOf}, taking `take`'s row in the same statement when it is the chat's first unfinished
    * one (Inbox.take's compare-and-set): for a process that holds the chat's lease (ChatTurns).
    */
-  async unfinishedTakingOf(chat: string, take: { key: InboxKey; staleBefore: Date }): Promise<{ rows: InboxRow[]; taken?: InboxRow }> {
-    const statement = builtOnce(this.#db, 'inbox.unfinishedTakingOf', (db) => unfinishedTaking(db).prepare('inbox_unfinished_taking_of'));
-    return readUnfinishedTaking(await statement.execute({ chat, ...takeParams(take.key, this.#owner, take.staleBefore) }));
+  async unfinishedTakingOf(
+    chat: string,
+    take: { key: InboxKey; staleBefore: Date },
+  ): Promise<{ rows: InboxRow[]; taken?: InboxRow }> {
+    const statement = builtOnce(this.#db, 'inbox.unfinishedTakingOf', (db) =>
+      unfinishedTaking(db).prepare('inbox_unfinished_taking_of'),
+    );
+    return readUnfinishedTaking(
+      await statement.execute({ chat, ...takeParams(take.key, this.#owner, take.staleBefore) }),
+    );
   }
 
   /**
@@ -129,7 +158,10 @@ export class Inbox {
    * process takes up an event that is merely waiting behind a long turn here.
    */
   async heartbeat(): Promise<void> {
-    await this.#db.update(inbox).set({ updatedAt: sql`now()` }).where(and(eq(inbox.owner, this.#owner), inArray(inbox.state, ['received', 'running'])));
+    await this.#db
+      .update(inbox)
+      .set({ updatedAt: sql`now()` })
+      .where(and(eq(inbox.owner, this.#owner), inArray(inbox.state, ['received', 'running'])));
   }
 
   /** Beats every `ms` until {@link stopHeartbeat}; a failed beat is retried at the next one. */
@@ -149,14 +181,21 @@ export class Inbox {
    */
   async finish(key: InboxKey, state: RowEnd['state'], error?: string): Promise<boolean> {
     const statement = builtOnce(this.#db, 'inbox.finish', (db) => rowEndUpdate(db).prepare('inbox_finish'));
-    const rows = await statement.execute(rowEndParams({ key, state, ...(error !== undefined && { error }) }, this.#owner));
+    const rows = await statement.execute(
+      rowEndParams({ key, state, ...(error !== undefined && { error }) }, this.#owner),
+    );
     return rows.length > 0;
   }
 
-  /** {@link finish}, recording the turn's sent replies (`end.sent`) as sent in the same statement; retried on a live connection (both halves move only rows still as they expect). */
+  /**
+   * {@link finish}, recording the turn's sent replies (`end.sent`) as sent in the same statement; retried on a live
+   * connection (both halves move only rows still as they expect).
+   */
   async end(end: RowEnd): Promise<boolean> {
     if (!end.sent?.length) return this.finish(end.key, end.state, end.error);
-    const statement = builtOnce(this.#db, 'inbox.finishMarkingSent', (db) => rowEndUpdate(db, { markingSent: true }).prepare('inbox_finish_marking_sent'));
+    const statement = builtOnce(this.#db, 'inbox.finishMarkingSent', (db) =>
+      rowEndUpdate(db, { markingSent: true }).prepare('inbox_finish_marking_sent'),
+    );
     const rows = await onLiveConnection(() => statement.execute(rowEndParams(end, this.#owner)));
     return rows.length > 0;
   }
@@ -198,4 +237,3 @@ export class Inbox {
     return and(eq(inbox.platform, key.platform), eq(inbox.eventId, key.eventId));
   }
 }
-

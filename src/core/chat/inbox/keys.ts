@@ -19,7 +19,12 @@ export interface InboxKey {
  */
 export class InboxUnavailableError extends KazmaError {
   constructor(cause: unknown) {
-    super('inbox_unavailable', `the event could not be recorded, so it was not accepted (the platform will deliver it again): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      'inbox_unavailable',
+      `the event could not be recorded, so it was not accepted (the platform will deliver it again): ` +
+        `${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 

@@ -19,17 +19,28 @@ export class RowEndsAlone {
     this.#o = options;
   }
 
-  /** Ends a row (and records its sent replies). On failure the row stays running, and is taken up again as a stopped turn is (finding it done). */
+  /**
+   * Ends a row (and records its sent replies). On failure the row stays running, and is taken up again as a stopped
+   * turn is (finding it done).
+   */
   async end(end: RowEnd): Promise<void> {
     await this.#o.inbox.end(end).catch((error: unknown) => {
-      this.#o.logger?.error({ err: error, platform: end.key.platform, event: end.key.eventId, replies: end.sent?.length ?? 0 }, 'could not mark an inbound event finished (nor its sent replies sent); it will be taken up again, and no reply is sent twice');
+      this.#o.logger?.error(
+        { err: error, platform: end.key.platform, event: end.key.eventId, replies: end.sent?.length ?? 0 },
+        'could not mark an inbound event finished (nor its sent replies sent); it will be taken up again, and no ' +
+          'reply is sent twice',
+      );
     });
   }
 
   /** Records replies sent by a turn whose row was left running (a shutdown cut it short); never resends. */
   async recordSent(sent: readonly SentReply[]): Promise<void> {
     await this.#o.inbox.recordSent(sent).catch((error: unknown) => {
-      this.#o.logger?.error({ err: error, replies: sent.length }, 'replies were sent, but could not be recorded as sent; they stay "sending" (later "delivery unknown") and are not sent again');
+      this.#o.logger?.error(
+        { err: error, replies: sent.length },
+        'replies were sent, but could not be recorded as sent; they stay "sending" (later "delivery unknown") and ' +
+          'are not sent again',
+      );
     });
   }
 

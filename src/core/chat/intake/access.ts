@@ -50,10 +50,13 @@ export class AccessPolicy {
     const operator = this.operatorOf(actor);
     if (operator) return { ok: true, role: 'operator', operator };
     if (this.#access.users.includes(`${actor.platform}:${actor.id}`)) return { ok: true, role: 'user' };
-    if (this.#access.chats.includes(chatOf(chat)) || this.#access.chats.includes(chat)) return { ok: true, role: 'chat_member' };
+    if (this.#access.chats.includes(chatOf(chat)) || this.#access.chats.includes(chat))
+      return { ok: true, role: 'chat_member' };
     return {
       ok: false,
-      reason: `you are not on this Kazma's access list; an operator can add "${actor.platform}:${actor.id}" to access.users in kazma.yaml`,
+      reason:
+        `you are not on this Kazma's access list; an operator can add "${actor.platform}:${actor.id}" to ` +
+        `access.users in kazma.yaml`,
     };
   }
 
@@ -80,7 +83,8 @@ export class AccessPolicy {
     const operator = this.operatorOf(actor);
     if (!operator) return 'only operators may approve tool calls';
     const approvers = this.#approvals.approvers;
-    if (approvers.length > 0 && !approvers.includes(operator.name)) return `${operator.name} is not in approvals.approvers`;
+    if (approvers.length > 0 && !approvers.includes(operator.name))
+      return `${operator.name} is not in approvals.approvers`;
     if (!this.#approvals.requester_may_approve && requester && this.#samePerson(actor, requester, operator)) {
       return 'approvals.requester_may_approve is false: another operator must decide';
     }

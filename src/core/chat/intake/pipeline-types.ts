@@ -44,7 +44,10 @@ export interface PipelineOptions {
    * chat's messages in the inbox's order. Default: this process only (the embedded database).
    */
   leases?: ChatLeases;
-  /** `turns.lease_ttl`: a held chat lease lasts this long unless renewed, and a running row untouched this long is a stopped process's. Default 15 s. */
+  /**
+   * `turns.lease_ttl`: a held chat lease lasts this long unless renewed, and a running row untouched this long is a
+   * stopped process's. Default 15 s.
+   */
   staleAfterMs?: number;
   /** Where "`staleAfterMs` ago" is read from; default systemClock. */
   clock?: Clock;

@@ -1,4 +1,3 @@
-
 import { ChatTurns } from '../queue/chat-turns.ts';
 import type { OrderedWork } from '../queue/turn-hand-offs.ts';
 import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
@@ -34,12 +33,22 @@ export class InboundPipeline {
       privately: (chat, actor, text) => this.#private(chat, actor, text),
     });
     this.#attempts = new Attempts(options, { send: (chat, text) => this.#send(chat, text) });
-    this.#refused = new RefusedEvents({ limiter: options.refusals ?? new RefusalLimiter(), inbox: options.inbox, tell: (chat, actor, text) => this.#private(chat, actor, text), logger: options.logger });
+    this.#refused = new RefusedEvents({
+      limiter: options.refusals ?? new RefusalLimiter(),
+      inbox: options.inbox,
+      tell: (chat, actor, text) => this.#private(chat, actor, text),
+      logger: options.logger,
+    });
     const staleAfterMs = options.staleAfterMs ?? 15_000;
     this.#turns = new ChatTurns({
-      inbox: options.inbox, plan: (row) => this.#ordered(row), staleAfterMs, renewMs: Math.max(100, Math.floor(staleAfterMs / 3)),
+      inbox: options.inbox,
+      plan: (row) => this.#ordered(row),
+      staleAfterMs,
+      renewMs: Math.max(100, Math.floor(staleAfterMs / 3)),
       track: (work) => options.queues.track(work),
-      ...(options.leases && { leases: options.leases }), ...(options.clock && { clock: options.clock }), ...(options.logger && { logger: options.logger }),
+      ...(options.leases && { leases: options.leases }),
+      ...(options.clock && { clock: options.clock }),
+      ...(options.logger && { logger: options.logger }),
     });
   }
 
@@ -54,7 +63,8 @@ export class InboundPipeline {
     if (event.fromSelf) return settled('own');
     const verdict = this.#o.access.check(event.actor, event.chat);
     if (!verdict.ok) {
-      if (await this.#o.inbox.record(event, 'refused')) return { status: 'refused', done: this.#refused.first(event, verdict.reason).then(() => 'refused' as const) };
+      if (await this.#o.inbox.record(event, 'refused'))
+        return { status: 'refused', done: this.#refused.first(event, verdict.reason).then(() => 'refused' as const) };
       const again = await this.#refused.again(event, verdict.reason);
       return again ? { status: 'refused', done: again.told.then(() => 'refused' as const) } : settled('duplicate');
     }
@@ -69,7 +79,8 @@ export class InboundPipeline {
    */
   async #redelivered(event: InboundEvent): Promise<Accepted> {
     const row = await this.#o.inbox.recorded(inboxKey(event));
-    if (row.state !== 'received' || row.owner !== this.#o.inbox.owner || this.#working.has(keyOf(event))) return settled('duplicate');
+    if (row.state !== 'received' || row.owner !== this.#o.inbox.owner || this.#working.has(keyOf(event)))
+      return settled('duplicate');
     return { status: 'accepted', done: this.#start(event) };
   }
 
@@ -91,11 +102,22 @@ export class InboundPipeline {
       try {
         event = parseInboundEvent(row.event);
       } catch (error) {
-        this.#o.logger?.error({ err: error, platform: row.platform, event: row.eventId }, 'an unfinished inbound event could not be read back; it is skipped');
+        this.#o.logger?.error(
+          { err: error, platform: row.platform, event: row.eventId },
+          'an unfinished inbound event could not be read back; it is skipped',
+        );
         continue;
       }
-      this.#o.logger?.info({ platform: row.platform, event: row.eventId, attempts: row.attempts }, 'taking up an event a stopped process left unfinished');
-      void this.#start(event, staleBefore).catch((error: unknown) => this.#o.logger?.error({ err: error, event: row.eventId }, 'taking up an unfinished event failed; the next sweep tries again'));
+      this.#o.logger?.info(
+        { platform: row.platform, event: row.eventId, attempts: row.attempts },
+        'taking up an event a stopped process left unfinished',
+      );
+      void this.#start(event, staleBefore).catch((error: unknown) =>
+        this.#o.logger?.error(
+          { err: error, event: row.eventId },
+          'taking up an unfinished event failed; the next sweep tries again',
+        ),
+      );
     }
     return rows.length;
   }
@@ -145,24 +167,37 @@ export class InboundPipeline {
     if (event.kind !== 'message') return undefined;
     const { work, ordered } = await this.#planner.plan(event);
     if (!ordered) return undefined;
-    return { run: (taken, options) => this.#o.queues.run(event.chat, () => this.#attempts.run(event, taken, work, options)) };
+    return {
+      run: (taken, options) => this.#o.queues.run(event.chat, () => this.#attempts.run(event, taken, work, options)),
+    };
   }
 
-  /** Runs a recorded event's work once: claims its row (the inbox's heartbeat keeps it), {@link #attempt}, ends the row. */
+  /**
+   * Runs a recorded event's work once: claims its row (the inbox's heartbeat keeps it), {@link #attempt}, ends the row.
+   */
   async #claimed(event: InboundEvent, staleBefore: Date | undefined, work: Work): Promise<PipelineOutcome> {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
     const { outcome, end } = await this.#attempts.run(event, row, work);
-    if (end) await this.#o.inbox.finish(end.key, end.state, end.error).catch((error: unknown) => this.#o.logger?.error({ err: error, event: event.eventId }, 'could not mark an inbound event finished'));
+    if (end)
+      await this.#o.inbox
+        .finish(end.key, end.state, end.error)
+        .catch((error: unknown) =>
+          this.#o.logger?.error({ err: error, event: event.eventId }, 'could not mark an inbound event finished'),
+        );
     return outcome;
   }
 
   async #send(chat: ChatRef, text: string): Promise<void> {
-    await this.#o.surfaces.send(chat, { text }).catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
+    await this.#o.surfaces
+      .send(chat, { text })
+      .catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
   }
 
   async #private(chat: ChatRef, actor: Actor, text: string): Promise<void> {
-    await this.#o.surfaces.replyPrivately(chat, actor, text).catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
+    await this.#o.surfaces
+      .replyPrivately(chat, actor, text)
+      .catch((error: unknown) => this.#o.logger?.error({ err: error, chat }, 'could not send'));
   }
 }
 

@@ -41,7 +41,10 @@ export class RefusedEvents {
   }
 
   #logRefused(event: InboundEvent): void {
-    this.#o.logger?.info({ platform: event.platform, actor: event.actor.id, chat: event.chat }, 'refused by access control');
+    this.#o.logger?.info(
+      { platform: event.platform, actor: event.actor.id, chat: event.chat },
+      'refused by access control',
+    );
   }
 
   #mayTell(event: InboundEvent): boolean {

@@ -25,7 +25,10 @@ export class WorkPlanner {
   async plan(event: InboundEvent): Promise<{ work: Work; ordered: boolean }> {
     const verdict = this.#o.access.check(event.actor, event.chat);
     if (!verdict.ok) return { work: { run: async () => {} }, ordered: false }; // access was narrowed since
-    const actor: Actor = verdict.operator && !event.actor.displayName ? { ...event.actor, displayName: verdict.operator.name } : event.actor;
+    const actor: Actor =
+      verdict.operator && !event.actor.displayName
+        ? { ...event.actor, displayName: verdict.operator.name }
+        : event.actor;
     const work = await this.#work(event, actor, verdict.role);
     return { work, ordered: event.kind === 'message' && work.queue === event.chat };
   }
@@ -33,16 +36,44 @@ export class WorkPlanner {
   async #work(event: InboundEvent, actor: Actor, role: Role): Promise<Work> {
     if (event.kind === 'action') {
       const routed = await this.#o.actions.route(event.actionId);
-      if (!routed) return { run: () => this.#say.privately(event.chat, actor, 'This button is no longer active (the question was settled or Kazma restarted).') };
+      if (!routed)
+        return {
+          run: () =>
+            this.#say.privately(
+              event.chat,
+              actor,
+              'This button is no longer active (the question was settled or Kazma restarted).',
+            ),
+        };
       return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat }) };
     }
-    const command = event.kind === 'command' ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') } : parseCommand(event.text);
-    if (command) return this.#command(event.chat, actor, role, command, event.kind === 'command' && event.answerPrivately === true);
+    const command =
+      event.kind === 'command'
+        ? { name: event.name.toLowerCase(), args: event.args, rest: event.args.join(' ') }
+        : parseCommand(event.text);
+    if (command)
+      return this.#command(
+        event.chat,
+        actor,
+        role,
+        command,
+        event.kind === 'command' && event.answerPrivately === true,
+      );
     const text = event.kind === 'message' ? event.text : '';
-    return { queue: event.chat, run: (options) => this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options) };
+    return {
+      queue: event.chat,
+      run: (options) =>
+        this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options),
+    };
   }
 
-  #command(chat: ChatRef, actor: Actor, role: Role, parsed: { name: string; args: string[]; rest: string }, privately: boolean): Work {
+  #command(
+    chat: ChatRef,
+    actor: Actor,
+    role: Role,
+    parsed: { name: string; args: string[]; rest: string },
+    privately: boolean,
+  ): Work {
     const reply = (text: string) => (privately ? this.#say.privately(chat, actor, text) : this.#say.send(chat, text));
     const command = this.#o.commands.get(parsed.name);
     if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };

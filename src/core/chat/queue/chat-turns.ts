@@ -1,5 +1,5 @@
-import { LOCAL_LEASES, } from '../../turns/index.ts';
-import { systemClock, } from '../../clock.ts';
+import { LOCAL_LEASES } from '../../turns/index.ts';
+import { systemClock } from '../../clock.ts';
 import type { OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
@@ -10,7 +10,6 @@ import type { PipelineOutcome } from '../intake/pipeline-types.ts';
 import type { ChatTurnsOptions } from './chat-turns-options.ts';
 
 export type { ChatTurnsOptions } from './chat-turns-options.ts';
-
 
 /**
  * A chat's events run one at a time, strictly in the inbox's arrival order, by whichever process holds the
@@ -39,7 +38,14 @@ export class ChatTurns {
   #closed = false;
 
   constructor(options: ChatTurnsOptions) {
-    this.#o = { leases: LOCAL_LEASES, renewMs: 5_000, staleAfterMs: 15_000, clock: systemClock, poll: { minMs: 10, maxMs: 250 }, ...options };
+    this.#o = {
+      leases: LOCAL_LEASES,
+      renewMs: 5_000,
+      staleAfterMs: 15_000,
+      clock: systemClock,
+      poll: { minMs: 10, maxMs: 250 },
+      ...options,
+    };
     const alone = new RowEndsAlone({ inbox: this.#o.inbox, leases: this.#o.leases, logger: this.#o.logger });
     this.#rows = new RowRuns({ alone, waiting: this.#waiting, leases: this.#o.leases });
   }
@@ -212,7 +218,6 @@ export class ChatTurns {
     }
     return undefined;
   }
-
 }
 
 /** The lease key of a chat's inbox, in the thread_leases table (thread ids never start with `inbox:`). */

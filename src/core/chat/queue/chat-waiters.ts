@@ -46,7 +46,13 @@ export class ChatWaiters {
     if (!waiter) {
       let resolve!: (outcome: PipelineOutcome) => void;
       const promise = new Promise<PipelineOutcome>((r) => (resolve = r));
-      waiter = { key, resolve, promise, since: this.#clock++, ...(options.staleBefore && { staleBefore: options.staleBefore }) };
+      waiter = {
+        key,
+        resolve,
+        promise,
+        since: this.#clock++,
+        ...(options.staleBefore && { staleBefore: options.staleBefore }),
+      };
       waiters.set(id, waiter);
     }
     return waiter;
@@ -72,7 +78,9 @@ export class ChatWaiters {
   }
 
   /** A listing stamped with when it began: `list` gives the rows, or the rows with what became of the lease. */
-  async listing(list: () => Promise<InboxRow[] | { rows: InboxRow[]; released?: boolean; taken?: InboxRow }>): Promise<Listing> {
+  async listing(
+    list: () => Promise<InboxRow[] | { rows: InboxRow[]; released?: boolean; taken?: InboxRow }>,
+  ): Promise<Listing> {
     const asOf = this.#clock;
     const listed = await list();
     return Array.isArray(listed) ? { rows: listed, asOf } : { ...listed, asOf };
@@ -83,10 +91,14 @@ export class ChatWaiters {
     return this.#clock;
   }
 
-  /** Resolves the waiters, added before the listing began, whose events are no longer unfinished: another process ran them. */
+  /**
+   * Resolves the waiters, added before the listing began, whose events are no longer unfinished: another process ran
+   * them.
+   */
   settleFinished(chat: string, listing: Listing): void {
     const left = new Set(listing.rows.map(idOf));
-    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (waiter.since < listing.asOf && !left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
+    for (const [id, waiter] of this.#waiting.get(chat) ?? [])
+      if (waiter.since < listing.asOf && !left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
   }
 
   /**
@@ -95,7 +107,8 @@ export class ChatWaiters {
    */
   settleUnplanned(chat: string, unfinished: InboxRow[]): void {
     const left = new Set(unfinished.map(idOf));
-    for (const [id, waiter] of this.#waiting.get(chat) ?? []) if (left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
+    for (const [id, waiter] of this.#waiting.get(chat) ?? [])
+      if (left.has(id)) this.#settle(chat, id, waiter, 'duplicate');
   }
 
   /** Lets every waiter of the chat go with 'stopping' (this process stops; the rows stay in the inbox). */

@@ -24,7 +24,11 @@ export class RowRuns {
    * Runs a taken row. The turn's thread lease and the replies it sent are handed off as its run ends:
    * with the row's end folded into the next listing (returned as `ran`), or let go and written now.
    */
-  async run(chat: string, next: { row: InboxRow; work: OrderedWork }, taken: InboxRow): Promise<{ outcome: PipelineOutcome; ran?: Ran }> {
+  async run(
+    chat: string,
+    next: { row: InboxRow; work: OrderedWork },
+    taken: InboxRow,
+  ): Promise<{ outcome: PipelineOutcome; ran?: Ran }> {
     const { alone, waiting, leases } = this.#o;
     const handed = new TurnHandOffs();
     const result = await next.work.run(taken, handed).finally(() => handed.close());
@@ -33,7 +37,10 @@ export class RowRuns {
     // The thread lease taken with the row (the chat's lease statement) goes as a handed-off one, if unused.
     await alone.letGo(handed.unused(leases.takeAhead?.(chat)));
     if (end && leases.listReleasing && outcome !== 'stopping') {
-      return { outcome, ran: { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } } };
+      return {
+        outcome,
+        ran: { row: next.row, outcome, ending: { row: end, ...(handed.lease && { lease: handed.lease }) } },
+      };
     }
     await alone.letGo(handed.lease);
     if (end) await alone.end(end);

@@ -15,7 +15,10 @@ export interface OrderedWork {
    * A thread lease handed off (`handOff`) is let go with the row's end, and replies handed off
    * (`sentHandOff`) are recorded as sent with it.
    */
-  run(taken: InboxRow, options: { handOff: LeaseHandOff; sentHandOff: SentHandOff }): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
+  run(
+    taken: InboxRow,
+    options: { handOff: LeaseHandOff; sentHandOff: SentHandOff },
+  ): Promise<{ outcome: PipelineOutcome; end?: RowEnd }>;
 }
 
 export class TurnHandOffs {

@@ -47,7 +47,10 @@ export const approvalGates = pgTable(
     error: text('error'),
   },
   (t) => [
-    check('approval_gates_state_valid', sql`${t.state} in ('pending','claimed','resuming','settled','timeout','superseded','error')`),
+    check(
+      'approval_gates_state_valid',
+      sql`${t.state} in ('pending','claimed','resuming','settled','timeout','superseded','error')`,
+    ),
     index('approval_gates_state_idx').on(t.state, t.expiresAt),
     index('approval_gates_thread_idx').on(t.threadId),
   ],

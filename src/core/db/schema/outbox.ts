@@ -21,7 +21,9 @@ export const outbox = pgTable(
     id: text('id').primaryKey(),
     kind: text('kind', { enum: OUTBOX_KINDS }).notNull(),
     destination: text('destination').notNull(),
-    /** What kind of question owns it ('gate', 'question', 'reply'…); with owner_id, finds every card of one question. */
+    /**
+     * What kind of question owns it ('gate', 'question', 'reply'…); with owner_id, finds every card of one question.
+     */
     ownerKind: text('owner_kind'),
     ownerId: text('owner_id'),
     /** For edits: the outbox id of the card being edited. */

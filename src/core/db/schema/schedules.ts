@@ -4,7 +4,10 @@ import type { StoredActor } from './approvals.ts';
 
 export const SCHEDULE_KINDS = ['reminder', 'cron'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
-/** `scheduled` until a reminder fires (→ `fired`) or anything is cancelled (→ `cancelled`); a cron job stays `scheduled`. */
+/**
+ * `scheduled` until a reminder fires (→ `fired`) or anything is cancelled (→ `cancelled`); a cron job stays
+ * `scheduled`.
+ */
 export const SCHEDULE_STATES = ['scheduled', 'fired', 'cancelled'] as const;
 export type ScheduleState = (typeof SCHEDULE_STATES)[number];
 

@@ -3,7 +3,15 @@ import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-
 import type { StoredActor } from './approvals.ts';
 
 /** Every state a task can be in; only transitionTask() (core/tasks/transition.ts) writes it. */
-export const TASK_STATES = ['queued', 'running', 'waiting_approval', 'waiting_subtasks', 'done', 'failed', 'cancelled'] as const;
+export const TASK_STATES = [
+  'queued',
+  'running',
+  'waiting_approval',
+  'waiting_subtasks',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 /**
@@ -34,7 +42,10 @@ export const tasks = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    check('tasks_state_valid', sql`${t.state} in ('queued','running','waiting_approval','waiting_subtasks','done','failed','cancelled')`),
+    check(
+      'tasks_state_valid',
+      sql`${t.state} in ('queued','running','waiting_approval','waiting_subtasks','done','failed','cancelled')`,
+    ),
     index('tasks_chat_idx').on(t.originChat, t.createdAt),
     index('tasks_thread_idx').on(t.threadId),
     index('tasks_parent_idx').on(t.parentId),

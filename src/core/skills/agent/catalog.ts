@@ -36,11 +36,15 @@ export const installRoot = (loaded: LoadedConfig): string => join(loaded.config.
 export function agentSkillRoots(loaded: LoadedConfig): string[] {
   const base = loaded.path ? dirname(loaded.path) : process.cwd();
   const home = loaded.env.HOME;
-  return [...new Set([
-    BUNDLED_AGENT_SKILLS, ...(home ? [join(home, '.agents/skills')] : []),
-    ...['.claude/skills', '.cursor/skills', '.kazma/agent-skills'].map((p) => join(base, p)),
-    installRoot(loaded), ...loaded.config.skills.agent_paths,
-  ])];
+  return [
+    ...new Set([
+      BUNDLED_AGENT_SKILLS,
+      ...(home ? [join(home, '.agents/skills')] : []),
+      ...['.claude/skills', '.cursor/skills', '.kazma/agent-skills'].map((p) => join(base, p)),
+      installRoot(loaded),
+      ...loaded.config.skills.agent_paths,
+    ]),
+  ];
 }
 
 /** Reads every Agent Skill under `roots`; a broken one is an `invalid` entry, never an exception. */
@@ -51,14 +55,23 @@ export function scanAgentSkills(roots: readonly string[], secret: string | undef
     if (!existsSync(root)) continue;
     let children: string[];
     try {
-      children = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => join(root, e.name)).sort();
+      children = readdirSync(root, { withFileTypes: true })
+        .filter((e) => e.isDirectory() || e.isSymbolicLink())
+        .map((e) => join(root, e.name))
+        .sort();
     } catch {
       continue;
     }
     for (const dir of children.filter((d) => existsSync(join(d, SKILL_MD)))) {
       const entry = readEntry(dir, secret);
       const first = seen.get(entry.name);
-      if (first) entries.push({ name: entry.name, dir, status: 'invalid', note: `another Agent Skill named "${entry.name}" was found first, in ${first}` });
+      if (first)
+        entries.push({
+          name: entry.name,
+          dir,
+          status: 'invalid',
+          note: `another Agent Skill named "${entry.name}" was found first, in ${first}`,
+        });
       else entries.push(entry);
       if (!first) seen.set(entry.name, dir);
     }

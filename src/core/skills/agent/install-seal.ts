@@ -5,7 +5,9 @@ import { systemClock, type Clock } from '../../clock.ts';
 import { hmacHex, sameDigest } from '../signature.ts';
 import { SECRET_ENV } from '../verify.ts';
 
-/** Written beside an installed Agent Skill: what it was installed from, every file's SHA-256, and the HMAC over them. */
+/**
+ * Written beside an installed Agent Skill: what it was installed from, every file's SHA-256, and the HMAC over them.
+ */
 export const INSTALL_FILE = '.kazma-install.json';
 
 /** Every file of the folder (but the seal itself and `.git`), relative, with its SHA-256; sorted. */
@@ -18,38 +20,69 @@ export function folderDigests(dir: string): Record<string, string> {
       // A symlink could point anywhere and change without the folder changing: it is sealed as its own text.
       if (entry.isSymbolicLink()) out[relative(dir, path).split(sep).join('/')] = `symlink:${lstatSync(path).size}`;
       else if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out[relative(dir, path).split(sep).join('/')] = createHash('sha256').update(readFileSync(path)).digest('hex');
+      else if (entry.isFile())
+        out[relative(dir, path).split(sep).join('/')] = createHash('sha256').update(readFileSync(path)).digest('hex');
     }
   };
   walk(dir);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-const canonical = (files: Record<string, string>) => Object.entries(files).map(([path, digest]) => `${path}\0${digest}\n`).join('');
+const canonical = (files: Record<string, string>) =>
+  Object.entries(files)
+    .map(([path, digest]) => `${path}\0${digest}\n`)
+    .join('');
 
 /** Seals a folder with this install's key: writes {@link INSTALL_FILE}, `sealed_at` read from `clock`. */
 export function sealFolder(dir: string, secret: string, source: string, clock: Clock = systemClock): void {
   const files = folderDigests(dir);
-  const seal = { version: 1, source, sealed_at: clock.now().toISOString(), files, signature: hmacHex(secret, canonical(files)) };
+  const seal = {
+    version: 1,
+    source,
+    sealed_at: clock.now().toISOString(),
+    files,
+    signature: hmacHex(secret, canonical(files)),
+  };
   writeFileSync(join(dir, INSTALL_FILE), `${JSON.stringify(seal, null, 2)}\n`);
 }
 
 /** Whether an Agent Skill's folder is as it was sealed: verified, unsigned (no seal) or refused, and why. */
-export type SealVerdict = { status: 'verified' } | { status: 'unsigned'; warning: string } | { status: 'refused'; reason: string };
+export type SealVerdict =
+  | { status: 'verified' }
+  | { status: 'unsigned'; warning: string }
+  | { status: 'refused'; reason: string };
 
 export function checkSeal(dir: string, secret: string | undefined): SealVerdict {
   let seal: { files?: Record<string, string>; signature?: string };
   try {
     seal = JSON.parse(readFileSync(join(dir, INSTALL_FILE), 'utf8')) as typeof seal;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'unsigned', warning: 'not installed through kazma agent-skills, so nothing vouches for it' };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { status: 'unsigned', warning: 'not installed through kazma agent-skills, so nothing vouches for it' };
     return { status: 'refused', reason: `${INSTALL_FILE} is unreadable: re-sign it with kazma agent-skills sign` };
   }
-  if (typeof seal.signature !== 'string' || typeof seal.files !== 'object' || seal.files === null) return { status: 'refused', reason: `${INSTALL_FILE} is incomplete: re-sign it with kazma agent-skills sign` };
-  if (!secret) return { status: 'refused', reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked` };
-  if (!sameDigest(seal.signature, hmacHex(secret, canonical(seal.files)))) return { status: 'refused', reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered` };
+  if (typeof seal.signature !== 'string' || typeof seal.files !== 'object' || seal.files === null)
+    return { status: 'refused', reason: `${INSTALL_FILE} is incomplete: re-sign it with kazma agent-skills sign` };
+  if (!secret)
+    return {
+      status: 'refused',
+      reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked`,
+    };
+  if (!sameDigest(seal.signature, hmacHex(secret, canonical(seal.files))))
+    return {
+      status: 'refused',
+      reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered`,
+    };
   const now = folderDigests(dir);
-  const changed = [...new Set([...Object.keys(now), ...Object.keys(seal.files)])].filter((f) => now[f] !== seal.files![f]).sort();
-  if (changed.length > 0) return { status: 'refused', reason: `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ' …' : ''} changed since it was signed; re-sign it with kazma agent-skills sign if you trust it` };
+  const changed = [...new Set([...Object.keys(now), ...Object.keys(seal.files)])]
+    .filter((f) => now[f] !== seal.files![f])
+    .sort();
+  if (changed.length > 0)
+    return {
+      status: 'refused',
+      reason:
+        `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ' …' : ''} changed since it was signed; ` +
+        `re-sign it with kazma agent-skills sign if you trust it`,
+    };
   return { status: 'verified' };
 }

@@ -42,7 +42,9 @@ const isGit = (s: string) => /^(https?:\/\/|git@|git:\/\/|ssh:\/\/|file:\/\/)/.t
  * @example
  * await installAgentSkill({ source: './my-skills/release-notes', root, secret, env: process.env })
  */
-export async function installAgentSkill(options: InstallOptions): Promise<{ name: string; dir: string; files: number }> {
+export async function installAgentSkill(
+  options: InstallOptions,
+): Promise<{ name: string; dir: string; files: number }> {
   if (!options.secret) throw new SkillSecretMissingError('installing an Agent Skill');
   const scratch = mkdtempSync(join(tmpdir(), 'kazma-agent-skill-'));
   try {
@@ -64,15 +66,27 @@ async function fetchSource(source: string, scratch: string, env: InstallOptions[
   if (existsSync(source) && statSync(source).isDirectory()) return resolve(source);
   try {
     if (isGit(source)) {
-      await run('git', ['clone', '--depth', '1', '--quiet', source, join(scratch, 'git')], { env: childEnv, timeout: 120_000 });
+      await run('git', ['clone', '--depth', '1', '--quiet', source, join(scratch, 'git')], {
+        env: childEnv,
+        timeout: 120_000,
+      });
       return join(scratch, 'git');
     }
-    const { stdout } = await run('npm', ['pack', source, '--pack-destination', scratch, '--silent'], { env: childEnv, timeout: 120_000 });
+    const { stdout } = await run('npm', ['pack', source, '--pack-destination', scratch, '--silent'], {
+      env: childEnv,
+      timeout: 120_000,
+    });
     await run('tar', ['-xzf', join(scratch, stdout.trim().split('\n').at(-1)!), '-C', scratch], { env: childEnv });
     return join(scratch, 'package');
   } catch (error) {
-    const detail = ((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').slice(-3).join(' ');
-    throw new AgentSkillInstallError(`could not fetch "${source}" (${isGit(source) ? 'git clone' : 'npm pack'}): ${detail}`);
+    const detail = ((error as { stderr?: string }).stderr || (error as Error).message)
+      .trim()
+      .split('\n')
+      .slice(-3)
+      .join(' ');
+    throw new AgentSkillInstallError(
+      `could not fetch "${source}" (${isGit(source) ? 'git clone' : 'npm pack'}): ${detail}`,
+    );
   }
 }
 
@@ -91,7 +105,10 @@ function skillFolder(dir: string, source: string): string {
   walk(dir, 1);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) throw new AgentSkillInstallError(`"${source}" holds no ${SKILL_MD}`);
-  throw new AgentSkillInstallError(`"${source}" holds several Agent Skills (${found.map((f) => f.slice(dir.length + 1)).join(', ')}); install one folder at a time`);
+  throw new AgentSkillInstallError(
+    `"${source}" holds several Agent Skills (${found.map((f) => f.slice(dir.length + 1)).join(', ')}); install one ` +
+      `folder at a time`,
+  );
 }
 
 function countFiles(dir: string): number {

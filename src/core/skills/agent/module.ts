@@ -15,15 +15,18 @@ const MAX_DESCRIPTION = 200;
  * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
  * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
  */
-export function createAgentSkills(
-  { loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock },
-): { tools: ToolDefinition[]; promptLines: () => string[] } {
+export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock }): {
+  tools: ToolDefinition[];
+  promptLines: () => string[];
+} {
   const roots = agentSkillRoots(loaded);
   const scan = () => scanAgentSkills(roots, secretOf(loaded));
   for (const entry of scan()) {
     const where = { agentSkill: entry.name, dir: entry.dir };
-    if (entry.status === 'invalid') logger.warn({ ...where, error: entry.note }, 'Agent Skill not usable: its SKILL.md is malformed');
-    else if (entry.status === 'refused') logger.error({ ...where, reason: entry.note }, 'Agent Skill refused: it is not offered to the model');
+    if (entry.status === 'invalid')
+      logger.warn({ ...where, error: entry.note }, 'Agent Skill not usable: its SKILL.md is malformed');
+    else if (entry.status === 'refused')
+      logger.error({ ...where, reason: entry.note }, 'Agent Skill refused: it is not offered to the model');
     else if (entry.status === 'unsigned') logger.warn({ ...where, warning: entry.note }, 'Agent Skill loaded unsigned');
   }
   let cached: { at: number; entries: AgentSkillEntry[] } | undefined;
@@ -32,7 +35,8 @@ export function createAgentSkills(
     const usable = cached.entries.filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
     if (usable.length === 0) return [];
     return [
-      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with load_agent_skill.',
+      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with ' +
+        'load_agent_skill.',
       ...usable.map((e) => `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`),
     ];
   };
@@ -42,7 +46,13 @@ export function createAgentSkills(
       return scan();
     },
     install: async (source) => {
-      const done = await installAgentSkill({ source, root: installRoot(loaded), secret: secretOf(loaded), env: loaded.env, clock });
+      const done = await installAgentSkill({
+        source,
+        root: installRoot(loaded),
+        secret: secretOf(loaded),
+        env: loaded.env,
+        clock,
+      });
       cached = undefined;
       logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');
       return done;

@@ -26,7 +26,9 @@ export function currentTimeTool(options: CurrentTimeOptions = {}) {
   const defaultZone = options.zone ?? 'UTC';
   return defineTool({
     name: 'current_time',
-    description: `The current date and time. Optional "zone" is an IANA time zone such as "Europe/Berlin"; default ${defaultZone}.`,
+    description:
+      `The current date and time. Optional "zone" is an IANA time zone such as "Europe/Berlin"; default ` +
+      `${defaultZone}.`,
     input: z.object({
       zone: z
         .string()

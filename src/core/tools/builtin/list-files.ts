@@ -26,7 +26,9 @@ export function listFilesTool(options: ListFilesOptions = {}) {
     },
     async run({ path }, ctx) {
       const root = workspaceRoot(ctx.workspace);
-      const dir = await openInWorkspace(root, resolveInWorkspace(root, path), { flags: constants.O_RDONLY | constants.O_DIRECTORY });
+      const dir = await openInWorkspace(root, resolveInWorkspace(root, path), {
+        flags: constants.O_RDONLY | constants.O_DIRECTORY,
+      });
       let entries;
       try {
         // Listed through the open descriptor, so it is the directory that was checked.
@@ -35,7 +37,9 @@ export function listFilesTool(options: ListFilesOptions = {}) {
         await dir.close();
       }
       const names = entries
-        .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.isSymbolicLink() ? `${entry.name}@` : entry.name))
+        .map((entry) =>
+          entry.isDirectory() ? `${entry.name}/` : entry.isSymbolicLink() ? `${entry.name}@` : entry.name,
+        )
         .sort();
       if (names.length === 0) return '(empty directory)';
       const shown = names.slice(0, maxEntries);

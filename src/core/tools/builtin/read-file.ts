@@ -36,7 +36,9 @@ export function readFileTool(options: ReadFileOptions = {}) {
         const head = buffer.subarray(0, bytesRead);
         if (head.includes(0)) return `"${path}" looks binary (${stats.size} bytes); not shown`;
         const text = head.toString('utf8');
-        return stats.size > maxBytes ? `${text}\n[truncated: file is ${stats.size} bytes, showing the first ${maxBytes}]` : text;
+        return stats.size > maxBytes
+          ? `${text}\n[truncated: file is ${stats.size} bytes, showing the first ${maxBytes}]`
+          : text;
       } finally {
         await file.close();
       }

@@ -45,13 +45,15 @@ export function shellTool(options: ShellToolOptions = {}) {
   const sandbox = options.sandbox ?? 'bwrap';
   const cpuSeconds = options.cpuSeconds ?? 60;
   const probes = options.probes ?? new SandboxProbes();
-  const check = (command: string, ctx: ToolContext) => checkShellCommand(command, { workspace: ctx.workspace, allow, pathEnv: ctx.env.PATH });
+  const check = (command: string, ctx: ToolContext) =>
+    checkShellCommand(command, { workspace: ctx.workspace, allow, pathEnv: ctx.env.PATH });
   return defineTool({
     name: 'shell',
     description:
       `Run one program in the workspace, e.g. "git status" or "grep -rn TODO src". No shell: no pipes, ` +
       `redirections, ;, &&, $VARS, globs or subshells. Allowed programs: ${allow.join(', ')}. Paths must stay ` +
-      `inside the workspace and may not contain "..". Output is capped at ${maxOutputBytes} bytes; the command is killed after ${timeoutMs / 1000} s.`,
+      `inside the workspace and may not contain "..". Output is capped at ${maxOutputBytes} bytes; the command is ` +
+      `killed after ${timeoutMs / 1000} s.`,
     input: z.object({ command: z.string().min(1).describe('One command line, e.g. "ls -la src"') }),
     tier: 'danger',
     effects: true,
@@ -71,13 +73,19 @@ export function shellTool(options: ShellToolOptions = {}) {
       const prlimit = findBinary('prlimit', ctx.env.PATH, root);
       const hide = hiddenDirs([ctx.env.HOME, ...(options.hide ?? [])], root, program);
       const launch = launchCommand({
-        program, args, given,
+        program,
+        args,
+        given,
         ...(bwrap && { sandbox: { bwrap, plan: { workspace: root, network: options.network ?? false, hide } } }),
         ...(prlimit && { cpu: { prlimit, seconds: cpuSeconds } }),
       });
       const result = await runArgv(launch.file, launch.args, {
-        cwd: root, env: shellEnv(ctx.env, { root, allow: options.envAllow, sandboxed: bwrap !== undefined }),
-        timeoutMs, maxOutputBytes, signal: ctx.signal, ...(launch.argv0 !== undefined && { argv0: launch.argv0 }),
+        cwd: root,
+        env: shellEnv(ctx.env, { root, allow: options.envAllow, sandboxed: bwrap !== undefined }),
+        timeoutMs,
+        maxOutputBytes,
+        signal: ctx.signal,
+        ...(launch.argv0 !== undefined && { argv0: launch.argv0 }),
       });
       return formatResult(result, { timeoutMs, maxOutputBytes, cpuSeconds });
     },
@@ -87,14 +95,18 @@ export function shellTool(options: ShellToolOptions = {}) {
 // SIGXCPU is signal 24; bubblewrap reports a child killed by a signal as 128 + its number.
 const CPU_LIMIT_EXIT = 128 + 24;
 
-function formatResult(result: RunResult, limits: { timeoutMs: number; maxOutputBytes: number; cpuSeconds: number }): string {
+function formatResult(
+  result: RunResult,
+  limits: { timeoutMs: number; maxOutputBytes: number; cpuSeconds: number },
+): string {
   const parts: string[] = [];
   if (result.stdout) parts.push(result.stdout.replace(/\n$/, ''));
   if (result.stderr) parts.push(`[stderr]\n${result.stderr.replace(/\n$/, '')}`);
   if (result.truncated) parts.push(`[output truncated at ${limits.maxOutputBytes} bytes]`);
   if (result.timedOut) parts.push(`[killed after ${limits.timeoutMs / 1000} s timeout]`);
   else if (result.aborted) parts.push('[cancelled]');
-  else if (result.signal === 'SIGXCPU' || result.code === CPU_LIMIT_EXIT) parts.push(`[stopped at the CPU time limit of ${limits.cpuSeconds} s]`);
+  else if (result.signal === 'SIGXCPU' || result.code === CPU_LIMIT_EXIT)
+    parts.push(`[stopped at the CPU time limit of ${limits.cpuSeconds} s]`);
   else if (result.code !== 0) parts.push(`[exit code ${result.code ?? result.signal ?? 'unknown'}]`);
   return parts.length > 0 ? parts.join('\n') : '(no output)';
 }

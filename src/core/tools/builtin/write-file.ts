@@ -10,7 +10,9 @@ import { resolveInWorkspace, workspaceRoot } from '../workspace.ts';
 export function writeFileTool() {
   return defineTool({
     name: 'write_file',
-    description: 'Create or overwrite a text file in the workspace (parent directories are created). Set append to add to the end instead.',
+    description:
+      'Create or overwrite a text file in the workspace (parent directories are created). Set append to add to the ' +
+      'end instead.',
     input: z.object({
       path: z.string().min(1).describe('File path relative to the workspace'),
       content: z.string().describe('The full text to write'),

@@ -22,7 +22,9 @@ export type GuardSlot = (typeof GUARD_ORDER)[number];
 /** The guards later modules supply, one per position; `policy` is always the tool's own precheck. */
 export type GuardListOptions = { readonly [S in Exclude<GuardSlot, 'policy'>]?: Guard };
 
-/** The guard list was put together wrongly (an unknown position, a guard in another's place); a bug, caught at start. */
+/**
+ * The guard list was put together wrongly (an unknown position, a guard in another's place); a bug, caught at start.
+ */
 export class GuardListError extends KazmaError {
   constructor(message: string) {
     super('guard_list_invalid', message);
@@ -42,9 +44,12 @@ export class GuardListError extends KazmaError {
 export function createGuardList(options: GuardListOptions = {}): readonly Guard[] {
   const given = options as Readonly<Record<string, Guard | undefined>>;
   for (const slot of Object.keys(given)) {
-    if (slot === 'policy') throw new GuardListError('the "policy" guard is always the tool\'s own precheck; it cannot be replaced');
+    if (slot === 'policy')
+      throw new GuardListError('the "policy" guard is always the tool\'s own precheck; it cannot be replaced');
     if (!(GUARD_ORDER as readonly string[]).includes(slot)) {
-      throw new GuardListError(`"${slot}" is not a guard position; use one of ${GUARD_ORDER.join(', ')} (or add it to GUARD_ORDER)`);
+      throw new GuardListError(
+        `"${slot}" is not a guard position; use one of ${GUARD_ORDER.join(', ')} (or add it to GUARD_ORDER)`,
+      );
     }
   }
   const guards: Guard[] = [policyGuard];
@@ -52,7 +57,8 @@ export function createGuardList(options: GuardListOptions = {}): readonly Guard[
     const guard = slot === 'policy' ? undefined : given[slot];
     if (!guard) continue;
     // The name is what logs, refusals and the order test show, so it must say where the guard runs.
-    if (guard.name !== slot) throw new GuardListError(`the guard given as "${slot}" is named "${guard.name}"; name it "${slot}"`);
+    if (guard.name !== slot)
+      throw new GuardListError(`the guard given as "${slot}" is named "${guard.name}"; name it "${slot}"`);
     guards.push(guard);
   }
   return Object.freeze(guards);
@@ -64,7 +70,11 @@ export function createGuardList(options: GuardListOptions = {}): readonly Guard[
  * Invariant: fails closed; a guard that throws anything but RefusedBeforeEffect refuses the call,
  * because a safety check that broke has not said yes.
  */
-export async function firstRefusal(guards: readonly Guard[], call: GuardCall, ctx: ToolContext): Promise<string | undefined> {
+export async function firstRefusal(
+  guards: readonly Guard[],
+  call: GuardCall,
+  ctx: ToolContext,
+): Promise<string | undefined> {
   for (const guard of guards) {
     try {
       await guard.check(call, ctx);

@@ -5,8 +5,28 @@ import { isInside } from '../workspace.ts';
 
 /** Programs the shell tool runs when `tools.shell.allow` is not set. */
 export const DEFAULT_SHELL_ALLOW: readonly string[] = Object.freeze([
-  'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'find', 'echo', 'pwd', 'date', 'git', 'touch', 'mkdir',
-  'cp', 'mv', 'rm', 'sort', 'uniq', 'diff', 'sleep', 'true', 'false',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'find',
+  'echo',
+  'pwd',
+  'date',
+  'git',
+  'touch',
+  'mkdir',
+  'cp',
+  'mv',
+  'rm',
+  'sort',
+  'uniq',
+  'diff',
+  'sleep',
+  'true',
+  'false',
 ]);
 
 /**
@@ -15,14 +35,92 @@ export const DEFAULT_SHELL_ALLOW: readonly string[] = Object.freeze([
  * the allow list names them.
  */
 const EXECUTORS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'csh', 'tcsh', 'fish', 'ash', 'busybox', 'toybox',
-  'node', 'nodejs', 'deno', 'bun', 'npx', 'npm', 'pnpm', 'yarn', 'tsx', 'ts-node',
-  'perl', 'ruby', 'irb', 'php', 'lua', 'luajit', 'tclsh', 'wish', 'expect', 'rscript', 'julia', 'osascript',
-  'awk', 'gawk', 'mawk', 'nawk', 'sed', 'make', 'xargs', 'parallel', 'env', 'exec', 'command', 'builtin', 'eval',
-  'sudo', 'su', 'doas', 'runuser', 'pkexec', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'watch', 'setsid',
-  'stdbuf', 'unbuffer', 'script', 'chroot', 'nsenter', 'unshare', 'taskset', 'chrt', 'flock', 'strace', 'ltrace',
-  'gdb', 'lldb', 'ssh', 'tmux', 'screen', 'at', 'batch', 'crontab', 'systemd-run', 'vi', 'vim', 'nvim', 'emacs',
-  'less', 'more', 'man',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'csh',
+  'tcsh',
+  'fish',
+  'ash',
+  'busybox',
+  'toybox',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'npx',
+  'npm',
+  'pnpm',
+  'yarn',
+  'tsx',
+  'ts-node',
+  'perl',
+  'ruby',
+  'irb',
+  'php',
+  'lua',
+  'luajit',
+  'tclsh',
+  'wish',
+  'expect',
+  'rscript',
+  'julia',
+  'osascript',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'make',
+  'xargs',
+  'parallel',
+  'env',
+  'exec',
+  'command',
+  'builtin',
+  'eval',
+  'sudo',
+  'su',
+  'doas',
+  'runuser',
+  'pkexec',
+  'nohup',
+  'timeout',
+  'nice',
+  'ionice',
+  'time',
+  'watch',
+  'setsid',
+  'stdbuf',
+  'unbuffer',
+  'script',
+  'chroot',
+  'nsenter',
+  'unshare',
+  'taskset',
+  'chrt',
+  'flock',
+  'strace',
+  'ltrace',
+  'gdb',
+  'lldb',
+  'ssh',
+  'tmux',
+  'screen',
+  'at',
+  'batch',
+  'crontab',
+  'systemd-run',
+  'vi',
+  'vim',
+  'nvim',
+  'emacs',
+  'less',
+  'more',
+  'man',
 ]);
 const INTERPRETER_FAMILY = /^(python|pypy|perl|ruby|php|lua|node)[0-9.]*$/;
 
@@ -30,7 +128,10 @@ const INTERPRETER_FAMILY = /^(python|pypy|perl|ruby|php|lua|node)[0-9.]*$/;
 export function executorReason(name: string): string | undefined {
   const lower = name.toLowerCase();
   if (!EXECUTORS.has(lower) && !INTERPRETER_FAMILY.test(lower)) return undefined;
-  return `"${name}" runs other programs or code (shell, interpreter or wrapper), so it is never allowed; call the program you need directly`;
+  return (
+    `"${name}" runs other programs or code (shell, interpreter or wrapper), so it is never allowed; call the ` +
+    `program you need directly`
+  );
 }
 
 /**
@@ -69,7 +170,8 @@ export function checkBinaryPath(given: string, pathEnv: string | undefined, work
   }
   if (expected === undefined || real !== expected) {
     throw new RefusedBeforeEffect(
-      `"${given}" is not the system "${name}" found on PATH${expected ? ` (${expected})` : ''}; call it by name: ${name}`,
+      `"${given}" is not the system "${name}" found on PATH${expected ? ` (${expected})` : ''}; call it by ` +
+        `name: ${name}`,
     );
   }
 }

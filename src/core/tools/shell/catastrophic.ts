@@ -31,7 +31,11 @@ function checkRm(args: readonly string[], root: string): void {
     if (operand.startsWith('~')) refuse(`\`${form} ~\` would delete a home directory`);
     const resolved = path.resolve(root, operand);
     // The workspace root itself, or any directory that contains it (`.`, `./`, `..`, its absolute path).
-    if (resolved === root || root.startsWith(`${resolved.replace(/\/+$/, '')}${path.sep}`) || resolved === path.parse(root).root) {
+    if (
+      resolved === root ||
+      root.startsWith(`${resolved.replace(/\/+$/, '')}${path.sep}`) ||
+      resolved === path.parse(root).root
+    ) {
       refuse(`\`${form} ${operand}\` would delete the workspace root (${root}); name the files inside it instead`);
     }
   }
@@ -53,7 +57,10 @@ function checkOwnership(name: string, args: readonly string[], root: string): vo
     const resolved = operand.startsWith('~') ? '~' : path.resolve(root, operand);
     // `/`, a home, or a top-level system directory such as /etc or /usr.
     if (resolved === '~' || resolved.split(path.sep).filter(Boolean).length <= 1) {
-      refuse(`\`${name} -R ... ${operand}\` would change permissions across the system (${name} -R 777 / and kin are never allowed)`);
+      refuse(
+        `\`${name} -R ... ${operand}\` would change permissions across the system (${name} -R 777 / and kin are ` +
+          `never allowed)`,
+      );
     }
   }
 }

@@ -20,10 +20,15 @@ export interface ShellEnvOptions {
  * entries or entries inside the workspace (a program the model wrote must not shadow a system one,
  * for the command or for anything it starts, like the `ssh` git runs), and git's hardening ({@link gitEnv}).
  */
-export function shellEnv(parentEnv: Readonly<Record<string, string | undefined>>, options: ShellEnvOptions): Record<string, string> {
+export function shellEnv(
+  parentEnv: Readonly<Record<string, string | undefined>>,
+  options: ShellEnvOptions,
+): Record<string, string> {
   const env = childEnv(parentEnv, { allow: options.allow });
   if (env.PATH !== undefined) {
-    env.PATH = env.PATH.split(path.delimiter).filter((dir) => path.isAbsolute(dir) && !isInside(options.root, real(dir))).join(path.delimiter);
+    env.PATH = env.PATH.split(path.delimiter)
+      .filter((dir) => path.isAbsolute(dir) && !isInside(options.root, real(dir)))
+      .join(path.delimiter);
   }
   if (options.sandboxed) {
     env.HOME = SANDBOX_HOME;

@@ -4,8 +4,26 @@
  * submodule update commands, trailer commands, signing programs and the safety switches.
  */
 const EXEC_SECTIONS = new Set([
-  'alias', 'filter', 'include', 'includeif', 'pager', 'credential', 'sendemail', 'protocol', 'safe', 'difftool',
-  'mergetool', 'guitool', 'browser', 'man', 'instaweb', 'trailer', 'submodule', 'gpg', 'imap', 'uploadpack',
+  'alias',
+  'filter',
+  'include',
+  'includeif',
+  'pager',
+  'credential',
+  'sendemail',
+  'protocol',
+  'safe',
+  'difftool',
+  'mergetool',
+  'guitool',
+  'browser',
+  'man',
+  'instaweb',
+  'trailer',
+  'submodule',
+  'gpg',
+  'imap',
+  'uploadpack',
 ]);
 
 /**

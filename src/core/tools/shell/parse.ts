@@ -36,7 +36,10 @@ function word(entry: ParseEntry | EnvMarker): string {
   if (entry.op === 'glob') {
     return refuse(`globs (${entry.pattern}) are not expanded; list the files, or use find/grep -r`);
   }
-  return refuse(`shell operator "${entry.op}" is not supported: run one program per call, without pipes, redirections, chaining or subshells`);
+  return refuse(
+    `shell operator "${entry.op}" is not supported: run one program per call, without pipes, redirections, chaining ` +
+      `or subshells`,
+  );
 }
 
 function refuse(reason: string): never {

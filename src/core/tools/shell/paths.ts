@@ -7,7 +7,22 @@ import { resolveInWorkspace } from '../workspace.ts';
  * git's files, e.g. `grep -r --exclude-dir=.git TODO .`; every other program may not, since it could
  * create, move, copy or overwrite them. `find` is here because rules.ts refuses its writing actions.
  */
-const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'diff', 'find', 'echo', 'pwd', 'date', 'sleep', 'true', 'false']);
+const READERS = new Set([
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'diff',
+  'find',
+  'echo',
+  'pwd',
+  'date',
+  'sleep',
+  'true',
+  'false',
+]);
 
 /**
  * Every argument that could name a file must stay inside the workspace: operands, values after
@@ -51,7 +66,8 @@ function check(name: string, candidate: string, root: string): void {
   const real = resolveInWorkspace(root, candidate);
   if (candidate.split('/').includes('..')) {
     throw new RefusedBeforeEffect(
-      `"${candidate}" contains ".."; a path is resolved again when the program runs, so ".." is not allowed: name the path from the workspace root instead`,
+      `"${candidate}" contains ".."; a path is resolved again when the program runs, so ".." is not allowed: name ` +
+        `the path from the workspace root instead`,
     );
   }
   if (name === 'git' || READERS.has(name)) return;

@@ -33,22 +33,28 @@ export function runArgv(file: string, args: readonly string[], options: RunArgvO
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so a timeout kills what it started too (git spawns helpers).
     const child = spawn(file, args, {
-      cwd: options.cwd, env: options.env, shell: false, detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'], argv0: options.argv0,
+      cwd: options.cwd,
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      argv0: options.argv0,
     });
     const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
     let kept = 0;
     let truncated = false;
     let timedOut = false;
     let aborted = false;
-    const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer): void => {
-      const room = options.maxOutputBytes - kept;
-      if (chunk.length > room) truncated = true;
-      if (room <= 0) return;
-      const part = chunk.subarray(0, room);
-      chunks[stream].push(part);
-      kept += part.length;
-    };
+    const collect =
+      (stream: 'stdout' | 'stderr') =>
+      (chunk: Buffer): void => {
+        const room = options.maxOutputBytes - kept;
+        if (chunk.length > room) truncated = true;
+        if (room <= 0) return;
+        const part = chunk.subarray(0, room);
+        chunks[stream].push(part);
+        kept += part.length;
+      };
     child.stdout.on('data', collect('stdout'));
     child.stderr.on('data', collect('stderr'));
 
@@ -81,7 +87,11 @@ export function runArgv(file: string, args: readonly string[], options: RunArgvO
     child.on('close', (code, signal) => {
       cleanup();
       resolve({
-        code, signal, truncated, timedOut, aborted,
+        code,
+        signal,
+        truncated,
+        timedOut,
+        aborted,
         stdout: Buffer.concat(chunks.stdout).toString('utf8'),
         stderr: Buffer.concat(chunks.stderr).toString('utf8'),
       });

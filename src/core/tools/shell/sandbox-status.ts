@@ -25,26 +25,38 @@ export interface SandboxStatus {
  * Says plainly whether shell commands run contained, and if not, why and what to do.
  *
  * @example
- * const status = await sandboxStatus({ mode: 'bwrap', network: false, cpuSeconds: 60, pathEnv: process.env.PATH, workspace });
- * console.log(status.message); // "bubblewrap (/usr/bin/bwrap) contains shell commands: read-only root, ..."
+ * const status = await sandboxStatus({ mode: 'bwrap', network: false, cpuSeconds: 60, pathEnv: process.env.PATH,
+ * workspace }); console.log(status.message); // "bubblewrap (/usr/bin/bwrap) contains shell commands: read-only root,
+ * ..."
  */
 export async function sandboxStatus(options: SandboxStatusOptions): Promise<SandboxStatus> {
   if (options.mode === 'off') {
-    return { state: 'off', ok: true, message: 'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them' };
+    return {
+      state: 'off',
+      ok: true,
+      message:
+        'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them',
+    };
   }
   const probe = await (options.probes ?? new SandboxProbes()).probe(options.pathEnv, options.workspace);
   if (!probe.ok) {
     return {
-      state: 'unavailable', ok: false,
-      message: `bubblewrap cannot run here: ${probe.reason}. Every shell command is refused until bubblewrap is installed ` +
-        '(Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user namespaces are allowed, or tools.shell.sandbox: off is set',
+      state: 'unavailable',
+      ok: false,
+      message:
+        `bubblewrap cannot run here: ${probe.reason}. Every shell command is refused until bubblewrap is installed ` +
+        '(Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user namespaces are allowed, or ' +
+        'tools.shell.sandbox: off is set',
     };
   }
   const prlimit = findBinary('prlimit', options.pathEnv, options.workspace);
   return {
-    state: 'available', ok: true,
-    message: `bubblewrap (${probe.bwrap}) contains shell commands: read-only root, the workspace the only writable place, ` +
-      `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, dies with Kazma; ` +
+    state: 'available',
+    ok: true,
+    message:
+      `bubblewrap (${probe.bwrap}) contains shell commands: read-only root, the workspace the only writable place, ` +
+      `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, ` +
+      `dies with Kazma; ` +
       (prlimit ? `CPU limit ${options.cpuSeconds} s` : 'no CPU limit (prlimit from util-linux not found)'),
   };
 }

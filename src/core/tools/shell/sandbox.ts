@@ -80,15 +80,33 @@ export class SandboxProbes {
     const probe = await this.probe(pathEnv, workspace);
     if (probe.ok) return probe.bwrap;
     throw new RefusedBeforeEffect(
-      `the shell sandbox (bubblewrap) cannot run here: ${probe.reason}; install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) ` +
+      `the shell sandbox (bubblewrap) cannot run here: ${probe.reason}; install bubblewrap (Debian/Ubuntu: apt-get ` +
+        `install bubblewrap) ` +
         'and allow unprivileged user namespaces, or set tools.shell.sandbox: off to run commands uncontained',
     );
   }
 }
 
 function run(bwrap: string): Promise<SandboxProbe> {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all',
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--', bwrap, '--version'];
+  const args = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--',
+    bwrap,
+    '--version',
+  ];
   return new Promise((resolve) => {
     execFile(bwrap, args, { timeout: 10_000, env: { PATH: '/usr/bin:/bin' } }, (error, _stdout, stderr) => {
       if (!error) return resolve({ ok: true, bwrap });
