@@ -114,7 +114,7 @@ describe('skills in the assembled Kazma', () => {
   it('/config tools toggle <skill> switches all its tools, survives a restart, and /config tools list shows skills', async () => {
     const first = await start();
     const list = await first.say('/config tools list');
-    expect(list).toMatch(/\nSkills:\n[^]*🟢 greeter 1\.0\.0 — verified — on — 3 tools\n/);
+    expect(list).toMatch(/\nSkills:\n[\s\S]*🟢 greeter 1\.0\.0 — verified — on — 3 tools\n/);
     expect(list).toContain('🔴 tampered 1.0.0 — refused');
     expect(list).not.toContain('🟢 greet —'); // skill tools are switched with their skill, not one by one
     expect(await first.say('/config tools toggle greeter')).toBe(
@@ -168,7 +168,7 @@ describe('skills in the assembled Kazma', () => {
     llm.script({ toolCalls: [{ name: 'load_agent_skill', args: { name: 'release-notes' } }] });
     await say('write the release notes');
     expect(toolResults()).toMatch(
-      /«skill:[0-9a-f]{24}» Agent Skill \\"release-notes\\" follows[^]*Always start with a haiku/,
+      /«skill:[0-9a-f]{24}» Agent Skill \\"release-notes\\" follows[\s\S]*Always start with a haiku/,
     );
     expect(system()).toContain('- release-notes: Use when writing release-notes.');
 

@@ -28,7 +28,7 @@ describe('skill integrity', () => {
     expect(skillFiles(dir)).toEqual(['index.mjs', 'lib/words.mjs', 'skill.yaml']);
     // Signing keeps the rest of skill.yaml, comments included.
     expect(readFileSync(join(dir, 'skill.yaml'), 'utf8')).toMatch(
-      /^# a test skill\n[^]*checksum: [0-9a-f]{64}\nsignature: [0-9a-f]{64}\n$/,
+      /^# a test skill\n[\s\S]*checksum: [0-9a-f]{64}\nsignature: [0-9a-f]{64}\n$/,
     );
   });
 

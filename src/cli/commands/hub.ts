@@ -173,7 +173,8 @@ export const hubSearch: Subcommand = {
   summary: `search a remote skill hub (at ${HUB_URL_ENV}) by words`,
   usage: `Usage: kazma hub search [words]
 
-Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers. Without ${HUB_URL_ENV} there is no hub to ask.`,
+Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers.
+Without ${HUB_URL_ENV} there is no hub to ask.`,
   async run(args) {
     const query = args.filter((a) => !a.startsWith('-')).join(' ');
     const url = process.env[HUB_URL_ENV];

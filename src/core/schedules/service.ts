@@ -123,7 +123,7 @@ export class Schedules {
     const now = this.#o.clock.now();
     const ids = await this.#o.db.transaction(async (tx) => {
       const row = await settleSchedule(tx, id, 'fired');
-      if (!row || row.kind !== 'reminder') return [];
+      if (row?.kind !== 'reminder') return [];
       const late = row.dueAt && now.getTime() - row.dueAt.getTime() > LATE_AFTER_MS;
       const text =
         `⏰ Reminder: ` +

@@ -12,9 +12,12 @@ import type { SkillManifest } from './manifest.ts';
  *
  * @example
  * // skills/weather/index.js
- * export default ({ defineTool, z }) => [defineTool({ name: 'weather', description: '…', tier: 'safe',
- * effects: false, outside: true, input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}`
- * })];
+ * export default ({ defineTool, z }) => [
+ *   defineTool({
+ *     name: 'weather', description: '…', tier: 'safe', effects: false, outside: true,
+ *     input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}`,
+ *   }),
+ * ];
  */
 export interface SkillKit {
   defineTool: typeof defineTool;

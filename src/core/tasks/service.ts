@@ -95,7 +95,9 @@ export class Tasks {
     const results = children.map(
       (child, i) =>
         `${i + 1}. ${child.goal} — ` +
-        `${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`,
+        (child.state === 'done'
+          ? `done: ${child.result ?? ''}`
+          : `${child.state}${child.error ? `: ${child.error}` : ''}`),
     );
     const text =
       `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them ` +
@@ -114,7 +116,8 @@ export class Tasks {
   async run(taskId: string): Promise<void> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return;
-    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task); // the announcement may not have gone out
+    // Ended, but the announcement may not have gone out.
+    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task);
     if (task.state !== 'queued' && task.state !== 'running') return;
     const running = await transitionTask(this.#o.db, {
       id: task.id,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tools/index.ts';
 import { agentSkillLine, type AgentSkillEntry } from './catalog.ts';
-import { installAgentSkill } from './install.ts';
+import type { installAgentSkill } from './install.ts';
 
 /**
  * What the Agent Skills tools use: a fresh scan (so a SKILL.md edited since start is checked again) and an installer.

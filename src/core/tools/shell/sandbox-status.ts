@@ -26,8 +26,8 @@ export interface SandboxStatus {
  *
  * @example
  * const status = await sandboxStatus({ mode: 'bwrap', network: false, cpuSeconds: 60, pathEnv: process.env.PATH,
- * workspace });
- * console.log(status.message); // "bubblewrap (/usr/bin/bwrap) contains shell commands: read-only root, ..."
+ * workspace }); console.log(status.message); // "bubblewrap (/usr/bin/bwrap) contains shell commands: read-only root,
+ * ..."
  */
 export async function sandboxStatus(options: SandboxStatusOptions): Promise<SandboxStatus> {
   if (options.mode === 'off') {
