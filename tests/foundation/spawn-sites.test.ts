@@ -95,7 +95,7 @@ describe('spawn sites: every program started is listed with its reason', () => {
         tree
           .get('src/jobs/redis.ts')!
           .replace(
-            /const child = spawn\(binary,/,
+            /const child = spawn\(\s*binary,/,
             'const child = (null as never as typeof import("node:child_process").spawn)(binary,',
           ),
       );
