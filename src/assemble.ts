@@ -8,6 +8,7 @@ import { registerCommands } from './assembly/commands.ts';
 import { createModules } from './assembly/modules.ts';
 import type { AssembleOptions, RunningKazma } from './assembly/options.ts';
 import { recoverAtStart } from './assembly/recovery.ts';
+import { JobsRestorer, MEMORY_CHECK_MS } from './assembly/restore.ts';
 import { coreStopper } from './assembly/stop-core.ts';
 import { registerSweeps, scheduleSweeps } from './assembly/sweeps.ts';
 import { systemClock } from './core/clock.ts';
@@ -71,11 +72,12 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     // Leaves a little of shutdown.timeout for the steps after it (workers, redis, database).
     lifecycle.onStop('core', () => core.stop(Math.max(500, config.shutdown.timeout - 2500)));
 
+    const restorer = new JobsRestorer(base, m, { sweepEveryMs: config.runs.sweep_interval, logger });
     const http = new HttpServer({
       host: config.http.host,
       port: config.http.port,
       logger,
-      checks: base.deps.readiness,
+      checks: { ...base.deps.readiness, jobs: restorer.readiness },
     });
     if (!worker)
       http.app.route(
@@ -100,6 +102,16 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
 
     // Surfaces are attached now: what a previous run left undelivered, undecided or unanswered goes first.
     base.jobs.startWorkers(worker ? ['swarm'] : undefined);
+    // From here Redis may forget (restart empty, fail over, be flushed), and jobs that failed while the
+    // database was down are dropped: either way they are derived again from the database.
+    const restore = (reason: string) => () =>
+      void restorer.restore(reason).catch((error: unknown) => base.deps.dbFailed(error));
+    base.deps.onDatabaseBack(restore('the database is back'));
+    await base.jobs.watchMemory({
+      everyMs: MEMORY_CHECK_MS,
+      lostAtStart: worker, // a worker runs no start-up recovery
+      onLost: () => restorer.restore('redis forgot its jobs'),
+    });
     if (worker) return { loaded, database, redis, http, core, platforms, stop };
     await recoverAtStart(base, m, { bootedAt, turnLeaseTtlMs: config.turns.lease_ttl, logger });
     await scheduleSweeps(base, config.runs.sweep_interval);

@@ -17,6 +17,8 @@ export interface Dependencies {
    * (default a warning).
    */
   dbFailed(error: unknown, otherwise?: () => void): void;
+  /** Tells `listener` each time the database answers again after an outage the log said. */
+  onDatabaseBack(listener: () => void): void;
   /** /readyz's checks, failing in plain words ("unreachable at redis://127.0.0.1:6379", "only 3 MB free in …"). */
   readiness: Record<'database' | 'disk' | 'redis', () => Promise<void>>;
   stop(): void;
@@ -45,7 +47,11 @@ export function watchDependencies({
     database.kind === 'pglite'
       ? `embedded PGlite in ${config.data_dir}`
       : redactUrl(database.url ?? config.database.url);
+  const databaseBack = new Set<() => void>();
   const dbOutage = new OutageLog({
+    onBack: () => {
+      for (const listener of databaseBack) listener();
+    },
     logger,
     what: 'the database',
     where: dbWhere,
@@ -64,6 +70,7 @@ export function watchDependencies({
   return {
     dbOutage,
     redisOutage,
+    onDatabaseBack: (listener) => void databaseBack.add(listener),
     dbFailed: (error, otherwise) => {
       if (isConnectionError(error)) dbOutage.failed(error);
       else (otherwise ?? (() => logger.warn({ err: error }, 'a background database call failed')))();

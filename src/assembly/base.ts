@@ -44,6 +44,7 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
     stalledAfterMs: config.jobs.lease_ttl,
     logger,
     outage: deps.redisOutage,
+    onJobFailed: (error) => deps.dbFailed(error, () => undefined),
   });
   lifecycle.onStop('jobs', async () => {
     deps.stop();

@@ -1,5 +1,6 @@
 // What a previous run left undelivered, undecided or unanswered, taken up at start in this order: sends
-// whose outcome is unknown, decisions' owed effects, gates, reminders, then unfinished chat events.
+// whose outcome is unknown, decisions' owed effects, gates, reminders, tasks' jobs, then unfinished chat
+// events.
 import type { Logger } from '../core/log/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
@@ -23,6 +24,8 @@ export async function recoverAtStart(base: Base, m: Modules, o: RecoveryOptions)
   await m.questions.recoverEffects(solo ? { staleBefore: o.bootedAt } : {});
   await m.approvals.reconciler.sweep();
   await m.schedules.schedules.recover();
+  // Queued and running tasks: their jobs may be gone (Redis restarted empty while Kazma was down).
+  await m.tasks.tasks.requeue();
   // The embedded database has one owner (the data-dir lock): an unfinished event untouched since this
   // process started is the last run's; on PostgreSQL another live process may hold some, so only those
   // whose lease has lapsed.

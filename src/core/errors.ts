@@ -6,6 +6,7 @@ export type KazmaErrorCode =
   | 'action_prefix_duplicate'
   | 'agent_skill_install_failed'
   | 'agent_skill_invalid'
+  | 'agent_skill_source_refused'
   | 'cas_unknown_column'
   | 'chat_ref_invalid'
   | 'checkpointer_busy'

@@ -3,7 +3,7 @@
 // checks it); the core speaks through the JobQueue port.
 import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
 // ioredis' options type and BullMQ's structural copy of it disagree on details; the values are the same.
-import type { RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import {
   JOB_LANES,
   type JobKind,
@@ -13,6 +13,7 @@ import {
   type JobQueue,
 } from '../core/jobs/index.ts';
 import type { Logger, OutageLog } from '../core/log/index.ts';
+import { watchMemory } from './memory.ts';
 
 /** Options for {@link BullJobDriver}. */
 export interface BullJobDriverOptions {
@@ -25,6 +26,8 @@ export interface BullJobDriverOptions {
   /** `jobs.lease_ttl`: a job whose worker stopped renewing its lock this long ago goes to another; default 15 s. */
   stalledAfterMs?: number;
   logger: Logger;
+  /** Told of each failed attempt's error (a lost database connection starts the database's outage log). */
+  onJobFailed?: (error: Error) => void;
   /** Says a Redis outage once (its workers would each log every reconnect attempt); default: every error is logged. */
   outage?: OutageLog;
 }
@@ -39,6 +42,8 @@ export class BullJobDriver implements JobQueue {
   readonly #o: BullJobDriverOptions;
   readonly #queues = new Map<JobLane, Queue>();
   readonly #workers: Worker[] = [];
+  /** Stops watching for Redis forgetting the jobs, and closes the watch's connection. */
+  #unwatch: (() => Promise<void>) | undefined;
 
   constructor(options: BullJobDriverOptions) {
     this.#o = options;
@@ -62,9 +67,10 @@ export class BullJobDriver implements JobQueue {
         maxStalledCount: 1,
         settings: { backoffStrategy: retryDelay },
       });
-      worker.on('failed', (job, error) =>
-        logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed'),
-      );
+      worker.on('failed', (job, error) => {
+        logger.warn({ lane, kind: job?.name, attempt: job?.attemptsMade, err: error.message }, 'a job failed');
+        this.#o.onJobFailed?.(error);
+      });
       const outage = this.#o.outage;
       worker.on('error', (error) =>
         outage && isConnectionError(error)
@@ -73,6 +79,28 @@ export class BullJobDriver implements JobQueue {
       );
       this.#workers.push(worker);
     }
+  }
+
+  /**
+   * Calls `onLost` when Redis has forgotten this install's jobs (a marker key under the prefix is gone:
+   * memory.ts), checked every `everyMs` and at each reconnection. `onLost` derives them again from the
+   * database; until it resolves the marker stays missing, so a failed restore is tried again.
+   */
+  async watchMemory(options: { everyMs: number; lostAtStart: boolean; onLost: () => Promise<void> }): Promise<void> {
+    if (this.#unwatch) return;
+    // A connection of its own: BullMQ's are blocking or busy; this one only reads and writes the marker.
+    const client = new Redis({ ...this.#o.connection, maxRetriesPerRequest: 1, lazyConnect: false });
+    client.on('error', () => undefined); // the workers' connections report outages (OutageLog)
+    const stop = await watchMemory({
+      client,
+      key: `${this.#o.prefix}:kazma:memory`,
+      logger: this.#o.logger,
+      ...options,
+    });
+    this.#unwatch = async () => {
+      stop();
+      client.disconnect();
+    };
   }
 
   async enqueue<P>(kind: JobKind<P>, payload: P, options: JobOptions = {}): Promise<void> {
@@ -117,6 +145,7 @@ export class BullJobDriver implements JobQueue {
   }
 
   async close(): Promise<void> {
+    await this.#unwatch?.();
     await this.closeWorkers();
     await Promise.all([...this.#queues.values()].map((queue) => queue.close()));
   }

@@ -84,7 +84,7 @@ for (const backend of BACKENDS) {
     const threadId = () => kazma.core.threads.current(CHAT);
     const stateMessages = async (): Promise<BaseMessage[]> => {
       const tuple = await checkpointer.saver.getTuple({ configurable: { thread_id: await threadId() } });
-      return (tuple?.checkpoint.channel_values['messages'] as BaseMessage[] | undefined) ?? [];
+      return (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
     };
 
     it('keeps every request within the budget and the checkpoint bounded; what left it is archived in order', async () => {

@@ -200,7 +200,8 @@ describeEachBackend('a decision is one statement', (database, backend) => {
       });
     }
     const rows = await database().db.select().from(questionAudit).where(eq(questionAudit.questionId, question.id));
-    const counts = rows.reduce<Record<string, number>>((c, r) => ({ ...c, [r.outcome]: (c[r.outcome] ?? 0) + 1 }), {});
+    const counts: Record<string, number> = {};
+    for (const r of rows) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     expect(counts).toEqual({ won: 1, lost: 50 }); // 49 racing losers and the non-answer
     expect(rows.find((r) => r.outcome === 'won')).toMatchObject({
       decision: won.decision,

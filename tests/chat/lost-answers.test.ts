@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { InboxUnavailableError } from '../../src/core/chat/index.ts';
-import { type InboundEvent } from '../../src/core/surface/index.ts';
+import type { InboundEvent } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { CHAT, OPERATOR, startTestCore, type TestCore } from '../agent/helpers/core.ts';
 import type { FreshDatabase } from '../helpers/databases.ts';

@@ -6,6 +6,17 @@ import { REPO_ROOT } from '../helpers/kazma-process.ts';
 
 const tree = readSourceTree(REPO_ROOT);
 
+/** Lines of src/ longer than `limit` columns, as `path:line (n columns)`. */
+function linesOver(source: SourceTree, limit: number): string[] {
+  return [...source]
+    .filter(([path]) => path.startsWith('src/'))
+    .flatMap(([path, text]) =>
+      text
+        .split('\n')
+        .flatMap((line, i) => ([...line].length > limit ? [`${path}:${i + 1} (${[...line].length} columns)`] : [])),
+    );
+}
+
 /** A copy of the real tree with one file's text changed or added. */
 function withFile(path: string, text: string): SourceTree {
   return new Map([...tree, [path, text]]);
@@ -23,6 +34,13 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
       .map(([path, text]) => [path, text.split('\n').length - (text.endsWith('\n') ? 1 : 0)] as const)
       .filter(([, lines]) => lines > 250);
     expect(long).toEqual([]);
+  });
+
+  it('keeps every line of src/ within 120 columns (the formatter wraps code; comments and strings are ours)', () => {
+    expect(linesOver(tree, 120)).toEqual([]);
+    // Negative control: one long comment line is found, with its place.
+    const long = `// ${'x'.repeat(130)}\n`;
+    expect(linesOver(withFile('src/core/long.ts', long), 120)).toEqual(['src/core/long.ts:1 (133 columns)']);
   });
 
   describe('negative controls: each rule fires on a deliberately bad import', () => {

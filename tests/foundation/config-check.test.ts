@@ -102,7 +102,7 @@ describe('kazma config check', () => {
     writeFileSync(join(dir, 'broken.yaml'), 'tools:\n  disabled: [a\n');
     const result = await runKazma(['config', 'check', '--config', 'broken.yaml'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^kazma: broken\.yaml is not valid:\n  \(yaml\) \(line 3\): Flow sequence .*[^:]\n/);
+    expect(result.stderr).toMatch(/^kazma: broken\.yaml is not valid:\n {2}\(yaml\) \(line 3\): Flow sequence .*[^:]\n/);
   });
 
   it('prints its version for --version, -v and version, and the command list for a bare kazma, each with exit 0', async () => {
@@ -113,7 +113,7 @@ describe('kazma config check', () => {
     }
     const bare = await runKazma([]);
     expect(bare.code).toBe(0);
-    expect(bare.stdout).toMatch(/^Usage: kazma <command> \[options\]\n\nCommands:\n[\s\S]*  worker /);
+    expect(bare.stdout).toMatch(/^Usage: kazma <command> \[options\]\n\nCommands:\n[\s\S]* {2}worker /);
   });
 
   it('prints --help for each subcommand', async () => {

@@ -122,7 +122,7 @@ function moduleCycles(edges: Map<string, Set<string>>): string[][] {
     const path = pathBack(edges, start, start);
     if (path && !path.some((m) => done.has(m))) {
       cycles.push([start, ...path]);
-      path.forEach((m) => done.add(m));
+      for (const m of path) done.add(m);
     }
   }
   return cycles;
@@ -132,7 +132,7 @@ function moduleCycles(edges: Map<string, Set<string>>): string[][] {
 function pathBack(edges: Map<string, Set<string>>, from: string, to: string): string[] | undefined {
   const previous = new Map<string, string>();
   const queue = [...(edges.get(from) ?? [])];
-  queue.forEach((m) => previous.set(m, from));
+  for (const m of queue) previous.set(m, from);
   while (queue.length) {
     const at = queue.shift()!;
     if (at === to) {

@@ -28,7 +28,7 @@ export function statementTap(
         if (code !== SSL_REQUEST) untyped = false; // the startup message follows an SSLRequest
       }
       if (untyped) return undefined;
-      let verdict: TapVerdict | void = undefined;
+      let verdict = undefined as TapVerdict | void;
       const { rest } = readFrontendMessages(
         pending,
         (text) => {

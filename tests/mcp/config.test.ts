@@ -76,7 +76,7 @@ describe('MCP servers in the assembled Kazma', () => {
         expect(card.card.fields.find((f) => f.label === 'Why')!.value).toContain('untrusted server "everything"');
         const approve = card.card.buttons.find((b) => b.id.endsWith(':once'))!.id;
         const reply = await handle({ kind: 'action', actionId: approve });
-        expect(reply).toMatch(/^done: [^]*Echo: hi from mcp/);
+        expect(reply).toMatch(/^done: [\s\S]*Echo: hi from mcp/);
         const toolMessage = llm.requests.at(-1)!.messages!.find((m) => m.role === 'tool');
         expect(JSON.stringify(toolMessage)).toContain('Echo: hi from mcp');
       } finally {

@@ -44,7 +44,7 @@ describe('installing and verifying Agent Skills', () => {
 
   it('an install from a local folder is sealed and verified; an edit refuses it until signed again', async () => {
     const source = writeAgentSkill(join(root, 'src'), 'release-notes');
-    const done = await installAgentSkill({ source, root: installs, secret: SECRET, env });
+    const done = await installAgentSkill({ source, local: true, root: installs, secret: SECRET, env });
     expect(done).toEqual({ name: 'release-notes', dir: join(installs, 'release-notes'), files: 1 });
     expect(existsSync(join(done.dir, INSTALL_FILE))).toBe(true);
     expect(scan()).toMatchObject([
@@ -93,15 +93,27 @@ describe('installing and verifying Agent Skills', () => {
     git('init', '--quiet');
     git('add', '.');
     git('commit', '--quiet', '-m', 'skill');
-    const done = await installAgentSkill({ source: `file://${repo}`, root: installs, secret: SECRET, env });
+    const done = await installAgentSkill({
+      source: `file://${repo}`,
+      local: true,
+      root: installs,
+      secret: SECRET,
+      env,
+    });
     expect(done.name).toBe('from-git');
     expect(existsSync(join(done.dir, '.git'))).toBe(false);
     await expect(
-      installAgentSkill({ source: join(root, 'installed', 'nothing-here'), root: installs, secret: SECRET, env }),
+      installAgentSkill({
+        source: join(root, 'installed', 'nothing-here'),
+        local: true,
+        root: installs,
+        secret: SECRET,
+        env,
+      }),
     ).rejects.toThrow(/could not fetch|holds no SKILL\.md/);
-    await expect(installAgentSkill({ source: repo, root: installs, secret: undefined, env })).rejects.toThrow(
-      'needs a signing key',
-    );
+    await expect(
+      installAgentSkill({ source: repo, local: true, root: installs, secret: undefined, env }),
+    ).rejects.toThrow('needs a signing key');
   });
 
   it('load_agent_skill fences the body as reference material; a refused skill is not loaded', async () => {

@@ -3,11 +3,12 @@
 // tools never reach the model and /status says why; a colliding name is namespaced and the built-in kept;
 // `/config tools toggle <skill>` switches all of a skill's tools, and the switch survives a restart.
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { startFakeNpmRegistry, type FakeNpmRegistry } from '../fakes/npm-registry.ts';
 import { kazmasOnOneDatabase } from '../helpers/assembled.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { SECRET, sign, skillsRoot, toolSource, writeAgentSkill, writeSkill } from './skill-folders.ts';
@@ -17,8 +18,14 @@ const MAYA = { platform: 'telegram', id: '42' };
 const root = skillsRoot();
 
 let llm: FakeLlm;
+let registry: FakeNpmRegistry;
 beforeAll(async () => {
   llm = await startFakeLlm();
+  // The model installs Agent Skills only from remote sources: this one comes from a local fake registry.
+  registry = await startFakeNpmRegistry();
+  const published = writeAgentSkill(join(root, 'agent-src'), 'release-notes');
+  writeFileSync(join(published, 'package.json'), '{"name":"release-notes","version":"1.0.0"}\n');
+  registry.publish(published);
   sign(
     writeSkill(root, 'greeter', {
       tools: [
@@ -37,6 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await llm.close();
+  await registry.close();
   rmSync(root, { recursive: true, force: true });
 });
 const kazmas = kazmasOnOneDatabase();
@@ -46,9 +54,9 @@ async function start(agentPaths: string[] = []) {
     {
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 },
       access: { operators: [{ name: 'maya', telegram: '42' }] },
-      skills: { paths: [root], agent_paths: agentPaths },
+      skills: { paths: [root], agent_paths: agentPaths, allow_unsigned: ['draft'] },
     },
-    { env: { KAZMA_SECRET: SECRET } },
+    { env: { KAZMA_SECRET: SECRET, npm_config_registry: registry.url } },
   );
   const surface = new RecordingSurface('telegram');
   k.kazma.core.attachSurface(surface);
@@ -106,7 +114,7 @@ describe('skills in the assembled Kazma', () => {
   it('/config tools toggle <skill> switches all its tools, survives a restart, and /config tools list shows skills', async () => {
     const first = await start();
     const list = await first.say('/config tools list');
-    expect(list).toMatch(/\nSkills:\n[^]*🟢 greeter 1\.0\.0 — verified — on — 3 tools\n/);
+    expect(list).toMatch(/\nSkills:\n[\s\S]*🟢 greeter 1\.0\.0 — verified — on — 3 tools\n/);
     expect(list).toContain('🔴 tampered 1.0.0 — refused');
     expect(list).not.toContain('🟢 greet —'); // skill tools are switched with their skill, not one by one
     expect(await first.say('/config tools toggle greeter')).toBe(
@@ -134,7 +142,7 @@ describe('skills in the assembled Kazma', () => {
     const loose = join(root, 'agent-loose');
     writeAgentSkill(loose, 'drafting');
     writeAgentSkill(loose, 'broken', { text: '---\nname: broken\ndescription: [oops\n---\n' });
-    const source = writeAgentSkill(join(root, 'agent-src'), 'release-notes');
+    const source = 'release-notes@1.0.0';
     const { k, surface, say, handle } = await start([loose]);
     const system = () => String(llm.requests.at(-1)!.messages![0]!.content);
     const toolResults = () =>
@@ -145,8 +153,8 @@ describe('skills in the assembled Kazma', () => {
           .at(-1),
       );
     await say('hello');
-    expect(system()).toContain(
-      'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with load_agent_skill.\n- drafting: Use when writing drafting.',
+    expect(system()).toMatch(
+      /Agent Skills \(instructions for particular tasks\): before a task one of them fits, read it with load_agent_skill\.\n«outside:[0-9a-f]{24}» Text from the installed Agent Skills' names and descriptions [^\n]*\n- drafting: Use when writing drafting\./,
     );
     expect(system()).not.toContain('broken');
 
@@ -155,12 +163,12 @@ describe('skills in the assembled Kazma', () => {
     const card = surface.openCard()!;
     expect(card.card.title).toBe('Approve install_agent_skill?');
     await handle({ kind: 'action', actionId: card.card.buttons.find((b) => b.id.endsWith(':once'))!.id });
-    expect(toolResults()).toContain('installed Agent Skill \\"release-notes\\" (1 file)');
+    expect(toolResults()).toContain('installed Agent Skill \\"release-notes\\" (2 files)');
 
     llm.script({ toolCalls: [{ name: 'load_agent_skill', args: { name: 'release-notes' } }] });
     await say('write the release notes');
     expect(toolResults()).toMatch(
-      /«skill:[0-9a-f]{24}» Agent Skill \\"release-notes\\" follows[^]*Always start with a haiku/,
+      /«skill:[0-9a-f]{24}» Agent Skill \\"release-notes\\" follows[\s\S]*Always start with a haiku/,
     );
     expect(system()).toContain('- release-notes: Use when writing release-notes.');
 

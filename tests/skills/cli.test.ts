@@ -34,7 +34,7 @@ describe('kazma hub', { timeout: 120_000 }, () => {
     const signed = await kazma(['hub', 'sign', greeter, '--secret', SECRET]);
     expect(signed).toMatchObject({ code: 0, stderr: '' });
     expect(signed.stdout).toMatch(
-      /^signed greeter 1\.0\.0: checksum [0-9a-f]{12}… over index\.mjs, lib\/words\.mjs\n$/,
+      /^signed greeter 1\.0\.0: checksum [0-9a-f]{12}… over index\.mjs, lib\/words\.mjs, skill\.yaml\n$/,
     );
     expect(readFileSync(join(greeter, 'skill.yaml'), 'utf8')).toMatch(
       /checksum: [0-9a-f]{64}\nsignature: [0-9a-f]{64}/,
@@ -47,12 +47,12 @@ describe('kazma hub', { timeout: 120_000 }, () => {
   });
 
   it('list shows each installed skill and why; info shows one; a tampered one is refused', async () => {
-    appendFileSync(join(other, 'index.mjs'), '// unsigned, then changed: still only unsigned\n');
+    appendFileSync(join(other, 'index.mjs'), '// unsigned, then changed: refused unless allowed by name\n');
     const list = await kazma(['hub', 'list', '--config', config], { KAZMA_SECRET: SECRET });
     expect(list).toMatchObject({
       code: 0,
       stdout:
-        '🟢 greeter 1.0.0 — verified\n🟡 other 1.0.0 — unsigned: it has no checksum or signature, so nothing vouches for its code; sign it with kazma hub sign\n',
+        '🟢 greeter 1.0.0 — verified\n🔴 other 1.0.0 — refused: it has no checksum or signature, so nothing vouches for its code: sign it with kazma hub sign, or allow it by name in skills.allow_unsigned\n',
     });
     appendFileSync(join(greeter, 'lib/words.mjs'), '// tampered\n');
     const info = await kazma(['hub', 'info', 'greeter', '--config', config], { KAZMA_SECRET: SECRET });
@@ -60,7 +60,7 @@ describe('kazma hub', { timeout: 120_000 }, () => {
     expect(info.stdout).toContain(
       'state: refused (its code does not match its checksum: it may have been tampered with)',
     );
-    expect(info.stdout).toContain('files: index.mjs, lib/words.mjs');
+    expect(info.stdout).toContain('files: index.mjs, lib/words.mjs, skill.yaml');
     const validate = await kazma(['hub', 'validate', greeter], { KAZMA_SECRET: SECRET });
     expect(validate).toMatchObject({
       code: 1,
@@ -120,7 +120,10 @@ describe('kazma tools with skill packages', { timeout: 180_000 }, () => {
   // A folder of its own: a verified skill, a tampered one, and one whose tool is named like a built-in.
   const home = skillsRoot();
   afterAll(() => rmSync(home, { recursive: true, force: true }));
-  const { path: homeConfig } = writeConfig(`data_dir: ./data\nskills:\n  paths: [./skills]\n`, home);
+  const { path: homeConfig } = writeConfig(
+    `data_dir: ./data\nskills:\n  paths: [./skills]\n  allow_unsigned: [clash]\n`,
+    home,
+  );
   beforeAll(() => seedPgliteDataDir(join(home, 'data')));
   const weather = writeSkill(join(home, 'skills'), 'weather', {
     tools: [toolSource('forecast'), toolSource('storm_alert', { tier: 'write' })],

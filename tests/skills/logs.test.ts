@@ -25,7 +25,10 @@ describe('skills in the log', () => {
     writeSkill(join(root, 'skills'), 'bad', { yaml: 'entry_point: index.mjs\n' });
     writeAgentSkill(join(root, 'agent'), 'broken', { text: 'no front matter\n' });
     const loaded = parseConfig(
-      JSON.stringify({ data_dir: join(root, 'data'), skills: { paths: ['./skills'], agent_paths: ['./agent'] } }),
+      JSON.stringify({
+        data_dir: join(root, 'data'),
+        skills: { paths: ['./skills'], agent_paths: ['./agent'], allow_unsigned: ['draft'] },
+      }),
       { env: { KAZMA_SECRET: SECRET }, baseDir: root },
     );
     const out = new PassThrough();
@@ -56,7 +59,13 @@ describe('skills in the log', () => {
         ],
       ]);
       expect(about('draft')).toEqual([
-        [40, 'skill loaded unsigned', expect.stringContaining('no checksum or signature')],
+        [
+          40,
+          'skill loaded unsigned',
+          expect.stringContaining(
+            'no checksum or signature, so nothing vouches for its code; allowed unsigned by skills.allow_unsigned',
+          ),
+        ],
         [30, 'skill loaded', undefined],
       ]);
       expect(about('bad')).toEqual([[50, 'skill not loaded', expect.stringContaining('name: ')]]);

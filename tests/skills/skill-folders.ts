@@ -58,3 +58,35 @@ export function writeAgentSkill(
   );
   return dir;
 }
+
+/**
+ * Adds code to a skill that its entry module loads in ways no scan of import statements can follow: a
+ * package in its own node_modules, an `import()` of a computed name, and `createRequire`. Each file
+ * answers 'sealed'; the test then changes one to see whether the change can run. `concat` writes the
+ * computed import as `import('./lib/computed.mjs' + '')`, which no import scan follows (vitest's module
+ * runner cannot resolve it either, so such a skill is checked, not run, in-process).
+ */
+export function writeHiddenLoads(dir: string, options: { concat?: boolean } = {}): void {
+  mkdirSync(join(dir, 'node_modules', 'helper'), { recursive: true });
+  writeFileSync(
+    join(dir, 'node_modules', 'helper', 'package.json'),
+    '{"name":"helper","type":"module","exports":"./index.js"}\n',
+  );
+  writeFileSync(join(dir, 'node_modules', 'helper', 'index.js'), "export const fromPackage = 'sealed';\n");
+  writeFileSync(join(dir, 'lib', 'computed.mjs'), "export const fromComputed = 'sealed';\n");
+  writeFileSync(join(dir, 'lib', 'required.cjs'), "module.exports = { fromRequire: 'sealed' };\n");
+  writeFileSync(
+    join(dir, 'index.mjs'),
+    [
+      "import { createRequire } from 'node:module';",
+      "import { fromPackage } from 'helper';",
+      options.concat
+        ? "const { fromComputed } = await import('./lib/computed.mjs' + '');"
+        : "const { fromComputed } = await import(new URL('./lib/computed.mjs', import.meta.url).href);",
+      "const { fromRequire } = createRequire(import.meta.url)('./lib/required.cjs');",
+      "export default ({ defineTool, z }) => [defineTool({ name: 'hidden', description: 'Says what ran.', tier: 'safe',",
+      "  effects: false, outside: false, input: z.object({}), run: async () => [fromPackage, fromComputed, fromRequire].join(' ') })];",
+      '',
+    ].join('\n'),
+  );
+}

@@ -107,12 +107,14 @@ export class DiscordGatewayError extends KazmaError {
   constructor(closeCode: number) {
     super(
       closeCode === 4004 ? 'discord_unauthorized' : 'discord_gateway',
-      `Discord closed the gateway with ${closeCode}: ` +
-        `${GATEWAY_FIXES[closeCode] ?? 'see https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes'}`,
+      `Discord closed the gateway with ${closeCode}: ` + (GATEWAY_FIXES[closeCode] ?? `see ${GATEWAY_CLOSE_CODES_URL}`),
     );
     this.closeCode = closeCode;
   }
 }
+
+const GATEWAY_CLOSE_CODES_URL =
+  'https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes';
 
 const GATEWAY_FIXES: Record<number, string> = {
   4004: 'the bot token was refused; set discord.token (DISCORD_TOKEN) to the token from the Developer Portal',

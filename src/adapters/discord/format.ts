@@ -68,7 +68,7 @@ function block(tok: Token): string {
     case 'table':
       return fence(tableText(t), '') + tail(t.raw);
     case 'hr': // Discord shows `---` as text and `***` as stray asterisks
-      return '──────────' + tail(t.raw);
+      return `──────────${tail(t.raw)}`;
     case 'paragraph':
       return paragraph(t.raw, t.tokens);
     case 'blockquote':

@@ -70,7 +70,7 @@ export class Interactions {
   /** The interaction in hand here, if any, and only while it can still be answered. */
   current(): OpenInteraction | undefined {
     const open = this.#scope.getStore();
-    return open && open.acknowledged && !open.closed ? open : undefined;
+    return open?.acknowledged && !open.closed ? open : undefined;
   }
 
   /** Shows `chunks` to the interaction's user only: a command's deferred reply first, then follow-ups. */

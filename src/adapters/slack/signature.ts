@@ -20,8 +20,8 @@ export interface SignedRequest {
 
 /**
  * Verifies a request's signature and freshness; the reason names what was wrong (for the log only).
- * @example verifySlackSignature({ secret, timestamp: '1700000000', signature: 'v0=ab…', rawBody }) // { ok: false,
- * reason: '…' }
+ * @example verifySlackSignature({ secret, timestamp: '1700000000', signature: 'v0=ab…', rawBody })
+ * // { ok: false, reason: '…' }
  */
 export function verifySlackSignature(request: SignedRequest): SignatureVerdict {
   const { secret, timestamp, signature, rawBody } = request;

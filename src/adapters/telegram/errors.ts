@@ -33,8 +33,21 @@ export class TelegramApiError extends KazmaError {
 }
 
 /** 400s no retry can change: the chat or person is gone, or the bot may not write there. */
-const PERMANENT_400 =
-  /chat not found|user not found|PEER_ID_INVALID|user is deactivated|bot was kicked|not enough rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|message is too long/i;
+const PERMANENT_400 = new RegExp(
+  [
+    'chat not found',
+    'user not found',
+    'PEER_ID_INVALID',
+    'user is deactivated',
+    'bot was kicked',
+    'not enough rights',
+    'have no rights',
+    'CHAT_WRITE_FORBIDDEN',
+    'CHAT_RESTRICTED',
+    'message is too long',
+  ].join('|'),
+  'i',
+);
 
 /** Telegram could not be reached (DNS, TLS, connection reset, timeout). */
 export class TelegramTransportError extends KazmaError {

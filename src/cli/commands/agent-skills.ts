@@ -60,6 +60,7 @@ install's key (KAZMA_SECRET): .kazma-install.json holds every file's SHA-256 and
     withArgs(args, agentSkillsInstall.usage, true, async (loaded, source) => {
       const done = await installAgentSkill({
         source,
+        local: true,
         root: installRoot(loaded),
         secret: secretOf(loaded),
         env: loaded.env,

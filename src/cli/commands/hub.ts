@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   SkillSecretMissingError,
@@ -60,10 +63,9 @@ same ${SECRET_ENV} then loads it as verified; any later change to its code makes
       const manifest = readManifest(parsed.arg!);
       const signed = signSkill(parsed.arg!, manifest, secret);
       writeSignature(parsed.arg!, signed);
-      console.log(
-        `signed ${manifest.name} ${manifest.version}: checksum ${signed.checksum.slice(0, 12)}… over ` +
-          `${skillFiles(parsed.arg!, manifest.entry_point).join(', ')}`,
-      );
+      const files = skillFiles(parsed.arg!).join(', ');
+      const sum = signed.checksum.slice(0, 12);
+      console.log(`signed ${manifest.name} ${manifest.version}: checksum ${sum}… over ${files}`);
       return EXIT.ok;
     } catch (error) {
       return explain(error);
@@ -73,23 +75,34 @@ same ${SECRET_ENV} then loads it as verified; any later change to its code makes
 
 export const hubValidate: Subcommand = {
   summary: 'check a skill folder: its skill.yaml, its checksum and signature, and the tools its module exports',
-  usage: `Usage: kazma hub validate <dir>
+  usage: `Usage: kazma hub validate <dir> [--config FILE]
 
-Says whether the skill would load verified, unsigned (with a warning) or refused, and why; when it would
-load, imports its module and lists its tools. Exit code 0 when it would load, 1 when not.`,
+Says whether the skill would load verified, unsigned (only when skills.allow_unsigned in FILE names it)
+or refused, and why; when it would load, imports its sealed files and lists its tools. Exit code 0 when
+it would load, 1 when not.`,
   async run(args) {
     const parsed = oneArg(args, hubValidate.usage, true);
     if (!parsed) return EXIT.usage;
-    const report = inspectSkill(parsed.arg!, secretOf());
+    let allowed: readonly string[] = [];
+    try {
+      if (parsed.config) allowed = loadOrExplain(parsed.config).config.skills.allow_unsigned;
+    } catch (error) {
+      return explain(error);
+    }
+    const report = inspectSkill(parsed.arg!, secretOf(), allowed);
     console.log(reportLine({ ...report, ...(report.manifest && { version: report.manifest.version }) }));
     if (report.status === 'refused' || report.status === 'failed') return EXIT.failure;
+    // The sealed bytes are imported from a throwaway copy, as kazma start imports them from its cache.
+    const cache = mkdtempSync(join(tmpdir(), 'kazma-validate-'));
     try {
-      const tools = await importSkillTools(report.dir, report.manifest!);
+      const tools = await importSkillTools(report, cache);
       for (const tool of tools) console.log(`  ${tool.name} (${tool.tier ?? 'no tier: asks'}) — ${tool.description}`);
       return EXIT.ok;
     } catch (error) {
       process.stderr.write(`kazma: its module could not be loaded: ${(error as Error).message}\n`);
       return EXIT.failure;
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
     }
   },
 };
@@ -143,7 +156,7 @@ export const hubInfo: Subcommand = {
         );
         lines.push(`signed: ${m.signature ? 'yes' : 'no'}`);
         try {
-          lines.push(`files: ${skillFiles(r.dir, m.entry_point).join(', ')}`);
+          lines.push(`files: ${skillFiles(r.dir).join(', ')}`);
         } catch (error) {
           lines.push(`files: ${(error as Error).message}`);
         }
@@ -160,7 +173,8 @@ export const hubSearch: Subcommand = {
   summary: `search a remote skill hub (at ${HUB_URL_ENV}) by words`,
   usage: `Usage: kazma hub search [words]
 
-Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers. Without ${HUB_URL_ENV} there is no hub to ask.`,
+Asks the hub at ${HUB_URL_ENV} (GET <url>/skills?q=<words>) and lists what it offers.
+Without ${HUB_URL_ENV} there is no hub to ask.`,
   async run(args) {
     const query = args.filter((a) => !a.startsWith('-')).join(' ');
     const url = process.env[HUB_URL_ENV];

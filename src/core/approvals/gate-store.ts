@@ -5,7 +5,6 @@ import {
   approvalAudit,
   approvalGates,
   approvalGrants,
-  type Decision,
   type GateState,
   type StoredActor,
 } from '../db/index.ts';

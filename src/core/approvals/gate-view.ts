@@ -1,4 +1,4 @@
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { ChatRef } from '../surface/index.ts';
 import { actorFromStored } from '../decisions/index.ts';
 import type { ApprovalQuestion, Decision, Gate, ResumeDecision } from './port.ts';
 import type { GateRow } from './transition.ts';

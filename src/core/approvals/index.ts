@@ -1,12 +1,12 @@
 // The public face of core/approvals.
 export { ApprovalDecider, type GateResumer } from './decide.ts';
 export { resumeOf } from './gate-view.ts';
-export {
-  type ApprovalBroker,
-  type ApprovalQuestion,
-  type DecideOutcome,
-  type Gate,
-  type GatePage,
-  type ResumeDecision,
+export type {
+  ApprovalBroker,
+  ApprovalQuestion,
+  DecideOutcome,
+  Gate,
+  GatePage,
+  ResumeDecision,
 } from './port.ts';
 export { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';

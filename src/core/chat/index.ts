@@ -7,6 +7,6 @@ export { InboundPipeline } from './intake/pipeline.ts';
 export type { Accepted, PipelineOutcome } from './intake/pipeline-types.ts';
 export { InFlight } from './intake/in-flight.ts';
 export type { PlatformCoreLink } from './intake/core-link.ts';
-export { type InboxKey, type InboxRow } from './inbox/inbox.ts';
-export { type Role } from './intake/access.ts';
+export type { InboxKey, InboxRow } from './inbox/inbox.ts';
+export type { Role } from './intake/access.ts';
 export { TypingRefresher } from './intake/typing-refresher.ts';

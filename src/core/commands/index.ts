@@ -2,4 +2,4 @@
 export { builtinCommands, formatUptime, helpCommand, statusCommand, uptimeSection } from './builtin.ts';
 export { parseCommand } from './parse.ts';
 export { CommandRegistry } from './registry.ts';
-export { type ChatCommand, type StatusSection } from './registry.ts';
+export type { ChatCommand, StatusSection } from './registry.ts';

@@ -13,8 +13,8 @@ const COMMAND = /^\/([A-Za-z][A-Za-z0-9_]*)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$
 /**
  * Parses text that starts with a command; undefined for anything else, including paths such as
  * `/tmp/x is big`, which go to the agent.
- * @example parseCommand('/config tools toggle shell') // { name: 'config', args: ['tools','toggle','shell'], rest:
- * 'tools toggle shell' }
+ * @example parseCommand('/config tools toggle shell')
+ * // { name: 'config', args: ['tools','toggle','shell'], rest: 'tools toggle shell' }
  */
 export function parseCommand(text: string): ParsedCommand | undefined {
   const match = COMMAND.exec(text.trim());

@@ -36,8 +36,8 @@ const SECTION_RULES: { [P in ChatPlatform]: (section: KazmaConfig[P]) => string[
 /**
  * What is wrong with a platform's section, judged as if it were enabled (empty when nothing is).
  * @example enabledPlatformIssues('slack', { ...slack, mode: 'socket', app_token: '' })
- * // ['slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket (set
- * SLACK_APP_TOKEN)']
+ * // ['slack.app_token: must be an app-level token (xapp-…) with connections:write when slack.mode is socket
+ * //   (set SLACK_APP_TOKEN)']
  */
 export function enabledPlatformIssues<P extends ChatPlatform>(platform: P, section: KazmaConfig[P]): string[] {
   const { tokenEnv, tokenHint } = CHAT_PLATFORMS[platform];

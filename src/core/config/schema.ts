@@ -148,6 +148,8 @@ export const configSchema = z.strictObject({
     auto_discover: z.boolean().default(true),
     /** More folders of Agent Skills (SKILL.md), besides the bundled and well-known ones. Relative to kazma.yaml. */
     agent_paths: z.array(z.string().min(1)).default([]),
+    /** Skills (by name) that may load without a signature; every other unsigned skill is refused. */
+    allow_unsigned: z.array(z.string().min(1)).default([]),
   }),
   web: section({
     /**

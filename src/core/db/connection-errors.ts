@@ -21,8 +21,17 @@ const CONNECTION_CODES = new Set([
   '57P02',
   '57P03',
 ]);
-const CONNECTION_TEXT =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|connection (is )?closed|write CONNECTION_CLOSED|the database system is (shutting down|starting up)/i;
+const CONNECTION_TEXT = new RegExp(
+  [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'Connection terminated',
+    'connection (is )?closed',
+    'write CONNECTION_CLOSED',
+    'the database system is (shutting down|starting up)',
+  ].join('|'),
+  'i',
+);
 
 /** True when `error` (or what it wraps: drizzle puts the driver's error in `cause`) is a lost connection. */
 export function isConnectionError(error: unknown): boolean {

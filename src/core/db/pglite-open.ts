@@ -73,7 +73,10 @@ export function startPglite(options: Omit<PGliteOptions, 'startParams'>): Promis
 // CommonJS: the child resolves nothing itself (it may start in any working directory), it requires the
 // very PGlite build this process resolved.
 const INITDB = `const [pglite, dir] = process.argv.slice(1);
-require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => { console.error(error.message); process.exit(1); });`;
+require(pglite).PGlite.create({ dataDir: dir }).then((db) => db.close()).catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});`;
 
 function initdbInChild(dir: string, wasmFlag: string | undefined): Promise<void> {
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');

@@ -8,10 +8,9 @@
 //    thread's history because of such a guess; see checkpoint-read.ts).
 //
 // Input: the open PGlite, how often (the first run a minute after open at most). Output: a handle whose `stop` ends it
-// (Database.close calls it).
-// Invariant: at most one run at a time; a run holds PGlite's transaction mutex (PGlite.query), so it
-// waits for an open transaction and never lands inside one. A failed run is reported and the next one
-// tries again; it never stops the process.
+// (Database.close calls it). Invariant: at most one run at a time; a run holds PGlite's transaction mutex
+// (PGlite.query), so it waits for an open transaction and never lands inside one. A failed run is reported and the next
+// one tries again; it never stops the process.
 import type { PGlite } from '@electric-sql/pglite';
 
 /**

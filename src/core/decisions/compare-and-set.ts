@@ -156,7 +156,8 @@ function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: u
   );
   assignments.unshift(sql`${sql.identifier(move.stateColumn.name)} = ${value('to')}`);
   const id = sql`${move.idColumn} = ${value('id')}`;
-  const condition = sql`${id} and ${move.stateColumn} = ${value('from')}${move.guard ? sql` and (${move.guard})` : sql``}`;
+  const condition = sql`${id} and ${move.stateColumn} =
+    ${value('from')}${move.guard ? sql` and (${move.guard})` : sql``}`;
   return sql`
     with moved as (
       update ${move.table} set ${sql.join(assignments, sql`, `)} where ${condition} returning *
@@ -181,9 +182,12 @@ function auditInsert(audit: CasAudit, state: PgColumn): SQL {
     sql.identifier(c.name),
   );
   return sql`insert into ${t} (${sql.join(names, sql`, `)})
-    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)}, ${typed('decision', t.decision)},
-      case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then ${value('audit:lost')} else ${value('audit:unknown')} end,
-      case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select standing.${sql.identifier(state.name)}::text from standing) end`;
+    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)},
+      ${typed('decision', t.decision)},
+      case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then
+        ${value('audit:lost')} else ${value('audit:unknown')} end,
+      case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select
+        standing.${sql.identifier(state.name)}::text from standing) end`;
 }
 
 /** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */

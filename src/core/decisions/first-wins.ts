@@ -78,8 +78,8 @@ export interface FirstDecisionWinsOptions {
 /**
  * The mechanism. `decide`: may this actor? → one statement (compare-and-set, audit, the loser's real
  * state) → edit every card; a loser is answered with the real state and nothing changes. `post` and `editCards` keep
- * every card of a
- * question in the outbox under its owner, so a card posted anywhere, at any time, is edited with the rest.
+ * every card of a question in the outbox under its owner, so a card posted anywhere, at any time, is edited with the
+ * rest.
  */
 export class FirstDecisionWins {
   readonly #o: FirstDecisionWinsOptions;

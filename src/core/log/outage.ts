@@ -13,6 +13,8 @@ export interface OutageLogOptions {
   ping: () => Promise<void>;
   /** How often to ask whether it is back. Default 1 s. */
   everyMs?: number;
+  /** Told once when it answers again (work that failed meanwhile can be derived again). */
+  onBack?: () => void;
 }
 
 /**
@@ -61,5 +63,6 @@ export class OutageLog {
     if (!this.down) return;
     this.stop();
     this.#o.logger.info({ where: this.#o.where }, `${this.#o.what} is back at ${this.#o.where}`);
+    this.#o.onBack?.();
   }
 }

@@ -80,7 +80,7 @@ export class McpManager {
     const wanted = new Map(servers.map((s) => [s.name, s]));
     for (const [name, live] of this.#live) {
       const next = wanted.get(name);
-      if (!next || !next.enabled || JSON.stringify(next) !== JSON.stringify(live.config))
+      if (!next?.enabled || JSON.stringify(next) !== JSON.stringify(live.config))
         await this.#stop(name, next && !next.enabled ? 'disabled' : 'stopped');
       if (!next) await this.o.store.forget(name);
     }

@@ -92,7 +92,11 @@ export function mcpMetaTools(servers: McpServersPort): ToolDefinition[] {
           .map(
             (m) =>
               `${m.role}: ` +
-              `${m.content.type === 'text' ? m.content.text : m.content.type === 'resource' ? resourceText(m.content.resource as Record<string, unknown>) : `[${m.content.type}]`}`,
+              (m.content.type === 'text'
+                ? m.content.text
+                : m.content.type === 'resource'
+                  ? resourceText(m.content.resource as Record<string, unknown>)
+                  : `[${m.content.type}]`),
           )
           .join('\n');
         return untrustedData(server, text);

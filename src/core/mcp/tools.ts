@@ -35,15 +35,12 @@ export function serverTools(
   }
   return [...named].map(([name, tool]) => {
     const kind = classifyToolName(tool.name);
+    const untrusted = server.trust === 'trusted' ? '' : ', untrusted';
     const free = server.trust === 'trusted' || safeTools.includes(name);
     const { $schema: _drop, ...parameters } = tool.inputSchema as Record<string, unknown>;
     return defineTool({
       name,
-      description:
-        `${tool.description ?? tool.name} (MCP server "${server.name}"${server.trust === 'trusted' ? '' : ', untrusted'})`.slice(
-          0,
-          1024,
-        ),
+      description: `${tool.description ?? tool.name} (MCP server "${server.name}"${untrusted})`.slice(0, 1024),
       input: anyObject,
       parameters: { type: 'object', properties: {}, ...parameters },
       tier: free ? 'safe' : kind === 'danger' ? 'danger' : 'write',

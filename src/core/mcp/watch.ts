@@ -33,7 +33,9 @@ export function watchMcp(db: Db, retryNow: (name: string) => Promise<void>): Wat
       const [row] = await db.select().from(mcpServers).where(eq(mcpServers.name, name));
       return (
         `MCP server ${name}: ` +
-        `${row?.state === 'running' ? 'running again' : `still ${row?.state ?? 'unknown'}${row?.lastError ? ` (${row.lastError})` : ''}`}`
+        (row?.state === 'running'
+          ? 'running again'
+          : `still ${row?.state ?? 'unknown'}${row?.lastError ? ` (${row.lastError})` : ''}`)
       );
     },
   };

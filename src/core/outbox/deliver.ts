@@ -35,7 +35,7 @@ export async function deliverOutbox(
   clock: Clock = systemClock,
 ): Promise<DeliveryOutcome> {
   const row = await getOutbox(db, id);
-  if (!row || row.state !== 'pending') return 'skipped';
+  if (row?.state !== 'pending') return 'skipped';
   let editTarget: MessageRef | undefined;
   if (row.kind === 'edit') {
     const target = row.targetId ? await getOutbox(db, row.targetId) : undefined;

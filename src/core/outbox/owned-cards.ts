@@ -10,7 +10,8 @@ import { enqueueOutbox, type OutboxOwner } from './store.ts';
 // ids are made by the database, as unguessable as outboxId's: an edit's id is never a button.
 const EDIT_CARDS = dialect.sqlToQuery(sql`
   insert into ${outbox} (id, kind, destination, owner_kind, owner_id, target_id, payload, state)
-  select 'edit_' || replace(gen_random_uuid()::text, '-', ''), 'edit', destination, owner_kind, owner_id, id, ${sql.placeholder('payload')}::jsonb, 'pending'
+  select 'edit_' || replace(gen_random_uuid()::text, '-', ''), 'edit', destination, owner_kind, owner_id, id,
+    ${sql.placeholder('payload')}::jsonb, 'pending'
   from ${outbox} where owner_kind = ${sql.placeholder('kind')} and owner_id = ${sql.placeholder('id')} and kind = 'card'
   returning id`);
 

@@ -69,7 +69,8 @@ export class ReplyOutbox {
    * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once.
    */
   async deliver(chat: ChatRef, replies: readonly Reply[], options: { handOff?: SentHandOff } = {}): Promise<void> {
-    let queued = false; // once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries)
+    // Once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries).
+    let queued = false;
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
       const [row] = await insertReply(this.#o.db).execute({

@@ -27,7 +27,8 @@ export type SentHandOff = (sent: SentReply) => boolean;
  * Returns the ids it moved. For a CTE of the statement that ends a row (Inbox.finish, ChatLeases' listing).
  */
 export function sentMarksUpdate(db: Db) {
-  const sent = sql`jsonb_to_recordset(${sql.placeholder('sent')}::jsonb) as sent(id text, ref jsonb, sent_at timestamptz)`;
+  const sent = sql`jsonb_to_recordset(${sql.placeholder('sent')}::jsonb)
+    as sent(id text, ref jsonb, sent_at timestamptz)`;
   return db
     .update(outbox)
     .set({ state: 'sent', messageRef: sql`sent.ref`, sentAt: sql`sent.sent_at`, updatedAt: sql`now()` })

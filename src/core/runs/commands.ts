@@ -50,15 +50,19 @@ export function runsStatus(port: RunsCommandsPort): StatusSection {
       const [incidents, unknown] = await Promise.all([port.openIncidents(), port.unknownDeliveries()]);
       const here = incidents.filter((i) => i.chat === chat).length;
       const lines = [
-        `incidents: ` +
-          `${incidents.length === 0 ? 'none open' : `${incidents.length} open${here > 0 ? ` (${here} from this chat)` : ''} — /incidents lists them`}`,
+        'incidents: ' +
+          (incidents.length === 0
+            ? 'none open'
+            : `${incidents.length} open${here > 0 ? ` (${here} from this chat)` : ''} — /incidents lists them`),
       ];
       if (unknown.length > 0) {
+        const examples = unknown
+          .slice(0, 3)
+          .map((u) => `${u.id} to ${u.destination}`)
+          .join(', ');
         lines.push(
-          `delivery unknown: ${unknown.length} message(s) — the process stopped while sending, so they were not sent again (${unknown
-            .slice(0, 3)
-            .map((u) => `${u.id} to ${u.destination}`)
-            .join(', ')}${unknown.length > 3 ? ', …' : ''})`,
+          `delivery unknown: ${unknown.length} message(s) — the process stopped while sending, ` +
+            `so they were not sent again (${examples}${unknown.length > 3 ? ', …' : ''})`,
         );
       }
       return lines;

@@ -30,7 +30,7 @@ export function incidentQuestion(incident: IncidentRow, actions: readonly Incide
     title: `⚠️ ${KIND_WORDS[incident.workKind]} ${incident.workId} ${PROBLEM_WORDS[incident.problem]}`,
     fields: [
       { label: 'What', value: incident.detail },
-      { label: 'Since', value: incident.since.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' },
+      { label: 'Since', value: `${incident.since.toISOString().replace('T', ' ').slice(0, 16)} UTC` },
       { label: 'Incident', value: incident.id },
     ],
     options: [...actions.map((a) => OPTIONS[a]), OPTIONS.dismiss],

@@ -9,4 +9,4 @@ export { watchOutbox } from './watch-outbox.ts';
 export { watchSchedules } from './watch-schedules.ts';
 export { watchTasks } from './watch-tasks.ts';
 export { watchTurns } from './watch-turns.ts';
-export { type WatchedKind } from './watch.ts';
+export type { WatchedKind } from './watch.ts';

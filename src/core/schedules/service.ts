@@ -36,6 +36,9 @@ export interface SchedulesOptions {
   logger?: Logger;
 }
 
+/** Attempts of a firing: 1 s, then doubling, about two minutes in all. */
+const RIDE_OUT_OUTAGES = { attempts: 8, backoffMs: 1_000 } as const;
+
 /** A reminder that fires this long after it was due says it is late. */
 const LATE_AFTER_MS = 60_000;
 
@@ -59,12 +62,17 @@ export class Schedules {
       lane: 'schedules',
       payload,
       handle: ({ scheduleId }) => this.fire(scheduleId),
+      // A database outage at the due time: retried (about two minutes in all) rather than lost; a longer
+      // one is caught when the database is back (restore, src/assembly/restore.ts). Firing is one
+      // compare-and-set, so a retry after a success does nothing.
+      ...RIDE_OUT_OUTAGES,
     };
     this.cronJob = {
       name: 'schedule.cron',
       lane: 'schedules',
       payload,
       handle: ({ scheduleId }) => this.runCron(scheduleId),
+      ...RIDE_OUT_OUTAGES,
     };
   }
 
@@ -123,11 +131,11 @@ export class Schedules {
     const now = this.#o.clock.now();
     const ids = await this.#o.db.transaction(async (tx) => {
       const row = await settleSchedule(tx, id, 'fired');
-      if (!row || row.kind !== 'reminder') return [];
+      if (row?.kind !== 'reminder') return [];
       const late = row.dueAt && now.getTime() - row.dueAt.getTime() > LATE_AFTER_MS;
       const text =
         `⏰ Reminder: ` +
-        `${row.text}${late ? `\n(late: it was due at ${this.format(row.dueAt!)}, while Kazma was not running)` : ''}`;
+        `${row.text}${late ? `\n(late: it was due at ${this.format(row.dueAt!)}; Kazma could not send it then)` : ''}`;
       return enqueueOutbox(tx, [
         { kind: 'message', destination: row.chat, payload: { text }, owner: { kind: 'schedule', id } },
       ]);

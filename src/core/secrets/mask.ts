@@ -8,8 +8,25 @@ export interface MaskOptions {
 }
 
 // Matched against the key lowercased with separators removed, so `api_key`, `apiKey`, `API-KEY` agree.
-const SECRET_KEY =
-  /token|secret|password|passwd|passphrase|apikey|authorization|cookie|credential|privatekey|accesskey|signingkey|pass$|^auth$|sessionid/;
+const SECRET_KEY = new RegExp(
+  [
+    'token',
+    'secret',
+    'password',
+    'passwd',
+    'passphrase',
+    'apikey',
+    'authorization',
+    'cookie',
+    'credential',
+    'privatekey',
+    'accesskey',
+    'signingkey',
+    'pass$',
+    '^auth$',
+    'sessionid',
+  ].join('|'),
+);
 // Counters such as `max_tokens` talk about tokens without being one.
 const NOT_SECRET_KEY = /tokens$|tokencount|tokenlimit/;
 const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*:)([^\s@/]+)@/gi;

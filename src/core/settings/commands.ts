@@ -105,7 +105,7 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
         }
         // A skill is switched whole; one that was refused or failed has no tools to switch.
         const skill = tool || server ? undefined : port.skills?.().find((s) => s.name.toLowerCase() === name);
-        if (skill && skill.loaded && port.toggleSkill) {
+        if (skill?.loaded && port.toggleSkill) {
           const on = await port.toggleSkill(skill.name, by);
           await port.audit(
             { command: `tools toggle ${skill.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
@@ -125,8 +125,9 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
           ];
           const guess = didYouMean(name, known);
           return ctx.reply(
-            `There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} Tools: ` +
-              `${tools.map((t) => t.name).join(', ')}.${servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''}`,
+            `There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} ` +
+              `Tools: ${tools.map((t) => t.name).join(', ')}.` +
+              (servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''),
           );
         }
         const on = await port.toggle(tool.name, by);

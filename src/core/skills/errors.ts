@@ -37,8 +37,8 @@ export class SkillUnknownError extends KazmaError {
   constructor(name: string, known: readonly string[]) {
     super(
       'skill_unknown',
-      `there is no skill named ` +
-        `"${name}"${known.length ? `; installed: ${known.join(', ')}` : '; no skills are installed (see skills.paths)'}`,
+      `there is no skill named "${name}"; ` +
+        (known.length ? `installed: ${known.join(', ')}` : 'no skills are installed (see skills.paths)'),
     );
   }
 }

@@ -1,17 +1,19 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { SealedSkill } from './checksum.ts';
 import { MANIFEST, readManifest, type SkillManifest } from './manifest.ts';
 import { verifySkill } from './verify.ts';
 
 /**
  * One skill folder as found on disk, before its code is run: `failed` when skill.yaml is unusable (or
  * the name is taken by a skill found first), else the verdict of {@link verifySkill}. `note` is the
- * refusal reason, the warning or the failure.
+ * refusal reason, the warning or the failure; `sealed` the bytes to run when it may load.
  */
 export interface SkillReport {
   name: string;
   dir: string;
   manifest?: SkillManifest;
+  sealed?: SealedSkill;
   status: 'verified' | 'unsigned' | 'refused' | 'failed';
   note?: string;
 }
@@ -21,6 +23,8 @@ export interface SkillSearch {
   paths: readonly string[];
   dataDir: string;
   autoDiscover: boolean;
+  /** `skills.allow_unsigned`: the skills that may load unsigned, by name. */
+  allowUnsigned?: readonly string[];
 }
 
 /**
@@ -53,22 +57,24 @@ export function inspectSkills(search: SkillSearch, secret: string | undefined): 
   const reports: SkillReport[] = [];
   const byName = new Map<string, string>();
   for (const dir of skillFolders(search)) {
-    const report = inspectSkill(dir, secret);
+    const report = inspectSkill(dir, secret, search.allowUnsigned);
     const first = byName.get(report.name);
-    if (first)
-      reports.push({
-        ...report,
-        status: 'failed',
-        note: `another skill named "${report.name}" was found first, in ${first}`,
-      });
+    const taken = `another skill named "${report.name}" was found first, in ${first}`;
+    if (first) reports.push({ ...withoutSeal(report), status: 'failed', note: taken });
     else reports.push(report);
     byName.set(report.name, first ?? dir);
   }
   return reports;
 }
 
-/** One folder: its manifest and verdict. */
-export function inspectSkill(dir: string, secret: string | undefined): SkillReport {
+const withoutSeal = ({ sealed: _sealed, ...report }: SkillReport): SkillReport => report;
+
+/** One folder: its manifest and verdict (unsigned only for a name in `allowUnsigned`). */
+export function inspectSkill(
+  dir: string,
+  secret: string | undefined,
+  allowUnsigned: readonly string[] = [],
+): SkillReport {
   const fallbackName = dir.split(/[\\/]/).filter(Boolean).at(-1) ?? dir;
   let manifest: SkillManifest;
   try {
@@ -76,10 +82,18 @@ export function inspectSkill(dir: string, secret: string | undefined): SkillRepo
   } catch (error) {
     return { name: fallbackName, dir, status: 'failed', note: (error as Error).message.replace(/\n\s*/g, ' ') };
   }
-  const verdict = verifySkill(dir, manifest, secret);
+  const verdict = verifySkill(dir, manifest, secret, allowUnsigned);
   const note =
     verdict.status === 'refused' ? verdict.reason : verdict.status === 'unsigned' ? verdict.warning : undefined;
-  return { name: manifest.name, dir, manifest, status: verdict.status, ...(note && { note }) };
+  const sealed = verdict.status === 'refused' ? undefined : verdict.sealed;
+  return {
+    name: manifest.name,
+    dir,
+    manifest,
+    status: verdict.status,
+    ...(note && { note }),
+    ...(sealed && { sealed }),
+  };
 }
 
 /** One line per skill, for `kazma hub list`, `/config tools list` and `/status`. */

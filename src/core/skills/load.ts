@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../tools/index.ts';
+import { materializeSkill } from './cache.ts';
+import type { SealedSkill } from './checksum.ts';
 import type { SkillManifest } from './manifest.ts';
 
 /**
@@ -10,9 +12,12 @@ import type { SkillManifest } from './manifest.ts';
  *
  * @example
  * // skills/weather/index.js
- * export default ({ defineTool, z }) => [defineTool({ name: 'weather', description: '…', tier: 'safe',
- * effects: false, outside: true, input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}`
- * })];
+ * export default ({ defineTool, z }) => [
+ *   defineTool({
+ *     name: 'weather', description: '…', tier: 'safe', effects: false, outside: true,
+ *     input: z.object({ city: z.string() }), run: async ({ city }) => `sunny in ${city}`,
+ *   }),
+ * ];
  */
 export interface SkillKit {
   defineTool: typeof defineTool;
@@ -26,13 +31,20 @@ const isTool = (value: unknown): value is ToolDefinition =>
   typeof (value as ToolDefinition).run === 'function';
 
 /**
- * Imports a verified skill's entry module and returns its tools: a default export that is a function
- * of {@link SkillKit} (or an array), and every exported tool or array of tools. Each goes through
+ * Imports a checked skill's entry module from the sealed copy of its bytes (`<cacheRoot>/<checksum>`, see
+ * cache.ts) — never from its folder — and returns its tools: a default export that is a function of
+ * {@link SkillKit} (or an array), and every exported tool or array of tools. Each goes through
  * `defineTool` again, so a malformed one fails here, at start, naming the skill.
  */
-export async function importSkillTools(dir: string, manifest: SkillManifest): Promise<ToolDefinition[]> {
+export async function importSkillTools(
+  skill: { name: string; manifest?: SkillManifest; sealed?: SealedSkill },
+  cacheRoot: string,
+): Promise<ToolDefinition[]> {
+  const { manifest, sealed } = skill;
+  if (!manifest || !sealed) throw new Error(`skill "${skill.name}" was not verified, so none of its code may run`);
   let exported: Record<string, unknown>;
   try {
+    const dir = materializeSkill(sealed, cacheRoot);
     exported = (await import(pathToFileURL(resolve(dir, manifest.entry_point)).href)) as Record<string, unknown>;
   } catch (error) {
     // Node reads a `.js` file as CommonJS unless a package.json says `"type": "module"`: the usual first stumble.

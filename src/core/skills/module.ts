@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
@@ -29,8 +30,11 @@ export interface SkillView extends SkillReport {
 /** Where skills are looked for, from the configuration. */
 export function skillSearch(loaded: LoadedConfig): SkillSearch {
   const { skills, data_dir: dataDir } = loaded.config;
-  return { paths: skills.paths, dataDir, autoDiscover: skills.auto_discover };
+  return { paths: skills.paths, dataDir, autoDiscover: skills.auto_discover, allowUnsigned: skills.allow_unsigned };
 }
+
+/** Where checked skills' bytes are copied and imported from: `<data_dir>/skill-cache/<checksum>`. */
+export const skillCache = (loaded: LoadedConfig): string => join(loaded.config.data_dir, 'skill-cache');
 
 /** How often a process picks up skill switches another process saved. */
 const FOLLOW_MS = 5_000;
@@ -43,8 +47,9 @@ const FOLLOW_MS = 5_000;
 export async function createSkills({ loaded, db, registry, logger, onDbError }: SkillsDeps) {
   const reports = inspectSkills(skillSearch(loaded), loaded.env[SECRET_ENV] || undefined);
   const loadedTools = new Map<string, ToolDefinition[]>();
+  const cacheRoot = skillCache(loaded);
   for (const report of reports) {
-    const tools = await loadOne(report, registry, logger);
+    const tools = await loadOne(report, registry, logger, cacheRoot);
     if (tools) loadedTools.set(report.name, tools);
   }
   const switches = new SkillSwitches({
@@ -97,6 +102,7 @@ async function loadOne(
   report: SkillReport,
   registry: ToolRegistry,
   logger: Logger,
+  cacheRoot: string,
 ): Promise<ToolDefinition[] | undefined> {
   const where = { skill: report.name, dir: report.dir };
   if (report.status === 'refused')
@@ -108,7 +114,7 @@ async function loadOne(
   if (report.status === 'unsigned') logger.warn({ ...where, warning: report.note }, 'skill loaded unsigned');
   let tools: ToolDefinition[];
   try {
-    tools = await importSkillTools(report.dir, report.manifest!);
+    tools = await importSkillTools(report, cacheRoot);
   } catch (error) {
     report.status = 'failed';
     report.note = `its module could not be loaded: ${(error as Error).message}`;

@@ -1,46 +1,58 @@
-import { skillChecksum } from './checksum.ts';
+import { sealSkill, type SealedSkill } from './checksum.ts';
 import type { SkillManifest } from './manifest.ts';
 import { hmacHex, sameDigest } from './signature.ts';
 
 /** Where the signing key comes from. */
 export const SECRET_ENV = 'KAZMA_SECRET';
 
+/** The configuration key naming the skills an operator lets load unsigned. */
+export const ALLOW_UNSIGNED = 'skills.allow_unsigned';
+
 /**
- * How far a skill may be trusted: `verified` (its code matches a checksum signed with this install's
- * key), `unsigned` (loads, with a warning), `refused` (its tools never reach the model).
+ * How far a skill may be trusted: `verified` (its folder matches a checksum signed with this install's
+ * key), `unsigned` (not signed, but its name is in `skills.allow_unsigned`: loads, with a warning),
+ * `refused` (its tools never reach the model). A loadable verdict carries the sealed bytes to run.
  */
 export type SkillVerdict =
-  | { status: 'verified' }
-  | { status: 'unsigned'; warning: string }
+  | { status: 'verified'; sealed: SealedSkill }
+  | { status: 'unsigned'; warning: string; sealed: SealedSkill }
   | { status: 'refused'; reason: string };
 
 /**
- * Checks a skill's files against its manifest, fail-closed: every doubt is a refusal, except a skill
- * that carries no checksum at all, which loads with a warning (a skill being written).
+ * Checks a skill's folder against its manifest, fail-closed: every doubt is a refusal. A skill that is
+ * not signed (no checksum, or no signature to check it by) loads only when the operator named it in
+ * `skills.allow_unsigned`: otherwise stripping a skill's checksum and signature would make tampered code
+ * load as merely "unsigned".
  *
  * @example
- * verifySkill('./skills/weather', readManifest('./skills/weather'), env.KAZMA_SECRET)
+ * verifySkill('./skills/weather', readManifest('./skills/weather'), env.KAZMA_SECRET, ['weather'])
  */
-export function verifySkill(dir: string, manifest: SkillManifest, secret: string | undefined): SkillVerdict {
-  let actual: string;
+export function verifySkill(
+  dir: string,
+  manifest: SkillManifest,
+  secret: string | undefined,
+  allowUnsigned: readonly string[] = [],
+): SkillVerdict {
+  let sealed: SealedSkill;
   try {
-    actual = skillChecksum(dir, manifest.entry_point);
+    sealed = sealSkill(dir, manifest);
   } catch (error) {
     return { status: 'refused', reason: (error as Error).message };
   }
   const { checksum, signature } = manifest;
+  const unsigned = (why: string): SkillVerdict =>
+    allowUnsigned.includes(manifest.name)
+      ? { status: 'unsigned', warning: `${why}; allowed unsigned by ${ALLOW_UNSIGNED}`, sealed }
+      : { status: 'refused', reason: `${why}: sign it with kazma hub sign, or allow it by name in ${ALLOW_UNSIGNED}` };
   if (!checksum) {
     if (signature)
       return {
         status: 'refused',
         reason: 'it has a signature but no checksum: skill.yaml was altered; re-sign it with kazma hub sign',
       };
-    return {
-      status: 'unsigned',
-      warning: 'it has no checksum or signature, so nothing vouches for its code; sign it with kazma hub sign',
-    };
+    return unsigned('it has no checksum or signature, so nothing vouches for its code');
   }
-  if (!sameDigest(checksum, actual))
+  if (!sameDigest(checksum, sealed.checksum))
     return { status: 'refused', reason: 'its code does not match its checksum: it may have been tampered with' };
   if (signature && !secret)
     return {
@@ -57,11 +69,10 @@ export function verifySkill(dir: string, manifest: SkillManifest, secret: string
       status: 'refused',
       reason:
         `it has a checksum but no signature while ${SECRET_ENV} is set: the signature may have been stripped; ` +
-        `re-sign it with kazma hub sign`,
+        're-sign it with kazma hub sign',
     };
-  if (!signature)
-    return { status: 'unsigned', warning: `its checksum matches but it is not signed (${SECRET_ENV} is not set)` };
-  return { status: 'verified' };
+  if (!signature) return unsigned(`its checksum matches but it is not signed (${SECRET_ENV} is not set)`);
+  return { status: 'verified', sealed };
 }
 
 /** The checksum and signature `kazma hub sign` writes into skill.yaml. */
@@ -70,6 +81,6 @@ export function signSkill(
   manifest: SkillManifest,
   secret: string,
 ): { checksum: string; signature: string } {
-  const checksum = skillChecksum(dir, manifest.entry_point);
+  const { checksum } = sealSkill(dir, manifest);
   return { checksum, signature: hmacHex(secret, checksum) };
 }

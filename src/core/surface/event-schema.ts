@@ -38,6 +38,7 @@ export class InvalidInboundEventError extends KazmaError {
 }
 
 /** U+0000, a high surrogate with no low one after it, a low surrogate with no high one before it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is exactly what PostgreSQL cannot store.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**

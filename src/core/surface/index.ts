@@ -16,16 +16,16 @@ export { InvalidChatRefError, chatOf, formatChatRef, isChatRef, parseChatRef, ty
 export { sendInParts } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';
-export {
-  type Actor,
-  type Card,
-  type CardButton,
-  type InboundAction,
-  type InboundCommand,
-  type InboundEvent,
-  type InboundMessage,
-  type Message,
-  type MessageRef,
-  type SendProgress,
-  type Surface,
+export type {
+  Actor,
+  Card,
+  CardButton,
+  InboundAction,
+  InboundCommand,
+  InboundEvent,
+  InboundMessage,
+  Message,
+  MessageRef,
+  SendProgress,
+  Surface,
 } from './types.ts';

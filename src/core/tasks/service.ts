@@ -10,7 +10,7 @@ import { taskCard } from './card.ts';
 import type { TasksOptions } from './options.ts';
 import { TASK_OWNER, TaskEnds, taskRun, taskTurnId } from './task-ends.ts';
 import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';
-import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread } from './store.ts';
+import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, waitingTasks } from './store.ts';
 import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
 
 export type { TasksOptions } from './options.ts';
@@ -95,7 +95,9 @@ export class Tasks {
     const results = children.map(
       (child, i) =>
         `${i + 1}. ${child.goal} — ` +
-        `${child.state === 'done' ? `done: ${child.result ?? ''}` : `${child.state}${child.error ? `: ${child.error}` : ''}`}`,
+        (child.state === 'done'
+          ? `done: ${child.result ?? ''}`
+          : `${child.state}${child.error ? `: ${child.error}` : ''}`),
     );
     const text =
       `${running.goal}\n\nThe subtasks have ended. Their results:\n${results.join('\n')}\n\nCombine them ` +
@@ -114,7 +116,8 @@ export class Tasks {
   async run(taskId: string): Promise<void> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return;
-    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task); // the announcement may not have gone out
+    // Ended, but the announcement may not have gone out.
+    if (task.state === 'done' || task.state === 'failed') return this.#ends.announce(task);
     if (task.state !== 'queued' && task.state !== 'running') return;
     const running = await transitionTask(this.#o.db, {
       id: task.id,
@@ -206,6 +209,28 @@ export class Tasks {
       { jobId: `${taskId}-retry-${task.attempts}-${this.#o.clock.now().getTime()}` },
     );
     return { ok: true };
+  }
+
+  /**
+   * Every task that waits for a worker has its job again: Redis may have forgotten it (restarted empty,
+   * failed over, flushed), or its attempt failed while the database was down and was dropped. A queued or
+   * running task gets its `task.run`, a parent waiting on its subtasks a `task.collect` (which does nothing
+   * until they have all ended). By job id: a job Redis still holds is not doubled, and a task that a live
+   * worker runs is guarded by its thread's lease and its turn id. Returns how many jobs were asked for.
+   */
+  async requeue(): Promise<number> {
+    const waiting = await waitingTasks(this.#o.db);
+    const runs = waiting.filter((task) => task.state !== 'waiting_subtasks');
+    const parents = waiting.filter((task) => task.state === 'waiting_subtasks');
+    await this.#o.jobs.enqueueAll(
+      this.runJob,
+      runs.map((task) => ({ payload: { taskId: task.id }, options: { jobId: task.id } })),
+    );
+    await this.#o.jobs.enqueueAll(
+      this.collectJob,
+      parents.map((task) => ({ payload: { taskId: task.id }, options: { jobId: `collect-${task.id}` } })),
+    );
+    return waiting.length;
   }
 
   get(taskId: string): Promise<TaskRow | undefined> {

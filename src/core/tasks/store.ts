@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, type StoredActor, tasks } from '../db/index.ts';
 import type { TaskRow } from './transition.ts';
 
@@ -44,6 +44,15 @@ export async function getTask(db: Db, id: string): Promise<TaskRow | undefined> 
 /** A task's subtasks, oldest first. */
 export async function subtasksOf(db: Db, parentId: string): Promise<TaskRow[]> {
   return db.select().from(tasks).where(eq(tasks.parentId, parentId)).orderBy(tasks.createdAt, tasks.id);
+}
+
+/** Tasks that wait for a worker: queued, running (maybe on a worker that died), or waiting on their subtasks. */
+export async function waitingTasks(db: Db): Promise<TaskRow[]> {
+  return db
+    .select()
+    .from(tasks)
+    .where(inArray(tasks.state, ['queued', 'running', 'waiting_subtasks']))
+    .orderBy(tasks.createdAt, tasks.id);
 }
 
 /** A chat's tasks, newest first. */

@@ -26,8 +26,10 @@ export function gitFileReason(file: string): string | undefined {
   if (last !== undefined && GIT_READ_FILES.has(last)) {
     return (
       `"${file}" is read by git as ` +
-      `${last === '.gitmodules' ? 'submodule configuration' : 'attributes (which name programs to run as drivers and filters)'}; ` +
-      `it may not be written by a tool`
+      (last === '.gitmodules'
+        ? 'submodule configuration'
+        : 'attributes (which name programs to run as drivers and filters)') +
+      '; it may not be written by a tool'
     );
   }
   return undefined;

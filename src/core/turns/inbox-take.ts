@@ -83,7 +83,8 @@ export function readUnfinishedTaking(
 /** The row is its chat's first unfinished one: none recorded before it is still received or running. */
 function firstUnfinishedOfItsChat(): SQL {
   const earlier = alias(inbox, 'earlier');
-  return sql`not exists (select 1 from ${inbox} as ${sql.identifier('earlier')} where ${earlier.chat} = ${inbox.chat} and ${inArray(earlier.state, ['received', 'running'])} and ${earlier.seq} < ${inbox.seq})`;
+  return sql`not exists (select 1 from ${inbox} as ${sql.identifier('earlier')} where ${earlier.chat} =
+    ${inbox.chat} and ${inArray(earlier.state, ['received', 'running'])} and ${earlier.seq} < ${inbox.seq})`;
 }
 
 /** SET: `running`, owned by `owner` (a name, or the placeholder of one), counting the attempt. */

@@ -55,9 +55,8 @@ export type LeaseHandOff = (lease: ThreadLease) => boolean;
 
 /**
  * The statement that takes or renews a lease (placeholders `thread` — or the `thread` given —, `holder`, `ttl`),
- * returning its owner
- * when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease expired or is
- * the holder's. Shared with the chat's lease-and-listing statement (core/turns/chat-lease-statements.ts).
+ * returning its owner when `holder` holds it now: INSERT … ON CONFLICT (thread) DO UPDATE … WHERE the held lease
+ * expired or is the holder's. Shared with the chat's lease-and-listing statement (core/turns/chat-lease-statements.ts).
  */
 export function leaseUpsert(db: Db, thread: SQL | Placeholder = sql.placeholder('thread')) {
   const { holder, expiresAt, onConflict } = leaseTerms('holder');
@@ -198,9 +197,9 @@ export class ThreadLeases {
       dialect.sqlToQuery(currentLeaseUpsert(db)),
     );
     const [row] = await queryPrepared(this.#o.db, statement, { chat, holder, ttl: `${this.#o.ttlMs} milliseconds` });
-    const threadId = String(row!['thread_id']);
+    const threadId = String(row!.thread_id);
     // Let go by whoever takes the hand-off (the statement that ends the turn's inbox row), when one does.
-    return this.#held(threadId, holder, row!['held'] === true, () => work(threadId), options.handOff);
+    return this.#held(threadId, holder, row!.held === true, () => work(threadId), options.handOff);
   }
 
   /** A new holder's name: each run holds the lease under its own, so two runs of one process exclude each other too. */
@@ -239,5 +238,6 @@ export class ThreadLeases {
  */
 function currentLeaseUpsert(db: Db): SQL {
   const thread = currentThreadIdSql(sql.placeholder('chat'));
-  return sql`with lease as (${leaseUpsert(db, thread).getSQL()}) select ${thread} as thread_id, exists (select 1 from lease) as held`;
+  return sql`with lease as (${leaseUpsert(db, thread).getSQL()}) select ${thread} as thread_id, exists (select 1
+    from lease) as held`;
 }

@@ -12,7 +12,8 @@ export function threadIdOf(chat: ChatRef, generation: number): string {
  * (thread-lease.ts).
  */
 export function currentThreadIdSql(chat: SQL | ReturnType<typeof sql.placeholder>): SQL {
-  return sql`${chat}::text || '#' || coalesce((select ${chatThreads.generation} from ${chatThreads} where ${chatThreads.chat} = ${chat}), 0)::text`;
+  return sql`${chat}::text || '#' || coalesce((select ${chatThreads.generation} from ${chatThreads} where
+    ${chatThreads.chat} = ${chat}), 0)::text`;
 }
 
 /**

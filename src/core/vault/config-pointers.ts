@@ -19,10 +19,9 @@ const RESOLVED_ELSEWHERE = ['mcp.servers'];
 
 /**
  * Replaces every `vault://name` pointer (but those under {@link RESOLVED_ELSEWHERE}) in `loaded.config` with its
- * secret, at start, after the
- * database opens and before any module reads the configuration. Changes `loaded` in place on
- * purpose: the logger and the modules already hold `loaded.secrets`, and each resolved value joins
- * it there, so logs, cards and tool output mask it from now on. Returns how many were resolved.
+ * secret, at start, after the database opens and before any module reads the configuration. Changes `loaded` in place
+ * on purpose: the logger and the modules already hold `loaded.secrets`, and each resolved value joins it there, so
+ * logs, cards and tool output mask it from now on. Returns how many were resolved.
  *
  * Throws a {@link ConfigError} naming each key path whose pointer cannot be resolved (no such name, the
  * vault disabled or locked), and the configuration's cross-field rules (e.g. operator API tokens

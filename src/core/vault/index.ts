@@ -10,5 +10,5 @@ export {
   VaultUnknownNameError,
   VaultWrongKeyError,
 } from './errors.ts';
-export { type VaultPort } from './port.ts';
+export type { VaultPort } from './port.ts';
 export { vaultTools } from './tools.ts';

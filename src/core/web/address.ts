@@ -19,9 +19,8 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * What kind of non-public address `address` is (why a connection to it must not be made), or undefined when it is a
- * public unicast address.
- * Classified by ipaddr.js, never by pattern: IPv4-mapped and IPv4-embedding IPv6 forms are refused
- * outright, since what they reach depends on the host's stack.
+ * public unicast address. Classified by ipaddr.js, never by pattern: IPv4-mapped and IPv4-embedding IPv6 forms are
+ * refused outright, since what they reach depends on the host's stack.
  *
  * @example
  * addressRefusal('169.254.169.254') // 'a link-local (cloud metadata) address, not a public one'

@@ -60,7 +60,7 @@ describe('which messages are for the bot', () => {
     expect(messageEvent(view(), BOT, 'mention')).toBeUndefined();
     expect(messageEvent(view({ content: `<@${BOT}> deploy please` }), BOT, 'mention')?.text).toBe('deploy please');
     expect(messageEvent(view({ content: `<@!${BOT}>, status?` }), BOT, 'mention')?.text).toBe('status?');
-    expect(messageEvent(view({ content: 'thanks <@1234> and <@' + BOT + '>' }), BOT, 'mention')?.text).toBe(
+    expect(messageEvent(view({ content: `thanks <@1234> and <@${BOT}>` }), BOT, 'mention')?.text).toBe(
       `thanks <@1234> and <@${BOT}>`,
     );
     expect(messageEvent(view({ content: '<@1234> not you' }), BOT, 'mention')).toBeUndefined();

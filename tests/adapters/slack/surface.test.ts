@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SlackPlatform, type SlackPlatformOptions } from '../../../src/adapters/slack/index.ts';
 import type { InboundEvent, Surface } from '../../../src/core/surface/index.ts';
 import { createLogger } from '../../../src/core/log/index.ts';
-import { LIMITS, startFakeSlack, type FakeSlack } from '../../fakes/slack/index.ts';
+import { LIMITS, startFakeSlack } from '../../fakes/slack/index.ts';
 import { visibleMessage } from './visible.ts';
 
 const logger = createLogger({ level: process.env.KAZMA_TEST_LOG ?? 'silent', pretty: false });

@@ -8,7 +8,7 @@ export interface Visible {
   bold: string[];
 }
 
-const unescape = (s: string): string => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string): string => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 const SPAN = (m: string) => new RegExp(`(^|[^\\w${m}])\\${m}(?=\\S)([^${m}\\n]*?\\S)\\${m}(?=$|[^\\w${m}])`, 'g');
 
 /** One mrkdwn text as shown: code blocks verbatim, everything else without formatting markers. */
@@ -18,16 +18,16 @@ export function visibleMrkdwn(mrkdwn: string): Visible {
   const text = pieces
     .map((piece) => {
       if (piece.startsWith('```') && piece.endsWith('```') && piece.length >= 6)
-        return unescape(piece.slice(3, -3)).replace(/\u200b/g, '');
+        return unescapeHtml(piece.slice(3, -3)).replace(/\u200b/g, '');
       let s = piece.replace(/^> /gm, '');
       s = s.replace(/<([^<>|\n]*)(?:\|([^<>\n]*))?>/g, (_a, target: string, label?: string) => label ?? target);
       s = s.replace(/`([^`\n]+)`/g, '$1');
       s = s.replace(SPAN('*'), (_a, pre: string, inner: string) => {
-        bold.push(unescape(inner));
+        bold.push(unescapeHtml(inner));
         return pre + inner;
       });
       s = s.replace(SPAN('_'), '$1$2').replace(SPAN('~'), '$1$2');
-      return unescape(s);
+      return unescapeHtml(s);
     })
     .join('');
   return { text, bold };

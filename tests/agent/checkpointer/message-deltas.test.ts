@@ -121,7 +121,7 @@ describeEachBackend('a conversation written as deltas', (db) => {
   const messagesOf = async (saver: BaseCheckpointSaver, thread_id: string, checkpoint_id?: string) =>
     texts(
       (await saver.getTuple({ configurable: { thread_id, ...(checkpoint_id && { checkpoint_id }) } }))!.checkpoint
-        .channel_values['messages'] as BaseMessage[],
+        .channel_values.messages as BaseMessage[],
     );
 
   it('writes a turn as what it changed, cuts each chain with a whole value, and reads back the same anywhere', async () => {
@@ -148,7 +148,7 @@ describeEachBackend('a conversation written as deltas', (db) => {
     // Another process (nothing held): the latest, and each checkpoint by id, as the writer reads them.
     expect(await inNewProcess((reader) => messagesOf(reader, thread_id))).toEqual(expected);
     for await (const tuple of writer.saver.list({ configurable: { thread_id } }, { limit: 8 })) {
-      const id = tuple.config.configurable!['checkpoint_id'] as string;
+      const id = tuple.config.configurable!.checkpoint_id as string;
       expect(await inNewProcess((reader) => messagesOf(reader, thread_id, id))).toEqual(
         await messagesOf(writer.saver, thread_id, id),
       );

@@ -81,8 +81,12 @@ describe('fake LLM server', () => {
     expect(events.at(-1)).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
     const args = chunks
-      .flatMap((c) => c.choices.flatMap((ch: any) => ch.delta.tool_calls ?? []))
-      .map((t: any) => t.function.arguments)
+      .flatMap((c) =>
+        c.choices.flatMap(
+          (ch: { delta: { tool_calls?: Array<{ function: { arguments: string } }> } }) => ch.delta.tool_calls ?? [],
+        ),
+      )
+      .map((t: { function: { arguments: string } }) => t.function.arguments)
       .join('');
     expect(JSON.parse(args)).toEqual({ dir: '/tmp' });
     expect(chunks.some((c) => c.choices[0]?.finish_reason === 'tool_calls')).toBe(true);

@@ -2,6 +2,7 @@
 // fake has mutated its state, so a test resuming from `waitFor` always sees the store already updated.
 
 /** Bodies are whatever JSON the client sent; `any` keeps test assertions short. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are whatever JSON the client sent.
 export type Json = any;
 
 export interface Call {

@@ -101,6 +101,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
         geo_ordered_rtc_regions: [],
         user_settings: {},
       },
+      // biome-ignore lint/suspicious/noThenProperty: the fake's own script field, never awaited.
       then: [{ t: 'GUILD_CREATE', d: state.guildCreate() }], // discord.js waits for it before 'ready'
     }),
   });

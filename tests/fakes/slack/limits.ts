@@ -93,7 +93,9 @@ function checkBlock(b: unknown, at: string, errs: string[]): void {
     if (!Array.isArray(block.elements))
       return void errs.push(`[ERROR] missing required field: elements [json-pointer:${at}]`);
     if (block.elements.length > limit) errs.push(items(limit, 'elements'));
-    if (block.type === 'actions') block.elements.forEach((el, i) => checkElement(el, `${at}/elements/${i}`, errs));
+    if (block.type === 'actions') {
+      for (const [i, el] of block.elements.entries()) checkElement(el, `${at}/elements/${i}`, errs);
+    }
   }
 }
 
@@ -110,7 +112,7 @@ export function checkMessage(args: Record<string, unknown>): MessageContent | Sl
     const errs: string[] = [];
     if (blocks.length > LIMITS.blocks)
       errs.push(`[ERROR] no more than ${LIMITS.blocks} items allowed [json-pointer:/blocks]`);
-    blocks.forEach((b, i) => checkBlock(b, `/blocks/${i}`, errs));
+    for (const [i, b] of blocks.entries()) checkBlock(b, `/blocks/${i}`, errs);
     if (errs.length) return { ok: false, error: 'invalid_blocks', response_metadata: { messages: errs } };
     out.blocks = blocks as Block[];
   }

@@ -115,7 +115,7 @@ export class BatchedPostgresSaver extends PostgresSaver {
       this.#named('read', this.#sql.read, [thread_id, checkpoint_ns, checkpoint_id ?? null, knownKeys]),
     );
     const head = rows[0];
-    if (!head || head.part !== 0 || !head.checkpoint) return undefined;
+    if (head?.part !== 0 || !head.checkpoint) return undefined;
     // Checkpoints of format 1–3 keep their pending sends elsewhere: the stock read migrates them.
     if (head.checkpoint.v < 4 && head.parent_checkpoint_id != null) return super.getTuple(config);
     const { channelValues, pendingWrites, held } = loaderInputs(rows);

@@ -41,13 +41,17 @@ export const knownKey = (channel: string, version: string) => `${channel}\t${ver
 export function checkpointReadSql(schema: string): string {
   const table = (name: string) => `"${schema}".${name}`;
   return `with cp as (
-  select thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata from ${table('checkpoints')}
+  select thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata from
+    ${table('checkpoints')}
   where thread_id = $1 and checkpoint_ns = $2 and ($3::text is null or checkpoint_id = $3::text)
   order by checkpoint_id desc limit 1
 )
-select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.metadata, null::text as task_id, null::text as channel, null::text as type, null::text as version, false as known, null::bytea as blob, 0 as idx from cp
+select 0 as part, cp.checkpoint_id, cp.parent_checkpoint_id, cp.checkpoint, cp.metadata, null::text as task_id,
+  null::text as channel, null::text as type, null::text as version, false as known, null::bytea as blob, 0 as idx
+    from cp
 union all
-select 1, null, null, null, null, null, bl.channel, bl.type, bl.version, k.known, case when k.known then null else bl.blob end, 0
+select 1, null, null, null, null, null, bl.channel, bl.type, bl.version, k.known, case when k.known then null else
+  bl.blob end, 0
 from cp cross join jsonb_each_text(cp.checkpoint -> 'channel_versions') v
 cross join lateral (
   select b.channel, b.type, b.version, b.blob from ${table('checkpoint_blobs')} b
@@ -57,7 +61,8 @@ cross join lateral (
 cross join lateral (select coalesce(bl.channel || chr(9) || bl.version = any($4::text[]), false) as known) k
 union all
 select 2, null, null, null, null, cw.task_id, cw.channel, cw.type, null, false, cw.blob, cw.idx
-from cp join ${table('checkpoint_writes')} cw on cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns and cw.checkpoint_id = cp.checkpoint_id
+from cp join ${table('checkpoint_writes')} cw on cw.thread_id = cp.thread_id and cw.checkpoint_ns = cp.checkpoint_ns
+  and cw.checkpoint_id = cp.checkpoint_id
 order by part, task_id, idx`;
 }
 

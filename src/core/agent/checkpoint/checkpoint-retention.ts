@@ -122,7 +122,8 @@ export class CheckpointRetention {
   async #blobHeads(threadId: string): Promise<BlobHead[]> {
     const { rows } = await this.#o.pool.query<BlobHead>(
       `select checkpoint_ns, channel, version,
-              case when type = $2 then convert_from(substring(blob from 1 for position('\\x0a'::bytea in blob) - 1), 'UTF8') end as header
+              case when type = $2 then convert_from(substring(blob from 1 for position('\\x0a'::bytea in blob) - 1),
+                'UTF8') end as header
        from ${this.#table('checkpoint_blobs')} where thread_id = $1`,
       [threadId, DELTA_TYPE],
     );
@@ -138,13 +139,17 @@ export class CheckpointRetention {
     const keptList = `select * from unnest($2::text[], $3::text[]) as k(ns, id)`;
     const { rows } = await this.#o.pool.query<{ checkpoints: number; blobs: number; writes: number }>(
       `with gone_checkpoints as (
-         delete from ${this.#table('checkpoints')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in (${keptList}) returning 1),
+         delete from ${this.#table('checkpoints')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in
+           (${keptList}) returning 1),
        gone_writes as (
-         delete from ${this.#table('checkpoint_writes')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not in (${keptList}) returning 1),
+         delete from ${this.#table('checkpoint_writes')} where thread_id = $1 and (checkpoint_ns, checkpoint_id) not
+           in (${keptList}) returning 1),
        gone_blobs as (
          delete from ${this.#table('checkpoint_blobs')} where thread_id = $1
-           and (checkpoint_ns, channel, version) not in (select * from unnest($4::text[], $5::text[], $6::text[])) returning 1)
-       select (select count(*)::int from gone_checkpoints) as checkpoints, (select count(*)::int from gone_blobs) as blobs,
+           and (checkpoint_ns, channel, version) not in (select * from unnest($4::text[], $5::text[], $6::text[]))
+             returning 1)
+       select (select count(*)::int from gone_checkpoints) as checkpoints, (select count(*)::int from gone_blobs) as
+         blobs,
               (select count(*)::int from gone_writes) as writes`,
       [
         threadId,

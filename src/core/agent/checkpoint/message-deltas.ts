@@ -40,7 +40,7 @@ export function diffMessages(
   next: readonly BaseMessage[],
 ): { removed: number[]; appended: BaseMessage[] } | undefined {
   const indexOf = new Map<BaseMessage, number>();
-  prev.forEach((message, i) => indexOf.set(message, i));
+  for (const [i, message] of prev.entries()) indexOf.set(message, i);
   const removed: number[] = [];
   let at = 0;
   let j = 0;

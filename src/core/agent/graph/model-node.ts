@@ -30,7 +30,7 @@ export interface ModelNodeDeps {
 export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
     const chain = deps.chains.current();
-    const threadId = String(config.configurable?.['thread_id'] ?? '');
+    const threadId = String(config.configurable?.thread_id ?? '');
     // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
     const { request, removals } = await prepareContext({
       messages: state.messages,

@@ -32,8 +32,11 @@ export function modelLabel(entry: Pick<ModelEntry, 'provider' | 'name'>): string
 /**
  * A chat model for `entry`, with `opts.timeoutMs` (kazma.yaml `model.timeout`) per request and no client-side retries.
  * Throws `KazmaError('model_not_configured')` when `isModelConfigured(entry)` is false.
- * @example createChatModel({ provider: 'openai', name: 'qwen', base_url: 'http://127.0.0.1:8080/v1', api_key: '' }, {
- * timeoutMs: 60000 })
+ * @example
+ * createChatModel(
+ *   { provider: 'openai', name: 'qwen', base_url: 'http://127.0.0.1:8080/v1', api_key: '' },
+ *   { timeoutMs: 60000 },
+ * )
  */
 export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }): BaseChatModel {
   if (!isModelConfigured(entry)) {

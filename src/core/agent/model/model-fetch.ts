@@ -31,7 +31,9 @@ export const modelFetch: typeof fetch = async (input, init) => {
   if (url.username || url.password)
     throw new TypeError('Request cannot be constructed from a URL that includes credentials');
   const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  new Headers(init?.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
   // Uncompressed, unless the SDK asked otherwise: a model's answer is small, and decoding costs CPU.
   headers['accept-encoding'] ??= 'identity';
   const method = (init?.method ?? 'GET').toUpperCase() as 'GET';

@@ -12,6 +12,3 @@ export type ModelSettings = KazmaConfig['model'];
 
 /** One model to call: the primary, or a fallback. `base_url: ''` means the provider's own endpoint. */
 export type ModelEntry = ModelSettings['fallbacks'][number];
-
-/** Which client speaks to the model: `openai` covers any OpenAI-compatible server via `base_url`. */
-type ModelProvider = ModelEntry['provider'];

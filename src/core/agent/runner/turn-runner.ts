@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { HumanMessage } from '@langchain/core/messages';
 import { Command, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES } from '../../db/index.ts';
-import { type ApprovalQuestion, type Gate, type ResumeDecision } from '../../approvals/index.ts';
+import type { ApprovalQuestion, Gate, ResumeDecision } from '../../approvals/index.ts';
 import type { ChatRef, Actor } from '../../surface/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
-import { type LeaseHandOff } from '../../turns/index.ts';
+import type { LeaseHandOff } from '../../turns/index.ts';
 import {
   anchorAtEnd,
   anchorAtTurn,

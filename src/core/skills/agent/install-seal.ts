@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { systemClock, type Clock } from '../../clock.ts';
+import { readLink } from '../checksum.ts';
 import { hmacHex, sameDigest } from '../signature.ts';
 import { SECRET_ENV } from '../verify.ts';
 
@@ -10,18 +11,23 @@ import { SECRET_ENV } from '../verify.ts';
  */
 export const INSTALL_FILE = '.kazma-install.json';
 
-/** Every file of the folder (but the seal itself and `.git`), relative, with its SHA-256; sorted. */
+/**
+ * Every file of the folder (but the seal itself and `.git`), relative, with its SHA-256; sorted. A
+ * symlink counts as the file it leads to; one leading out of the folder throws (see readLink).
+ */
 export function folderDigests(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
+  const root = realpathSync(dir);
+  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const walk = (at: string): void => {
     for (const entry of readdirSync(at, { withFileTypes: true })) {
       const path = join(at, entry.name);
       if (entry.name === '.git' || (at === dir && entry.name === INSTALL_FILE)) continue;
-      // A symlink could point anywhere and change without the folder changing: it is sealed as its own text.
-      if (entry.isSymbolicLink()) out[relative(dir, path).split(sep).join('/')] = `symlink:${lstatSync(path).size}`;
+      const rel = relative(dir, path).split(sep).join('/');
+      // A symlink could point anywhere and change without the folder changing: sealed by what it leads to.
+      if (entry.isSymbolicLink()) out[rel] = sha(readLink(root, path, rel));
       else if (entry.isDirectory()) walk(path);
-      else if (entry.isFile())
-        out[relative(dir, path).split(sep).join('/')] = createHash('sha256').update(readFileSync(path)).digest('hex');
+      else if (entry.isFile()) out[rel] = sha(readFileSync(path));
     }
   };
   walk(dir);
@@ -73,7 +79,12 @@ export function checkSeal(dir: string, secret: string | undefined): SealVerdict 
       status: 'refused',
       reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered`,
     };
-  const now = folderDigests(dir);
+  let now: Record<string, string>;
+  try {
+    now = folderDigests(dir);
+  } catch (error) {
+    return { status: 'refused', reason: (error as Error).message };
+  }
   const changed = [...new Set([...Object.keys(now), ...Object.keys(seal.files)])]
     .filter((f) => now[f] !== seal.files![f])
     .sort();

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock.ts';
 import type { LoadedConfig } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { ToolDefinition } from '../../tools/index.ts';
+import { randomBytes } from 'node:crypto';
+import { fenceOutside, type ToolDefinition } from '../../tools/index.ts';
 import { agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from './catalog.ts';
 import { installAgentSkill } from './install.ts';
 import { agentSkillTools } from './tools.ts';
@@ -30,14 +31,20 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
     else if (entry.status === 'unsigned') logger.warn({ ...where, warning: entry.note }, 'Agent Skill loaded unsigned');
   }
   let cached: { at: number; entries: AgentSkillEntry[] } | undefined;
+  // Descriptions are written by whoever wrote the skill: fenced as outside text. One boundary for the
+  // process keeps the system prompt the same from call to call (a provider's prompt cache).
+  const boundary = randomBytes(12).toString('hex');
   const promptLines = (): string[] => {
     if (!cached || performance.now() - cached.at > PROMPT_SCAN_MS) cached = { at: performance.now(), entries: scan() };
     const usable = cached.entries.filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
     if (usable.length === 0) return [];
+    const line = (e: AgentSkillEntry) =>
+      `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`;
+    const lines = usable.map(line);
     return [
       'Agent Skills (instructions for particular tasks): before a task one of them fits, read it with ' +
         'load_agent_skill.',
-      ...usable.map((e) => `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`),
+      fenceOutside(lines.join('\n'), "the installed Agent Skills' names and descriptions", boundary),
     ];
   };
   const tools = agentSkillTools({
@@ -46,8 +53,10 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
       return scan();
     },
     install: async (source) => {
+      // The model's install: only remote sources (readSource), so a card never approves this machine's files.
       const done = await installAgentSkill({
         source,
+        local: false,
         root: installRoot(loaded),
         secret: secretOf(loaded),
         env: loaded.env,

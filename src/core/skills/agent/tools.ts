@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tools/index.ts';
 import { agentSkillLine, type AgentSkillEntry } from './catalog.ts';
-import { installAgentSkill } from './install.ts';
+import type { installAgentSkill } from './install.ts';
 
 /**
  * What the Agent Skills tools use: a fresh scan (so a SKILL.md edited since start is checked again) and an installer.
@@ -70,12 +70,13 @@ export function agentSkillTools(port: AgentSkillsPort): ToolDefinition[] {
     defineTool({
       name: 'install_agent_skill',
       description:
-        "Installs an Agent Skill from a local folder, a git URL or an npm package, and signs it with this install's " +
-        'key. One approval covers the whole install.',
+        'Installs an Agent Skill from a remote git URL (https://, ssh://, git@host:, github:owner/repo) or ' +
+        "an npm registry package, and signs it with this install's key; its scripts never run. Local paths are " +
+        'refused (an operator installs those). One approval covers the whole install.',
       tier: 'danger',
       effects: true,
       outside: false,
-      input: z.object({ source: z.string().min(1).describe('a folder path, a git URL or an npm package name') }),
+      input: z.object({ source: z.string().min(1).describe('a remote git URL or an npm package name (name@version)') }),
       run: async ({ source }) => {
         const done = await port.install(source);
         return (

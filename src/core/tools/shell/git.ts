@@ -90,7 +90,7 @@ export function checkGit(args: readonly string[], root: string): void {
       refuse('`git --config-env` sets configuration from the environment; it is not allowed');
     if (arg.startsWith('--exec-path'))
       refuse('`git --exec-path` changes where git finds its programs; it is not allowed');
-    const value = valueOf(arg, args[index + 1]);
+    const value = optionValue(arg, args[index + 1]);
     if (value.option === '-C') checkC(value.value, root);
     if (value.option === '--git-dir') checkGitDir(value.value, root);
     if (value.option === '--work-tree') checkWorkTree(value.value, root);
@@ -134,7 +134,7 @@ function checkConfig(rest: readonly string[]): void {
 }
 
 /** The value of a global option given as `--opt=value`, `--opt value`, or `-Cdir`. */
-function valueOf(arg: string, next: string | undefined): { option?: string; value: string } {
+function optionValue(arg: string, next: string | undefined): { option?: string; value: string } {
   for (const option of ['--git-dir', '--work-tree']) {
     if (arg === option) return { option, value: next ?? '' };
     if (arg.startsWith(`${option}=`)) return { option, value: arg.slice(option.length + 1) };
