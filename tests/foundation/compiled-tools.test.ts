@@ -62,7 +62,8 @@ function calls(skill: string): Record<string, { args: Record<string, unknown>; s
     web_fetch: { args: { url: `${siteUrl}/page` }, shows: 'The bundle reads pages.' },
     web_search: { args: { query: 'bundle' }, shows: 'found in the bundle' },
     send_message: { args: { to: 'console:maya', text: 'hello from the bundle' }, shows: /sent|posted|console:maya/ },
-    install_agent_skill: { args: { source: skill }, shows: 'compiled-skill' },
+    // The model may not install from a local folder (issue 37 §1): the refusal itself is the tool working.
+    install_agent_skill: { args: { source: skill }, shows: 'kazma agent-skills install' },
     list_agent_skills: { args: {}, shows: 'compiled-skill' },
     load_agent_skill: { args: { name: 'compiled-skill' }, shows: 'Say hello from the compiled build.' },
     start_task: { args: { goal: 'count to three' }, shows: /task/i },
@@ -84,7 +85,8 @@ describe('the compiled build (dist/cli/index.js)', () => {
   it('runs every tool a start registers, each through what it loads lazily', { timeout: 240_000 }, async () => {
     const data = join(dir, 'data');
     const workspace = join(dir, 'workspace');
-    const skill = join(dir, 'skill-src/compiled-skill');
+    // Listed and loaded from skills.agent_paths (an operator's hand-written skill).
+    const skill = join(dir, 'agent-skills/compiled-skill');
     mkdirSync(workspace, { recursive: true });
     mkdirSync(skill, { recursive: true });
     writeFileSync(join(workspace, 'note.txt'), 'a note in the workspace\n');
@@ -113,6 +115,7 @@ describe('the compiled build (dist/cli/index.js)', () => {
       web: { allow_private: [siteUrl.slice('http://'.length)], search: { provider: 'searxng', url: siteUrl } },
       outbound: { allow_targets: ['console:maya'] },
       mcp: { servers: [everythingStdio('everything', { trust: 'trusted' })] },
+      skills: { agent_paths: [join(dir, 'agent-skills')] },
     };
     writeFileSync(join(dir, 'kazma.yaml'), JSON.stringify(config));
     const chat = new KazmaProcess(['chat', '--config', join(dir, 'kazma.yaml')], {
