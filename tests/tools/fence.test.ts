@@ -2,6 +2,7 @@
 // text, and the registry fences each one that says yes. The negative controls show the test fails when
 // a web tool loses its declaration, or when its fence is taken away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { parseConfig } from '../../src/core/config/index.ts';
 import type { ToolDefinition } from '../../src/core/tools/define.ts';
 import { fenceOutside } from '../../src/core/tools/fence.ts';
@@ -81,6 +82,38 @@ describe('every registered tool declares whether its output is outside text', ()
     const result = await registry.execute('web_fetch', { url: `${site.origin}/page` }, { workspace: '/tmp', env: {} });
     expect(result.ok && result.output).toContain(INJECTION);
     expect(result.ok && isFenced(result.output)).toBe(false);
+  });
+});
+
+describe('an outside tool that fails (an MCP result with isError: true, an error page)', () => {
+  const failing = (outside: boolean): ToolDefinition => ({
+    name: 'mcp__evil__lookup',
+    description: 'looks something up',
+    input: z.object({}),
+    tier: 'safe',
+    effects: false,
+    outside,
+    run: async () => {
+      throw new Error(INJECTION);
+    },
+  });
+
+  it('reaches the model fenced, like its output', async () => {
+    const result = await new ToolRegistry()
+      .register(failing(true))
+      .execute('mcp__evil__lookup', {}, { workspace: '/tmp', env: {} });
+    expect(result.ok).toBe(false);
+    const error = result.ok ? '' : result.error;
+    expect(error.startsWith('tool "mcp__evil__lookup" failed: ')).toBe(true);
+    expect(isFenced(error.slice('tool "mcp__evil__lookup" failed: '.length))).toBe(true);
+    expect(error).toContain(INJECTION);
+  });
+
+  it('negative control: a tool that is not outside keeps its plain error', async () => {
+    const result = await new ToolRegistry()
+      .register(failing(false))
+      .execute('mcp__evil__lookup', {}, { workspace: '/tmp', env: {} });
+    expect(result.ok ? '' : result.error).toBe(`tool "mcp__evil__lookup" failed: ${INJECTION}`);
   });
 });
 

@@ -211,8 +211,13 @@ async function act(
     if (error instanceof RefusedBeforeEffect) {
       return { ok: false, error: mask(`refused: ${error.reason}`), refused: true };
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: mask(`tool "${tool.name}" failed: ${message}`) };
+    const message = mask(error instanceof Error ? error.message : String(error));
+    // A failure of an outside tool is outside text too: an MCP server's `isError` result, a page's error
+    // body. Fenced like its output, on every path a result takes to the model.
+    return {
+      ok: false,
+      error: `tool "${tool.name}" failed: ${tool.outside ? fenceOutside(message, tool.name) : message}`,
+    };
   }
 }
 
