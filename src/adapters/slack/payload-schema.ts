@@ -65,3 +65,14 @@ export const parseCommandBody = (value: unknown): SlackCommandBody => parse(comm
 
 /** Checks an Events API envelope; throws InvalidInboundEventError naming the field. */
 export const checkEnvelope = (value: unknown): void => void parse(envelope, value, 'event envelope');
+
+/**
+ * Checks what Bolt reads of any request before Kazma's listeners run: an event envelope, a button's
+ * payload (Bolt reads `user.id` for every interaction), a slash command. A signed request without them
+ * would throw inside Bolt (a 500, which Slack retries); it is refused with a 400 naming the field.
+ */
+export function checkRequest(body: { type?: unknown; command?: unknown }): void {
+  if (body.type === 'event_callback') checkEnvelope(body);
+  else if (body.type === 'block_actions') parseActionBody(body);
+  else if (body.command !== undefined) parseCommandBody(body);
+}

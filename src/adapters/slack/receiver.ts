@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { InFlight } from '../../core/chat/index.ts';
 import { KazmaError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
-import { checkEnvelope } from './payload-schema.ts';
+import { checkRequest } from './payload-schema.ts';
 import { verifySlackSignature } from './signature.ts';
 
 /** The path Kazma serves Slack's Request URL on (events, interactivity and slash commands). */
@@ -98,13 +98,11 @@ export class SlackHttpReceiver implements Receiver {
     if (body.type === 'url_verification') return Response.json({ challenge: body.challenge });
     if (!this.#o.accepting())
       return new Response('Kazma is not accepting Slack requests right now; retry later', { status: 503 });
-    if (body.type === 'event_callback') {
-      try {
-        checkEnvelope(body);
-      } catch (error) {
-        this.#o.logger.warn({ err: error }, 'a malformed Slack event was refused with 400');
-        return new Response((error as Error).message, { status: 400 });
-      }
+    try {
+      checkRequest(body);
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'a malformed Slack request was refused with 400');
+      return new Response((error as Error).message, { status: 400 });
     }
     return this.#dispatch(body, c);
   }

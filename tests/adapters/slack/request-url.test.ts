@@ -163,6 +163,24 @@ describe('the Request URL', () => {
     expect(llm.requests).toHaveLength(0);
   });
 
+  it('answers 400 to a signed button payload or slash command without its user, and runs nothing', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const contentType = 'application/x-www-form-urlencoded';
+    const action = {
+      type: 'block_actions',
+      trigger_id: 'T1',
+      channel: { id: dmOf(MAYA) },
+      actions: [{ action_id: 'gate:approve:x', action_ts: '1700000004.000001' }],
+    };
+    const tap = await h.fake.signer.post(h.url, form({ payload: JSON.stringify(action) }), { contentType });
+    expect(tap.status).toBe(400);
+    const command = form({ command: '/kazma', text: 'status', channel_id: dmOf(MAYA) });
+    expect((await h.fake.signer.post(h.url, command, { contentType })).status).toBe(400);
+    await h.settled();
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('stops reading a chunked body past the cap and answers 413 without buffering it', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
     let sent = 0;
