@@ -8,7 +8,7 @@ import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,
 } from 'discord.js';
-import type { Card, CardButton } from '../../core/surface/index.ts';
+import { type Card, type CardButton, visibleCard } from '../../core/surface/index.ts';
 import { DISCORD_TEXT_LIMIT, splitForDiscord } from './format.ts';
 
 /** Discord's limits on a button. */
@@ -52,7 +52,8 @@ function value(text: string, max: number): string {
  * text fits one message: when the fields would not, each value is shortened alike.
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }).content // '**Approve x?**'
  */
-export function renderCard(card: Card): RenderedCard {
+export function renderCard(shown: Card): RenderedCard {
+  const card = visibleCard(shown);
   const head = `**${escapeDiscord(cut(card.title, 200))}**`;
   const foot = card.footer ? `*${escapeDiscord(cut(card.footer, 400))}*` : undefined;
   const fixed = head.length + (foot ? foot.length + 2 : 0) + card.fields.reduce((n, f) => n + f.label.length + 16, 0);

@@ -1,7 +1,7 @@
 // Cards as Block Kit: a header with the title, sections of `label / value` fields, one actions block
 // whose buttons carry the core's ids as `action_id` (Slack hands it back on a click), and the footer in a
 // context block. Every piece is kept within Slack's per-element limits, so a card is never refused.
-import type { Card, CardButton } from '../../core/surface/index.ts';
+import { type Card, type CardButton, visibleCard } from '../../core/surface/index.ts';
 import { escapeMrkdwn } from './format.ts';
 
 type Text = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };
@@ -83,7 +83,8 @@ function button(b: CardButton): SlackButton {
  * Renders a card; a settled card (no buttons) has no actions block, so chat.update removes them.
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }).blocks // [{ type: 'header', … }]
  */
-export function renderCard(card: Card): RenderedCard {
+export function renderCard(shown: Card): RenderedCard {
+  const card = visibleCard(shown);
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: fit(card.title, CARD_LIMITS.header), emoji: true } },
   ];

@@ -3,7 +3,7 @@
 // bytes) fit, and anything longer is replaced by a short digest remembered here.
 import { createHash } from 'node:crypto';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { Card } from '../../core/surface/index.ts';
+import { type Card, visibleCard } from '../../core/surface/index.ts';
 import { escapeTelegramHtml } from './format.ts';
 import { splitTelegramHtml } from './html-split.ts';
 
@@ -51,7 +51,8 @@ export interface RenderedCard {
  * footer, and one row of buttons. The text is kept within one message.
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }, codec).html // '<b>Approve x?</b>'
  */
-export function renderCard(card: Card, codec: CallbackCodec): RenderedCard {
+export function renderCard(shown: Card, codec: CallbackCodec): RenderedCard {
+  const card = visibleCard(shown);
   const lines = [`<b>${escapeTelegramHtml(card.title)}</b>`];
   for (const field of card.fields)
     lines.push(`<b>${escapeTelegramHtml(field.label)}:</b> ${escapeTelegramHtml(field.value)}`);

@@ -1,6 +1,6 @@
 import { clock, decidedBy } from '../decisions/index.ts';
 import { systemClock } from '../clock.ts';
-import { type Card, clipText } from '../surface/index.ts';
+import { type Card, clipText, visibleLine, visibleText } from '../surface/index.ts';
 import { maskSecrets } from '../secrets/index.ts';
 import { DECISIONS, type Decision, type Gate } from './port.ts';
 
@@ -30,14 +30,15 @@ const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approve
  */
 export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
   const masked = maskSecrets(args ?? {}, { secrets });
-  const text = JSON.stringify(masked, null, 1) ?? '{}';
+  // Keys and values come from the model or an MCP server: nothing in them may hide or reorder text.
+  const text = visibleText(JSON.stringify(masked, null, 1) ?? '{}');
   if (text.length <= MAX_ARG_CHARS) return text;
   const fields =
     masked !== null && typeof masked === 'object' && !Array.isArray(masked)
       ? Object.entries(masked as Record<string, unknown>)
       : undefined;
   const shortFirst = fields ? Object.fromEntries(fields.sort(([, a], [, b]) => rendered(a) - rendered(b))) : masked;
-  const shown = clipText(JSON.stringify(shortFirst, null, 1) ?? '{}', MAX_ARG_CHARS);
+  const shown = clipText(visibleText(JSON.stringify(shortFirst, null, 1) ?? '{}'), MAX_ARG_CHARS);
   return `${shown}… ${text.length - shown.length} more characters not shown`;
 }
 
@@ -74,21 +75,22 @@ export function outcomeLine(gate: Gate): string {
  */
 export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly string[] } = {}): Card {
   const now = options.now ?? systemClock.now();
+  // A tool's name and reason can come from an MCP server, a display name from a platform: shown as is.
+  const tool = visibleLine(gate.call.tool);
   const fields = [
-    { label: 'Tool', value: `${gate.call.tool} (tier: ${gate.call.tier})` },
-    { label: 'Why', value: gate.call.reason },
+    { label: 'Tool', value: `${tool} (tier: ${gate.call.tier})` },
+    { label: 'Why', value: visibleLine(gate.call.reason) },
     { label: 'Arguments', value: argsPreview(gate.call.args, options.secrets) },
     {
       label: 'Asked by',
-      value: `${gate.requester.displayName ?? gate.requester.id} in ${gate.chat ?? 'a background task'}`,
+      value: `${visibleLine(gate.requester.displayName ?? gate.requester.id)} in ${gate.chat ?? 'a background task'}`,
     },
     { label: 'Gate', value: gate.gateId },
   ];
-  if (gate.state !== 'pending')
-    return { title: `Approval: ${gate.call.tool}`, fields, buttons: [], footer: outcomeLine(gate) };
+  if (gate.state !== 'pending') return { title: `Approval: ${tool}`, fields, buttons: [], footer: outcomeLine(gate) };
   const minutes = Math.max(0, Math.ceil((gate.expiresAt.getTime() - now.getTime()) / 60_000));
   return {
-    title: `Approve ${gate.call.tool}?`,
+    title: `Approve ${tool}?`,
     fields: [
       ...fields,
       { label: 'Time left', value: `${minutes} min (until ${clock(gate.expiresAt)})` },

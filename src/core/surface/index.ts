@@ -20,12 +20,15 @@ export type {
   Actor,
   Card,
   CardButton,
+  CardField,
   InboundAction,
   InboundCommand,
   InboundEvent,
   InboundMessage,
   Message,
   MessageRef,
+  PrivateReplyOptions,
   SendProgress,
   Surface,
 } from './types.ts';
+export { escapeOf, visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
