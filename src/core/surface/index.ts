@@ -32,3 +32,4 @@ export type {
   Surface,
 } from './types.ts';
 export { escapeOf, visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
+export { fitCard, hiddenNote, type FitCardOptions } from './fit-card.ts';
