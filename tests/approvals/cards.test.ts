@@ -103,14 +103,19 @@ for (const backend of BACKENDS) {
       },
     );
 
-    it('masks secrets and credential keys on every card and carries every argument', async () => {
+    it('masks configured secrets, not fields by their name, on every card, and carries every argument', async () => {
       const core = t!;
       const payload = 'x'.repeat(1000);
       llm.script(launch({ target: 'pluto', token: 'tok-plain-value-9876', note: `uses ${SECRET} inside`, payload }));
       await core.say('launch to pluto');
       // What the card must carry: every masked argument, the short fields first (each platform fits
       // them to its own limit and says how much it hides: card-fit.test.ts).
-      const expected = JSON.stringify({ token: '•••', target: 'pluto', note: 'uses ••• inside', payload }, null, 1);
+      // A field named `token` is shown (a name is not a secret); the configured secret inside `note` is not.
+      const expected = JSON.stringify(
+        { target: 'pluto', note: 'uses ••• inside', token: 'tok-plain-value-9876', payload },
+        null,
+        1,
+      );
 
       await core.tap('deny');
       for (const surface of Object.values(surfaces)) {
@@ -118,7 +123,6 @@ for (const backend of BACKENDS) {
         for (const card of [sent!.card, ...sent!.edits]) {
           expect(field(card, 'Arguments')).toBe(expected);
           expect(JSON.stringify(card)).not.toContain(SECRET);
-          expect(JSON.stringify(card)).not.toContain('tok-plain-value-9876');
         }
         expect(sent!.edits).toHaveLength(1);
       }

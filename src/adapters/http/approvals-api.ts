@@ -190,7 +190,7 @@ function publicGate(gate: Gate, secrets: readonly string[] = []) {
     id: gate.gateId,
     state: gate.state,
     tool: gate.call.tool,
-    args: maskSecrets(gate.call.args ?? {}, { secrets }),
+    args: maskSecrets(gate.call.args ?? {}, { secrets, byName: false }),
     tier: gate.call.tier,
     chat: gate.chat,
     requester: gate.requester,

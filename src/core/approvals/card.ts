@@ -37,7 +37,8 @@ const VERB: Record<Decision, string> = { once: 'Approved once', always: 'Approve
  * recipient) off a platform's card.
  */
 export function argsPreview(args: unknown, secrets: readonly string[] = []): string {
-  const masked = maskSecrets(args ?? {}, { secrets });
+  // Only what is a secret by its value: a field's name says nothing (`secret_name: prod-db` is what runs).
+  const masked = maskSecrets(args ?? {}, { secrets, byName: false });
   // Keys and values come from the model or an MCP server: nothing in them may hide or reorder text.
   const text = visibleText(JSON.stringify(masked, null, 1) ?? '{}');
   if (text.length <= SHORT_FIRST_AFTER) return text;
