@@ -31,5 +31,5 @@ export type {
   SendProgress,
   Surface,
 } from './types.ts';
-export { escapeOf, visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
-export { fitCard, hiddenNote, type FitCardOptions } from './fit-card.ts';
+export { visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
+export { fitCard } from './fit-card.ts';
