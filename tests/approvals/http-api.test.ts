@@ -86,7 +86,9 @@ describe('approvals HTTP API', () => {
 
   it("shows a gate's arguments masked as its cards are, to every token", async () => {
     const core = await start({ operators: [MAYA, ANA], readToken: READ_TOKEN });
-    llm.script(launch({ target: 'https://bob:hunter2pw@launch.example/pad', token: 'sk-planted-0123456789' }));
+    llm.script(
+      launch({ target: 'https://bob:hunter2pw@launch.example/pad', token: 'sk-planted-0123456789abcdefghij' }),
+    );
     await core.say('launch it');
     const card = core.surface.openCard()!;
     expect(JSON.stringify(card.card)).not.toContain('hunter2pw');
@@ -95,9 +97,10 @@ describe('approvals HTTP API', () => {
       const body = await listed.text();
       // Before: the model's raw arguments, password and key included, to anyone holding the read-only token.
       expect(body).not.toContain('hunter2pw');
-      expect(body).not.toContain('sk-planted-0123456789');
+      expect(body).not.toContain('planted-0123456789');
       expect(JSON.parse(body)).toMatchObject({
-        approvals: [{ args: { target: 'https://bob:•••@launch.example/pad', token: '•••' } }],
+        // The key is hidden for its form (`sk-…`), not for the field's name.
+        approvals: [{ args: { target: 'https://bob:•••@launch.example/pad', token: 'sk-•••' } }],
       });
     }
   });

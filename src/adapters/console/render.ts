@@ -1,7 +1,7 @@
 // Plain, greppable text for the terminal: every reply line starts with `kazma> `, every card line with
 // `[approval] `, so scripts can pick them out of the output.
 import { DECISIONS } from '../../core/db/index.ts';
-import type { Card, CardButton } from '../../core/surface/index.ts';
+import { type Card, type CardButton, visibleCard } from '../../core/surface/index.ts';
 
 export const REPLY_PREFIX = 'kazma> ';
 export const CARD_PREFIX = '[approval] ';
@@ -33,7 +33,8 @@ export function shortcuts(buttons: CardButton[]): Array<{ key: string; button: C
 }
 
 /** A card as a block; with buttons it ends in the prompt line, e.g. `[o]nce / [a]lways / [d]eny?`. */
-export function renderCard(card: Card): string {
+export function renderCard(shown: Card): string {
+  const card = visibleCard(shown);
   const lines = [card.title];
   for (const field of card.fields) {
     const [first = '', ...more] = field.value.split('\n');

@@ -56,7 +56,7 @@ export class ConsoleSession {
       prompt();
     }
     await this.#o.idle();
-    if (this.#o.surface.openCard()) output.write(`${CARD_PREFIX}left unanswered: input ended\n`);
+    if (this.#o.surface.openCard()) this.#o.surface.print(`${CARD_PREFIX}left unanswered: input ended`);
   }
 
   #take(text: string): Promise<PipelineOutcome> {

@@ -1,10 +1,9 @@
 import type { Writable } from 'node:stream';
 import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/surface/index.ts';
 import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
+import { Terminal } from './terminal.ts';
 
 const THINKING = '⋯ thinking…';
-// Carriage return, then erase the line: the indicator leaves nothing behind.
-const CLEAR_LINE = '\r\x1b[2K';
 
 /**
  * The terminal as a Surface: replies and cards are printed; a card with buttons stays "open" until
@@ -12,7 +11,7 @@ const CLEAR_LINE = '\r\x1b[2K';
  */
 export class ConsoleSurface implements Surface {
   readonly platform = 'console';
-  readonly #output: Writable;
+  readonly #terminal: Terminal;
   readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
   #sent = 0;
@@ -20,7 +19,7 @@ export class ConsoleSurface implements Surface {
 
   /** `interactive`: a person at a terminal, who is shown "thinking…" while a turn runs (never on a pipe). */
   constructor(options: { output: Writable; interactive?: boolean }) {
-    this.#output = options.output;
+    this.#terminal = new Terminal(options.output);
     this.#interactive = options.interactive ?? false;
   }
 
@@ -46,14 +45,15 @@ export class ConsoleSurface implements Surface {
   async typing(): Promise<void> {
     if (!this.#interactive || this.#thinking) return;
     this.#thinking = true;
-    this.#output.write(THINKING);
+    this.#terminal.text(THINKING);
   }
 
   /** The turn ended without printing anything: take the "thinking…" line away. */
   doneThinking(): void {
     if (!this.#thinking) return;
     this.#thinking = false;
-    this.#output.write(CLEAR_LINE);
+    // Carriage return, then erase the line: the indicator leaves nothing behind.
+    this.#terminal.control('clearLine');
   }
 
   async replyPrivately(chat: ChatRef, _actor: Actor, text: string): Promise<void> {
@@ -65,9 +65,14 @@ export class ConsoleSurface implements Surface {
     return this.#open.values().next().value;
   }
 
+  /** A line of text for the terminal (the session's notes, the banner): sanitised like everything else. */
+  print(text: string): void {
+    this.#write(text);
+  }
+
   #write(text: string): void {
-    const clear = this.#thinking ? CLEAR_LINE : '';
+    if (this.#thinking) this.#terminal.control('clearLine');
     this.#thinking = false;
-    this.#output.write(`${clear}${text}\n`);
+    this.#terminal.text(`${text}\n`);
   }
 }

@@ -8,7 +8,7 @@ import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,
 } from 'discord.js';
-import type { Card, CardButton } from '../../core/surface/index.ts';
+import { type Card, type CardButton, fitCard, visibleCard } from '../../core/surface/index.ts';
 import { DISCORD_TEXT_LIMIT, splitForDiscord } from './format.ts';
 
 /** Discord's limits on a button. */
@@ -41,7 +41,10 @@ export function escapeDiscord(text: string): string {
 const cut = (text: string, max: number): string =>
   [...text].length <= max ? text : `${[...text].slice(0, Math.max(0, max - 1)).join('')}…`;
 
-/** A value on one line is escaped; one of several lines (arguments) becomes a code block. */
+/**
+ * A value on one line is escaped; one of several lines (arguments) becomes a code block. A `whole` value
+ * comes with no limit: fitCard has already made it fit, or said how much it left out.
+ */
 function value(text: string, max: number): string {
   if (!text.includes('\n')) return escapeDiscord(cut(text, max));
   return `\n\`\`\`\n${cut(text, max).replace(/```/g, '`\u200b`\u200b`')}\n\`\`\``;
@@ -49,19 +52,30 @@ function value(text: string, max: number): string {
 
 /**
  * Renders a card: a bold title, `**label:** value` lines, an italic footer, and rows of buttons. The
- * text fits one message: when the fields would not, each value is shortened alike.
+ * text fits one message: the other fields share what it leaves, and the arguments are fitted by fitCard.
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }).content // '**Approve x?**'
  */
-export function renderCard(card: Card): RenderedCard {
+export function renderCard(shown: Card): RenderedCard {
+  // Arguments past the message's 2,000 characters: what fits, a count of the rest, Show all for Approve.
+  const card = fitCard(visibleCard(shown), {
+    fits: (c) => contentOf(c).length <= DISCORD_TEXT_LIMIT,
+    canShowAll: true,
+  });
+  // A safety net only: the shares below and fitCard keep the text within one message.
+  const content = splitForDiscord(contentOf(card))[0] ?? '';
+  return { content, components: buttonRows(card.buttons) };
+}
+
+/** The message text; a value that is not `whole` gets an equal share of what the message leaves. */
+function contentOf(card: Card): string {
   const head = `**${escapeDiscord(cut(card.title, 200))}**`;
   const foot = card.footer ? `*${escapeDiscord(cut(card.footer, 400))}*` : undefined;
   const fixed = head.length + (foot ? foot.length + 2 : 0) + card.fields.reduce((n, f) => n + f.label.length + 16, 0);
   const share = Math.max(40, Math.floor((DISCORD_TEXT_LIMIT - fixed) / Math.max(1, card.fields.length)));
-  const lines = [head, ...card.fields.map((f) => `**${escapeDiscord(f.label)}:** ${value(f.value, share)}`)];
+  const shown = (f: Card['fields'][number]) => value(f.value, f.whole ? Number.POSITIVE_INFINITY : share);
+  const lines = [head, ...card.fields.map((f) => `**${escapeDiscord(f.label)}:** ${shown(f)}`)];
   if (foot) lines.push('', foot);
-  // A safety net only: the shares above keep the text within one message.
-  const content = splitForDiscord(lines.join('\n'))[0] ?? head;
-  return { content, components: buttonRows(card.buttons) };
+  return lines.join('\n');
 }
 
 function buttonRows(buttons: CardButton[]): RenderedCard['components'] {

@@ -1,10 +1,10 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { maskSecrets } from '../../core/secrets/index.ts';
 import type { DecideOutcome, Gate, GatePage } from '../../core/approvals/index.ts';
 import { type Decision, type GateState, DECISIONS, GATE_STATES } from '../../core/db/index.ts';
-import type { Actor } from '../../core/surface/index.ts';
+import { type Actor, visibleJson } from '../../core/surface/index.ts';
 import { ApiTokens, type ApiCaller, type ApiTokenOptions } from './api-tokens.ts';
 
 /** What the API needs from the core. */
@@ -109,7 +109,7 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     });
     const shown = gates.slice(0, limit);
     const last = shown.at(-1);
-    return c.json({
+    return visible(c, {
       approvals: shown.map((gate) => publicGate(gate, options.secrets)),
       ...(gates.length > limit && last && { next: cursorOf(last) }),
     });
@@ -160,9 +160,10 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
       actor: { platform: 'api', id: caller.name, displayName: caller.name },
       ...(body.data.reason && { reason: body.data.reason }),
     });
-    if (outcome.ok) return c.json({ ok: true, approval: publicGate(outcome.gate, options.secrets) });
+    if (outcome.ok) return visible(c, { ok: true, approval: publicGate(outcome.gate, options.secrets) });
     const status = outcome.reason === 'unknown' ? 404 : outcome.reason === 'refused' ? 403 : 409;
-    return c.json(
+    return visible(
+      c,
       {
         ok: false,
         error: outcome.reason,
@@ -175,13 +176,21 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
   return app;
 }
 
+/**
+ * A JSON answer that carries outside text (tool names, arguments): the same JSON, but a bidi override
+ * or a zero-width character in it is written as an escape, so `curl` in a terminal shows it.
+ */
+function visible(c: Context, value: unknown, status: 200 | 404 | 403 | 409 = 200): Response {
+  return c.body(visibleJson(value), status, { 'content-type': 'application/json; charset=UTF-8' });
+}
+
 /** A gate as the API shows it: its arguments masked as on its cards (a read-only token sees them too). */
 function publicGate(gate: Gate, secrets: readonly string[] = []) {
   return {
     id: gate.gateId,
     state: gate.state,
     tool: gate.call.tool,
-    args: maskSecrets(gate.call.args ?? {}, { secrets }),
+    args: maskSecrets(gate.call.args ?? {}, { secrets, byName: false }),
     tier: gate.call.tier,
     chat: gate.chat,
     requester: gate.requester,

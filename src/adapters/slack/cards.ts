@@ -1,7 +1,7 @@
 // Cards as Block Kit: a header with the title, sections of `label / value` fields, one actions block
 // whose buttons carry the core's ids as `action_id` (Slack hands it back on a click), and the footer in a
 // context block. Every piece is kept within Slack's per-element limits, so a card is never refused.
-import type { Card, CardButton } from '../../core/surface/index.ts';
+import { type Card, type CardButton, type CardField, fitCard, visibleCard } from '../../core/surface/index.ts';
 import { escapeMrkdwn } from './format.ts';
 
 type Text = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };
@@ -54,15 +54,21 @@ function escapedWithin(raw: string, max: number): string {
   return text;
 }
 
-/** A field's value: one line as text, several lines (JSON arguments) as a code block shown verbatim. */
-function fieldText(label: string, value: string): Text {
+/**
+ * A field's value: one line as text, several lines (JSON arguments) as a code block shown verbatim. A
+ * `whole` field is never cut here: fitCard has already made it fit, or said how much it left out.
+ */
+function fieldText({ label, value, whole }: CardField): Text {
   const head = `*${escapeMrkdwn(fit(label, 100))}*\n`;
-  const room = CARD_LIMITS.field - [...head].length;
-  if (!value.includes('\n')) return { type: 'mrkdwn', text: head + escapedWithin(value, room) };
+  const room = whole ? Number.POSITIVE_INFINITY : CARD_LIMITS.field - [...head].length;
+  const within = (raw: string, max: number) => (whole ? escapeMrkdwn(raw) : escapedWithin(raw, max));
+  if (!value.includes('\n')) return { type: 'mrkdwn', text: head + within(value, room) };
   // Slack ends a code block at the first ``` inside it: a zero-width space keeps those backticks literal.
   const code = value.replace(/```/g, '`\u200b`\u200b`');
-  return { type: 'mrkdwn', text: `${head}\`\`\`${escapedWithin(code, room - 6)}\`\`\`` };
+  return { type: 'mrkdwn', text: `${head}\`\`\`${within(code, room - 6)}\`\`\`` };
 }
+
+const fieldsFit = (card: Card): boolean => card.fields.every((f) => [...fieldText(f).text].length <= CARD_LIMITS.field);
 
 function button(b: CardButton): SlackButton {
   if (b.id.length > CARD_LIMITS.actionId)
@@ -83,11 +89,13 @@ function button(b: CardButton): SlackButton {
  * Renders a card; a settled card (no buttons) has no actions block, so chat.update removes them.
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }).blocks // [{ type: 'header', … }]
  */
-export function renderCard(card: Card): RenderedCard {
+export function renderCard(shown: Card): RenderedCard {
+  // Arguments past a field's 2,000 characters: what fits, a count of the rest, Show all for Approve.
+  const card = fitCard(visibleCard(shown), { fits: fieldsFit, canShowAll: true });
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: fit(card.title, CARD_LIMITS.header), emoji: true } },
   ];
-  const fields = card.fields.map((f) => fieldText(f.label, f.value));
+  const fields = card.fields.map(fieldText);
   for (let i = 0; i < fields.length; i += CARD_LIMITS.fieldsPerSection)
     blocks.push({ type: 'section', fields: fields.slice(i, i + CARD_LIMITS.fieldsPerSection) });
   if (card.buttons.length > 0)

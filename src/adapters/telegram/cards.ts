@@ -3,9 +3,9 @@
 // bytes) fit, and anything longer is replaced by a short digest remembered here.
 import { createHash } from 'node:crypto';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { Card } from '../../core/surface/index.ts';
+import { type Card, fitCard, visibleCard } from '../../core/surface/index.ts';
 import { escapeTelegramHtml } from './format.ts';
-import { splitTelegramHtml } from './html-split.ts';
+import { TELEGRAM_TEXT_LIMIT, splitTelegramHtml, telegramVisibleText } from './html-split.ts';
 
 /** Telegram's limit on `callback_data`, in UTF-8 bytes. */
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -48,19 +48,26 @@ export interface RenderedCard {
 
 /**
  * Renders a card: a bold title, `label: value` lines (values are plain text, escaped), an italic
- * footer, and one row of buttons. The text is kept within one message.
+ * footer, and one row of buttons. A card is one message: when its arguments do not fit, the core's
+ * fitCard shows what does with a count of the rest and trades Approve for Show all (a private chat).
  * @example renderCard({ title: 'Approve x?', fields: [], buttons: [] }, codec).html // '<b>Approve x?</b>'
  */
-export function renderCard(card: Card, codec: CallbackCodec): RenderedCard {
+export function renderCard(shown: Card, codec: CallbackCodec): RenderedCard {
+  const fits = (c: Card) => telegramVisibleText(htmlOf(c)).length <= TELEGRAM_TEXT_LIMIT;
+  const card = fitCard(visibleCard(shown), { fits, canShowAll: true });
+  // A safety net for cards with no `whole` field (a question): what fits of them.
+  const html = splitTelegramHtml(htmlOf(card))[0] ?? '';
+  if (card.buttons.length === 0) return { html };
+  const row = card.buttons.map((button) => ({ text: button.label, callback_data: codec.encode(button.id) }));
+  return { html, keyboard: { inline_keyboard: [row] } };
+}
+
+function htmlOf(card: Card): string {
   const lines = [`<b>${escapeTelegramHtml(card.title)}</b>`];
   for (const field of card.fields)
     lines.push(`<b>${escapeTelegramHtml(field.label)}:</b> ${escapeTelegramHtml(field.value)}`);
   if (card.footer) lines.push('', `<i>${escapeTelegramHtml(card.footer)}</i>`);
-  // A card is one message: should the fields ever exceed the limit, the first chunk is what fits.
-  const html = splitTelegramHtml(lines.join('\n'))[0] ?? '';
-  if (card.buttons.length === 0) return { html };
-  const row = card.buttons.map((button) => ({ text: button.label, callback_data: codec.encode(button.id) }));
-  return { html, keyboard: { inline_keyboard: [row] } };
+  return lines.join('\n');
 }
 
 /** The label of the button a tap pressed, read from the tapped message itself. */

@@ -9,6 +9,7 @@ import {
   type ChatRef,
   type Message,
   type MessageRef,
+  type PrivateReplyOptions,
   type SendProgress,
   type Surface,
   sendInParts,
@@ -89,8 +90,9 @@ export class TelegramSurface implements Surface {
    * A waiting tap by `actor` in `chat` gets `text` as an alert. Otherwise: in a private chat, a
    * message; in a group, a direct message, or — when the person never opened the bot — the group.
    */
-  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string, options: PrivateReplyOptions = {}): Promise<void> {
     const { chatId } = targetOf(chat);
+    if (options.whole) return this.#wholePrivately(chat, actor, text);
     if (await this.#o.answers.privately(String(chatId), actor.id, text)) return;
     if (String(chatId) === actor.id) {
       await this.send(chat, { text });
@@ -100,6 +102,26 @@ export class TelegramSurface implements Surface {
       await this.send(`${PLATFORM}:${actor.id}`, { text });
     } catch {
       await this.send(chat, { text });
+    }
+  }
+
+  /**
+   * All of `text` (a card's Show all) in the person's private chat with the bot, in parts; the tap is
+   * answered with where it went. An alert would cut it at 200 characters, and the group is not private.
+   */
+  async #wholePrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+    const chatId = String(targetOf(chat).chatId);
+    const own = chatId === actor.id;
+    try {
+      await this.send(own ? chat : `${PLATFORM}:${actor.id}`, { text });
+      await this.#o.answers.privately(chatId, actor.id, own ? 'Sent below.' : 'Sent to you in our private chat.');
+    } catch (error) {
+      this.#o.logger?.info({ err: error, actor: actor.id }, 'no private chat with this person for Show all');
+      await this.#o.answers.privately(
+        chatId,
+        actor.id,
+        'I cannot write to you privately: open a chat with me (Start), then tap Show all again.',
+      );
     }
   }
 

@@ -59,7 +59,7 @@ export async function runChat(options: RunChatOptions): Promise<number> {
     surfaces: [surface],
     ...(options.tools && { tools: options.tools }),
   });
-  if (options.interactive) options.output.write(`${await banner(kazma)}\n`);
+  if (options.interactive) surface.print(await banner(kazma));
   const session = new ConsoleSession({
     pipeline: kazma.core.pipeline,
     surface,

@@ -8,7 +8,7 @@ import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { runQueue } from '../runs/index.ts';
-import { parseApprovalActionId } from './card.ts';
+import { parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
 import { DurableApprovalBroker } from './durable-broker.ts';
@@ -94,6 +94,11 @@ export function createApprovals({
       const parsed = parseApprovalActionId(actionId);
       const gate = parsed && (await broker.get(parsed.gateId));
       if (!parsed || !gate) return undefined;
+      // Show all decides nothing: every argument, to the tapper alone, at once (no queue to wait in).
+      if ('showAll' in parsed)
+        return {
+          run: ({ actor, via }) => decisions.tell(via, actor, showAllText(gate, loaded.secrets), { whole: true }),
+        };
       return {
         queue: runQueue(gate),
         run: async ({ actor, via }) =>

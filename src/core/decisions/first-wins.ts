@@ -1,7 +1,7 @@
 // "First decision wins, losers told, every card edited": the one mechanism behind approval gates,
 // incident cards and clarify questions. A kind supplies its table's compare-and-set, its audit, its card
 // and its loser's wording; this file supplies the order of the steps and the cards' edits.
-import type { ChatRef, SurfaceRegistry, Actor, Card } from '../surface/index.ts';
+import type { ChatRef, SurfaceRegistry, Actor, Card, PrivateReplyOptions } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type OutboxDispatcher, editOwnedCards, postOwnedCards } from '../outbox/index.ts';
@@ -149,9 +149,9 @@ export class FirstDecisionWins {
   }
 
   /** Answers `actor` privately in `via` (a loser, a refusal); a failure to answer is logged, not thrown. */
-  async tell(via: ChatRef, actor: Actor, text: string): Promise<void> {
+  async tell(via: ChatRef, actor: Actor, text: string, options?: PrivateReplyOptions): Promise<void> {
     await this.#o.surfaces
-      .replyPrivately(via, actor, text)
+      .replyPrivately(via, actor, text, options)
       .catch((error: unknown) => this.#o.logger?.error({ err: error, chat: via }, 'could not answer a decision'));
   }
 

@@ -20,12 +20,16 @@ export type {
   Actor,
   Card,
   CardButton,
+  CardField,
   InboundAction,
   InboundCommand,
   InboundEvent,
   InboundMessage,
   Message,
   MessageRef,
+  PrivateReplyOptions,
   SendProgress,
   Surface,
 } from './types.ts';
+export { visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
+export { fitCard } from './fit-card.ts';

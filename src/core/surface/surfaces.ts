@@ -1,6 +1,6 @@
 import { KazmaError } from '../errors.ts';
 import { parseChatRef, type ChatRef } from './ref.ts';
-import type { Actor, Card, Message, MessageRef, SendProgress, Surface } from './types.ts';
+import type { Actor, Card, Message, MessageRef, PrivateReplyOptions, SendProgress, Surface } from './types.ts';
 
 /** A chat's platform has no attached surface (its adapter is disabled or not started yet). */
 export class NoSurfaceError extends KazmaError {
@@ -68,9 +68,9 @@ export class SurfaceRegistry {
   }
 
   /** Private text where the surface can (ephemeral), else a normal message in the chat. */
-  async replyPrivately(chat: ChatRef, actor: Actor, text: string): Promise<void> {
+  async replyPrivately(chat: ChatRef, actor: Actor, text: string, options?: PrivateReplyOptions): Promise<void> {
     const surface = this.for(chat);
-    if (surface.replyPrivately) await surface.replyPrivately(chat, actor, text);
+    if (surface.replyPrivately) await surface.replyPrivately(chat, actor, text, options);
     else await surface.send(chat, { text });
   }
 }

@@ -58,6 +58,20 @@ export interface CardButton {
   id: string;
   label: string;
   style: 'primary' | 'secondary' | 'danger';
+  /** Offered only on a card that shows every `whole` field in full (Approve, Always): see {@link fitCard}. */
+  needsWhole?: boolean;
+}
+
+/** A labelled value on a card. */
+export interface CardField {
+  label: string;
+  value: string;
+  /**
+   * What the decision is about (a tool's arguments): never cut silently. Where a platform cannot show it
+   * all, {@link fitCard} shows what fits with a count of the rest, and the card loses its `needsWhole`
+   * buttons and offers `showAll`.
+   */
+  whole?: boolean;
 }
 
 /**
@@ -66,9 +80,11 @@ export interface CardButton {
  */
 export interface Card {
   title: string;
-  fields: Array<{ label: string; value: string }>;
+  fields: CardField[];
   buttons: CardButton[];
   footer?: string;
+  /** Offered in place of the `needsWhole` buttons when a `whole` field is cut: sends it in full, privately. */
+  showAll?: CardButton;
 }
 
 /** Where a sent message lives, to edit it later. `id` is the adapter's own encoding. */
@@ -89,6 +105,11 @@ export interface SendProgress {
   partSent(delivered: number, first: MessageRef): Promise<void>;
 }
 
+/** Options for {@link Surface.replyPrivately}. */
+export interface PrivateReplyOptions {
+  whole?: boolean;
+}
+
 /**
  * What each adapter implements. The required part is small; `replyPrivately` is an optional
  * capability the core checks for (Slack ephemeral messages, Discord ephemeral replies).
@@ -105,6 +126,9 @@ export interface Surface {
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */
   typing(chat: ChatRef): Promise<void>;
-  /** Text only `actor` sees in `chat` (e.g. "already approved by maya"). */
-  replyPrivately?(chat: ChatRef, actor: Actor, text: string): Promise<void>;
+  /**
+   * Text only `actor` sees in `chat` (e.g. "already approved by maya"). With `whole`, every character of
+   * it, in as many parts as it takes (a card's Show all): never a short alert that cuts it.
+   */
+  replyPrivately?(chat: ChatRef, actor: Actor, text: string, options?: PrivateReplyOptions): Promise<void>;
 }
