@@ -127,7 +127,31 @@ export async function stashSecrets(server: McpServerConfig, vault: VaultPort): P
 export function maskServer(server: McpServerConfig, secrets: readonly string[] = []): McpServerConfig {
   const out = copy(server);
   for (const slot of slots(out)) if (slot.secret && !isVaultPointer(slot.value)) slot.set(MASK);
-  if (out.transport !== 'stdio') out.url = maskText(out.url, secrets);
-  else out.args = out.args.map((a) => maskText(a, secrets));
+  if (out.transport !== 'stdio') {
+    out.url = maskQuery(maskText(out.url, secrets));
+    return out;
+  }
+  // Shown in chats (`/config show`), where more than the operator may read: every environment value is
+  // hidden (the names say what is set), and so is the value after a credential flag given apart
+  // (`--token abc`), besides the `--token=abc` the slots find.
+  for (const name of Object.keys(out.env)) if (!isVaultPointer(out.env[name]!)) out.env[name] = MASK;
+  out.args = out.args.map((arg, i) =>
+    i > 0 && SECRET_FLAG_APART.test(out.args[i - 1]!) && !isVaultPointer(arg) ? MASK : maskText(arg, secrets),
+  );
   return out;
+}
+
+// `--api-key VALUE`, `--token VALUE`: a credential flag whose value is the next argument.
+const SECRET_FLAG_APART = /^--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|auth)[A-Za-z0-9_-]*$/i;
+
+/** Every query value of a URL hidden, the names kept: an endpoint's query often carries its key. */
+function maskQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const [query, hash = ''] = url.slice(at + 1).split('#', 2) as [string, string?];
+  const masked = query
+    .split('&')
+    .map((pair) => (pair.includes('=') ? `${pair.slice(0, pair.indexOf('='))}=${MASK}` : pair))
+    .join('&');
+  return `${url.slice(0, at)}?${masked}${hash ? `#${hash}` : ''}`;
 }
