@@ -158,6 +158,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     logger,
     progress,
     threadLeases: leases,
+    ...(options.onEventWorked && { onWorked: options.onEventWorked }),
   });
   const runs = createRuns({
     loaded,

@@ -11,6 +11,7 @@ import type { ChatQueues } from './queue/chat-queue.ts';
 import type { AccessPolicy } from './intake/access.ts';
 import { Inbox } from './inbox/inbox.ts';
 import { InboundPipeline } from './intake/pipeline.ts';
+import type { PipelineOptions } from './intake/pipeline-types.ts';
 import type { SurfaceRegistry } from '../surface/index.ts';
 
 /** What {@link createChat} needs. */
@@ -34,6 +35,8 @@ export interface ChatDeps {
   logger: Logger;
   /** The run supervisor's progress stamps, told when a row is taken (taking it stamps `progress_at`). */
   progress?: { taken(chat: string): void };
+  /** Told when an unordered event's work ran, before its row ends (see PipelineOptions.onWorked). */
+  onWorked?: PipelineOptions['onWorked'];
 }
 
 /** The chat module: the one inbound path and its durable inbox. */
@@ -59,6 +62,7 @@ export function createChat({
   clock,
   logger,
   progress,
+  onWorked,
 }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
@@ -87,6 +91,7 @@ export function createChat({
     leases,
     staleAfterMs: turns.lease_ttl,
     clock,
+    ...(onWorked && { onWorked }),
   });
   return {
     pipeline,

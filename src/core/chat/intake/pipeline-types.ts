@@ -10,7 +10,7 @@ import type { AccessPolicy } from './access.ts';
 import type { ChatQueues } from '../queue/chat-queue.ts';
 import type { Inbox } from '../inbox/inbox.ts';
 import type { RefusalLimiter } from './refusals.ts';
-import type { SurfaceRegistry } from '../../surface/index.ts';
+import type { InboundEvent, SurfaceRegistry } from '../../surface/index.ts';
 
 /** What `InboundPipeline.handle` did with an event. */
 export type PipelineOutcome = 'handled' | 'own' | 'duplicate' | 'refused' | 'stopping';
@@ -52,6 +52,11 @@ export interface PipelineOptions {
   /** Where "`staleAfterMs` ago" is read from; default systemClock. */
   clock?: Clock;
   logger?: Logger;
+  /**
+   * Told when the work of an event that needs no chat order (most commands) has run and before its inbox
+   * row ends: crash tests stop a process between the two (assembleKazma's `onEventWorked`).
+   */
+  onWorked?: (event: InboundEvent) => void | Promise<void>;
 }
 
 export interface Work {

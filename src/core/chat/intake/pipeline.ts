@@ -179,6 +179,7 @@ export class InboundPipeline {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
     const { outcome, end } = await this.#attempts.run(event, row, work);
+    if (end) await this.#o.onWorked?.(event);
     if (end)
       await this.#o.inbox
         .finish(end.key, end.state, end.error)
