@@ -153,6 +153,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     runner,
     actions,
     surfaces,
+    replies,
     queues,
     clock,
     logger,

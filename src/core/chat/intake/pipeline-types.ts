@@ -1,7 +1,8 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
 import type { LeaseHandOff, ChatLeases } from '../../turns/index.ts';
 import type { TurnRunner } from '../../agent/index.ts';
-import type { SentHandOff } from '../../outbox/index.ts';
+import type { ReplyOutbox, SentHandOff } from '../../outbox/index.ts';
+import type { CommandJournal } from '../../effects/index.ts';
 import type { CommandRegistry } from '../../commands/index.ts';
 import type { ActionRouter } from '../../decisions/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -34,6 +35,10 @@ export interface PipelineOptions {
   /** Reads a tapped button id (each card's module registered its prefix). */
   actions: Pick<ActionRouter, 'route'>;
   surfaces: SurfaceRegistry;
+  /** Where a command's answers in the chat go: outbox rows keyed by the event, sent once. */
+  replies: Pick<ReplyOutbox, 'deliver'>;
+  /** Where a state-changing command records its change, once per event (`ctx.once`). */
+  journal: Pick<CommandJournal, 'once'>;
   queues: ChatQueues;
   /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
   maxAttempts?: number;

@@ -31,6 +31,7 @@ export class InboundPipeline {
     this.#planner = new WorkPlanner(options, {
       send: (chat, text) => this.#send(chat, text),
       privately: (chat, actor, text) => this.#private(chat, actor, text),
+      failed: (chat, error) => this.#o.logger?.error({ err: error, chat }, 'could not send'),
     });
     this.#attempts = new Attempts(options, { send: (chat, text) => this.#send(chat, text) });
     this.#refused = new RefusedEvents({
