@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
   'tests/agent/restart.test.ts',
   'tests/approvals/kill-between-claim-and-resume.test.ts',
   'tests/approvals/two-processes.test.ts',
+  'tests/chat/command-once.test.ts',
   'tests/chat/durable-inbound.test.ts',
   'tests/chat/two-processes-one-chat.test.ts',
   'tests/console/kazma-chat.test.ts',

@@ -153,11 +153,13 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     runner,
     actions,
     surfaces,
+    replies,
     queues,
     clock,
     logger,
     progress,
     threadLeases: leases,
+    ...(options.onEventWorked && { onWorked: options.onEventWorked }),
   });
   const runs = createRuns({
     loaded,

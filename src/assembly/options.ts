@@ -7,7 +7,7 @@ import type { Database } from '../core/db/index.ts';
 import type { KazmaParts } from '../core/kazma-core.ts';
 import type { Logger } from '../core/log/index.ts';
 import type { IncidentRow, SupervisorStage } from '../core/runs/index.ts';
-import type { Surface } from '../core/surface/index.ts';
+import type { InboundEvent, Surface } from '../core/surface/index.ts';
 import type { ToolDefinition } from '../core/tools/index.ts';
 import type { RedisHandle } from '../jobs/index.ts';
 import type { PlatformFactory, PlatformTuning, RunningPlatform } from '../platforms.ts';
@@ -42,6 +42,11 @@ export interface AssembleOptions {
   role?: 'all' | 'worker';
   /** Told after each committed step of opening an incident (crash tests stop a process between them). */
   onIncidentStage?: (stage: SupervisorStage, incident: IncidentRow) => void | Promise<void>;
+  /**
+   * Told when an event that needs no chat order (a command such as /task) has run, before its inbox row
+   * ends (crash tests stop a process between the two).
+   */
+  onEventWorked?: (event: InboundEvent) => void | Promise<void>;
 }
 
 /** A running Kazma: its parts, for the CLI (signals) and for tests that run it in-process. */

@@ -13,6 +13,7 @@ export type KazmaErrorCode =
   | 'checkpointer_no_url'
   | 'checkpointer_not_set_up'
   | 'command_duplicate'
+  | 'command_undeclared_write'
   | 'config_invalid'
   | 'data_dir_lock_failed'
   | 'data_dir_locked'

@@ -5,12 +5,15 @@ import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { ActionRouter } from '../decisions/index.ts';
 import type { Clock } from '../clock.ts';
+import { CommandJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { ChatQueues } from './queue/chat-queue.ts';
 import type { AccessPolicy } from './intake/access.ts';
 import { Inbox } from './inbox/inbox.ts';
 import { InboundPipeline } from './intake/pipeline.ts';
+import type { PipelineOptions } from './intake/pipeline-types.ts';
 import type { SurfaceRegistry } from '../surface/index.ts';
 
 /** What {@link createChat} needs. */
@@ -29,11 +32,15 @@ export interface ChatDeps {
   runner: Pick<TurnRunner, 'message' | 'endTurn'>;
   actions: ActionRouter;
   surfaces: SurfaceRegistry;
+  /** Where commands' answers in the chat go (keyed by the event, so sent once). */
+  replies: ReplyOutbox;
   queues: ChatQueues;
   clock: Clock;
   logger: Logger;
   /** The run supervisor's progress stamps, told when a row is taken (taking it stamps `progress_at`). */
   progress?: { taken(chat: string): void };
+  /** Told when an unordered event's work ran, before its row ends (see PipelineOptions.onWorked). */
+  onWorked?: PipelineOptions['onWorked'];
 }
 
 /** The chat module: the one inbound path and its durable inbox. */
@@ -55,10 +62,12 @@ export function createChat({
   runner,
   actions,
   surfaces,
+  replies,
   queues,
   clock,
   logger,
   progress,
+  onWorked,
 }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
@@ -74,8 +83,12 @@ export function createChat({
   const leases = threadLeases.solo
     ? threadLeases
     : new ChatLeaseStatements({ db, leases: threadLeases, ttlMs: turns.lease_ttl });
+  // State-changing commands record their change here, once per inbound event (see CommandJournal).
+  const journal = new CommandJournal(db);
   const pipeline = new InboundPipeline({
     inbox,
+    journal,
+    replies,
     access,
     commands,
     runner,
@@ -87,6 +100,7 @@ export function createChat({
     leases,
     staleAfterMs: turns.lease_ttl,
     clock,
+    ...(onWorked && { onWorked }),
   });
   return {
     pipeline,
@@ -95,7 +109,10 @@ export function createChat({
       name: 'inbox',
       run: async () => {
         await pipeline.recover({ staleBefore: new Date(clock.now().getTime() - turns.lease_ttl) });
-        await inbox.prune(new Date(clock.now().getTime() - inboxConfig.retention));
+        const before = new Date(clock.now().getTime() - inboxConfig.retention);
+        await inbox.prune(before);
+        // A command's journal row outlives its inbox row: only then can no redelivery take the event up again.
+        await journal.prune(before);
       },
     },
   };

@@ -1,5 +1,6 @@
 // The public face of core/commands.
 export { builtinCommands, formatUptime, helpCommand, statusCommand, uptimeSection } from './builtin.ts';
 export { parseCommand } from './parse.ts';
-export { CommandRegistry } from './registry.ts';
+export { CommandRegistry, UndeclaredCommandWriteError } from './registry.ts';
+export type { CommandContext } from './registry.ts';
 export type { ChatCommand, StatusSection } from './registry.ts';

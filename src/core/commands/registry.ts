@@ -1,4 +1,6 @@
 import type { Role } from '../chat/index.ts';
+import type { Db } from '../db/index.ts';
+import type { JsonValue } from '../effects/index.ts';
 import type { ChatRef, Actor } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 
@@ -10,8 +12,19 @@ export interface CommandContext {
   args: string[];
   rest: string;
   commands: CommandRegistry;
-  /** Answers in the chat (privately where the platform command asked for it). */
+  /** The inbound event's turn id (`<platform>:<event id>`): the same every time the event is taken up. */
+  eventKey: string;
+  /**
+   * Answers in the chat (privately where the platform command asked for it). An answer in the chat is an
+   * outbox row keyed by the event and the answer's place, so an event taken up again does not say it twice.
+   */
   reply(text: string): Promise<void>;
+  /**
+   * Makes the command's change once for this event (CommandJournal.once): `effect` writes on the
+   * transaction it is handed, and its result is recorded with it; an event taken up again after a crash
+   * gets the recorded result and `effect` does not run. Only for commands defined with `writes: true`.
+   */
+  once<T extends JsonValue>(name: string, effect: (tx: Db) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -30,6 +43,11 @@ export interface ChatCommand {
    * like /new). Default true; read-only commands such as /status set false to answer at once.
    */
   serial?: boolean;
+  /**
+   * It changes state. Its every change goes through `ctx.once`, so the event taken up again after a crash
+   * does not change it twice (tests/commands/writes-once.test.ts checks each such command).
+   */
+  writes?: boolean;
   run(ctx: CommandContext): Promise<void>;
 }
 
@@ -43,6 +61,13 @@ export interface StatusSection {
 export class DuplicateCommandError extends KazmaError {
   constructor(name: string) {
     super('command_duplicate', `a command named /${name} is already registered`);
+  }
+}
+
+/** A command not defined with `writes: true` asked to change state through `ctx.once`. */
+export class UndeclaredCommandWriteError extends KazmaError {
+  constructor(name: string) {
+    super('command_undeclared_write', `/${name} changes state but is not defined with writes: true`);
   }
 }
 

@@ -15,7 +15,7 @@ export {
   type StoredActor,
 } from './schema/approvals.ts';
 export { chatThreads, inbox, type InboxState } from './schema/chat.ts';
-export { effectReceipts, type EffectReceipt, type ExecuteResult } from './schema/effects.ts';
+export { commandEffects, effectReceipts, type EffectReceipt, type ExecuteResult } from './schema/effects.ts';
 export { runIncidents, type Problem, type WorkKind } from './schema/incidents.ts';
 export { threadLeases } from './schema/leases.ts';
 export { mcpServers } from './schema/mcp.ts';

@@ -3,3 +3,4 @@ export { canonicalArgsHash } from './canonical.ts';
 export { effectUnknownMessage } from './errors.ts';
 export { EffectJournal, runWithJournal } from './journal.ts';
 export { RefusedBeforeEffect } from './refused.ts';
+export { CommandJournal, type JsonValue } from './command-journal.ts';

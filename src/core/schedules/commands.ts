@@ -1,12 +1,17 @@
 import type { ChatRef, Actor } from '../surface/index.ts';
-import type { ChatCommand, StatusSection } from '../commands/index.ts';
+import type { ChatCommand, CommandContext, StatusSection } from '../commands/index.ts';
+import type { Db } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { ScheduleRow } from './store.ts';
 
 /** What the schedule commands use of the schedules module. */
 export interface ScheduleCommandsPort {
-  remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
-  addCron(input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  /** Writes a reminder's row on `tx` (the command's journalled transaction). */
+  recordReminder(tx: Db, input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  /** Writes a cron job's row on `tx`. */
+  recordCron(tx: Db, input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  /** Gives a recorded row its job, keyed by the row id (so again makes none); throws for a refused pattern. */
+  arm(row: ScheduleRow): Promise<ScheduleRow>;
   cancel(id: string): Promise<boolean>;
   get(id: string): Promise<ScheduleRow | undefined>;
   list(chat: ChatRef): Promise<ScheduleRow[]>;
@@ -16,16 +21,33 @@ export interface ScheduleCommandsPort {
 /** A schedule error's own words (a time in the past, an unreadable time, a bad pattern). */
 const why = (error: unknown) => (error instanceof KazmaError ? error.message : String(error));
 
+/**
+ * Records the row once per event (taken up again after a crash, the same row, not a second one), then
+ * gives it its job, which is keyed by the row id.
+ */
+async function recordOnce(
+  ctx: CommandContext,
+  port: ScheduleCommandsPort,
+  name: string,
+  record: (tx: Db) => Promise<ScheduleRow>,
+): Promise<ScheduleRow> {
+  const { scheduleId } = await ctx.once(name, async (tx) => ({ scheduleId: (await record(tx)).id }));
+  return port.arm((await port.get(scheduleId))!);
+}
+
 function remindCommand(port: ScheduleCommandsPort): ChatCommand {
   return {
     name: 'remind',
     summary: 'remind this chat later: /remind <when> <text> ("in 30m", "tomorrow 9am", "بعد ١٠ دقائق")',
     serial: false,
+    writes: true,
     async run(ctx) {
       if (!ctx.rest.trim())
         return ctx.reply('Usage: /remind <when> <text>, e.g. /remind in 30m stretch, /remind tomorrow 9am standup.');
       try {
-        const row = await port.remind({ words: ctx.rest, chat: ctx.chat, requester: ctx.actor });
+        const row = await recordOnce(ctx, port, 'remind', (tx) =>
+          port.recordReminder(tx, { words: ctx.rest, chat: ctx.chat, requester: ctx.actor }),
+        );
         return ctx.reply(
           `⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${row.id}; /jobs cancel ${row.id} ` +
             `to cancel).`,
@@ -42,6 +64,7 @@ function cronCommand(port: ScheduleCommandsPort): ChatCommand {
     name: 'cron',
     summary: 'run a task on a schedule: /cron add "<cron pattern>" <prompt>',
     serial: false,
+    writes: true,
     async run(ctx) {
       const match = /^add\s+"([^"]+)"\s+(.+)$/s.exec(ctx.rest.trim());
       if (!match)
@@ -50,12 +73,14 @@ function cronCommand(port: ScheduleCommandsPort): ChatCommand {
             '/jobs lists, /jobs cancel <id> stops.',
         );
       try {
-        const row = await port.addCron({
-          pattern: match[1]!.trim(),
-          prompt: match[2]!.trim(),
-          chat: ctx.chat,
-          requester: ctx.actor,
-        });
+        const row = await recordOnce(ctx, port, 'cron add', (tx) =>
+          port.recordCron(tx, {
+            pattern: match[1]!.trim(),
+            prompt: match[2]!.trim(),
+            chat: ctx.chat,
+            requester: ctx.actor,
+          }),
+        );
         return ctx.reply(
           `🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`,
         );

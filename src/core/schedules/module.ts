@@ -59,8 +59,9 @@ export function createSchedules({
   kinds.register(schedules.fireJob).register(schedules.cronJob);
   for (const tool of scheduleTools(schedules)) registry.register(tool);
   const port = {
-    remind: (input: Parameters<Schedules['remind']>[0]) => schedules.remind(input),
-    addCron: (input: Parameters<Schedules['addCron']>[0]) => schedules.addCron(input),
+    recordReminder: (tx: Db, input: Parameters<Schedules['remind']>[0]) => schedules.recordReminder(tx, input),
+    recordCron: (tx: Db, input: Parameters<Schedules['addCron']>[0]) => schedules.recordCron(tx, input),
+    arm: (row: Parameters<Schedules['arm']>[0]) => schedules.arm(row),
     cancel: (id: string) => schedules.cancel(id),
     get: (id: string) => schedules.get(id),
     list: (chat: ChatRef) => schedules.list(chat),

@@ -39,6 +39,13 @@ export interface SchedulesOptions {
 /** Attempts of a firing: 1 s, then doubling, about two minutes in all. */
 const RIDE_OUT_OUTAGES = { attempts: 8, backoffMs: 1_000 } as const;
 
+interface CronInput {
+  pattern: string;
+  prompt: string;
+  chat: ChatRef;
+  requester: Actor;
+}
+
 /** A reminder that fires this long after it was due says it is late. */
 const LATE_AFTER_MS = 60_000;
 
@@ -78,10 +85,15 @@ export class Schedules {
 
   /** `/remind <when> <text>`: reads the time in `time.zone`, records the reminder, and schedules it. */
   async remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
+    return this.arm(await this.recordReminder(this.#o.db, input));
+  }
+
+  /** {@link remind}'s row, written on `db` (a command's transaction); {@link arm} then schedules it. */
+  async recordReminder(db: Db, input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
     const when = await parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
     if (!when.rest)
       throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
-    const row = await insertSchedule(this.#o.db, {
+    return insertSchedule(db, {
       id: newScheduleId(),
       kind: 'reminder',
       chat: input.chat,
@@ -91,13 +103,16 @@ export class Schedules {
       zone: this.#o.zone,
       words: when.words,
     });
-    await this.#enqueueFire(row);
-    return row;
   }
 
   /** `/cron add "<pattern>" <prompt>`: a task runs the prompt on every match of the pattern (in `time.zone`). */
-  async addCron(input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
-    const row = await insertSchedule(this.#o.db, {
+  async addCron(input: CronInput): Promise<ScheduleRow> {
+    return this.arm(await this.recordCron(this.#o.db, input));
+  }
+
+  /** {@link addCron}'s row, written on `db` (a command's transaction); {@link arm} then schedules it. */
+  async recordCron(db: Db, input: CronInput): Promise<ScheduleRow> {
+    return insertSchedule(db, {
       id: newScheduleId(),
       kind: 'cron',
       chat: input.chat,
@@ -107,6 +122,17 @@ export class Schedules {
       zone: this.#o.zone,
       words: input.pattern,
     });
+  }
+
+  /**
+   * Gives a recorded schedule its job, keyed by the row id (so arming it again makes no second job), and
+   * returns the row. A cron pattern BullMQ refuses cancels the row and throws ScheduleError.
+   */
+  async arm(row: ScheduleRow): Promise<ScheduleRow> {
+    if (row.kind === 'reminder') {
+      await this.#enqueueFire(row);
+      return row;
+    }
     try {
       await this.#o.jobs.enqueue(
         this.cronJob,
@@ -116,7 +142,7 @@ export class Schedules {
     } catch (error) {
       await settleSchedule(this.#o.db, row.id, 'cancelled');
       throw new ScheduleError(
-        `"${input.pattern}" is not a cron pattern I can use ` +
+        `"${row.pattern}" is not a cron pattern I can use ` +
           `(${error instanceof Error ? error.message : String(error)}); e.g. "0 9 * * 1-5" for 09:00 on weekdays`,
         { cause: error },
       );

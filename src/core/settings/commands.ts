@@ -1,21 +1,22 @@
 import { stringify } from 'yaml';
-import type { ChatCommand } from '../commands/index.ts';
+import type { ChatCommand, CommandContext } from '../commands/index.ts';
+import type { Db } from '../db/index.ts';
 import { didYouMean } from '../config/index.ts';
 
 /** What `/config` uses of the settings module. */
 export interface ConfigCommandPort {
   /** Every tool, on or off, with its tier (`ask` when it has none). */
   tools(): Array<{ name: string; on: boolean; tier: string }>;
-  /** Switches a tool; returns whether it is now on. */
-  toggle(name: string, by: string): Promise<boolean>;
+  /** Switches a tool on or off, saving it on `tx` (the command's journalled transaction). */
+  setTool(tx: Db, name: string, on: boolean, by: string): Promise<void>;
   /** MCP servers with their switch and state (none when MCP is not assembled). */
   servers?(): Promise<ServerLine[]>;
-  /** Switches an MCP server: off stops it and takes its tools away; on starts it. Returns whether it is now on. */
-  toggleServer?(name: string, by: string): Promise<boolean>;
+  /** Switches an MCP server: off stops it and takes its tools away; on starts it. Setting it again changes nothing. */
+  setServer?(name: string, on: boolean, by: string): Promise<void>;
   /** Skills with their switch and verdict line (none when no skill is found). */
   skills?(): Array<{ name: string; on: boolean; loaded: boolean; line: string }>;
-  /** Switches a skill's tools off or on together. Returns whether it is now on. */
-  toggleSkill?(name: string, by: string): Promise<boolean>;
+  /** Switches a skill's tools off or on together. Setting it again changes nothing. */
+  setSkill?(name: string, on: boolean, by: string): Promise<void>;
   /** The effective configuration (kazma.yaml, the environment and run-time settings), secrets masked. */
   effective(): unknown;
   /** MCP servers as configured, secrets masked, shown in `/config show` under `mcp.servers`. */
@@ -23,6 +24,7 @@ export interface ConfigCommandPort {
   audit(
     entry: { command: string; outcome: 'changed' | 'read'; detail?: string },
     ctx: { actor: { platform: string; id: string; displayName?: string }; chat: string },
+    tx: Db,
   ): Promise<void>;
 }
 
@@ -56,6 +58,30 @@ export function serverLine(s: ServerLine): string {
   );
 }
 
+/**
+ * A toggle, once per event: the target (the switch's opposite as it stands now) is chosen and audited in the
+ * journalled transaction (with `save`'s writes); taken up again after a crash, the event gets the target chosen
+ * the first time, never a second flip.
+ */
+async function toggleOnce(
+  ctx: CommandContext,
+  port: ConfigCommandPort,
+  switched: { name: string; on: boolean },
+  save?: (tx: Db, on: boolean) => Promise<void>,
+): Promise<boolean> {
+  const { on } = await ctx.once(`tools toggle ${switched.name}`, async (tx) => {
+    const on = !switched.on;
+    await save?.(tx, on);
+    await port.audit(
+      { command: `tools toggle ${switched.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
+      ctx,
+      tx,
+    );
+    return { on };
+  });
+  return on;
+}
+
 const USAGE = 'Usage: /config tools list · /config tools toggle <name> · /config show · /config export';
 
 /**
@@ -70,6 +96,7 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
       'change settings (operators): /config tools list · /config tools toggle <name> · /config show · /config export',
     operatorOnly: true,
     serial: false,
+    writes: true,
     async run(ctx) {
       const [area, action, name] = ctx.args.map((a) => a.toLowerCase());
       const by = ctx.actor.displayName ?? `${ctx.actor.platform}:${ctx.actor.id}`;
@@ -89,12 +116,9 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
         const tool = tools.find((t) => t.name.toLowerCase() === name);
         const servers = tool ? [] : ((await port.servers?.()) ?? []);
         const server = servers.find((s) => s.name.toLowerCase() === name);
-        if (server && port.toggleServer) {
-          const on = await port.toggleServer(server.name, by);
-          await port.audit(
-            { command: `tools toggle ${server.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
-            ctx,
-          );
+        if (server && port.setServer) {
+          const on = await toggleOnce(ctx, port, server);
+          await port.setServer(server.name, on, by);
           return ctx.reply(
             on
               ? `MCP server ${server.name} is on again and starting: its tools are offered from the next message ` +
@@ -105,12 +129,9 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
         }
         // A skill is switched whole; one that was refused or failed has no tools to switch.
         const skill = tool || server ? undefined : port.skills?.().find((s) => s.name.toLowerCase() === name);
-        if (skill?.loaded && port.toggleSkill) {
-          const on = await port.toggleSkill(skill.name, by);
-          await port.audit(
-            { command: `tools toggle ${skill.name}`, outcome: 'changed', detail: on ? 'on' : 'off' },
-            ctx,
-          );
+        if (skill?.loaded && port.setSkill) {
+          const on = await toggleOnce(ctx, port, skill);
+          await port.setSkill(skill.name, on, by);
           return ctx.reply(
             `Skill ${skill.name} is ${on ? 'on again: its tools are offered' : 'off: its tools are not offered'} ` +
               `from the next message (saved; survives restarts).`,
@@ -130,8 +151,7 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
               (servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''),
           );
         }
-        const on = await port.toggle(tool.name, by);
-        await port.audit({ command: `tools toggle ${tool.name}`, outcome: 'changed', detail: on ? 'on' : 'off' }, ctx);
+        const on = await toggleOnce(ctx, port, tool, (tx, on) => port.setTool(tx, tool.name, on, by));
         return ctx.reply(
           on
             ? `${tool.name} is on again: the model is offered it from the next message (saved; survives restarts).`
@@ -139,7 +159,10 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
         );
       }
       if (area === 'show' || area === 'export') {
-        await port.audit({ command: area, outcome: 'read' }, ctx);
+        await ctx.once(area, async (tx) => {
+          await port.audit({ command: area, outcome: 'read' }, ctx, tx);
+          return true;
+        });
         const effective = port.effective() as Record<string, unknown>;
         if (port.maskedServers) effective.mcp = { ...(effective.mcp as object), servers: await port.maskedServers() };
         const yaml = stringify(effective, { lineWidth: 0 }).trimEnd();

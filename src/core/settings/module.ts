@@ -67,13 +67,16 @@ export async function createSettings({
   const overlay = new ToolsOverlay({ settings, registry, logger, ...(onDbError && { onError: onDbError }) });
   await overlay.apply();
   overlay.follow(FOLLOW_MS);
-  const audit: Parameters<typeof configCommand>[0]['audit'] = (entry, ctx) =>
-    settings.audit({
-      ...entry,
-      actor: storedActor(ctx.actor, access.operatorOf(ctx.actor)?.name),
-      chat: ctx.chat,
-      command: `/config ${entry.command}`,
-    });
+  const audit: Parameters<typeof configCommand>[0]['audit'] = (entry, ctx, tx) =>
+    settings.audit(
+      {
+        ...entry,
+        actor: storedActor(ctx.actor, access.operatorOf(ctx.actor)?.name),
+        chat: ctx.chat,
+        command: `/config ${entry.command}`,
+      },
+      tx,
+    );
   commands.onRefused(async (refusal) => {
     if (refusal.command !== 'config') return;
     await settings.audit({
@@ -91,23 +94,15 @@ export async function createSettings({
         .list({ includeDisabled: true })
         .filter((t) => !isMcpTool(t.name) && !skills?.owns(t.name))
         .map((t) => ({ name: t.name, on: !registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
-    toggle: (name, by) => overlay.toggle(name, by),
+    setTool: (tx, name, on, by) => overlay.set(name, on, by, tx),
     ...(mcp && {
       servers: () => mcp.list(),
       maskedServers: () => mcp.masked(),
-      toggleServer: async (name: string, by: string) => {
-        const on = !(await mcp.list()).find((s) => s.name === name)?.on;
-        await mcp.setEnabled(name, on, by);
-        return on;
-      },
+      setServer: (name: string, on: boolean, by: string) => mcp.setEnabled(name, on, by),
     }),
     ...(skills && {
       skills: () => skills.list(),
-      toggleSkill: async (name: string, by: string) => {
-        const on = !skills.list().find((s) => s.name === name)?.on;
-        await skills.setEnabled(name, on, by);
-        return on;
-      },
+      setSkill: (name: string, on: boolean, by: string) => skills.setEnabled(name, on, by),
     }),
     effective: () =>
       maskSecrets(

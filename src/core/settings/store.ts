@@ -17,20 +17,24 @@ export class RuntimeSettings {
     return parsed?.success ? { value: parsed.data, updatedAt: row!.updatedAt } : undefined;
   }
 
-  async set(key: string, value: unknown, by: string): Promise<void> {
-    await this.db
+  /** `db`: a transaction to save it in (a command's journalled one); default the database. */
+  async set(key: string, value: unknown, by: string, db: Db = this.db): Promise<void> {
+    await db
       .insert(settings)
       .values({ key, value, updatedBy: by })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: by, updatedAt: sql`now()` } });
   }
 
-  async audit(entry: {
-    actor: StoredActor;
-    chat: string;
-    command: string;
-    outcome: 'changed' | 'refused' | 'read';
-    detail?: string;
-  }): Promise<void> {
-    await this.db.insert(configAudit).values(entry);
+  async audit(
+    entry: {
+      actor: StoredActor;
+      chat: string;
+      command: string;
+      outcome: 'changed' | 'refused' | 'read';
+      detail?: string;
+    },
+    db: Db = this.db,
+  ): Promise<void> {
+    await db.insert(configAudit).values(entry);
   }
 }

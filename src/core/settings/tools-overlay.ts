@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import { LocalChanges } from './local-changes.ts';
@@ -40,11 +41,19 @@ export class ToolsOverlay {
 
   /** Switches one tool and saves every switch; returns whether it is now on. */
   async toggle(name: string, by: string): Promise<boolean> {
-    return this.#local.change(async () => {
-      const on = this.o.registry.disabled.has(name);
+    const on = this.o.registry.disabled.has(name);
+    await this.set(name, on, by);
+    return on;
+  }
+
+  /**
+   * Sets one tool on or off and saves every switch, on `db` when given (a command's transaction: should it
+   * roll back, the next read of the saved switches puts this process's back).
+   */
+  async set(name: string, on: boolean, by: string, db?: Db): Promise<void> {
+    await this.#local.change(async () => {
       this.o.registry.setDisabled(name, !on);
-      await this.o.settings.set(TOOLS_DISABLED, [...this.o.registry.disabled].sort(), by);
-      return on;
+      await this.o.settings.set(TOOLS_DISABLED, [...this.o.registry.disabled].sort(), by, db);
     });
   }
 

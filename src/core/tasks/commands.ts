@@ -1,12 +1,16 @@
 import { type ChatRef, type Actor, ellipsis } from '../surface/index.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
-import type { TaskState } from '../db/index.ts';
+import type { Db, TaskState } from '../db/index.ts';
+import type { RecordedTask } from './service.ts';
 import { taskStateLine } from './card.ts';
 import type { TaskRow } from './transition.ts';
 
 /** What the task commands use of the tasks module. */
 export interface TaskCommandsPort {
-  start(input: { goal: string; origin: ChatRef; requester: Actor }): Promise<TaskRow>;
+  /** Writes the task's rows on `tx` (the command's journalled transaction). */
+  record(tx: Db, input: { goal: string; origin: ChatRef; requester: Actor }): Promise<RecordedTask>;
+  /** Sends its card and queues it, after `record` committed; doing it again queues nothing new. */
+  launch(recorded: RecordedTask): Promise<void>;
   get(taskId: string): Promise<TaskRow | undefined>;
   cancel(taskId: string): Promise<{ ok: true; task: TaskRow } | { ok: false; reason: string }>;
   /** A chat's tasks, newest first. */
@@ -21,6 +25,7 @@ function taskCommand(port: TaskCommandsPort): ChatCommand {
     name: 'task',
     summary: 'run a goal in the background: /task <goal>; /task cancel <id>',
     serial: false,
+    writes: true,
     async run(ctx) {
       const [first, id] = ctx.args;
       if (!first) return ctx.reply(USAGE);
@@ -34,7 +39,16 @@ function taskCommand(port: TaskCommandsPort): ChatCommand {
         return ctx.reply(outcome.ok ? `Cancelled task ${id}.` : `Could not cancel: ${outcome.reason}.`);
       }
       // The status card (through the outbox) is the answer: it says the task is queued, and moves with it.
-      await port.start({ goal: ctx.rest.trim(), origin: ctx.chat, requester: ctx.actor });
+      // Recorded once per event: taken up again after a crash, it queues the same task, not a second one.
+      const recorded = await ctx.once('task', async (tx) => {
+        const { taskId, cards, children } = await port.record(tx, {
+          goal: ctx.rest.trim(),
+          origin: ctx.chat,
+          requester: ctx.actor,
+        });
+        return { taskId, cards, children };
+      });
+      await port.launch(recorded);
     },
   };
 }

@@ -10,7 +10,7 @@ import type { Logger } from '../log/index.ts';
 import type { OutboxDispatcher, ReplyOutbox } from '../outbox/index.ts';
 import { taskCommands, taskStatus } from './commands.ts';
 import { taskAwareResumer } from './resumer.ts';
-import { Tasks } from './service.ts';
+import { type RecordedTask, Tasks } from './service.ts';
 import { startTaskTool } from './tool.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import { tasksOfChat } from './store.ts';
@@ -67,7 +67,8 @@ export function createTasks({
   kinds.register(tasks.runJob).register(tasks.continueJob).register(tasks.collectJob);
   registry.register(startTaskTool(tasks));
   const port = {
-    start: (input: Parameters<Tasks['start']>[0] & { origin: ChatRef }) => tasks.start(input),
+    record: (tx: Db, input: Parameters<Tasks['start']>[0] & { origin: ChatRef }) => tasks.record(tx, input),
+    launch: (recorded: RecordedTask) => tasks.launch(recorded),
     get: (id: string) => tasks.get(id),
     cancel: (id: string) => tasks.cancel(id),
     ofChat: (chat: ChatRef) => tasksOfChat(db, chat),

@@ -3,6 +3,7 @@
 // carries the status card and the answer to the origin chat, each once.
 import { resumeOf } from '../approvals/index.ts';
 import type { ChatRef, Actor } from '../surface/index.ts';
+import type { Db } from '../db/index.ts';
 import { actorFromStored, storedActor } from '../decisions/index.ts';
 import type { JobKind } from '../jobs/index.ts';
 import { postOwnedCards } from '../outbox/index.ts';
@@ -14,6 +15,16 @@ import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, waitingTask
 import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
 
 export type { TasksOptions } from './options.ts';
+
+interface StartInput {
+  goal: string;
+  origin?: ChatRef;
+  requester: Actor;
+  subtasks?: readonly string[];
+}
+
+/** What a task's start wrote, as plain JSON (a command's journal keeps it): its id, its card rows, its subtasks. */
+export type RecordedTask = { taskId: string; cards: string[]; children: string[] };
 
 export class Tasks {
   readonly #o: TasksOptions;
@@ -35,41 +46,46 @@ export class Tasks {
    * `subtasks`, each is a task of its own, run in parallel; the parent waits for all of them and then
    * runs once to combine their results into one answer.
    */
-  async start(input: {
-    goal: string;
-    origin?: ChatRef;
-    requester: Actor;
-    subtasks?: readonly string[];
-  }): Promise<TaskRow> {
+  async start(input: StartInput): Promise<TaskRow> {
+    const { task, ...recorded } = await this.#o.db.transaction((tx) => this.record(tx, input));
+    await this.launch(recorded);
+    return task;
+  }
+
+  /** {@link start}'s rows (the task, its subtasks, its card), written on `db` (a command's transaction). */
+  async record(db: Db, input: StartInput): Promise<RecordedTask & { task: TaskRow }> {
     const id = newTaskId();
     const requester = storedActor(input.requester, this.#o.operatorName(input.requester));
     const origin = input.origin && { originChat: input.origin };
     const subtasks = input.subtasks ?? [];
-    const { task, cards, children } = await this.#o.db.transaction(async (tx) => {
-      const task = await insertTask(tx, {
-        id,
-        goal: input.goal,
-        requester,
-        ...origin,
-        ...(subtasks.length > 0 && { state: 'waiting_subtasks' as const }),
-      });
-      const children: TaskRow[] = [];
-      for (const goal of subtasks)
-        children.push(await insertTask(tx, { id: newTaskId(), goal, requester, parentId: id, ...origin }));
-      return {
-        task,
-        children,
-        cards: input.origin ? await postOwnedCards(tx, { kind: TASK_OWNER, id }, taskCard(task), [input.origin]) : [],
-      };
+    const task = await insertTask(db, {
+      id,
+      goal: input.goal,
+      requester,
+      ...origin,
+      ...(subtasks.length > 0 && { state: 'waiting_subtasks' as const }),
     });
+    const children: string[] = [];
+    for (const goal of subtasks)
+      children.push((await insertTask(db, { id: newTaskId(), goal, requester, parentId: id, ...origin })).id);
+    const cards = input.origin
+      ? await postOwnedCards(db, { kind: TASK_OWNER, id }, taskCard(task), [input.origin])
+      : [];
+    return { task, taskId: id, cards, children };
+  }
+
+  /**
+   * What {@link start} does once its rows committed: sends the card, queues the task's jobs. Keyed by the
+   * rows (a card row is sent once, a job id is its task's), so doing it again queues nothing new.
+   */
+  async launch({ taskId, cards, children }: RecordedTask): Promise<void> {
     await this.#ends.dispatch(cards);
-    if (children.length === 0) await this.#o.jobs.enqueue(this.runJob, { taskId: id }, { jobId: id });
+    if (children.length === 0) await this.#o.jobs.enqueue(this.runJob, { taskId }, { jobId: taskId });
     else
       await this.#o.jobs.enqueueAll(
         this.runJob,
-        children.map((child) => ({ payload: { taskId: child.id }, options: { jobId: child.id } })),
+        children.map((child) => ({ payload: { taskId: child }, options: { jobId: child } })),
       );
-    return task;
   }
 
   /**

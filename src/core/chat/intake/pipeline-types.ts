@@ -1,7 +1,8 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
 import type { LeaseHandOff, ChatLeases } from '../../turns/index.ts';
 import type { TurnRunner } from '../../agent/index.ts';
-import type { SentHandOff } from '../../outbox/index.ts';
+import type { ReplyOutbox, SentHandOff } from '../../outbox/index.ts';
+import type { CommandJournal } from '../../effects/index.ts';
 import type { CommandRegistry } from '../../commands/index.ts';
 import type { ActionRouter } from '../../decisions/index.ts';
 import type { Logger } from '../../log/index.ts';
@@ -10,7 +11,7 @@ import type { AccessPolicy } from './access.ts';
 import type { ChatQueues } from '../queue/chat-queue.ts';
 import type { Inbox } from '../inbox/inbox.ts';
 import type { RefusalLimiter } from './refusals.ts';
-import type { SurfaceRegistry } from '../../surface/index.ts';
+import type { InboundEvent, SurfaceRegistry } from '../../surface/index.ts';
 
 /** What `InboundPipeline.handle` did with an event. */
 export type PipelineOutcome = 'handled' | 'own' | 'duplicate' | 'refused' | 'stopping';
@@ -34,6 +35,10 @@ export interface PipelineOptions {
   /** Reads a tapped button id (each card's module registered its prefix). */
   actions: Pick<ActionRouter, 'route'>;
   surfaces: SurfaceRegistry;
+  /** Where a command's answers in the chat go: outbox rows keyed by the event, sent once. */
+  replies: Pick<ReplyOutbox, 'deliver'>;
+  /** Where a state-changing command records its change, once per event (`ctx.once`). */
+  journal: Pick<CommandJournal, 'once'>;
   queues: ChatQueues;
   /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
   maxAttempts?: number;
@@ -52,6 +57,11 @@ export interface PipelineOptions {
   /** Where "`staleAfterMs` ago" is read from; default systemClock. */
   clock?: Clock;
   logger?: Logger;
+  /**
+   * Told when the work of an event that needs no chat order (most commands) has run and before its inbox
+   * row ends: crash tests stop a process between the two (assembleKazma's `onEventWorked`).
+   */
+  onWorked?: (event: InboundEvent) => void | Promise<void>;
 }
 
 export interface Work {

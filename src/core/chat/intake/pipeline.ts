@@ -31,6 +31,7 @@ export class InboundPipeline {
     this.#planner = new WorkPlanner(options, {
       send: (chat, text) => this.#send(chat, text),
       privately: (chat, actor, text) => this.#private(chat, actor, text),
+      failed: (chat, error) => this.#o.logger?.error({ err: error, chat }, 'could not send'),
     });
     this.#attempts = new Attempts(options, { send: (chat, text) => this.#send(chat, text) });
     this.#refused = new RefusedEvents({
@@ -179,6 +180,7 @@ export class InboundPipeline {
     const row = await this.#o.inbox.claim(inboxKey(event), staleBefore ? { staleBefore } : {});
     if (!row) return 'duplicate'; // another process (or an earlier recovery) has it
     const { outcome, end } = await this.#attempts.run(event, row, work);
+    if (end) await this.#o.onWorked?.(event);
     if (end)
       await this.#o.inbox
         .finish(end.key, end.state, end.error)

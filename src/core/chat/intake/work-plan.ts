@@ -1,6 +1,6 @@
 // What an accepted event asks for, as one unit of work: a button's action, a command (with its operator
 // check) or a turn of the agent, and the queue it waits in.
-import { parseCommand } from '../../commands/index.ts';
+import { type CommandContext, parseCommand, UndeclaredCommandWriteError } from '../../commands/index.ts';
 import type { Actor, ChatRef, InboundEvent } from '../../surface/index.ts';
 import { inboxKey, turnIdOf } from '../inbox/inbox.ts';
 import type { Role } from './access.ts';
@@ -10,13 +10,17 @@ import type { PipelineOptions, Work } from './pipeline-types.ts';
 export interface Say {
   send(chat: ChatRef, text: string): Promise<void>;
   privately(chat: ChatRef, actor: Actor, text: string): Promise<void>;
+  /** An answer could not be written (logged; like a failed send, it does not fail the command). */
+  failed(chat: ChatRef, error: unknown): void;
 }
 
+type Planning = Pick<PipelineOptions, 'access' | 'actions' | 'commands' | 'runner' | 'journal' | 'replies'>;
+
 export class WorkPlanner {
-  readonly #o: Pick<PipelineOptions, 'access' | 'actions' | 'commands' | 'runner'>;
+  readonly #o: Planning;
   readonly #say: Say;
 
-  constructor(options: Pick<PipelineOptions, 'access' | 'actions' | 'commands' | 'runner'>, say: Say) {
+  constructor(options: Planning, say: Say) {
     this.#o = options;
     this.#say = say;
   }
@@ -58,6 +62,7 @@ export class WorkPlanner {
         role,
         command,
         event.kind === 'command' && event.answerPrivately === true,
+        turnIdOf(inboxKey(event)),
       );
     const text = event.kind === 'message' ? event.text : '';
     return {
@@ -73,10 +78,11 @@ export class WorkPlanner {
     role: Role,
     parsed: { name: string; args: string[]; rest: string },
     privately: boolean,
+    eventKey: string,
   ): Work {
-    const reply = (text: string) => (privately ? this.#say.privately(chat, actor, text) : this.#say.send(chat, text));
+    const say = (text: string) => (privately ? this.#say.privately(chat, actor, text) : this.#say.send(chat, text));
     const command = this.#o.commands.get(parsed.name);
-    if (!command) return { run: () => reply(`Unknown command /${parsed.name}. /help lists the commands.`) };
+    if (!command) return { run: () => say(`Unknown command /${parsed.name}. /help lists the commands.`) };
     if (command.operatorOnly && role !== 'operator') {
       // Refused privately (others in a group need not see it), and told to the module that owns the command.
       return {
@@ -86,7 +92,21 @@ export class WorkPlanner {
         },
       };
     }
-    const run = () => command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, reply });
+    const run = () => {
+      // Numbered in the order given, the same on every run of this event: an answer already sent is not sent again.
+      let answers = 0;
+      const reply = (text: string) =>
+        privately
+          ? say(text)
+          : this.#o.replies
+              .deliver(chat, [{ key: `command:${eventKey}:${++answers}`, text }])
+              .catch((error) => this.#say.failed(chat, error));
+      const once: CommandContext['once'] = (name, effect) => {
+        if (!command.writes) throw new UndeclaredCommandWriteError(command.name);
+        return this.#o.journal.once({ event: eventKey, command: name }, effect);
+      };
+      return command.run({ chat, actor, role, ...parsed, commands: this.#o.commands, eventKey, reply, once });
+    };
     return command.serial === false ? { run } : { queue: chat, run };
   }
 }

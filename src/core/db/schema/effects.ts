@@ -41,3 +41,22 @@ export const effectReceipts = pgTable(
 
 /** A row of {@link effectReceipts} as read back. */
 export type EffectReceipt = typeof effectReceipts.$inferSelect;
+
+/**
+ * The command journal (core/effects/command-journal.ts): one row per state-changing chat command that
+ * took effect, keyed by the inbound event it came from (its turn id, `<platform>:<event id>`) and the
+ * command's effect name. Written in the transaction that makes the command's change, so a command taken
+ * up again after a crash finds it and replays `result` (what it decided the first time) instead of acting
+ * twice.
+ */
+export const commandEffects = pgTable(
+  'command_effects',
+  {
+    eventKey: text('event_key').notNull(),
+    command: text('command').notNull(),
+    /** What the effect returned (ids it made, a target it chose); given back on a replay. */
+    result: jsonb('result').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'command_effects_event_command_pk', columns: [t.eventKey, t.command] })],
+);
