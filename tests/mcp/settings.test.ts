@@ -85,12 +85,12 @@ describe('mcp.servers', () => {
       env: { GITHUB_TOKEN: '•••', MODE: '•••' },
       args: ['--api-key=•••', '--verbose'],
     });
-    expect(maskServer(saved).env).toEqual({ GITHUB_TOKEN: 'vault://mcp.gh.env.GITHUB_TOKEN', MODE: '•••' });
+    expect(maskServer(saved)).toMatchObject({ env: { GITHUB_TOKEN: 'vault://mcp.gh.env.GITHUB_TOKEN', MODE: '•••' } });
     // A credential flag whose value is the next argument; and a URL's query values.
     const apart = mcpServerSchema.parse({ name: 'gh', command: 'gh-mcp', args: ['--token', 'abc123', '--verbose'] });
-    expect(maskServer(apart).args).toEqual(['--token', '•••', '--verbose']);
+    expect(maskServer(apart)).toMatchObject({ args: ['--token', '•••', '--verbose'] });
     const keyed = mcpServerSchema.parse({ name: 'q', url: 'https://h/mcp?key=abc123&region=eu#top' });
-    expect(maskServer(keyed).url).toBe('https://h/mcp?key=•••&region=•••#top');
+    expect(maskServer(keyed)).toMatchObject({ url: 'https://h/mcp?key=•••&region=•••#top' });
 
     const http = mcpServerSchema.parse({ name: 'remote', url: 'https://h/mcp', auth: { bearer: 'tok-0123456789' } });
     expect(await stashSecrets(http, vault)).toMatchObject({ auth: { bearer: 'vault://mcp.remote.auth.bearer' } });
