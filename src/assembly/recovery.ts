@@ -24,8 +24,10 @@ export async function recoverAtStart(base: Base, m: Modules, o: RecoveryOptions)
   await m.questions.recoverEffects(solo ? { staleBefore: o.bootedAt } : {});
   await m.approvals.reconciler.sweep();
   await m.schedules.schedules.recover();
-  // Queued and running tasks: their jobs may be gone (Redis restarted empty while Kazma was down).
-  await m.tasks.tasks.requeue();
+  // Queued tasks: their jobs may be gone (Redis restarted empty while Kazma was down); one it still
+  // holds is not doubled. A running task is left to BullMQ's stall check, the memory watch and, past
+  // runs.stall_after.task, an incident with Retry: at start nothing tells its job lost from one running.
+  await m.tasks.tasks.requeue({ onlyQueued: true });
   // The embedded database has one owner (the data-dir lock): an unfinished event untouched since this
   // process started is the last run's; on PostgreSQL another live process may hold some, so only those
   // whose lease has lapsed.

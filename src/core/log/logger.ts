@@ -26,7 +26,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     formatters: { log: (fields) => maskSecrets(fields, { secrets }) },
     hooks: {
       logMethod(args, method) {
-        const masked = args.map((arg) => (typeof arg === 'string' ? maskText(arg, secrets) : arg));
+        const masked = args.map((arg) => (typeof arg === 'string' ? maskText(arg, secrets, { formats: true }) : arg));
         method.apply(this, masked as Parameters<typeof method>);
       },
     },

@@ -81,15 +81,21 @@ export function maskSecrets<T>(value: T, options: MaskOptions = {}): T {
 }
 
 /**
- * Masks one string: configured secret values, URL passwords, keys known by their form (`sk-…`,
- * `xoxb-…`, `ghp_…`, JWTs, PEM private keys, …) and — unless `byName` is false — bearer tokens.
+ * Masks one string: configured secret values, URL passwords, — with `formats` — keys known by their form
+ * (`sk-…`, `xoxb-…`, `ghp_…`, JWTs, PEM private keys, …) and — unless `byName` is false — bearer tokens.
+ * `formats` is for what people read (cards, the API, logs: maskSecrets always uses it), not for a tool's
+ * output on its way to the model: a secret the user asked the vault for must reach the user.
  */
-export function maskText(text: string, secrets: readonly string[] = [], options: { byName?: boolean } = {}): string {
+export function maskText(
+  text: string,
+  secrets: readonly string[] = [],
+  options: { byName?: boolean; formats?: boolean } = {},
+): string {
   let out = text;
   for (const secret of secrets) {
     if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(MASK);
   }
-  for (const format of KEY_FORMATS) out = out.replace(format, `$1${MASK}`);
+  if (options.formats) for (const format of KEY_FORMATS) out = out.replace(format, `$1${MASK}`);
   out = out.replace(URL_PASSWORD, `$1${MASK}@`);
   return (options.byName ?? true) ? out.replace(BEARER, `$1 ${MASK}`) : out;
 }
@@ -100,7 +106,7 @@ interface Walk {
 }
 
 function walk(value: unknown, how: Walk, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') return maskText(value, how.secrets, how);
+  if (typeof value === 'string') return maskText(value, how.secrets, { ...how, formats: true });
   if (value === null || typeof value !== 'object') return value;
   const known = seen.get(value);
   if (known !== undefined) return known; // cycles: reuse the copy already being built

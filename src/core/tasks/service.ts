@@ -11,7 +11,8 @@ import { taskCard } from './card.ts';
 import type { TasksOptions } from './options.ts';
 import { TASK_OWNER, TaskEnds, taskRun, taskTurnId } from './task-ends.ts';
 import { taskCollectJob, taskContinueJob, taskRunJob } from './jobs.ts';
-import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread, waitingTasks } from './store.ts';
+import { getTask, insertTask, newTaskId, subtasksOf, taskIdOfThread } from './store.ts';
+import { requeueTasks } from './requeue.ts';
 import { FINAL_TASK_STATES, transitionTask, type TaskRow } from './transition.ts';
 
 export type { TasksOptions } from './options.ts';
@@ -227,26 +228,9 @@ export class Tasks {
     return { ok: true };
   }
 
-  /**
-   * Every task that waits for a worker has its job again: Redis may have forgotten it (restarted empty,
-   * failed over, flushed), or its attempt failed while the database was down and was dropped. A queued or
-   * running task gets its `task.run`, a parent waiting on its subtasks a `task.collect` (which does nothing
-   * until they have all ended). By job id: a job Redis still holds is not doubled, and a task that a live
-   * worker runs is guarded by its thread's lease and its turn id. Returns how many jobs were asked for.
-   */
-  async requeue(): Promise<number> {
-    const waiting = await waitingTasks(this.#o.db);
-    const runs = waiting.filter((task) => task.state !== 'waiting_subtasks');
-    const parents = waiting.filter((task) => task.state === 'waiting_subtasks');
-    await this.#o.jobs.enqueueAll(
-      this.runJob,
-      runs.map((task) => ({ payload: { taskId: task.id }, options: { jobId: task.id } })),
-    );
-    await this.#o.jobs.enqueueAll(
-      this.collectJob,
-      parents.map((task) => ({ payload: { taskId: task.id }, options: { jobId: `collect-${task.id}` } })),
-    );
-    return waiting.length;
+  /** Every task that waits for a worker has its job again (requeue.ts says when and why). */
+  requeue(options: { onlyQueued?: boolean } = {}): Promise<number> {
+    return requeueTasks(this.#o, { run: this.runJob, collect: this.collectJob }, options);
   }
 
   get(taskId: string): Promise<TaskRow | undefined> {
