@@ -14,6 +14,7 @@ import { ChatTurns } from '../../src/core/chat/queue/chat-turns.ts';
 import { Inbox } from '../../src/core/chat/inbox/inbox.ts';
 import type { RowEnd } from '../../src/core/turns/row-end.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Listing = 'acquireListing' | 'listReleasing' | 'unfinishedOf';
 
@@ -112,10 +113,13 @@ describeEachBackend('an event submitted while its chat is being listed', (db) =>
       late = await send();
     };
     /** The late event, once the hook has run. */
-    return async () => {
-      for (let i = 0; i < 200 && !late; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      return late;
-    };
+    return () =>
+      eventually(
+        () => late,
+        (event) => event,
+        `the event submitted during ${on}`,
+        { intervalMs: 5 },
+      );
   };
 
   for (const folded of [true, false]) {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { freshDatabase, type FreshDatabase } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { McpManager } from '../../src/core/mcp/manager.ts';
 import { mcpServersSchema } from '../../src/core/config/mcp-schema.ts';
@@ -72,12 +73,16 @@ export async function everythingHttp(): Promise<{ url: string; stop(): Promise<v
     });
     const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
     const url = `http://127.0.0.1:${port}/mcp`;
-    const deadline = Date.now() + 60_000;
-    let up = false;
-    while (child.exitCode === null && Date.now() < deadline && !up) {
-      up = await isMcp(url);
-      if (!up) await new Promise((r) => setTimeout(r, 200));
-    }
+    // Up, or exited (the port was taken: try another); a server that never answers is tried again too.
+    const up = await eventually(
+      async () => (child.exitCode !== null ? 'exited' : (await isMcp(url)) ? 'up' : undefined),
+      (state) => state,
+      'server-everything to answer',
+      { timeoutMs: 60_000, intervalMs: 200 },
+    ).then(
+      (state) => state === 'up',
+      () => false,
+    );
     if (up && child.exitCode === null) {
       return {
         url,

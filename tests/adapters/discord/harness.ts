@@ -18,6 +18,7 @@ import {
   type UserMessageInput,
 } from '../../fakes/discord/fake-discord.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 
 /** The people every Discord test uses: two operators, a member on access.users, a stranger. */
@@ -119,13 +120,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const settled = async (): Promise<void> => {
     // Events the fake dispatched must have reached the adapter before "idle" means anything.
-    for (const deadline = Date.now() + 10_000; !pushed.every((id) => platform.inbound.hasTaken(id)); ) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `the adapter never took events ${pushed.filter((id) => !platform.inbound.hasTaken(id)).join(', ')}`,
-        );
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      () => pushed.filter((id) => !platform.inbound.hasTaken(id)),
+      (untaken) => untaken.length === 0,
+      'the adapter to take every event the fake dispatched (the last read lists those it had not)',
+      { timeoutMs: 10_000, intervalMs: 10 },
+    );
     for (let round = 0; round < 2; round++) {
       await platform.idle();
       await core.idle();

@@ -18,6 +18,7 @@ import {
   type UserMessageInput,
 } from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { testQueuePrefix, testRedis, waitForOutbox } from '../../helpers/outbox.ts';
 import { freePort } from '../../helpers/free-port.ts';
 
@@ -121,10 +122,12 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
   const settled = async (): Promise<void> => {
     // Updates the fake holds for the bot must have been taken before "idle" means anything.
-    for (const deadline = Date.now() + 10_000; platform.inbound.highestUpdateId < lastPushed; ) {
-      if (Date.now() > deadline) throw new Error(`the adapter never took update ${lastPushed}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(
+      () => platform.inbound.highestUpdateId,
+      (taken) => taken >= lastPushed,
+      () => `the adapter to take update ${lastPushed}`,
+      { timeoutMs: 10_000, intervalMs: 10 },
+    );
     for (let round = 0; round < 2; round++) {
       await platform.idle();
       await core.idle();
