@@ -15,7 +15,7 @@ export function moduleOf(path: string): string | undefined {
 export const FOUNDATION = new Set(['config', 'db', 'log', 'secrets', 'surface'].map((name) => `src/core/${name}`));
 
 /** Files directly in src/core that belong to the foundation (the rest, kazma-core.ts, only name types). */
-const FOUNDATION_FILES = /^src\/core\/(errors|clock|with-timeout|package-root|node-flags)\.ts$/;
+const FOUNDATION_FILES = /^src\/core\/(errors|clock|with-timeout|package-root|node-flags|doctor)\.ts$/;
 
 /**
  * A module's internal files another module may load lazily (`import()`), each with why: the face would

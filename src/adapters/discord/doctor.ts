@@ -3,14 +3,9 @@
 // with what is fine or throws what is wrong and how to fix it.
 import { ApplicationFlags, Routes, type APIApplication, type APIUser } from 'discord.js';
 import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
+import type { DoctorCheck } from '../../core/doctor.ts';
 import { apiBase, createRest } from './client.ts';
 import { discordError } from './errors.ts';
-
-/** One named check, as `kazma doctor` runs them. */
-export interface DoctorCheck {
-  name: string;
-  run(): Promise<string>;
-}
 
 /** Either flag means the privileged Message Content intent is on (verified apps get the first). */
 const MESSAGE_CONTENT = ApplicationFlags.GatewayMessageContent | ApplicationFlags.GatewayMessageContentLimited;

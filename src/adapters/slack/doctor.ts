@@ -1,16 +1,11 @@
 // `kazma doctor` checks for Slack: does the bot token work (auth.test), and does the configured mode
 // have what it needs. Each check resolves with what is fine or throws what is wrong and how to fix it.
 import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
+import type { DoctorCheck } from '../../core/doctor.ts';
 import { createLogger } from '../../core/log/index.ts';
 import { createWebClient } from './client.ts';
 import { slackError } from './errors.ts';
 import { EVENTS_PATH } from './receiver.ts';
-
-/** One named check, as `kazma doctor` runs them. */
-export interface DoctorCheck {
-  name: string;
-  run(): Promise<string>;
-}
 
 /** The checks for an enabled Slack: the token, then the mode's credentials. */
 export function slackChecks(config: KazmaConfig['slack']): DoctorCheck[] {

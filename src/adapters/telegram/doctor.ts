@@ -3,14 +3,9 @@
 // is wrong and how to fix it.
 import { Api } from 'grammy';
 import { assertPlatformSection, type KazmaConfig } from '../../core/config/index.ts';
+import type { DoctorCheck } from '../../core/doctor.ts';
 import { telegramError } from './errors.ts';
 import { WEBHOOK_PATH } from './webhook.ts';
-
-/** One named check, as `kazma doctor` runs them. */
-export interface DoctorCheck {
-  name: string;
-  run(): Promise<string>;
-}
 
 /** The checks for an enabled Telegram: the token, then the webhook state. */
 export function telegramChecks(config: KazmaConfig['telegram']): DoctorCheck[] {

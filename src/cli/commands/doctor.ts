@@ -6,18 +6,17 @@ import type { ChatPlatform } from '../../core/surface/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
 import { incidentLine, openIncidents, type IncidentRow } from '../../core/runs/index.ts';
-import { callSite, isModelConfigured, modelEntries, NO_MODEL_HELP, probeModel } from '../../core/agent/index.ts';
+import { callSite, isModelConfigured, modelEntries, NO_MODEL, probeModel } from '../../core/agent/index.ts';
+import { type DoctorCheck, doctorLine, runDoctorCheck } from '../../core/doctor.ts';
 import { sandboxStatus } from '../../core/tools/index.ts';
 import { connectRedis } from '../../jobs/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
-
-type Check = { name: string; run: () => Promise<string> };
 
 /**
  * Each chat platform's checks, run when it is enabled, in this order. Typed by the platform list
  * (core/surface/platforms.ts), so a platform added there cannot be forgotten here.
  */
-const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => Check[] } = {
+const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => DoctorCheck[] } = {
   telegram: telegramChecks,
   discord: discordChecks,
   slack: slackChecks,
@@ -35,13 +34,13 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
     let loaded;
     try {
       loaded = loadOrExplain(values.config);
-      console.log('✓ config: valid');
+      console.log(doctorLine({ name: 'config', status: 'ok', detail: 'valid' }));
     } catch (error) {
       return explain(error);
     }
     const { config } = loaded;
     let incidents: IncidentRow[] | undefined;
-    const checks: Check[] = [
+    const checks: DoctorCheck[] = [
       {
         name: 'database',
         run: async () => {
@@ -70,7 +69,7 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
       run: async () => {
         const entry = modelEntries(config.model)[0]!;
         // No model is a choice (Kazma runs and says how to set one), not a broken install.
-        if (!isModelConfigured(entry)) return `! ${NO_MODEL_HELP}`;
+        if (!isModelConfigured(entry)) return NO_MODEL;
         return probeModel(entry, callSite(entry, 'model', loaded.sources ?? {}), {
           timeoutMs: Math.min(config.model.timeout, 15_000),
         });
@@ -96,24 +95,23 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
     });
     for (const platform of Object.keys(PLATFORM_CHECKS) as ChatPlatform[]) {
       const section = config[platform];
-      if (section.enabled) checks.push(...(PLATFORM_CHECKS[platform] as (config: typeof section) => Check[])(section));
+      if (section.enabled)
+        checks.push(...(PLATFORM_CHECKS[platform] as (config: typeof section) => DoctorCheck[])(section));
     }
     let failed = 0;
     for (const check of checks) {
-      try {
-        const said = await check.run();
-        console.log(said.startsWith('! ') ? `! ${check.name}: ${said.slice(2)}` : `✓ ${check.name}: ${said}`);
-      } catch (error) {
-        failed++;
-        console.log(`✗ ${check.name}: ${(error as Error).message}`);
-      }
+      const result = await runDoctorCheck(check);
+      if (result.status === 'fail') failed++;
+      console.log(doctorLine(result));
     }
     // Open incidents are work in trouble, not a broken install: listed, without failing the doctor.
     if (incidents)
       console.log(
         incidents.length === 0
-          ? '✓ incidents: none open'
-          : [`! incidents: ${incidents.length} open`, ...incidents.map(incidentLine)].join('\n'),
+          ? doctorLine({ name: 'incidents', status: 'ok', detail: 'none open' })
+          : [doctorLine({ name: 'incidents', status: 'warn', detail: `${incidents.length} open` })]
+              .concat(incidents.map(incidentLine))
+              .join('\n'),
       );
     return failed ? EXIT.failure : EXIT.ok;
   },

@@ -1,15 +1,20 @@
 // `kazma doctor`'s model check: one cheap request (the provider's model listing, which costs no tokens)
 // that shows the endpoint answers, the key is accepted and the model exists — naming the URL and where
 // the key came from when something is wrong.
+import type { DoctorWarning } from '../../doctor.ts';
 import { endpointOf, isModelConfigured, modelLabel } from './model-factory.ts';
 import { modelErrorHint, type ModelCallSite } from './model-errors.ts';
 import type { ModelEntry } from './model-settings.ts';
 
-/** What to set when no model is configured: the environment first (secrets never go in the file). */
-export const NO_MODEL_HELP =
-  'no model is configured, so every turn answers with how to set one. Set KAZMA_MODEL (e.g. gpt-4o-mini) and ' +
-  'OPENAI_API_KEY in the environment — or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, llama.cpp, ' +
-  'vLLM); the tracked kazma.yaml reads them as model.name, model.api_key and model.base_url';
+/** Doctor's finding when no model is configured: Kazma runs, and says how to set one (secrets in the environment). */
+export const NO_MODEL: DoctorWarning = {
+  status: 'warn',
+  detail: 'no model is configured, so every turn answers with how to set one',
+  fix:
+    'Set KAZMA_MODEL (e.g. gpt-4o-mini) and OPENAI_API_KEY in the environment — or OPENAI_BASE_URL for a local ' +
+    'OpenAI-compatible server (Ollama, llama.cpp, vLLM); the tracked kazma.yaml reads them as model.name, ' +
+    'model.api_key and model.base_url',
+};
 
 /** Checks one model entry; resolves with what answered, throws an Error saying what is wrong. */
 export async function probeModel(
@@ -17,7 +22,7 @@ export async function probeModel(
   site: ModelCallSite,
   options: { timeoutMs?: number } = {},
 ): Promise<string> {
-  if (!isModelConfigured(entry)) throw new Error(NO_MODEL_HELP);
+  if (!isModelConfigured(entry)) throw new Error(`${NO_MODEL.detail}. ${NO_MODEL.fix}`);
   const base = endpointOf(entry).replace(/\/+$/, '');
   const anthropic = entry.provider === 'anthropic';
   const url = anthropic ? `${base}/v1/models/${encodeURIComponent(entry.name)}` : `${base}/models`;
