@@ -25,32 +25,33 @@ describe('a page built to be slow to read', () => {
     const k = await startAssembled({ web: { allow_private: [`127.0.0.1:${site.port}`], timeout: '5s' } });
     try {
       const health = `http://127.0.0.1:${k.kazma.http.port}/healthz`;
-      let done = false;
-      let slowest = 0;
-      const probe = (async () => {
-        while (!done) {
-          const started = performance.now();
-          const res = await fetch(health);
-          await res.arrayBuffer();
-          expect(res.status).toBe(200);
-          slowest = Math.max(slowest, performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })();
+      // A probe every 25 ms (Kazma runs in this process: a blocked main thread holds each probe up).
+      const slowest = { ms: 0, failed: 0 };
+      const probe = setInterval(() => {
+        const started = performance.now();
+        void fetch(health).then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.status !== 200) slowest.failed++;
+            slowest.ms = Math.max(slowest.ms, performance.now() - started);
+          },
+          () => slowest.failed++,
+        );
+      }, 25);
       const result = await k.kazma.core.tools.execute(
         'web_fetch',
         { url: `${site.origin}/deep` },
         { workspace: k.workspace, env: {}, secrets: [] },
       );
-      done = true;
-      await probe;
+      clearInterval(probe);
       expect(result.ok).toBe(true);
       const text = JSON.stringify(result);
       expect(text).toContain('could not be read for its main content');
       expect(text).toContain('deep text');
       // The old main-thread read kept /healthz waiting for the whole 47 s. The issue's goal is 100 ms on a
       // quiet machine; this bound leaves room for the other test files sharing two cores in CI.
-      expect(slowest).toBeLessThan(1_000);
+      expect(slowest).toEqual({ ms: expect.any(Number), failed: 0 });
+      expect(slowest.ms).toBeLessThan(1_000);
     } finally {
       await k.close();
     }
