@@ -102,7 +102,9 @@ describe('kazma config check', () => {
     writeFileSync(join(dir, 'broken.yaml'), 'tools:\n  disabled: [a\n');
     const result = await runKazma(['config', 'check', '--config', 'broken.yaml'], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^kazma: broken\.yaml is not valid:\n {2}\(yaml\) \(line 3\): Flow sequence .*[^:]\n/);
+    expect(result.stderr).toMatch(
+      /^kazma: broken\.yaml is not valid:\n {2}\(yaml\) \(line 3\): Flow sequence .*[^:]\n/,
+    );
   });
 
   it('prints its version for --version, -v and version, and the command list for a bare kazma, each with exit 0', async () => {
