@@ -3,6 +3,7 @@
 // and a memory limit; past either, web_fetch returns the page's plain text and says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readablePage } from '../../src/core/web/extract.ts';
+import { plainTextOfHtml } from '../../src/core/web/html-text.ts';
 import { startAssembled } from '../helpers/assembled.ts';
 import { startServer, type TestServer } from './servers.ts';
 
@@ -62,6 +63,12 @@ describe('a page built to be slow to read', () => {
     const page = await readablePage(big, 'text/html', { timeoutMs: 30_000, memoryMb: 8 });
     expect(page.text).toMatch(/^\[the page could not be read for its main content \(it needed over 8 MB\)/);
     expect(page.text).toContain('word word');
+  });
+
+  it('the plain-text reader drops script contents, whatever the case or the letters before them', () => {
+    // `İ` lowercases to two code units: positions taken from a lowercased copy would point elsewhere.
+    expect(plainTextOfHtml('İİİ<SCRIPT>steal()</Script><p>ok &amp; fine</p>')).toBe('İİİ ok & fine');
+    expect(plainTextOfHtml('<style>p{}</style>a&#128512;b&#99999999;')).toBe('a😀b&#99999999;');
   });
 
   it('an ordinary page is read for its main content, in the worker', async () => {

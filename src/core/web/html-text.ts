@@ -7,7 +7,6 @@ const SKIPPED = ['script', 'style', 'noscript', 'template'];
 
 /** Tags dropped, the contents of script/style/noscript/template dropped, a few entities decoded. */
 export function plainTextOfHtml(html: string): string {
-  const lower = html.toLowerCase();
   const out: string[] = [];
   let at = 0;
   while (at < html.length) {
@@ -19,11 +18,14 @@ export function plainTextOfHtml(html: string): string {
     out.push(html.slice(at, open));
     const close = html.indexOf('>', open);
     if (close < 0) break;
-    const name = /^<\s*([a-z]+)/.exec(lower.slice(open, Math.min(close, open + 20)))?.[1];
+    // Matched in the page itself, not a lowercased copy: lowercasing can change a string's length (`İ`),
+    // and positions found in the copy would then point elsewhere in the page.
+    const name = /^<\s*([a-z]+)/i.exec(html.slice(open, Math.min(close, open + 20)))?.[1]?.toLowerCase();
     at = close + 1;
     if (name && SKIPPED.includes(name)) {
-      const end = lower.indexOf(`</${name}`, at);
-      at = end < 0 ? html.length : end;
+      const closing = new RegExp(`</${name}`, 'gi');
+      closing.lastIndex = at;
+      at = closing.exec(html)?.index ?? html.length;
     } else out.push(' ');
   }
   return out
