@@ -6,7 +6,7 @@
 import type { Logger } from '../core/log/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
-import { SENDING_STALE_MS, scheduleSweeps } from './sweeps.ts';
+import { recoverDeliveries, scheduleSweeps } from './sweeps.ts';
 
 /** How often each process looks for the marker when nothing reconnected (a FLUSHALL keeps connections). */
 export const MEMORY_CHECK_MS = 5_000;
@@ -51,7 +51,7 @@ export class JobsRestorer {
     await scheduleSweeps(this.#base, this.#o.sweepEveryMs);
     const schedules = await this.#m.schedules.schedules.recover();
     const tasks = await this.#m.tasks.tasks.requeue();
-    await this.#base.outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) });
+    await recoverDeliveries(this.#base);
     await this.#m.approvals.reconciler.sweep();
     logger.info({ reason, schedules, tasks }, 'the jobs redis held are restored');
   }

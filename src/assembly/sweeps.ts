@@ -9,12 +9,17 @@ import type { Modules } from './modules.ts';
 /** A row in `sending` this long belongs to no live process (no send takes this long). */
 export const SENDING_STALE_MS = 5 * 60_000;
 
+/** Owed deliveries sent, and sends no live process can still be making marked "delivery unknown". */
+export function recoverDeliveries(base: Pick<Base, 'outbox'>): Promise<void> {
+  return base.outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) });
+}
+
 export function registerSweeps(base: Base, modules: Modules, o: { retentionMs: number; clock: Clock; logger: Logger }) {
   const { outbox, kinds } = base;
   const { clock, logger } = o;
   const sweeps: SweepStep[] = [
     modules.approvals.sweep,
-    { name: 'outbox', run: () => outbox.recover({ sendingBefore: new Date(Date.now() - SENDING_STALE_MS) }) },
+    { name: 'outbox', run: () => recoverDeliveries(base) },
     { name: 'outbox retention', run: () => outbox.prune(new Date(clock.now().getTime() - o.retentionMs)) },
     modules.chat.sweep,
     modules.runs.sweep,
