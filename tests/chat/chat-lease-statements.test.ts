@@ -61,6 +61,7 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const notFirst = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId: second },
       staleBefore,
+      threadLease: true,
     });
     expect(notFirst).toMatchObject({ held: true });
     expect(notFirst.taken).toBeUndefined();
@@ -68,6 +69,7 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const theirs = await statements.acquireListing(key, 'p2', chat, {
       key: { platform: 'telegram', eventId: first },
       staleBefore,
+      threadLease: true,
     });
     expect(theirs.held).toBe(false);
     expect(theirs.taken).toBeUndefined();
@@ -76,6 +78,7 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const mine = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId: first },
       staleBefore,
+      threadLease: true,
     });
     expect(mine.held).toBe(true);
     expect(mine.rows.map((row) => [row.eventId, row.state])).toEqual([
@@ -95,29 +98,51 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const second = await record();
     const staleBefore = new Date(Date.now() - 60_000);
     // Nothing taken (not the chat's first row): nothing kept, no thread lease row.
-    await statements.acquireListing(key, 'p1', chat, { key: { platform: 'telegram', eventId: second }, staleBefore });
-    expect(statements.takeAhead(chat)).toBeUndefined();
-    // Taken: the lease of the chat's current thread, under a holder of its own, kept once.
+    const skipped = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId: second },
+      staleBefore,
+      threadLease: true,
+    });
+    expect(skipped.ahead).toBeUndefined();
+    // Taken: the lease of the chat's current thread, under a holder of its own, given with the row once.
     const mine = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId: first },
       staleBefore,
+      threadLease: true,
     });
     expect(mine.taken).toMatchObject({ eventId: first });
-    const ahead = statements.takeAhead(chat);
+    const ahead = mine.ahead?.claim();
     expect(ahead).toEqual({ threadId: `${chat}#0`, holder: `p1/row:telegram:${first}` });
-    expect(statements.takeAhead(chat)).toBeUndefined();
+    expect(mine.ahead?.claim()).toBeUndefined();
     // A second try at the same row (the first one's answer was lost) takes the same lease again, at once.
     const again = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId: first },
       staleBefore,
+      threadLease: true,
     });
     expect(again.taken).toMatchObject({ eventId: first, attempts: 2 });
-    expect(statements.takeAhead(chat)).toEqual(ahead);
+    expect(again.ahead?.claim(`${chat}#1`)).toBeUndefined(); // claimed only by a run on its thread
+    expect(again.ahead?.claim(`${chat}#0`)).toEqual(ahead);
     // Held in the database: another holder cannot take it; its holder can.
     const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
     expect(await other.acquire(ahead!.threadId, 'p2/x')).toBe(false);
     expect(await leases.acquire(ahead!.threadId, ahead!.holder)).toBe(true);
     await leases.release(ahead!.threadId, ahead!.holder);
+  });
+
+  it('a row taken that is not a turn (a command typed in the chat) takes no thread lease with it', async () => {
+    const { chat, key, statements, record } = setup();
+    const eventId = await record();
+    const mine = await statements.acquireListing(key, 'p1', chat, {
+      key: { platform: 'telegram', eventId },
+      staleBefore: new Date(Date.now() - 60_000),
+      threadLease: false,
+    });
+    expect(mine.taken).toMatchObject({ eventId });
+    expect(mine.ahead).toBeUndefined();
+    const other = new ThreadLeases({ db: db().db, owner: 'p2', ttlMs: TTL });
+    expect(await other.acquire(`${chat}#0`, 'p2/x')).toBe(true);
+    await other.release(`${chat}#0`, 'p2/x');
   });
 
   it('a thread lease another holder has is not taken with the row, and nothing is kept', async () => {
@@ -128,9 +153,10 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const mine = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId },
       staleBefore: new Date(Date.now() - 60_000),
+      threadLease: true,
     });
     expect(mine.taken).toMatchObject({ eventId });
-    expect(statements.takeAhead(chat)).toBeUndefined();
+    expect(mine.ahead).toBeUndefined();
     await other.release(`${chat}#0`, 'p2/x');
   });
 
@@ -142,6 +168,7 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const mine = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId },
       staleBefore: new Date(Date.now() - 60_000),
+      threadLease: true,
     });
     expect(mine.held).toBe(true);
     expect(mine.taken).toBeUndefined();
@@ -149,6 +176,7 @@ describeEachBackend('a chat’s lease and listing in one statement', (db) => {
     const later = await statements.acquireListing(key, 'p1', chat, {
       key: { platform: 'telegram', eventId },
       staleBefore: new Date(Date.now() + 60_000),
+      threadLease: true,
     });
     expect(later.taken).toMatchObject({ eventId, owner: 'p1', attempts: 2 });
   });

@@ -1,7 +1,7 @@
 // On PostgreSQL the statement that takes a chat's lease and its next row also takes the lease of the
-// chat's current thread, kept for whatever runs that row (ThreadLeases.keepAhead): a message's turn holds
-// it without a statement of its own. What runs the row must never wait for that lease, and a row whose run
-// does not use it must let it go: with `turns.lease_ttl` at ten minutes here, a lease nobody used or let
+// chat's current thread when the row is a turn, handed to the row's run as a value (AheadLease): a
+// message's turn holds it without a statement of its own. Nothing that runs a row may wait for such a
+// lease, and a row whose run does not claim it must let it go: with `turns.lease_ttl` at ten minutes here, a lease nobody used or let
 // go would hold up the chat's next turn past the test's timeout.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -104,7 +104,7 @@ it('a message’s turn runs on the thread lease taken with its row, and the row�
   expect(await heldLeases()).toEqual([]);
 });
 
-it('/compact, which takes the thread’s lease by the thread’s id, runs on the one taken with its row instead of waiting for it', {
+it('/compact, which takes the thread’s lease by the thread’s id, never waits for a lease taken with its row', {
   timeout: 30_000,
 }, async () => {
   for (const word of ['apples', 'pears', 'plums']) await say(word);
@@ -114,7 +114,7 @@ it('/compact, which takes the thread’s lease by the thread’s id, runs on the
   expect(await say('and figs')).toContain('and figs');
 });
 
-it('a command that takes no thread lease (/new, /help) lets the one taken with its row go with the row’s end', {
+it('a command that takes no thread lease (/new, /help) leaves none held after the row’s end', {
   timeout: 30_000,
 }, async () => {
   for (const command of ['/help', '/new']) {

@@ -8,7 +8,7 @@
 // cannot take it back).
 import { and, eq, getTableColumns, inArray, not, or, sql } from 'drizzle-orm';
 import { type Db, builtOnce, inbox, threadLeases } from '../db/index.ts';
-import { aheadHolder, currentLeaseUpsertWhen } from './leases-ahead.ts';
+import { AheadLease, aheadHolder, currentLeaseUpsertWhen } from './leases-ahead.ts';
 import { leaseUpsert, type ThreadLease, type ThreadLeases } from './thread-lease.ts';
 import { sentMarksUpdate } from '../outbox/index.ts';
 import type { ChatLeases, TakeRequest } from './chat-leases.ts';
@@ -57,7 +57,7 @@ export class ChatLeaseStatements implements ChatLeases {
     holder: string,
     chat: string,
     take?: TakeRequest,
-  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: AheadLease }> {
     if (take) return this.#acquireListingTaking(key, holder, chat, take);
     const statement = builtOnce(this.#db, 'chatLeases.acquireListing', (db) => {
       const lease = db.$with('lease').as(leaseUpsert(db));
@@ -75,16 +75,16 @@ export class ChatLeaseStatements implements ChatLeases {
 
   /**
    * The taking listing also takes the lease of the chat's current thread, with the row, under a holder of
-   * that row's (aheadHolder), kept for the turn that runs it (ThreadLeases.keepAhead): that turn then takes
-   * no lease of its own, one statement fewer. Whoever runs the row and does not use it lets it go
-   * (ChatTurns, {@link takeAhead}).
+   * that row's (aheadHolder), when the row is a turn (`take.threadLease`): returned as `ahead`, a value
+   * the caller hands to the turn that runs the row, which then takes no lease of its own — one statement
+   * fewer. Whoever runs the row and does not use it lets it go (ChatTurns).
    */
   async #acquireListingTaking(
     key: string,
     holder: string,
     chat: string,
     take: TakeRequest,
-  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }> {
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: AheadLease }> {
     const statement = builtOnce(this.#db, 'chatLeases.acquireListingTaking', (db) =>
       unfinishedTaking(db, db.$with('lease').as(leaseUpsert(db)), (taken) =>
         db.$with('ahead').as(currentLeaseUpsertWhen(db, taken)),
@@ -98,16 +98,11 @@ export class ChatLeaseStatements implements ChatLeases {
         chat,
         ttl: this.#ttl,
         threadHolder,
+        threadLease: take.threadLease,
         ...takeParams(take.key, holder, take.staleBefore),
       }),
     );
-    if (ahead) this.#leases.keepAhead(chat, { threadId: ahead, holder: threadHolder });
-    return listed;
-  }
-
-  /** The thread lease the taking listing took for `chat` that no run used; the caller lets it go. */
-  takeAhead(chat: string): ThreadLease | undefined {
-    return this.#leases.takeAhead(chat);
+    return ahead ? { ...listed, ahead: new AheadLease({ threadId: ahead, holder: threadHolder }) } : listed;
   }
 
   /**

@@ -1,5 +1,6 @@
 // The lease a chat's turns are taken under (see ChatTurns), and the one an embedded database needs.
 import type { ThreadLease } from './thread-lease.ts';
+import type { AheadLease } from './leases-ahead.ts';
 import type { InboxKey, InboxRow } from '../chat/index.ts';
 import type { RowEnd } from './row-end.ts';
 
@@ -7,6 +8,8 @@ import type { RowEnd } from './row-end.ts';
 export interface TakeRequest {
   key: InboxKey;
   staleBefore: Date;
+  /** The row is a turn on the chat's current thread: take that thread's lease ahead with it (AheadLease). */
+  threadLease: boolean;
 }
 
 /**
@@ -22,14 +25,16 @@ export interface ChatLeases {
   /**
    * Takes or renews the lease and lists the chat's unfinished rows; `held` unknown when none is listed.
    * With `take`, also takes that row for `holder` (Inbox.take) when the lease is held and the row is the
-   * chat's first unfinished one, and gives it as `taken` (the listing still shows it as it was).
+   * chat's first unfinished one, and gives it as `taken` (the listing still shows it as it was) — with
+   * the lease of the chat's current thread as `ahead` when `take.threadLease`: the caller hands it to
+   * the row's run, or lets it go.
    */
   acquireListing?(
     key: string,
     holder: string,
     chat: string,
     take?: TakeRequest,
-  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow }>;
+  ): Promise<{ held: boolean | undefined; rows: InboxRow[]; taken?: InboxRow; ahead?: AheadLease }>;
   /**
    * Lists the chat's unfinished rows, and lets the lease go when there is none (`released`); with
    * `ending`, first ends that row, which `holder` owns (Inbox.finish), and lets go of the thread lease
@@ -41,11 +46,6 @@ export interface ChatLeases {
     chat: string,
     ending?: { row: RowEnd; lease?: ThreadLease },
   ): Promise<{ rows: InboxRow[]; released: boolean }>;
-  /**
-   * The thread lease a taking `acquireListing` took for the chat's current thread, when the run of the
-   * row did not use it (ThreadLeases.keepAhead): the caller must let it go. Undefined when none is left.
-   */
-  takeAhead?(chat: string): ThreadLease | undefined;
   /** Extends a lease `holder` holds, never taking one back; false when it holds it no more. */
   renew(key: string, holder: string): Promise<boolean>;
 }

@@ -1,8 +1,8 @@
 // A thread's lease taken ahead of the run that uses it. On PostgreSQL the statement that takes a chat's
 // lease and its next row (core/turns/chat-lease-statements.ts) also takes the lease of the chat's current
-// thread, so the turn that runs the row needs no statement of its own for it; this process keeps it
-// until that run holds it (ThreadLeases.runOnChat on the chat, ThreadLeases.run on the thread) or ChatTurns
-// lets it go with the row's end.
+// thread when that row is a turn, so the turn needs no statement of its own for it. The lease travels as
+// a value (AheadLease) from the listing to the row's run, which claims it (ThreadLeases.runOnChat, or
+// ThreadLeases.run on that thread); ChatTurns lets it go with the row's end when nobody did.
 import { sql, type WithSubquery } from 'drizzle-orm';
 import { type Db, threadLeases } from '../db/index.ts';
 import { leaseTerms } from './lease-terms.ts';
@@ -11,7 +11,8 @@ import { currentThreadIdSql } from './threads.ts';
 
 /**
  * ThreadLeases' upsert of the chat's current thread (placeholders `chat`, `threadHolder`, `ttl`) only
- * when `when` (a CTE of the same statement: the row taken) returns a row, returning the thread id when
+ * when `when` (a CTE of the same statement: the row taken) returns a row and `threadLease` is true (the
+ * row is a turn, which runs on that thread; TakeRequest.threadLease), returning the thread id when
  * `threadHolder` holds the lease now — taken, or renewed when it already held it.
  */
 export function currentLeaseUpsertWhen(db: Db, when: WithSubquery) {
@@ -23,7 +24,12 @@ export function currentLeaseUpsertWhen(db: Db, when: WithSubquery) {
   };
   return db
     .insert(threadLeases)
-    .select(db.select(row).from(when))
+    .select(
+      db
+        .select(row)
+        .from(when)
+        .where(sql`${sql.placeholder('threadLease')}::boolean`),
+    )
     .onConflictDoUpdate(onConflict)
     .returning({ threadId: threadLeases.threadId });
 }
@@ -37,24 +43,23 @@ export function aheadHolder(owner: string, row: { platform: string; eventId: str
   return `${owner}/row:${row.platform}:${row.eventId}`;
 }
 
-/** The leases kept ahead by one process, by chat (one per ThreadLeases, which Kazma builds once). */
-export class LeasesAhead {
-  readonly #byChat = new Map<string, ThreadLease>();
+/**
+ * A thread lease taken ahead, as a value: the chat's listing returns it with the row it took, ChatTurns
+ * hands it to that row's run (Work.run's `ahead`), and the run that runs on that thread claims it —
+ * once — instead of taking a lease of its own. Whoever handed it over lets it go when nobody claimed it.
+ */
+export class AheadLease {
+  #lease: ThreadLease | undefined;
 
-  keep(chat: string, lease: ThreadLease): void {
-    this.#byChat.set(chat, lease);
+  constructor(lease: ThreadLease) {
+    this.#lease = lease;
   }
 
-  /** The chat's lease, no longer kept. */
-  take(chat: string): ThreadLease | undefined {
-    const lease = this.#byChat.get(chat);
-    this.#byChat.delete(chat);
+  /** The lease, when it is on `threadId` (any thread when none is named) and still unclaimed; then claimed. */
+  claim(threadId?: string): ThreadLease | undefined {
+    const lease = this.#lease;
+    if (!lease || (threadId !== undefined && lease.threadId !== threadId)) return undefined;
+    this.#lease = undefined;
     return lease;
-  }
-
-  /** The lease kept on `threadId`, whichever chat's it is, no longer kept. */
-  takeOfThread(threadId: string): ThreadLease | undefined {
-    for (const [chat, lease] of this.#byChat) if (lease.threadId === threadId) return this.take(chat);
-    return undefined;
   }
 }

@@ -4,7 +4,7 @@ import { type Db, builtOnce, dialect, queryPrepared, threadLeases } from '../db/
 import type { ChatRef } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 import { leaseTerms } from './lease-terms.ts';
-import { LeasesAhead } from './leases-ahead.ts';
+import type { AheadLease } from './leases-ahead.ts';
 import { currentThreadIdSql } from './threads.ts';
 
 /** Another process kept the thread for longer than a turn may wait. */
@@ -78,8 +78,6 @@ export class ThreadLeases {
   readonly #o: Required<ThreadLeasesOptions>;
   /** The leases of a solo database (see ThreadLeasesOptions.solo), by thread. */
   readonly #soloTable = new Map<string, HeldLease>();
-  /** Leases the chat's lease statement took ahead of the run that uses them (core/turns/leases-ahead.ts). */
-  readonly #ahead = new LeasesAhead();
 
   constructor(options: ThreadLeasesOptions) {
     this.#o = { ttlMs: 15_000, waitMs: 600_000, solo: false, ...options };
@@ -88,20 +86,6 @@ export class ThreadLeases {
   /** True when every lease is held by this process (a solo database): nobody else records or runs its work. */
   get solo(): boolean {
     return this.#o.solo;
-  }
-
-  /**
-   * Keeps a lease the chat's lease statement took on the chat's current thread for the run that comes
-   * next: {@link runOnChat} on that chat, or {@link run} on that thread, holds it without a statement of
-   * its own. Whoever runs the chat's row and does not use it lets it go ({@link takeAhead}).
-   */
-  keepAhead(chat: string, lease: ThreadLease): void {
-    this.#ahead.keep(chat, lease);
-  }
-
-  /** The lease kept ahead for `chat` that no run used, now the caller's to let go; undefined when none is left. */
-  takeAhead(chat: string): ThreadLease | undefined {
-    return this.#ahead.take(chat);
   }
 
   /**
@@ -169,21 +153,24 @@ export class ThreadLeases {
   /**
    * Runs `work` holding the thread's lease: waits (polling) while another process holds it, renews it
    * every third of its lifetime, and releases it after. Throws {@link ThreadBusyError} past `waitMs`.
+   * `ahead`: a lease taken with the row this run is for (AheadLease); held instead when it is on this thread.
    */
-  async run<T>(threadId: string, work: () => Promise<T>): Promise<T> {
-    const ahead = this.#o.solo ? undefined : this.#ahead.takeOfThread(threadId);
+  async run<T>(threadId: string, work: () => Promise<T>, options: { ahead?: AheadLease } = {}): Promise<T> {
+    const ahead = options.ahead?.claim(threadId);
     return ahead ? this.#held(threadId, ahead.holder, true, work) : this.#held(threadId, this.#holder(), false, work);
   }
 
   /**
    * {@link run} on the chat's current thread (`current` reads it, ThreadStore.current). With leases in rows
    * the first try for the lease reads the chat's thread in the same statement: one statement, not two.
+   * `ahead`: the lease of the chat's current thread taken with the row this run is for (AheadLease), held
+   * without a statement of its own.
    */
   async runOnChat<T>(
     chat: ChatRef,
     current: () => Promise<string>,
     work: (threadId: string) => Promise<T>,
-    options: { handOff?: LeaseHandOff } = {},
+    options: { handOff?: LeaseHandOff; ahead?: AheadLease } = {},
   ): Promise<T> {
     const holder = this.#holder();
     if (this.#o.solo) {
@@ -191,7 +178,7 @@ export class ThreadLeases {
       return this.#held(threadId, holder, false, () => work(threadId));
     }
     // Taken by the chat's lease statement with the row this run is for: no statement of its own.
-    const ahead = this.takeAhead(chat);
+    const ahead = options.ahead?.claim();
     if (ahead) return this.#held(ahead.threadId, ahead.holder, true, () => work(ahead.threadId), options.handOff);
     const statement = builtOnce(this.#o.db, 'leases.acquireCurrent', (db) =>
       dialect.sqlToQuery(currentLeaseUpsert(db)),

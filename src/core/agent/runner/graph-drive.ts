@@ -5,7 +5,7 @@ import type { ApprovalBroker, ApprovalQuestion } from '../../approvals/index.ts'
 import type { SentHandOff } from '../../outbox/index.ts';
 import type { RunRef } from '../../runs/index.ts';
 import type { Actor } from '../../surface/index.ts';
-import { type ThreadLeases, type ThreadStore, TurnInterruptedError } from '../../turns/index.ts';
+import { type AheadLease, type ThreadLeases, type ThreadStore, TurnInterruptedError } from '../../turns/index.ts';
 import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
@@ -49,11 +49,12 @@ export class GraphDrive {
 
   /**
    * Runs `work` holding the thread's lease (when leases are configured). Holding it, nobody else writes
-   * the thread, so its checkpoint, read here, need not be read again by the graph.
+   * the thread, so its checkpoint, read here, need not be read again by the graph. `ahead`: a lease taken
+   * with the row this run is for, held instead of taking one when it is on this thread.
    */
-  leased<T>(run: RunRef, work: () => Promise<T>): Promise<T> {
+  leased<T>(run: RunRef, work: () => Promise<T>, options: { ahead?: AheadLease } = {}): Promise<T> {
     const shared = () => this.shared(run, work);
-    return this.#o.leases ? this.#o.leases.run(run.threadId, shared) : shared();
+    return this.#o.leases ? this.#o.leases.run(run.threadId, shared, options) : shared();
   }
 
   /** `work` on a thread whose lease is held: the graph reuses the runner's read of its checkpoint. */

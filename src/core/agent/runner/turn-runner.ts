@@ -9,7 +9,7 @@ import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
-import type { LeaseHandOff } from '../../turns/index.ts';
+import type { AheadLease, LeaseHandOff } from '../../turns/index.ts';
 import {
   anchorAtEnd,
   anchorAtTurn,
@@ -50,11 +50,12 @@ export class TurnRunner {
    * left waiting and the model sees the new message. `turnId` names the turn for good (the inbox gives
    * each message event one): when the thread shows this turn already began — the process stopped mid-turn
    * and the message is taken up again — it continues from its last checkpoint, its replies delivered once.
-   * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent.
+   * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent;
+   * `ahead`: the lease of the chat's current thread taken with the message's inbox row, held instead.
    */
   async message(
     input: { chat: ChatRef; actor: Actor; text: string; turnId?: string },
-    options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff } = {},
+    options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff; ahead?: AheadLease } = {},
   ): Promise<void> {
     const current = () => this.#o.threads.current(input.chat);
     if (!this.#o.leases) return void (await this.turn(chatRun(input.chat, await current()), input));
@@ -131,11 +132,14 @@ export class TurnRunner {
    * Ends a turn that cannot be finished (it stopped the process `turns.max_attempts` times): a question
    * it waits on is superseded, its open calls are answered "not run", and the thread is closed with
    * `text` as a notice — shown to the chat, never sent to the model as its own words — so the next
-   * message starts clean instead of running the same step again.
+   * message starts clean instead of running the same step again. `ahead`: as for {@link message}.
    */
-  async endTurn(input: { chat: ChatRef; turnId: string; text: string }): Promise<void> {
+  async endTurn(
+    input: { chat: ChatRef; turnId: string; text: string },
+    options: { ahead?: AheadLease } = {},
+  ): Promise<void> {
     const run = chatRun(input.chat, await this.#o.threads.current(input.chat));
-    await this.#graph.leased(run, () => this.#endTurn(run, input));
+    await this.#graph.leased(run, () => this.#endTurn(run, input), options);
   }
 
   async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {

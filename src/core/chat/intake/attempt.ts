@@ -2,7 +2,7 @@
 // up after too many attempts (each one stopped the process), or left running for the next start.
 import { parseCommand } from '../../commands/index.ts';
 import type { ChatRef, InboundEvent } from '../../surface/index.ts';
-import { TurnInterruptedError, type RowEnd } from '../../turns/index.ts';
+import { TurnInterruptedError, type AheadLease, type RowEnd } from '../../turns/index.ts';
 import { inboxKey, turnIdOf, type InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOptions, PipelineOutcome, Work } from './pipeline-types.ts';
 import type { Say } from './work-plan.ts';
@@ -31,7 +31,7 @@ export class Attempts {
     const { logger } = this.#o;
     const maxAttempts = this.#o.maxAttempts ?? 3;
     if (row.attempts > maxAttempts) {
-      await this.#giveUp(event, row.attempts - 1).catch((error: unknown) =>
+      await this.#giveUp(event, row.attempts - 1, options?.ahead).catch((error: unknown) =>
         logger?.error({ err: error }, 'could not end an event that kept stopping Kazma'),
       );
       return {
@@ -52,7 +52,7 @@ export class Attempts {
     }
   }
 
-  async #giveUp(event: InboundEvent, attempts: number): Promise<void> {
+  async #giveUp(event: InboundEvent, attempts: number, ahead?: AheadLease): Promise<void> {
     this.#o.logger?.error(
       { platform: event.platform, event: event.eventId, attempts },
       'an event stopped Kazma every time it was worked on; giving it up',
@@ -61,7 +61,10 @@ export class Attempts {
       `⚠️ I could not finish this: Kazma stopped ${attempts} times while working on it, so I have given ` +
       `up on it. Nothing more will run for it; send it again if you still need it.`;
     if (event.kind === 'message' && !parseCommand(event.text))
-      await this.#o.runner.endTurn({ chat: event.chat, turnId: turnIdOf(inboxKey(event)), text });
+      await this.#o.runner.endTurn(
+        { chat: event.chat, turnId: turnIdOf(inboxKey(event)), text },
+        ahead ? { ahead } : {},
+      );
     else await this.#say.send(event.chat, text);
   }
 

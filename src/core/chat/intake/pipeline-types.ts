@@ -1,5 +1,5 @@
 // The inbound pipeline's contract: what it returns and the parts it is built from (pipeline.ts).
-import type { LeaseHandOff, ChatLeases } from '../../turns/index.ts';
+import type { AheadLease, LeaseHandOff, ChatLeases } from '../../turns/index.ts';
 import type { TurnRunner } from '../../agent/index.ts';
 import type { ReplyOutbox, SentHandOff } from '../../outbox/index.ts';
 import type { CommandJournal } from '../../effects/index.ts';
@@ -69,7 +69,10 @@ export interface Work {
   queue?: string;
   /**
    * `handOff`: takes over letting the turn's thread lease go; `sentHandOff`: takes over recording its
-   * replies as sent (a chat's turn: both written by the statement that ends its inbox row, ChatTurns).
+   * replies as sent (a chat's turn: both written by the statement that ends its inbox row, ChatTurns);
+   * `ahead`: the lease of the chat's current thread taken with the row, for a turn to claim.
    */
-  run: (options?: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff }) => Promise<void>;
+  run: (options?: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff; ahead?: AheadLease }) => Promise<void>;
+  /** The work is a turn on the chat's current thread: its lease may be taken ahead with the row (AheadLease). */
+  turn?: true;
 }

@@ -146,18 +146,22 @@ export class InboundPipeline {
 
   async #route(event: InboundEvent, staleBefore: Date | undefined): Promise<PipelineOutcome> {
     const { work, ordered } = await this.#planner.plan(event);
-    if (ordered) return this.#turns.submit(event.chat, inboxKey(event), staleBefore ? { staleBefore } : {});
+    if (ordered)
+      return this.#turns.submit(event.chat, inboxKey(event), {
+        ...(staleBefore && { staleBefore }),
+        threadLease: work.turn === true,
+      });
     const run = () => this.#claimed(event, staleBefore, work);
     return work.queue ? this.#o.queues.run(work.queue, run) : run();
   }
 
   /**
-   * An event's work as things stand, and whether it waits its turn in its chat's order across processes:
-   * a message (a turn, or a command typed in the chat that runs in the chat's queue, like /new). Commands
-   * that need no order (/status), platform commands (answered through the receiving process's own
-   * interaction) and button taps (decided in the question's chat queue) run where they were received.
+   * A row as the chat's lease holder sees it: its work, when it waits its turn in its chat's order across
+   * processes — a message (a turn, or a command typed in the chat that runs in the chat's queue, like
+   * /new). Commands that need no order (/status), platform commands (answered through the receiving
+   * process's own interaction) and button taps (decided in the question's chat queue) run where they
+   * were received.
    */
-  /** A row as the chat's lease holder sees it: its work, when it is a message that waits its turn. */
   async #ordered(row: InboxRow): Promise<OrderedWork | undefined> {
     let event: InboundEvent;
     try {

@@ -67,6 +67,7 @@ export class WorkPlanner {
     const text = event.kind === 'message' ? event.text : '';
     return {
       queue: event.chat,
+      turn: true,
       run: (options) =>
         this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options),
     };

@@ -1,4 +1,4 @@
-import { LOCAL_LEASES } from '../../turns/index.ts';
+import { LOCAL_LEASES, type AheadLease } from '../../turns/index.ts';
 import { systemClock } from '../../clock.ts';
 import type { OrderedWork } from './turn-hand-offs.ts';
 import { ChatWaiters, staleBeforeOf, type Listing } from './chat-waiters.ts';
@@ -53,9 +53,14 @@ export class ChatTurns {
   /**
    * Waits until the event has been run, here in its turn or by another process. Resolves with what became
    * of it ('duplicate' when another process ran it; 'stopping' when this process stopped first — the row
-   * stays in the inbox for another process or the next start).
+   * stays in the inbox for another process or the next start). `threadLease`: the event is a turn on the
+   * chat's current thread, whose lease the chat's listing may take with the row (AheadLease).
    */
-  submit(chat: string, key: InboxKey, options: { staleBefore?: Date } = {}): Promise<PipelineOutcome> {
+  submit(
+    chat: string,
+    key: InboxKey,
+    options: { staleBefore?: Date; threadLease?: boolean } = {},
+  ): Promise<PipelineOutcome> {
     if (this.#closed) return Promise.resolve('stopping');
     const waiter = this.#waiting.add(chat, key, options);
     this.#wake.get(chat)?.();
@@ -97,10 +102,16 @@ export class ChatTurns {
         // The event this process waited on first is taken in the same statement when it is the chat's
         // next (the common case: one message in a quiet chat); any other row is taken on its own below.
         const take = this.#waiting.takeRequest(chat, this.#o.staleAfterMs, this.#o.clock);
-        const got: { held: boolean | undefined; rows?: InboxRow[]; taken?: InboxRow } = leases.acquireListing
-          ? await leases.acquireListing(lease, inbox.owner, chat, take)
-          : { held: await leases.acquire(lease, inbox.owner) };
-        const listed = got.rows && { rows: got.rows, asOf, ...(got.taken && { taken: got.taken }) };
+        const got: { held: boolean | undefined; rows?: InboxRow[]; taken?: InboxRow; ahead?: AheadLease } =
+          leases.acquireListing
+            ? await leases.acquireListing(lease, inbox.owner, chat, take)
+            : { held: await leases.acquire(lease, inbox.owner) };
+        const listed = got.rows && {
+          rows: got.rows,
+          asOf,
+          ...(got.taken && { taken: got.taken }),
+          ...(got.ahead && { ahead: got.ahead }),
+        };
         // `held` is unknown only with no row listed: #hold then ends at once, and the lease is let go.
         if (got.held !== false) {
           this.#holding.add(chat);
@@ -144,6 +155,8 @@ export class ChatTurns {
     // The row last run, while its end is not written: the next listing writes it (one statement), and
     // only then is its waiter told, so whoever waits on it sees the row ended.
     let ran: Ran | undefined;
+    // The thread lease taken with the first listing's row: handed to the first row run, else let go.
+    let ahead = listed?.ahead;
     try {
       while (this.#more(chat)) {
         const listing = listed ?? (await this.#list(chat, lease, ran?.ending));
@@ -165,14 +178,15 @@ export class ChatTurns {
           await sleep(this.#o.poll.maxMs);
           continue;
         }
-        const done = await this.#rows.run(chat, next, taken);
+        const done = await this.#rows.run(chat, next, taken, ahead);
+        ahead = undefined;
         if (done.ran) ran = done.ran;
         else if (done.outcome === 'stopping') return false;
       }
       return false;
     } finally {
       keeper.stop();
-      await this.#rows.endUnfinished(chat, ran);
+      await this.#rows.endUnfinished(chat, ran, ahead);
     }
   }
 

@@ -2,7 +2,7 @@
 // one rule for reading a listing of the inbox against them.
 import type { InboxKey, InboxRow } from '../inbox/inbox.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
-import type { TakeRequest } from '../../turns/index.ts';
+import type { AheadLease, TakeRequest } from '../../turns/index.ts';
 import type { Clock } from '../../clock.ts';
 
 interface Waiter {
@@ -11,6 +11,8 @@ interface Waiter {
   promise: Promise<PipelineOutcome>;
   /** Recovery: a running row of this event untouched since then was left by a stopped process. */
   staleBefore?: Date;
+  /** The event is a turn on the chat's current thread (TakeRequest.threadLease). */
+  threadLease: boolean;
   /** When it was added (ChatWaiters' clock): only a listing begun later can say it is finished. */
   since: number;
 }
@@ -23,6 +25,8 @@ export interface Listing {
   released?: boolean;
   /** A row the listing's statement also took for this process (ChatLeases.acquireListing's `take`). */
   taken?: InboxRow;
+  /** The thread lease taken with `taken`, for its run (ChatLeases.acquireListing's `ahead`). */
+  ahead?: AheadLease;
 }
 
 /**
@@ -38,7 +42,7 @@ export class ChatWaiters {
   #clock = 0;
 
   /** The chat's waiter for the event, added when there is none yet. */
-  add(chat: string, key: InboxKey, options: { staleBefore?: Date }): Waiter {
+  add(chat: string, key: InboxKey, options: { staleBefore?: Date; threadLease?: boolean }): Waiter {
     const waiters = this.#waiting.get(chat) ?? new Map<string, Waiter>();
     this.#waiting.set(chat, waiters);
     const id = idOf(key);
@@ -50,6 +54,7 @@ export class ChatWaiters {
         key,
         resolve,
         promise,
+        threadLease: options.threadLease === true,
         since: this.#clock++,
         ...(options.staleBefore && { staleBefore: options.staleBefore }),
       };
@@ -65,7 +70,13 @@ export class ChatWaiters {
   /** The event this process waited on first in the chat, to take with a listing: most often the chat's next row. */
   takeRequest(chat: string, staleAfterMs: number, clock: Clock): TakeRequest | undefined {
     const first: Waiter | undefined = this.#waiting.get(chat)?.values().next().value;
-    return first && { key: first.key, staleBefore: staleBeforeOf(first, staleAfterMs, clock) };
+    return (
+      first && {
+        key: first.key,
+        staleBefore: staleBeforeOf(first, staleAfterMs, clock),
+        threadLease: first.threadLease,
+      }
+    );
   }
 
   /** How many events of the chat this process waits on. */
@@ -79,7 +90,7 @@ export class ChatWaiters {
 
   /** A listing stamped with when it began: `list` gives the rows, or the rows with what became of the lease. */
   async listing(
-    list: () => Promise<InboxRow[] | { rows: InboxRow[]; released?: boolean; taken?: InboxRow }>,
+    list: () => Promise<InboxRow[] | { rows: InboxRow[]; released?: boolean; taken?: InboxRow; ahead?: AheadLease }>,
   ): Promise<Listing> {
     const asOf = this.#clock;
     const listed = await list();

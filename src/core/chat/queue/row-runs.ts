@@ -1,4 +1,4 @@
-import type { ChatLeases, RowEnd, ThreadLease } from '../../turns/index.ts';
+import type { AheadLease, ChatLeases, RowEnd, ThreadLease } from '../../turns/index.ts';
 import type { InboxRow } from '../inbox/inbox.ts';
 import type { RowEndsAlone } from '../inbox/row-ends-alone.ts';
 import type { PipelineOutcome } from '../intake/pipeline-types.ts';
@@ -23,19 +23,22 @@ export class RowRuns {
   /**
    * Runs a taken row. The turn's thread lease and the replies it sent are handed off as its run ends:
    * with the row's end folded into the next listing (returned as `ran`), or let go and written now.
+   * `ahead`: the thread lease taken with the row (ChatLeases.acquireListing), handed to its run; let go
+   * with the row's end when the run did not claim it.
    */
   async run(
     chat: string,
     next: { row: InboxRow; work: OrderedWork },
     taken: InboxRow,
+    ahead?: AheadLease,
   ): Promise<{ outcome: PipelineOutcome; ran?: Ran }> {
     const { alone, waiting, leases } = this.#o;
-    const handed = new TurnHandOffs();
+    const handed = new TurnHandOffs(ahead);
     const result = await next.work.run(taken, handed).finally(() => handed.close());
     const { outcome } = result;
     const end = result.end && handed.ending(result.end);
-    // The thread lease taken with the row (the chat's lease statement) goes as a handed-off one, if unused.
-    await alone.letGo(handed.unused(leases.takeAhead?.(chat)));
+    // The thread lease taken with the row goes as a handed-off one, if its run did not claim it.
+    await alone.letGo(handed.unused(ahead?.claim()));
     if (end && leases.listReleasing && outcome !== 'stopping') {
       return {
         outcome,
@@ -49,10 +52,13 @@ export class RowRuns {
     return { outcome };
   }
 
-  /** As the lease goes: a thread lease taken with a row that never ran, and a row whose ending listing never came. */
-  async endUnfinished(chat: string, ran: Ran | undefined): Promise<void> {
-    const { alone, waiting, leases } = this.#o;
-    await alone.letGo(leases.takeAhead?.(chat));
+  /**
+   * As the chat's lease goes: a thread lease taken with a row that never ran (`ahead`), and a row whose
+   * ending listing never came.
+   */
+  async endUnfinished(chat: string, ran: Ran | undefined, ahead: AheadLease | undefined): Promise<void> {
+    const { alone, waiting } = this.#o;
+    await alone.letGo(ahead?.claim());
     if (!ran) return;
     await alone.letGo(ran.ending.lease);
     await alone.end(ran.ending.row);
