@@ -30,6 +30,8 @@ export interface FakeAttempt {
   body: ChatRequestBody;
   headers: IncomingHttpHeaders;
   outcome: 'ok' | 'failed' | 'hung' | 'held';
+  /** `Date.now()` when the whole answer was written (a paced stream's last chunk included). */
+  endedAt?: number;
 }
 
 /** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
@@ -78,12 +80,22 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     const r = render(steps.shift() ?? fallback(body), body, ++seq);
     if (!body.stream) return sendJson(res, 200, completionJson(r));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const data of completionChunks(r, body.stream_options?.include_usage === true)) res.write(`data: ${data}\n\n`);
-    res.end();
+    const events = completionChunks(r, body.stream_options?.include_usage === true).map((data) => `data: ${data}\n\n`);
+    const { delayMs = 0, bytes = false } = r.pacing;
+    if (delayMs === 0 && !bytes) {
+      for (const event of events) res.write(event);
+      return void res.end();
+    }
+    void writePaced(res, events, { delayMs, bytes });
   };
 
   const chat = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse): void => {
     requests.push(body);
+    const index = attempts.length;
+    res.on('finish', () => {
+      const attempt = attempts[index];
+      if (attempt) attempt.endedAt = Date.now();
+    });
     const failure = failures.shift();
     if (failure) {
       attempts.push({ at: Date.now(), body, headers, outcome: 'failed' });
@@ -205,4 +217,27 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * Writes the events one at a time, `delayMs` apart; with `bytes`, every byte in a write of its own, each
+ * after the last one left (a split anywhere: inside a character, a JSON delta, an event line).
+ */
+async function writePaced(
+  res: ServerResponse,
+  events: string[],
+  pacing: { delayMs: number; bytes: boolean },
+): Promise<void> {
+  res.socket?.setNoDelay(true);
+  for (const event of events) {
+    if (res.destroyed) return;
+    if (!pacing.bytes) res.write(event);
+    else
+      for (const byte of Buffer.from(event)) {
+        if (res.destroyed) return;
+        await new Promise<void>((resolve) => res.write(Buffer.of(byte), () => setImmediate(resolve)));
+      }
+    if (pacing.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, pacing.delayMs));
+  }
+  res.end();
 }

@@ -8,8 +8,22 @@ export interface FakeToolCall {
   id?: string | null;
 }
 
+/**
+ * How a streamed answer (`stream: true`) is written, as a slow model writes it: one chunk per word, a
+ * pause between chunks, or the whole event stream one byte per write (a split inside a UTF-8 character,
+ * a JSON delta or an event line), so the client's reader must put it back together.
+ */
+export interface FakePacing {
+  words?: boolean;
+  delayMs?: number;
+  bytes?: boolean;
+}
+
 /** What the fake model answers to one request: text, tool calls, or a function of the request body. */
-export type FakeStep = { text: string } | { toolCalls: FakeToolCall[] } | ((body: ChatRequestBody) => FakeStep);
+export type FakeStep =
+  | { text: string; pacing?: FakePacing }
+  | { toolCalls: FakeToolCall[]; text?: string; pacing?: FakePacing }
+  | ((body: ChatRequestBody) => FakeStep);
 
 /** The parts of a Chat Completions request body the fake reads; the rest is kept as received. */
 export interface ChatRequestBody {
@@ -21,7 +35,9 @@ export interface ChatRequestBody {
   [key: string]: unknown;
 }
 
-type Resolved = { text: string } | { toolCalls: FakeToolCall[] };
+type Resolved =
+  | { text: string; pacing?: FakePacing }
+  | { toolCalls: FakeToolCall[]; text?: string; pacing?: FakePacing };
 
 /** Text of a message's content, whether a string or an array of `{ type: 'text', text }` parts. */
 export function contentText(content: unknown): string {
@@ -62,6 +78,7 @@ interface Rendered {
   toolCalls: Array<{ id: string | undefined; name: string; arguments: string }>;
   finish: 'stop' | 'tool_calls';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  pacing: FakePacing;
 }
 
 export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rendered {
@@ -74,7 +91,7 @@ export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rend
           arguments: JSON.stringify(c.args),
         }))
       : [];
-  const text = 'text' in r ? r.text : null;
+  const text = 'text' in r && r.text !== undefined ? r.text : null;
   const prompt = tokens(JSON.stringify(body.messages ?? []));
   const completion = tokens((text ?? '') + toolCalls.map((c) => c.arguments).join(''));
   return {
@@ -85,6 +102,7 @@ export function render(step: FakeStep, body: ChatRequestBody, seq: number): Rend
     toolCalls,
     finish: toolCalls.length > 0 ? 'tool_calls' : 'stop',
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    pacing: r.pacing ?? {},
   };
 }
 
@@ -119,7 +137,7 @@ export function completionChunks(r: Rendered, includeUsage: boolean): string[] {
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
     });
   const out = [chunk({ role: 'assistant', content: '' })];
-  if (r.text) for (const piece of halves(r.text)) out.push(chunk({ content: piece }));
+  if (r.text) for (const piece of r.pacing.words ? words(r.text) : halves(r.text)) out.push(chunk({ content: piece }));
   r.toolCalls.forEach((c, index) => {
     out.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
     for (const piece of halves(c.arguments))
@@ -140,6 +158,11 @@ export function completionChunks(r: Rendered, includeUsage: boolean): string[] {
   }
   out.push('[DONE]');
   return out;
+}
+
+/** Each word with the space after it. */
+function words(s: string): string[] {
+  return s.match(/\S+\s*|\s+/gu) ?? [];
 }
 
 function halves(s: string): string[] {

@@ -55,7 +55,29 @@ export class DiscordSurface implements Surface {
       discordChunks(message.text),
       async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })),
       progress,
+      (draft, content) => this.#editText(draft, content),
     );
+  }
+
+  /** The answer so far, as one message: posted, then edited (the part past 2000 waits for the final send). */
+  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+    this.#o.typing.stop(chat);
+    const [content = '…'] = discordChunks(text);
+    return draft ? this.#editText(draft, content) : messageRefOf(chat, await this.#post(channelOf(chat), { content }));
+  }
+
+  /** Edits a text message; one deleted meanwhile is posted again. Returns where it now is. */
+  async #editText(ref: MessageRef, content: string): Promise<MessageRef> {
+    try {
+      await this.#o.rest.patch(Routes.channelMessage(channelOf(ref.chat), ref.id), {
+        body: { content, allowed_mentions: NO_MENTIONS },
+      });
+      return ref;
+    } catch (error) {
+      if (hasCode(error, CODES.unknownMessage))
+        return messageRefOf(ref.chat, await this.#post(channelOf(ref.chat), { content }));
+      throw discordError('PATCH /channels/:id/messages/:mid', error, this.#o.api);
+    }
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

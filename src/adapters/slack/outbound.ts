@@ -48,7 +48,29 @@ export class SlackSurface implements Surface {
       parts(message.text),
       async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
       progress,
+      (draft, part) => this.#editText(draft, part),
     );
+  }
+
+  /** The answer so far, as one message: posted, then updated (what outgrows it waits for the final send). */
+  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+    const [part] = parts(text);
+    if (draft) return this.#editText(draft, part!);
+    return messageRefOf(chat, await this.#post(this.#target(chat), part!.text, part!.blocks));
+  }
+
+  /** Updates a text message; one deleted meanwhile is posted again. Returns where it now is. */
+  async #editText(ref: MessageRef, part: SlackMessagePart): Promise<MessageRef> {
+    const { channel } = targetOf(ref.chat);
+    try {
+      await this.#call('chat.update', () =>
+        this.#o.client.chat.update({ channel, ts: ref.id, text: part.text, blocks: [...part.blocks] }),
+      );
+      return ref;
+    } catch (error) {
+      if (!(error instanceof SlackApiError && CARD_GONE.has(error.error))) throw error;
+      return messageRefOf(ref.chat, await this.#post(this.#target(ref.chat), part.text, part.blocks));
+    }
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

@@ -52,7 +52,39 @@ export class TelegramSurface implements Surface {
     );
     // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
     if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
-    return sendInParts(chunks, async (html) => messageRefOf(chat, await this.#sendHtml(target, html)), progress);
+    return sendInParts(
+      chunks,
+      async (html) => messageRefOf(chat, await this.#sendHtml(target, html)),
+      progress,
+      (draft, html) => this.#editText(draft, html),
+    );
+  }
+
+  /** The answer so far, as one message: posted, then edited (the part past 4096 waits for the final send). */
+  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+    this.#o.typing.stop(chat);
+    const [html] = splitTelegramHtml(markdownToTelegramHtml(text));
+    if (!html) return draft ?? messageRefOf(chat, await this.#sendHtml(targetOf(chat), escapeTelegramHtml('…')));
+    return draft ? this.#editText(draft, html) : messageRefOf(chat, await this.#sendHtml(targetOf(chat), html));
+  }
+
+  /** Edits a text message into `html`; one deleted meanwhile is posted again. Returns where it now is. */
+  async #editText(ref: MessageRef, html: string): Promise<MessageRef> {
+    const { chatId } = targetOf(ref.chat);
+    try {
+      await this.#o.api.editMessageText(chatId, messageIdOf(ref), html, { parse_mode: 'HTML' });
+    } catch (error) {
+      if (isNotModified(error)) return ref;
+      if (isMessageGone(error)) return messageRefOf(ref.chat, await this.#sendHtml(targetOf(ref.chat), html));
+      if (!isUnparsableEntities(error)) throw telegramError('editMessageText', error, this.#o.apiRoot);
+      // Losing a reply is worse than losing its formatting.
+      try {
+        await this.#o.api.editMessageText(chatId, messageIdOf(ref), telegramVisibleText(html));
+      } catch (plainError) {
+        if (!isNotModified(plainError)) throw telegramError('editMessageText', plainError, this.#o.apiRoot);
+      }
+    }
+    return ref;
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

@@ -1,3 +1,4 @@
+import { LiveReplies } from '../streaming/index.ts';
 import { setMaxListeners } from 'node:events';
 import type { ApprovalBroker } from '../approvals/index.ts';
 import type { SurfaceRegistry } from '../surface/index.ts';
@@ -116,6 +117,7 @@ export async function createAgent({
     signal: aborter.signal,
     leases,
     reads: checkpointer.saver.reads,
+    live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });

@@ -2,5 +2,5 @@ export { enqueueOutbox, getOutbox, moveOutbox, openOutbox, outboxOfOwner } from 
 export type { OutboxDispatcher } from './port.ts';
 export { JobOutboxDispatcher, outboxDeliveryJob } from './jobs.ts';
 export { editOwnedCards, postOwnedCards } from './owned-cards.ts';
-export { ReplyOutbox, type Reply } from './replies.ts';
+export { ReplyOutbox, type DraftFor, type Reply } from './replies.ts';
 export { recordSent, sentMarksParam, sentMarksUpdate, type SentHandOff, type SentReply } from './sent-marks.ts';

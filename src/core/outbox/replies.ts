@@ -29,6 +29,9 @@ const insertReply = (db: Db) =>
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
 
+/** The message showing a reply's text as the model wrote it (a streamed draft), if one does. */
+export type DraftFor = (text: string) => MessageRef | undefined;
+
 /** One reply of a turn: `key` is the id of the message it comes from, stable across restarts. */
 export interface Reply {
   key: string;
@@ -66,9 +69,15 @@ export class ReplyOutbox {
 
   /**
    * `handOff`: takes over recording each reply that went out as sent (a chat's turn: the statement that
-   * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once.
+   * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once. `draftFor`: the message
+   * already showing a reply as the model wrote it (core/streaming), which its send edits instead of
+   * posting a second message.
    */
-  async deliver(chat: ChatRef, replies: readonly Reply[], options: { handOff?: SentHandOff } = {}): Promise<void> {
+  async deliver(
+    chat: ChatRef,
+    replies: readonly Reply[],
+    options: { handOff?: SentHandOff; draftFor?: DraftFor } = {},
+  ): Promise<void> {
     // Once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries).
     let queued = false;
     for (const reply of replies) {
@@ -90,11 +99,15 @@ export class ReplyOutbox {
         continue;
       }
       let ref: MessageRef | undefined;
+      const draft = options.draftFor?.(reply.text);
       try {
         ref = await this.#o.surfaces.send(
           chat,
           { text: reply.text },
-          sendProgress(this.#o.db, { id, messageRef: null }),
+          {
+            ...sendProgress(this.#o.db, { id, messageRef: null }),
+            ...(draft && { draft }),
+          },
         );
       } catch (error) {
         if ((await settleFailedSend(this.#o.db, id, error)) === 'failed') {

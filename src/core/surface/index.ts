@@ -13,6 +13,7 @@ export {
   type Platform,
 } from './platforms.ts';
 export { InvalidChatRefError, chatOf, formatChatRef, isChatRef, parseChatRef, type ChatRef } from './ref.ts';
+export { closePartial } from './partial.ts';
 export { sendInParts } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';

@@ -7,16 +7,21 @@ import type { MessageRef, SendProgress } from './types.ts';
  * Posts `parts` in order and returns the first one's reference. With `progress`: the parts it says were
  * delivered are skipped, and after each part that has another behind it, `partSent` records how far it
  * got before the next goes out — so when a later part fails and the message is sent again, no part shows
- * twice. A one-part message records nothing (it is the common case, and its row says it all).
+ * twice. A one-part message records nothing (it is the common case, and its row says it all). With
+ * `progress.draft` and `edit`, the first part is edited into that streamed draft instead of posted
+ * (`edit` returns where the part now is: a draft someone deleted is posted again).
  */
 export async function sendInParts<P>(
   parts: readonly P[],
   post: (part: P) => Promise<MessageRef>,
   progress?: SendProgress,
+  edit?: (ref: MessageRef, part: P) => Promise<MessageRef>,
 ): Promise<MessageRef> {
   let first = progress?.first;
   for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
-    const ref = await post(parts[i]!);
+    // The first part goes into the streamed draft that already shows the answer's beginning.
+    const draft = i === 0 && edit ? progress?.draft : undefined;
+    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!);
     first ??= ref;
     if (progress && i < parts.length - 1) await progress.partSent(i + 1, first);
   }

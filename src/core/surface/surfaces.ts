@@ -55,6 +55,17 @@ export class SurfaceRegistry {
     return this.for(chat).send(chat, message, progress);
   }
 
+  /** True when the chat's surface can show a reply while it is written ({@link Surface.showDraft}). */
+  canDraft(chat: ChatRef): boolean {
+    return this.has(chat) && this.for(chat).showDraft !== undefined;
+  }
+
+  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+    const surface = this.for(chat);
+    if (!surface.showDraft) throw new RangeError(`the ${surface.platform} surface shows no drafts`);
+    return surface.showDraft(chat, text, draft);
+  }
+
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
     return this.for(chat).sendCard(chat, card);
   }

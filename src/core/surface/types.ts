@@ -103,6 +103,11 @@ export interface SendProgress {
   first?: MessageRef;
   /** Told after each part the platform took while more are to follow; resolves once it is recorded. */
   partSent(delivered: number, first: MessageRef): Promise<void>;
+  /**
+   * A message already showing this reply as the model wrote it (a streamed draft, {@link Surface.showDraft}):
+   * the first part is edited into it instead of posted, so one answer is one message, never two.
+   */
+  draft?: MessageRef;
 }
 
 /** Options for {@link Surface.replyPrivately}. */
@@ -124,6 +129,13 @@ export interface Surface {
   send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef>;
   sendCard(chat: ChatRef, card: Card): Promise<MessageRef>;
   editCard(ref: MessageRef, card: Card): Promise<void>;
+  /**
+   * Shows a reply while the model writes it: posts `text` (with `draft` undefined) or edits the draft
+   * into it. The text is a partial answer whose formatting the core has closed (closePartial); it may be
+   * cut to one message here. The final answer replaces it through {@link send}'s `progress.draft`. An
+   * optional capability (streaming); a surface without it shows "typing…" until the answer lands.
+   */
+  showDraft?(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef>;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */
   typing(chat: ChatRef): Promise<void>;
   /**

@@ -9,6 +9,7 @@ import { ModelUnavailableError } from '../model/model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from '../runner/replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
 import { noticeMessage } from '../runner/transcript.ts';
+import { ANSWER_TAG } from '../../streaming/index.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -46,7 +47,8 @@ export function modelNode(deps: ModelNodeDeps) {
       };
     try {
       deps.progress?.(threadId);
-      const reply = await chain.invoke(request, config);
+      // Tagged as the answer: a live reply shows this call's words as they come (core/streaming).
+      const reply = await chain.invoke(request, { ...config, tags: [...(config.tags ?? []), ANSWER_TAG] });
       deps.progress?.(threadId);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the

@@ -9,6 +9,7 @@ import { type AheadLease, type ThreadLeases, type ThreadStore, TurnInterruptedEr
 import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
+import { type LiveReplies, TokenTap } from '../../streaming/index.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import { anchorAtEnd, type RepliesAnchor } from './transcript.ts';
 import type { TurnOutput, TurnOutputOptions } from './turn-output.ts';
@@ -28,6 +29,8 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
    * One runner per thread across every process on the database; without it, only this process's queues order a thread.
    */
   leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
+  /** Shows a chat's answer while the model writes it (core/streaming); absent: the answer lands whole. */
+  live?: Pick<LiveReplies, 'open'>;
   /**
    * Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads).
    */
@@ -93,14 +96,18 @@ export class GraphDrive {
     const follow = () => turn.abort(this.#o.signal?.reason);
     if (this.#o.signal?.aborted) follow();
     else this.#o.signal?.addEventListener('abort', follow, { once: true });
+    // Only where the answer goes back to the chat it came from: that chat sees it as it is written.
+    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin) : undefined;
     try {
       result = await invokePhased(this.#o.graph, input, {
         threadId,
         phase: options.phase ?? 'act',
         recursionLimit: this.#o.recursionLimit ?? 100,
         signal: turn.signal,
+        ...(live && { callbacks: [new TokenTap(live)] }),
       });
     } catch (error) {
+      await live?.close();
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.
       if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
@@ -109,7 +116,8 @@ export class GraphDrive {
     } finally {
       this.#o.signal?.removeEventListener('abort', follow);
     }
-    await this.#out.replies(run, result, before, options.sent);
+    await live?.close();
+    await this.#out.replies(run, result, before, options.sent, live);
     const question = result[INTERRUPT]?.[0];
     if (question?.id && question.value) await this.ask(run, question.id, requester, question.value);
     return { ok: true };

@@ -7,6 +7,7 @@
 // - `act` (everything else: tools, resumes, continuing a cut-short run): every step is durable (`sync`),
 //   so a tool's call and its result are in the checkpoint before the next step, and the effect journal
 //   finds a re-run's receipts.
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import type { ApprovalQuestion } from '../../approvals/index.ts';
 import type { AgentGraph } from '../graph/graph.ts';
@@ -19,9 +20,20 @@ export type DriveOutput = AgentStateValue & { [INTERRUPT]?: Interrupt<ApprovalQu
 export async function invokePhased(
   graph: AgentGraph,
   input: GraphInput,
-  options: { threadId: string; phase: DrivePhase; recursionLimit: number; signal: AbortSignal },
+  options: {
+    threadId: string;
+    phase: DrivePhase;
+    recursionLimit: number;
+    signal: AbortSignal;
+    /** Told of the model's words as they come (core/streaming's TokenTap). */
+    callbacks?: BaseCallbackHandler[];
+  },
 ): Promise<DriveOutput> {
-  const common = { recursionLimit: options.recursionLimit, signal: options.signal };
+  const common = {
+    recursionLimit: options.recursionLimit,
+    signal: options.signal,
+    ...(options.callbacks && { callbacks: options.callbacks }),
+  };
   const configurable = { thread_id: options.threadId };
   if (options.phase === 'think') {
     const thought: DriveOutput = await graph.invoke(input, {

@@ -3,7 +3,8 @@
 import { GraphRecursionError, isUnknownInterruptError } from '@langchain/langgraph';
 import type { ChatRef, SurfaceRegistry } from '../../surface/index.ts';
 import type { Logger } from '../../log/index.ts';
-import type { Reply, SentHandOff } from '../../outbox/index.ts';
+import type { DraftFor, Reply, SentHandOff } from '../../outbox/index.ts';
+import type { LiveReply } from '../../streaming/index.ts';
 import type { RunRef } from '../../runs/index.ts';
 import { fallbackNote, TOO_MANY_STEPS_TEXT, turnFailedText } from './replies.ts';
 import type { AgentStateValue } from '../graph/state.ts';
@@ -13,7 +14,13 @@ import { newReplies, positionAfter, type RepliesAnchor } from './transcript.ts';
 export interface TurnOutputOptions {
   surfaces: SurfaceRegistry;
   /** Where a turn's replies go: written to the outbox, then sent, once (ReplyOutbox). */
-  replies: { deliver(chat: ChatRef, replies: readonly Reply[], options?: { handOff?: SentHandOff }): Promise<void> };
+  replies: {
+    deliver(
+      chat: ChatRef,
+      replies: readonly Reply[],
+      options?: { handOff?: SentHandOff; draftFor?: DraftFor },
+    ): Promise<void>;
+  };
   logger?: Logger;
 }
 
@@ -33,21 +40,25 @@ export class TurnOutput {
     state: Pick<AgentStateValue, 'messages' | 'answeredBy'>,
     from: RepliesAnchor,
     sent?: SentHandOff,
+    live?: Pick<LiveReply, 'draftFor'>,
   ): Promise<void> {
     const replies = newReplies(state.messages, positionAfter(state.messages, from));
     const last = replies.at(-1);
     if (last && state.answeredBy?.fallback && !last.text.startsWith('⚠️'))
       last.text += `\n\n${fallbackNote(state.answeredBy.model)}`;
-    await this.deliver(run, replies, sent);
+    await this.deliver(run, replies, sent, live && ((text) => live.draftFor(text)));
   }
 
-  /** Delivers replies to every target; the first target keeps the plain key, so a chat turn's rows are as before. */
-  async deliver(run: RunRef, replies: readonly Reply[], sent?: SentHandOff): Promise<void> {
+  /**
+   * Delivers replies to every target; the first target keeps the plain key, so a chat turn's rows are as
+   * before. `draftFor`: the first target's drafts showing a reply as it was written (core/streaming).
+   */
+  async deliver(run: RunRef, replies: readonly Reply[], sent?: SentHandOff, draftFor?: DraftFor): Promise<void> {
     for (const [i, target] of run.deliverTo.entries()) {
       await this.#o.replies.deliver(
         target,
         i === 0 ? replies : replies.map((r) => ({ ...r, key: `${r.key}>${target}` })),
-        sent && { handOff: sent },
+        { ...(sent && { handOff: sent }), ...(i === 0 && draftFor && { draftFor }) },
       );
     }
   }

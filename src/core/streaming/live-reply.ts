@@ -1,0 +1,126 @@
+// One turn's answer shown while the model writes it, in one chat. Each model call that writes words gets a
+// draft message of its own (posted once the turn has run `startAfterMs`, then edited at most every
+// `editIntervalMs`: the platform's flood limits); the final answer replaces the draft through the outbox
+// (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
+// 429 honoured by waiting in the adapter) delays the next one and never reorders them.
+import type { Logger } from '../log/index.ts';
+import type { ChatRef, MessageRef } from '../surface/index.ts';
+import { closePartial } from '../surface/index.ts';
+
+/** Where drafts are shown (SurfaceRegistry.showDraft). */
+export interface DraftShower {
+  showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef>;
+}
+
+/** Options for {@link LiveReply}. */
+export interface LiveReplyOptions {
+  chat: ChatRef;
+  surfaces: DraftShower;
+  /** No draft before the turn has run this long: a quick answer arrives as one message, no edits. */
+  startAfterMs: number;
+  /** At most one draft edit per this long (each platform's key, `streaming.<platform>.edit_interval`). */
+  editIntervalMs: number;
+  logger?: Logger;
+}
+
+interface Draft {
+  /** The model call writing it (LangChain's run id); a retry of the call starts over in the same draft. */
+  call: string;
+  text: string;
+  /** The text last shown, and where. */
+  shown: string;
+  ref?: MessageRef;
+  /** The final answer took it (draftFor). */
+  used: boolean;
+  /** Its call failed: its words are not the answer's. */
+  failed: boolean;
+}
+
+export class LiveReply {
+  readonly #o: LiveReplyOptions;
+  readonly #began = performance.now();
+  readonly #drafts: Draft[] = [];
+  #current: Draft | undefined;
+  #shownAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #edits: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(options: LiveReplyOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * A model call began. After a call that failed (a retry, or a fallback taking over) or wrote nothing,
+   * its draft is written again; after one that wrote words, those stay in their own draft.
+   */
+  begin(call: string): void {
+    const current = this.#current;
+    if (current && (current.text === '' || current.failed)) Object.assign(current, { call, text: '', failed: false });
+    else this.#current = this.#push(call);
+  }
+
+  /** Words the model wrote in `call`. */
+  write(call: string, words: string): void {
+    const current = this.#current;
+    if (this.#closed || !current || current.call !== call || words === '') return;
+    current.text += words;
+    this.#schedule();
+  }
+
+  /** A model call failed: what was shown stays until a retry or a fallback writes again (begin). */
+  failed(call: string): void {
+    const current = this.#current;
+    if (current?.call === call) current.failed = true;
+  }
+
+  /** No more drafts: waits for the edit under way, so the final answer is the last word. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#edits;
+  }
+
+  /** The draft showing `text`'s beginning, once: the final answer is edited into it. */
+  draftFor(text: string): MessageRef | undefined {
+    const draft = this.#drafts.find((d) => !d.used && !d.failed && d.ref && d.text !== '' && text.startsWith(d.text));
+    if (!draft) return undefined;
+    draft.used = true;
+    return draft.ref;
+  }
+
+  #push(call: string): Draft {
+    const draft: Draft = { call, text: '', shown: '', used: false, failed: false };
+    this.#drafts.push(draft);
+    return draft;
+  }
+
+  #schedule(): void {
+    if (this.#timer || this.#closed) return;
+    const now = performance.now();
+    const due = Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs);
+    this.#timer = setTimeout(() => this.#show(), Math.max(0, due - now));
+    this.#timer.unref?.();
+  }
+
+  #show(): void {
+    this.#timer = undefined;
+    const draft = this.#current;
+    if (this.#closed || !draft) return;
+    const text = closePartial(draft.text);
+    if (text.trim() === '' || text === draft.shown) return;
+    this.#shownAt = performance.now();
+    this.#edits = this.#edits.then(async () => {
+      if (this.#closed && draft.ref === undefined) return;
+      try {
+        draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, text, draft.ref);
+        draft.shown = text;
+      } catch (error) {
+        // A draft is a courtesy: the answer still arrives whole through the outbox.
+        this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not show the answer as it was written');
+      }
+      this.#shownAt = performance.now();
+    });
+  }
+}

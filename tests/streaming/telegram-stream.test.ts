@@ -1,0 +1,81 @@
+// A streamed answer on Telegram, with the real adapter against the fake Bot API and a fake model that
+// writes ~60 words over ~2.5 s: a partial shows before the model's last chunk, the message is edited at
+// most once per `streaming.telegram.edit_interval`, and the one message ends as the whole answer.
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  llm.attempts.length = 0;
+});
+
+/** ~60 words: Arabic, emoji (a ZWJ family among them), and bold that a cut leaves open. */
+const ANSWER = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: **check** the مرحبا بالعالم 👨‍👩‍👧 logs.`).join(
+  ' ',
+);
+
+const WORD_DELAY_MS = 40;
+
+it('shows the answer as the model writes it, in one message that ends as the whole answer', async () => {
+  h = await startHarness({
+    modelBaseUrl: llm.baseURL,
+    config: { streaming: { start_after: '200ms', telegram: { edit_interval: '300ms' } } },
+  });
+  llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  await eventually(
+    () => h!.fake.messages(MAYA.id),
+    (messages) => messages.length > 0,
+    'the first partial answer',
+  );
+  await h.settled();
+  const streamEnded = llm.attempts.at(-1)!.endedAt!;
+  const sends = h.fake.calls.of('sendMessage').filter((c) => c.ok);
+  // One message for the answer, shown before the model wrote its last words.
+  expect(sends).toHaveLength(1);
+  expect(sends[0]!.at).toBeLessThan(streamEnded);
+  // Edited into the whole answer, nothing added (no cursor), the bold rendered as bold.
+  const [message] = h.fake.messages(MAYA.id);
+  expect(message!.history[0]!.text.length).toBeLessThan(ANSWER.replaceAll('**', '').length);
+  expect(message!.text).toBe(ANSWER.replaceAll('**', ''));
+  expect(message!.history.length).toBeGreaterThan(0);
+  // Every partial was valid HTML for Telegram: an open ** was closed, never sent as a raw marker.
+  for (const version of [...message!.history, message!]) expect(version.text).not.toContain('**');
+  // Edits within the rate: the stream lasted ~2.5 s, one edit per 300 ms at most (plus the final one).
+  const edits = h.fake.calls.of('editMessageText').filter((c) => c.ok);
+  const streamMs = streamEnded - llm.attempts.at(-1)!.at;
+  expect(edits.length).toBeLessThanOrEqual(Math.ceil(streamMs / 300) + 2);
+  for (let i = 1; i < edits.length - 1; i++) expect(edits[i]!.at - edits[i - 1]!.at).toBeGreaterThanOrEqual(250);
+});
+
+it('a quick answer (within streaming.start_after) arrives as one message with no edits', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'ping' });
+  await h.settled();
+  expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual(['echo: ping']);
+  expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
+});
+
+it('streaming.enabled: false sends the answer whole, even from a slow model', async () => {
+  h = await startHarness({
+    modelBaseUrl: llm.baseURL,
+    config: { streaming: { enabled: false, start_after: '100ms' } },
+  });
+  llm.script({ text: ANSWER, pacing: { words: true, delayMs: 10 } });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  await h.settled();
+  expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual([ANSWER.replaceAll('**', '')]);
+  expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
+  expect(llm.requests.at(-1)?.stream).not.toBe(true);
+});
