@@ -2,7 +2,8 @@ import type { Card, Message, MessageRef, SendProgress, ChatRef, SurfaceRegistry 
 import { KazmaError } from '../errors.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { onLiveConnection, type Db } from '../db/index.ts';
-import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
+import { editsOf, getOutbox, moveOutbox, settleFailedSend, type OutboxRow } from './store.ts';
+import { SendTakenOverError, sendProgress } from './parts.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
@@ -65,6 +66,8 @@ export async function deliverOutbox(
   try {
     ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
+    // A later attempt took the row over (it was presumed stopped): the row is that attempt's now.
+    if (error instanceof SendTakenOverError) return 'skipped';
     // Refused for good: failed, not retried. Otherwise pending again, and the job's retry sends it.
     if ((await settleFailedSend(db, id, error)) === 'failed') return 'failed';
     throw error;
