@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { onLiveConnection, type Db } from '../db/index.ts';
 import { editsOf, getOutbox, moveOutbox, settleFailedSend, type OutboxRow } from './store.ts';
 import { SendTakenOverError, sendProgress } from './parts.ts';
+import { olderPostOpen, OutboxNotNextError } from './chat-order.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
@@ -56,6 +57,8 @@ export async function deliverOutbox(
     }
     if (order === 'behind-a-send') throw new EditTargetNotReadyError(id, 'has an older edit being sent');
   }
+  // A chat's posts go out in the order they were written, whatever a rate limit held back (chat-order.ts).
+  if (row.kind !== 'edit' && (await olderPostOpen(db, row))) throw new OutboxNotNextError(id);
   const claimed = await moveOutbox(db, id, 'pending', 'sending');
   if (!claimed) return 'skipped';
   if (row.kind === 'edit' && (await editOrder(db, row)) === 'superseded') {

@@ -5,7 +5,8 @@ import type { Logger } from '../log/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
-import { recordSent, type SentHandOff } from './sent-marks.ts';
+import { REPLY_STATE } from './chat-order.ts';
+import { recordSent, type SentHandOff, type SentReply } from './sent-marks.ts';
 import { endedSend, firstPart, SendTakenOverError, sendProgress, takeOverSend } from './parts.ts';
 import { getOutbox, moveOutbox, settleFailedSend, STOPPED_WHILE_SENDING, type OutboxRow } from './store.ts';
 
@@ -19,8 +20,8 @@ const insertReply = (db: Db) =>
         kind: 'message',
         destination: placeholder('destination'),
         payload: placeholder('payload'),
-        state: placeholder('state'),
-        attempts: placeholder('attempts'),
+        state: REPLY_STATE as never,
+        attempts: sql`(case when ${REPLY_STATE} = 'pending' then 0 else 1 end)` as never,
       })
       .onConflictDoNothing({ target: outbox.id })
       .returning()
@@ -70,8 +71,12 @@ export class ReplyOutbox {
    * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once.
    */
   async deliver(chat: ChatRef, replies: readonly Reply[], options: { handOff?: SentHandOff } = {}): Promise<void> {
-    // Once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries).
+    // Once one reply waits for a retry, the rest wait behind it, as they do behind any older post to the
+    // chat still to be delivered (chat-order.ts): the worker sends them in order.
     let queued = false;
+    const mine: string[] = [];
+    const handOff = options.handOff;
+    const own = handOff && { handOff: (sent: SentReply) => handOff(sent) && mine.push(sent.id) > 0 };
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
       const [row] = await insertReply(this.#o.db).execute({
@@ -79,11 +84,13 @@ export class ReplyOutbox {
         destination: chat,
         payload: { text: reply.text },
         state: queued ? 'pending' : 'sending',
-        attempts: queued ? 0 : 1,
+        mine: JSON.stringify(mine),
       });
-      if (!row) queued = (await this.#again(chat, id, options)) || queued;
-      else if (queued) await this.#o.dispatcher.dispatch([id]);
-      else queued = await this.#send(chat, row as OutboxRow, options);
+      if (!row) queued = (await this.#again(chat, id, own ?? {})) || queued;
+      else if (row.state === 'pending') {
+        await this.#o.dispatcher.dispatch([id]);
+        queued = true;
+      } else queued = await this.#send(chat, row as OutboxRow, own ?? {});
     }
   }
 

@@ -52,6 +52,11 @@ export interface FakeTelegram {
    * mid-call). `held` resolves once the call arrived.
    */
   holdNext(method: string, spec?: { after?: number }): { held: Promise<void>; release(): void };
+  /**
+   * From now on, refuses about `share` of the calls of `method` with a 429 asking to wait `retryAfter`
+   * seconds (a storm of rate limits), chosen by a seeded generator so a run is repeatable; 0 ends it.
+   */
+  rateLimit(method: string, share: number, retryAfter?: number): void;
   /** POSTs an update to the registered webhook now; `secretToken` overrides the header (null: none). */
   postWebhook(
     update: TgUpdate | Omit<TgUpdate, 'update_id'>,
@@ -101,6 +106,12 @@ export async function startFakeTelegram(
   const calls = new CallLog();
   const failures = new Map<string, Array<{ status: number; body: unknown } | null>>();
   const holds = new Map<string, Array<Hold | null>>();
+  const storms = new Map<string, { share: number; retryAfter: number }>();
+  let seed = 42;
+  const draw = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
 
   const app = new Hono();
   app.all('/:auth/:method', async (c) => {
@@ -122,6 +133,14 @@ export async function startFakeTelegram(
         return answer(499, { ok: false, error_code: 499, description: 'the caller went away' });
       const injected = failures.get(method.toLowerCase())?.shift();
       if (injected) return answer(injected.status, injected.body as Record<string, unknown>);
+      const storm = storms.get(method.toLowerCase());
+      if (storm && draw() < storm.share)
+        return answer(429, {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${storm.retryAfter}`,
+          parameters: { retry_after: storm.retryAfter },
+        });
       const canonical = lookupMethod(method);
       if (!canonical) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
       const out = await METHODS[canonical]!(state, body, c.req.raw.signal);
@@ -171,6 +190,9 @@ export async function startFakeTelegram(
       list.push(hold);
       holds.set(key, list);
       return { held: hold.arrived, release: () => hold.release() };
+    },
+    rateLimit(method, share, retryAfter = 1) {
+      storms.set((lookupMethod(method) ?? method).toLowerCase(), { share, retryAfter });
     },
     postWebhook: (update, o = {}) => {
       const full = typeof update.update_id === 'number' ? (update as TgUpdate) : hub.stamp(update);
