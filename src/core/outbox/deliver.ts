@@ -43,9 +43,10 @@ export async function deliverOutbox(
     const target = row.targetId ? await getOutbox(db, row.targetId) : undefined;
     if (target?.state === 'pending' || target?.state === 'sending') throw new EditTargetNotReadyError(id);
     if (target?.state !== 'sent' || !target.messageRef) {
-      // The card was never delivered (or its delivery is unknown): nothing to edit.
-      await moveOutbox(db, id, 'pending', 'failed', {
-        lastError: `card ${row.targetId} has no delivered message to edit`,
+      // The card was never delivered (or its delivery is unknown): nothing to edit. Not a failure of its
+      // own — the card's is the one incident, and the card, sent again, shows its newest edit.
+      await moveOutbox(db, id, 'pending', 'superseded', {
+        lastError: `card ${row.targetId} has no delivered message to edit; sent again, it shows its newest edit`,
       });
       return 'skipped';
     }
@@ -67,7 +68,7 @@ export async function deliverOutbox(
   }
   let ref: MessageRef | undefined;
   try {
-    ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
+    ref = await send(db, surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
     // A later attempt took the row over (it was presumed stopped): the row is that attempt's now.
     if (error instanceof SendTakenOverError) return 'skipped';
@@ -93,6 +94,7 @@ async function editOrder(db: Db, edit: OutboxRow): Promise<'superseded' | 'behin
 }
 
 async function send(
+  db: Db,
   surfaces: SurfaceRegistry,
   row: OutboxRow,
   editTarget: MessageRef | undefined,
@@ -100,11 +102,21 @@ async function send(
 ): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
-      return surfaces.sendCard(row.destination as ChatRef, row.payload as Card);
+      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row));
     case 'edit':
       await surfaces.editCard(editTarget!, row.payload as Card);
       return undefined;
     case 'message':
       return surfaces.send(row.destination as ChatRef, row.payload as Message, progress);
   }
+}
+
+/**
+ * A card as it stands: its newest edit's, when edits were written before it went out (a decision taken
+ * while its delivery waited, or was unknown until a Retry) — never a card with live buttons for a
+ * question already decided.
+ */
+async function newestCard(db: Db, card: OutboxRow): Promise<Card> {
+  const edits = await editsOf(db, card.id);
+  return (edits.at(-1)?.payload ?? card.payload) as Card;
 }
