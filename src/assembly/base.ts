@@ -51,7 +51,7 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
     await jobs.close();
   });
   const surfaces = new SurfaceRegistry();
-  const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock });
+  const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock, queue: jobs });
   kinds.register(delivery);
   const outbox = new JobOutboxDispatcher({ queue: jobs, kind: delivery, db: database.db, surfaces, logger });
   const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, clock, logger });

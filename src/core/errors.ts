@@ -44,6 +44,8 @@ export type KazmaErrorCode =
   | 'model_not_configured'
   | 'model_unavailable'
   | 'outbox_edit_not_ready'
+  | 'outbox_not_next'
+  | 'outbox_send_taken_over'
   | 'redis_start_failed'
   | 'redis_unavailable'
   | 'redis_unreachable'

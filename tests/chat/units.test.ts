@@ -104,9 +104,9 @@ describe('clipText and ellipsis', () => {
 });
 
 describe('sendInParts (every adapter sends a long message through it)', () => {
-  it('records each part before the next, goes on after the delivered ones, and records nothing for one part', async () => {
+  it('records each part, goes on after the delivered ones, and records nothing for one part', async () => {
     const posted: string[] = [];
-    const recorded: Array<[number, string]> = [];
+    const recorded: Array<[number, string, number]> = [];
     const post = async (part: string) => {
       posted.push(part);
       return { chat: 'telegram:1' as const, id: `m-${part}` };
@@ -114,22 +114,25 @@ describe('sendInParts (every adapter sends a long message through it)', () => {
     const progress = (delivered: number, first?: string) => ({
       delivered,
       ...(first && { first: { chat: 'telegram:1' as const, id: first } }),
-      partSent: async (n: number, ref: { id: string }) => {
-        recorded.push([n, ref.id]);
+      partSent: async (n: number, ref: { id: string }, of: number) => {
+        recorded.push([n, ref.id, of]);
       },
     });
     expect(await sendInParts(['a', 'b', 'c'], post, progress(0))).toEqual({ chat: 'telegram:1', id: 'm-a' });
     expect(posted).toEqual(['a', 'b', 'c']);
+    // Every part, the last included: a stop before the row is marked sent leaves it known complete.
     expect(recorded).toEqual([
-      [1, 'm-a'],
-      [2, 'm-a'],
+      [1, 'm-a', 3],
+      [2, 'm-a', 3],
+      [3, 'm-a', 3],
     ]);
     posted.length = 0;
     recorded.length = 0;
     // A retry after part 2 was refused: only c goes out, and the reference is still the first part's.
     expect(await sendInParts(['a', 'b', 'c'], post, progress(2, 'm-a'))).toEqual({ chat: 'telegram:1', id: 'm-a' });
     expect(posted).toEqual(['c']);
-    expect(recorded).toEqual([]);
+    expect(recorded).toEqual([[3, 'm-a', 3]]);
+    recorded.length = 0;
     await sendInParts(['only'], post, progress(0));
     expect(recorded).toEqual([]);
   });

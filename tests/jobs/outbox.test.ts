@@ -3,7 +3,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SurfaceRegistry } from '../../src/core/surface/surfaces.ts';
 import type { Card, Surface } from '../../src/core/surface/types.ts';
 import { createLogger } from '../../src/core/log/index.ts';
-import { enqueueOutbox, getOutbox, moveOutbox } from '../../src/core/outbox/index.ts';
+import { eq } from 'drizzle-orm';
+import { outbox } from '../../src/core/db/index.ts';
+import { editOwnedCards, enqueueOutbox, getOutbox, moveOutbox, postOwnedCards } from '../../src/core/outbox/index.ts';
+import { watchOutbox } from '../../src/core/runs/watch-outbox.ts';
 import { JobKinds } from '../../src/core/jobs/port.ts';
 import { JobOutboxDispatcher, outboxDeliveryJob } from '../../src/core/outbox/jobs.ts';
 import { BullJobDriver } from '../../src/jobs/driver.ts';
@@ -228,5 +231,61 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     await worker.recover(startedAt);
     expect((await getOutbox(database().db, leftOver!))?.state).toBe('unknown');
     expect((await getOutbox(database().db, ownSend!))?.state).toBe('sending');
+  });
+
+  it('a message in several parts cut short by a stop goes on after the parts it says went out, without a person', async () => {
+    // Before, every row left `sending` became "delivery unknown": the rest of a long reply waited for an
+    // incident and a person's Retry. A row that records parts the platform took is resumed (or, with
+    // every part taken, recorded sent); one that records nothing is still unknown.
+    await worker.close();
+    const chat = 'telegram:-100123';
+    const [resumed, complete, silent] = await enqueueOutbox(database().db, [
+      { kind: 'message', destination: chat, payload: { text: 'R' } },
+      { kind: 'message', destination: chat, payload: { text: 'C' } },
+      { kind: 'message', destination: chat, payload: { text: 'S' } },
+    ]);
+    for (const [id, delivered] of [
+      [resumed, 1],
+      [complete, 3],
+      [silent, 0],
+    ] as const) {
+      await moveOutbox(database().db, id!, 'pending', 'sending');
+      if (delivered)
+        await database()
+          .db.update(outbox)
+          .set({ messageRef: { chat, id: `first-${id}`, delivered, of: 3 } })
+          .where(eq(outbox.id, id!));
+    }
+    worker = newWorker();
+    await worker.recover();
+    await allSent(database().db, [resumed, complete]);
+    expect(telegram.sent.filter((m) => m.chat === chat).map((m) => m.text)).toEqual(['R']);
+    expect((await getOutbox(database().db, complete!))?.messageRef).toMatchObject({ id: `first-${complete}` });
+    expect((await getOutbox(database().db, silent!))?.state).toBe('unknown');
+  });
+
+  it('a card whose delivery is unknown: its edit raises no incident of its own, and its Retry shows the decision', async () => {
+    // Killed mid card, then decided: the edit failed for want of a message to edit, so two incidents
+    // appeared — the card's, and the edit's, whose Retry could never succeed — and a Retry of the card
+    // posted it with live buttons for a question already decided.
+    const owner = { kind: 'gate', id: `g-${randomBytes(3).toString('hex')}` };
+    const [cardId] = await postOwnedCards(database().db, owner, card('G open'), ['slack:C0123']);
+    await moveOutbox(database().db, cardId!, 'pending', 'sending'); // the process died inside send()
+    await worker.recover();
+    expect((await getOutbox(database().db, cardId!))?.state).toBe('unknown');
+    const decided = { ...card('G approved'), buttons: [] };
+    const [editId] = await editOwnedCards(database().db, owner, decided);
+    await worker.dispatch([editId!]);
+    await eventually(
+      () => getOutbox(database().db, editId!),
+      (row) => row?.state !== 'pending',
+      'the edit ended',
+    );
+    const watch = watchOutbox(database().db, (ids) => worker.dispatch(ids));
+    const findings = await watch.scan({ now: new Date(), stallAfterMs: 600_000 });
+    expect(findings.filter((f) => f.workId === cardId || f.workId === editId).map((f) => f.workId)).toEqual([cardId]);
+    await watch.act('retry', cardId!);
+    await allSent(database().db, [cardId]);
+    expect(slack.cards.filter((c) => c.card.title.startsWith('G ')).map((c) => c.card)).toEqual([decided]);
   });
 });

@@ -2,7 +2,9 @@ import type { Card, Message, MessageRef, SendProgress, ChatRef, SurfaceRegistry 
 import { KazmaError } from '../errors.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { onLiveConnection, type Db } from '../db/index.ts';
-import { editsOf, getOutbox, moveOutbox, sendProgress, settleFailedSend, type OutboxRow } from './store.ts';
+import { editsOf, getOutbox, moveOutbox, settleFailedSend, type OutboxRow } from './store.ts';
+import { SendTakenOverError, sendProgress } from './parts.ts';
+import { olderPostOpen, OutboxNotNextError } from './chat-order.ts';
 
 /** The card an edit targets is not delivered yet, or another edit of it is being sent; the job retries later. */
 export class EditTargetNotReadyError extends KazmaError {
@@ -41,9 +43,10 @@ export async function deliverOutbox(
     const target = row.targetId ? await getOutbox(db, row.targetId) : undefined;
     if (target?.state === 'pending' || target?.state === 'sending') throw new EditTargetNotReadyError(id);
     if (target?.state !== 'sent' || !target.messageRef) {
-      // The card was never delivered (or its delivery is unknown): nothing to edit.
-      await moveOutbox(db, id, 'pending', 'failed', {
-        lastError: `card ${row.targetId} has no delivered message to edit`,
+      // The card was never delivered (or its delivery is unknown): nothing to edit. Not a failure of its
+      // own — the card's is the one incident, and the card, sent again, shows its newest edit.
+      await moveOutbox(db, id, 'pending', 'superseded', {
+        lastError: `card ${row.targetId} has no delivered message to edit; sent again, it shows its newest edit`,
       });
       return 'skipped';
     }
@@ -55,6 +58,8 @@ export async function deliverOutbox(
     }
     if (order === 'behind-a-send') throw new EditTargetNotReadyError(id, 'has an older edit being sent');
   }
+  // A chat's posts go out in the order they were written, whatever a rate limit held back (chat-order.ts).
+  if (row.kind !== 'edit' && (await olderPostOpen(db, row))) throw new OutboxNotNextError(id);
   const claimed = await moveOutbox(db, id, 'pending', 'sending');
   if (!claimed) return 'skipped';
   if (row.kind === 'edit' && (await editOrder(db, row)) === 'superseded') {
@@ -63,8 +68,10 @@ export async function deliverOutbox(
   }
   let ref: MessageRef | undefined;
   try {
-    ref = await send(surfaces, claimed, editTarget, sendProgress(db, claimed));
+    ref = await send(db, surfaces, claimed, editTarget, sendProgress(db, claimed));
   } catch (error) {
+    // A later attempt took the row over (it was presumed stopped): the row is that attempt's now.
+    if (error instanceof SendTakenOverError) return 'skipped';
     // Refused for good: failed, not retried. Otherwise pending again, and the job's retry sends it.
     if ((await settleFailedSend(db, id, error)) === 'failed') return 'failed';
     throw error;
@@ -87,6 +94,7 @@ async function editOrder(db: Db, edit: OutboxRow): Promise<'superseded' | 'behin
 }
 
 async function send(
+  db: Db,
   surfaces: SurfaceRegistry,
   row: OutboxRow,
   editTarget: MessageRef | undefined,
@@ -94,11 +102,21 @@ async function send(
 ): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
-      return surfaces.sendCard(row.destination as ChatRef, row.payload as Card);
+      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row));
     case 'edit':
       await surfaces.editCard(editTarget!, row.payload as Card);
       return undefined;
     case 'message':
       return surfaces.send(row.destination as ChatRef, row.payload as Message, progress);
   }
+}
+
+/**
+ * A card as it stands: its newest edit's, when edits were written before it went out (a decision taken
+ * while its delivery waited, or was unknown until a Retry) — never a card with live buttons for a
+ * question already decided.
+ */
+async function newestCard(db: Db, card: OutboxRow): Promise<Card> {
+  const edits = await editsOf(db, card.id);
+  return (edits.at(-1)?.payload ?? card.payload) as Card;
 }

@@ -8,18 +8,38 @@ import type { JobKind, JobQueue } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
-import { openOutbox, pruneOutbox, recoverOutbox } from './store.ts';
+import { getOutbox, openOutbox, pruneOutbox, recoverOutbox } from './store.ts';
+import { nextPendingPost } from './chat-order.ts';
 
-/** `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). */
-export function outboxDeliveryJob(deps: { db: Db; surfaces: SurfaceRegistry; clock?: Clock }): JobKind<{ id: string }> {
-  return {
+/**
+ * `outbox.deliver {id}`: one row, once; a refused send is retried (8 attempts, from 0.5 s doubling). With
+ * `queue`, a post that ended hands its chat on: the next pending post to the same destination, which
+ * waited behind it (chat-order.ts), is queued at once instead of at its own retry's backoff — under a job
+ * id of its own, since its waiting job may still hold the row's id.
+ */
+export function outboxDeliveryJob(deps: {
+  db: Db;
+  surfaces: SurfaceRegistry;
+  clock?: Clock;
+  queue?: JobQueue;
+}): JobKind<{ id: string }> {
+  const kind: JobKind<{ id: string }> = {
     name: 'outbox.deliver',
     lane: 'outbox',
     payload: z.object({ id: z.string().min(1) }),
     attempts: 8,
     backoffMs: 500,
-    handle: ({ id }) => deliverOutbox(deps.db, deps.surfaces, id, deps.clock),
+    async handle({ id }) {
+      const outcome = await deliverOutbox(deps.db, deps.surfaces, id, deps.clock);
+      if (deps.queue && (outcome === 'sent' || outcome === 'failed')) {
+        const row = await getOutbox(deps.db, id);
+        const next = row && row.kind !== 'edit' ? await nextPendingPost(deps.db, row.destination) : undefined;
+        if (next) await deps.queue.enqueue(kind, { id: next }, { jobId: `${next}-after-${id}` });
+      }
+      return outcome;
+    },
   };
+  return kind;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { ChatRef, MessageRef, SurfaceRegistry } from '../surface/index.ts';
+import type { ChatRef, Message, MessageRef, SurfaceRegistry } from '../surface/index.ts';
 import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { deliverOutbox } from './deliver.ts';
 import type { OutboxDispatcher } from './port.ts';
-import { recordSent, type SentHandOff } from './sent-marks.ts';
-import { getOutbox, sendProgress, settleFailedSend } from './store.ts';
+import { REPLY_STATE } from './chat-order.ts';
+import { recordSent, type SentHandOff, type SentReply } from './sent-marks.ts';
+import { endedSend, firstPart, SendTakenOverError, sendProgress, takeOverSend } from './parts.ts';
+import { getOutbox, moveOutbox, settleFailedSend, STOPPED_WHILE_SENDING, type OutboxRow } from './store.ts';
 
 // A turn's every reply runs this: built once (values as placeholders, each encoded by its column).
 const insertReply = (db: Db) =>
@@ -18,8 +20,8 @@ const insertReply = (db: Db) =>
         kind: 'message',
         destination: placeholder('destination'),
         payload: placeholder('payload'),
-        state: placeholder('state'),
-        attempts: placeholder('attempts'),
+        state: REPLY_STATE as never,
+        attempts: sql`(case when ${REPLY_STATE} = 'pending' then 0 else 1 end)` as never,
       })
       .onConflictDoNothing({ target: outbox.id })
       .returning()
@@ -55,8 +57,8 @@ export interface ReplyOutboxOptions {
  * finds the rows already there and sends only what never went out. A row is written as `sending`
  * and sent at once (two statements, in order, while the chat's turn still holds its queue); a send
  * the platform refuses goes back to `pending` for the outbox worker's retries, with every later reply
- * of the turn behind it. A crash mid-send leaves `sending`, which the outbox recovery marks
- * "delivery unknown" rather than send twice.
+ * of the turn behind it. A crash mid-send leaves `sending`: "delivery unknown" rather than sent twice,
+ * except a message in several parts, which goes on after the parts the platform took (parts.ts).
  */
 export class ReplyOutbox {
   readonly #o: ReplyOutboxOptions;
@@ -70,16 +72,20 @@ export class ReplyOutbox {
   /**
    * `handOff`: takes over recording each reply that went out as sent (a chat's turn: the statement that
    * ends its inbox row, sent-marks.ts); a reply it declines is recorded at once. `draftFor`: the message
-   * already showing a reply as the model wrote it (core/streaming), which its send edits instead of
-   * posting a second message.
+   * already showing a reply as the model wrote it (core/streaming), which its first send edits instead
+   * of posting a second message.
    */
   async deliver(
     chat: ChatRef,
     replies: readonly Reply[],
     options: { handOff?: SentHandOff; draftFor?: DraftFor } = {},
   ): Promise<void> {
-    // Once one reply waits for a retry, the rest wait behind it (order is kept by the worker's retries).
+    // Once one reply waits for a retry, the rest wait behind it, as they do behind any older post to the
+    // chat still to be delivered (chat-order.ts): the worker sends them in order.
     let queued = false;
+    const mine: string[] = [];
+    const handOff = options.handOff;
+    const own = handOff && { handOff: (sent: SentReply) => handOff(sent) && mine.push(sent.id) > 0 };
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
       const [row] = await insertReply(this.#o.db).execute({
@@ -87,46 +93,81 @@ export class ReplyOutbox {
         destination: chat,
         payload: { text: reply.text },
         state: queued ? 'pending' : 'sending',
-        attempts: queued ? 0 : 1,
+        mine: JSON.stringify(mine),
       });
-      if (!row) {
-        // Written by an earlier attempt at this turn: send it only if it never went out.
-        if ((await getOutbox(this.#o.db, id))?.state === 'pending') queued = (await this.#sendPending(id)) || queued;
-        continue;
-      }
-      if (queued) {
-        await this.#o.dispatcher.dispatch([id]);
-        continue;
-      }
-      let ref: MessageRef | undefined;
-      const draft = options.draftFor?.(reply.text);
-      try {
-        ref = await this.#o.surfaces.send(
-          chat,
-          { text: reply.text },
-          {
-            ...sendProgress(this.#o.db, { id, messageRef: null }),
-            ...(draft && { draft }),
-          },
-        );
-      } catch (error) {
-        if ((await settleFailedSend(this.#o.db, id, error)) === 'failed') {
-          this.#o.logger?.error(
-            { err: error, chat, outbox: id },
-            'a reply was refused for good by the platform; it is marked failed, not retried',
-          );
-          continue;
-        }
-        this.#o.logger?.warn(
-          { err: error, chat, outbox: id },
-          'a reply could not be sent at once; the outbox worker retries it',
-        );
+      if (!row) queued = (await this.#again(chat, id, own ?? {})) || queued;
+      else if (row.state === 'pending') {
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
-        continue;
-      }
-      if (!options.handOff?.({ id, ref, sentAt: this.#clock.now() })) await this.#recordSent(chat, id, ref);
+      } else queued = await this.#send(chat, row as OutboxRow, { ...own, draft: options.draftFor?.(reply.text) });
     }
+  }
+
+  /**
+   * A reply an earlier run of this turn wrote; true when it is left to the worker. A pending one is sent
+   * now. One still `sending` under the turn's own first attempt (never handed to the worker) was being
+   * sent by a run that stopped — the turn is taken up again only once that run's lease lapsed: a message
+   * in several parts goes on after the parts the platform took (or is recorded sent when it took all),
+   * anything else is "delivery unknown" now rather than after the recovery's wait.
+   */
+  async #again(chat: ChatRef, id: string, options: { handOff?: SentHandOff }): Promise<boolean> {
+    const row = await getOutbox(this.#o.db, id);
+    if (row?.state === 'pending') return this.#sendPending(id);
+    if (row?.state !== 'sending' || row.attempts !== 1) return false;
+    const ended = endedSend(row);
+    if (ended === 'unknown') {
+      await moveOutbox(this.#o.db, id, 'sending', 'unknown', { lastError: STOPPED_WHILE_SENDING });
+      return false;
+    }
+    if (ended === 'sent') {
+      const sent = { id, ref: firstPart(row), sentAt: this.#clock.now() };
+      if (!options.handOff?.(sent)) await this.#recordSent(chat, id, sent.ref);
+      return false;
+    }
+    const taken = await takeOverSend(this.#o.db, id, row.attempts);
+    if (!taken) return false;
+    this.#o.logger?.info({ chat, outbox: id }, 'a reply cut short by a stop goes on after the parts that went out');
+    return this.#send(chat, taken, options);
+  }
+
+  /**
+   * Sends a row this turn holds in `sending`; true when a refusal left it to the worker's retries. `draft`:
+   * the streamed draft its first part is edited into.
+   */
+  async #send(
+    chat: ChatRef,
+    row: OutboxRow,
+    options: { handOff?: SentHandOff; draft?: MessageRef | undefined },
+  ): Promise<boolean> {
+    const { id } = row;
+    let ref: MessageRef | undefined;
+    const draft = options.draft;
+    try {
+      ref = await this.#o.surfaces.send(chat, row.payload as Message, {
+        ...sendProgress(this.#o.db, row),
+        ...(draft && { draft }),
+      });
+    } catch (error) {
+      if (error instanceof SendTakenOverError) {
+        this.#o.logger?.warn({ chat, outbox: id }, 'a later run of this turn took over sending this reply');
+        return false;
+      }
+      if ((await settleFailedSend(this.#o.db, id, error)) === 'failed') {
+        this.#o.logger?.error(
+          { err: error, chat, outbox: id },
+          'a reply was refused for good by the platform; it is marked failed, not retried',
+        );
+        return false;
+      }
+      this.#o.logger?.warn(
+        { err: error, chat, outbox: id },
+        'a reply could not be sent at once; the outbox worker retries it',
+      );
+      await this.#o.dispatcher.dispatch([id]);
+      return true;
+    }
+    if (!options.handOff?.({ id, ref, sentAt: this.#clock.now() })) await this.#recordSent(chat, id, ref);
+    return false;
   }
 
   /**

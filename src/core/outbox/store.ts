@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { MessageRef, SendProgress } from '../surface/index.ts';
 import { type Db, outbox, type OutboxKind, type OutboxState } from '../db/index.ts';
 import { isPermanentRefusal } from '../errors.ts';
+import { ENDED_SEND } from './parts.ts';
 
 export type OutboxRow = typeof outbox.$inferSelect;
+
+/** Why a row is "delivery unknown". */
+export const STOPPED_WHILE_SENDING = 'delivery unknown: the process stopped while sending';
 
 /** What a caller asks to deliver; written in the caller's transaction so it exists iff its cause does. */
 export interface OutboxItem {
@@ -73,28 +76,6 @@ export async function settleFailedSend(db: Db, id: string, error: unknown): Prom
   return to;
 }
 
-/**
- * A long message's progress while it is being sent: its first part's reference and how many parts went
- * out, kept in `message_ref` (the reference the row ends with once sent), so that after a later part
- * fails the retry sends only the rest. Written only while the row is `sending`.
- */
-export async function recordPartsSent(db: Db, id: string, delivered: number, first: MessageRef): Promise<void> {
-  await db
-    .update(outbox)
-    .set({ messageRef: { ...first, delivered }, updatedAt: sql`now()` })
-    .where(and(eq(outbox.id, id), eq(outbox.state, 'sending')));
-}
-
-/** What the attempts at a message row so far delivered, and how a new attempt records its own progress. */
-export function sendProgress(db: Db, row: Pick<OutboxRow, 'id' | 'messageRef'>): SendProgress {
-  const ref = row.messageRef as (MessageRef & { delivered?: number }) | null;
-  return {
-    delivered: ref?.delivered ?? 0,
-    ...(ref?.delivered && { first: { chat: ref.chat, id: ref.id } }),
-    partSent: (delivered, first) => recordPartsSent(db, row.id, delivered, first),
-  };
-}
-
 export async function getOutbox(db: Db, id: string): Promise<OutboxRow | undefined> {
   const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
   return row;
@@ -119,8 +100,11 @@ export async function outboxOfOwner(db: Db, owner: OutboxOwner): Promise<OutboxR
 }
 
 /**
- * At start: a row left in `sending` died mid-send, and platforms have no idempotency keys, so it is
- * marked `unknown` rather than re-sent. Returns the ids still `pending`, to be delivered now.
+ * At start and on every sweep: a row left in `sending` died mid-send, and platforms have no idempotency
+ * keys, so it is marked `unknown` rather than re-sent — unless it is a message in several parts whose
+ * row says which parts the platform took (parts.ts): with every part taken it is `sent`; with some, it
+ * goes back to `pending` and its delivery goes on after them. Returns the ids `pending` (the resumed
+ * among them), to be delivered now, and those called unknown.
  *
  * `sendingBefore`: a row last moved before then is presumed dead. Another live process may be sending
  * right now, so on a shared database that is "longer ago than any send takes"; the embedded database's
@@ -131,17 +115,24 @@ export async function recoverOutbox(
   db: Db,
   options: { sendingBefore: Date },
 ): Promise<{ pending: string[]; unknown: string[] }> {
-  const unknown = await db
+  const ended = await db
     .update(outbox)
-    .set({ state: 'unknown', lastError: 'delivery unknown: the process stopped while sending', updatedAt: sql`now()` })
+    .set({
+      state: sql`case ${ENDED_SEND} when 'sent' then 'sent' when 'resumed' then 'pending' else 'unknown' end`,
+      lastError: sql`case ${ENDED_SEND} when 'sent' then null
+        when 'resumed' then 'resumed after a stop: the parts the platform took are not sent again'
+        else ${STOPPED_WHILE_SENDING} end`,
+      sentAt: sql`case ${ENDED_SEND} when 'sent' then now() end`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(outbox.state, 'sending'), lte(outbox.updatedAt, options.sendingBefore)))
-    .returning({ id: outbox.id });
+    .returning({ id: outbox.id, state: outbox.state });
   const pending = await db
     .select({ id: outbox.id })
     .from(outbox)
     .where(inArray(outbox.state, ['pending']))
     .orderBy(outbox.seq);
-  return { pending: pending.map((r) => r.id), unknown: unknown.map((r) => r.id) };
+  return { pending: pending.map((r) => r.id), unknown: ended.filter((r) => r.state === 'unknown').map((r) => r.id) };
 }
 
 /**

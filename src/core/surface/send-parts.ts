@@ -5,11 +5,11 @@ import type { MessageRef, SendProgress } from './types.ts';
 
 /**
  * Posts `parts` in order and returns the first one's reference. With `progress`: the parts it says were
- * delivered are skipped, and after each part that has another behind it, `partSent` records how far it
- * got before the next goes out — so when a later part fails and the message is sent again, no part shows
- * twice. A one-part message records nothing (it is the common case, and its row says it all). With
- * `progress.draft` and `edit`, the first part is edited into that streamed draft instead of posted
- * (`edit` returns where the part now is: a draft someone deleted is posted again).
+ * delivered are skipped, and after each part of a message in several, `partSent` records how far it got
+ * (the last part included, so a stop before the row is marked sent leaves it known complete) before the
+ * next goes out — so when a later part fails, or the process stops, and the message is sent again, no
+ * part the platform took shows twice. A one-part message records nothing (it is the common case, and its
+ * row says it all).
  */
 export async function sendInParts<P>(
   parts: readonly P[],
@@ -23,7 +23,7 @@ export async function sendInParts<P>(
     const draft = i === 0 && edit ? progress?.draft : undefined;
     const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!);
     first ??= ref;
-    if (progress && i < parts.length - 1) await progress.partSent(i + 1, first);
+    if (progress && parts.length > 1) await progress.partSent(i + 1, first, parts.length);
   }
   if (!first) throw new RangeError('a message with no parts cannot be sent');
   return first;

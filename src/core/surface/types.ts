@@ -101,8 +101,11 @@ export interface SendProgress {
   /** Parts already delivered, in order, and the first one's reference. */
   delivered: number;
   first?: MessageRef;
-  /** Told after each part the platform took while more are to follow; resolves once it is recorded. */
-  partSent(delivered: number, first: MessageRef): Promise<void>;
+  /**
+   * Told after each part the platform took, of a message in `of` parts (`of` > 1); resolves once it is
+   * recorded, and rejects when the send is no longer this attempt's to make (then no further part goes).
+   */
+  partSent(delivered: number, first: MessageRef, of: number): Promise<void>;
   /**
    * A message already showing this reply as the model wrote it (a streamed draft, {@link Surface.showDraft}):
    * the first part is edited into it instead of posted, so one answer is one message, never two.

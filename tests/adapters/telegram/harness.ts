@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpServer } from '../../../src/adapters/http/index.ts';
 import { TelegramPlatform } from '../../../src/adapters/telegram/index.ts';
+import type { RetryOptions } from '../../../src/adapters/telegram/client.ts';
 import { assembleKazma } from '../../../src/assemble.ts';
 import { parseConfig } from '../../../src/core/config/index.ts';
 import type { KazmaParts } from '../../../src/core/kazma-core.ts';
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   modelBaseUrl: string;
   answerTimeoutMs?: number;
   typingIntervalMs?: number;
+  /** The Bot API client's retries (429s, 5xx, transport errors). */
+  retry?: RetryOptions;
 }
 
 export interface Harness {
@@ -102,6 +105,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const tuning = {
     ...(options.typingIntervalMs !== undefined && { typingIntervalMs: options.typingIntervalMs }),
     ...(options.answerTimeoutMs !== undefined && { answerTimeoutMs: options.answerTimeoutMs }),
+    ...(options.retry && { retry: options.retry }),
   };
   const kazma = await assembleKazma({
     loaded,

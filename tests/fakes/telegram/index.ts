@@ -46,6 +46,17 @@ export interface FakeTelegram {
   messages(chatId: number, opts?: { includeDeleted?: boolean }): StoredMessage[];
   /** Answer the next call(s) of `method` with this failure; the default body is the real envelope. */
   failNext(method: string, spec: FailSpec): void;
+  /**
+   * Holds the next call of `method` (after `after` calls go through) before Telegram acts on it: it is
+   * carried out when `release()` is called, and never when the caller went away first (a process killed
+   * mid-call). `held` resolves once the call arrived.
+   */
+  holdNext(method: string, spec?: { after?: number }): { held: Promise<void>; release(): void };
+  /**
+   * From now on, refuses about `share` of the calls of `method` with a 429 asking to wait `retryAfter`
+   * seconds (a storm of rate limits), chosen by a seeded generator so a run is repeatable; 0 ends it.
+   */
+  rateLimit(method: string, share: number, retryAfter?: number): void;
   /** POSTs an update to the registered webhook now; `secretToken` overrides the header (null: none). */
   postWebhook(
     update: TgUpdate | Omit<TgUpdate, 'update_id'>,
@@ -94,6 +105,13 @@ export async function startFakeTelegram(
   const state: FakeState = { bot, store: new MessageStore(bot), hub, queries: new Map(), commands: new Map() };
   const calls = new CallLog();
   const failures = new Map<string, Array<{ status: number; body: unknown } | null>>();
+  const holds = new Map<string, Array<Hold | null>>();
+  const storms = new Map<string, { share: number; retryAfter: number }>();
+  let seed = 42;
+  const draw = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
 
   const app = new Hono();
   app.all('/:auth/:method', async (c) => {
@@ -110,8 +128,19 @@ export async function startFakeTelegram(
       return answer(401, { ok: false, error_code: 401, description: 'Unauthorized' });
     try {
       body = await readParams(c);
+      const hold = holds.get(method.toLowerCase())?.shift();
+      if (hold && !(await hold.wait(c.req.raw.signal)))
+        return answer(499, { ok: false, error_code: 499, description: 'the caller went away' });
       const injected = failures.get(method.toLowerCase())?.shift();
       if (injected) return answer(injected.status, injected.body as Record<string, unknown>);
+      const storm = storms.get(method.toLowerCase());
+      if (storm && draw() < storm.share)
+        return answer(429, {
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${storm.retryAfter}`,
+          parameters: { retry_after: storm.retryAfter },
+        });
       const canonical = lookupMethod(method);
       if (!canonical) return answer(404, { ok: false, error_code: 404, description: 'Not Found' });
       const out = await METHODS[canonical]!(state, body, c.req.raw.signal);
@@ -153,6 +182,18 @@ export async function startFakeTelegram(
         list.push({ status: spec.status, body: spec.body ?? defaultBody(spec.status) });
       failures.set(key, list);
     },
+    holdNext(method, spec = {}) {
+      const key = (lookupMethod(method) ?? method).toLowerCase();
+      const list = holds.get(key) ?? [];
+      for (let i = 0; i < (spec.after ?? 0); i++) list.push(null);
+      const hold = new Hold();
+      list.push(hold);
+      holds.set(key, list);
+      return { held: hold.arrived, release: () => hold.release() };
+    },
+    rateLimit(method, share, retryAfter = 1) {
+      storms.set((lookupMethod(method) ?? method).toLowerCase(), { share, retryAfter });
+    },
     postWebhook: (update, o = {}) => {
       const full = typeof update.update_id === 'number' ? (update as TgUpdate) : hub.stamp(update);
       return hub.post(full, o.secretToken);
@@ -169,6 +210,27 @@ export async function startFakeTelegram(
       await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
     },
   };
+}
+
+/** A call held before it is carried out: released by the test, or dropped when its caller goes away. */
+class Hold {
+  #arrived!: () => void;
+  #release!: () => void;
+  readonly arrived = new Promise<void>((resolve) => (this.#arrived = resolve));
+  readonly #released = new Promise<void>((resolve) => (this.#release = resolve));
+
+  release(): void {
+    this.#release();
+  }
+
+  /** True once released; false when `signal` aborted first (the call is then not carried out). */
+  async wait(signal: AbortSignal): Promise<boolean> {
+    this.#arrived();
+    const gone = new Promise<false>((resolve) =>
+      signal.aborted ? resolve(false) : signal.addEventListener('abort', () => resolve(false), { once: true }),
+    );
+    return Promise.race([this.#released.then(() => true), gone]);
+  }
 }
 
 function errorEnvelope(e: unknown): [number, Record<string, unknown>] {

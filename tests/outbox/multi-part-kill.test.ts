@@ -1,0 +1,77 @@
+// A long reply goes out as several Telegram messages. The process is killed (SIGKILL) on PostgreSQL
+// while a later part is on its way, before Telegram acted on it. Before, the reply's row stayed
+// "sending" until the recovery's five-minute wait called it "delivery unknown", and the rest of the reply
+// came only after an incident and a person's Retry. Now the next start takes the turn up again (its
+// lease lapsed) and the reply goes on after the parts Telegram took: every part once, in order, no
+// incident and no person.
+import postgres from 'postgres';
+import { afterEach, expect, it } from 'vitest';
+import { longReply } from '../contract/support.ts';
+import { MAYA } from '../adapters/telegram/harness.ts';
+import { startFakeLlm } from '../fakes/llm-server.ts';
+import { startFakeTelegram } from '../fakes/telegram/index.ts';
+import { createPgDatabase } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+
+const cleanup: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+it('killed mid long reply on PostgreSQL: the next start sends the rest, each part once, in order', {
+  timeout: 240_000,
+}, async () => {
+  const fake = await startFakeTelegram();
+  const llm = await startFakeLlm();
+  const pg = await createPgDatabase();
+  cleanup.push(
+    () => fake.close(),
+    () => llm.close(),
+    () => pg.drop(),
+  );
+  const { dir, path } = writeConfig(`
+http: { port: 0 }
+database: { url: "${pg.url}" }
+model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
+telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
+turns: { lease_ttl: 2s }
+runs: { sweep_interval: 2s }
+`);
+  const start = () => {
+    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
+    cleanup.push(() => kazma.kill('SIGKILL'));
+    return kazma;
+  };
+  const reply = longReply(4096);
+  const first = start();
+  await first.waitForLog((line) => line.msg === 'telegram started', 180_000);
+  llm.script({ text: reply.markdown });
+  // The first part goes through; the second is held before Telegram acts on it, and the process dies.
+  const hold = fake.holdNext('sendMessage', { after: 1 });
+  fake.sendUserMessage({ from: MAYA, chatId: MAYA.id, text: 'tell me a long story' });
+  await hold.held;
+  first.kill('SIGKILL');
+  await first.exited;
+  hold.release();
+  expect(fake.messages(MAYA.id)).toHaveLength(1);
+
+  const second = start();
+  const texts = await eventually(
+    () => fake.messages(MAYA.id).map((m) => m.text),
+    (shown) => (shown.some((t) => t.includes(reply.lastLine)) ? shown : undefined),
+    'the rest of the reply',
+    { timeoutMs: 60_000 },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 3000)); // a duplicate, or an incident, would show now
+  expect(fake.messages(MAYA.id).map((m) => m.text)).toEqual(texts);
+  expect(texts.length).toBeGreaterThanOrEqual(3);
+  expect(texts.flatMap((t) => t.split('\n')).filter((line) => line !== '')).toEqual(reply.lines);
+  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+  cleanup.push(() => sql.end());
+  expect(await sql`select kind, state from outbox`).toEqual([{ kind: 'message', state: 'sent' }]);
+  expect(await sql`select count(*)::int as n from run_incidents`).toEqual([{ n: 0 }]);
+  second.kill('SIGTERM');
+  await second.exited;
+});
