@@ -22,6 +22,12 @@ describe('closePartial', () => {
     expect(closePartial('**bold `co')).toBe('**bold `co`**');
   });
 
+  it('drops a marker the cut left at the very end instead of closing it on nothing', () => {
+    expect(closePartial('It is **')).toBe('It is ');
+    expect(closePartial('run `')).toBe('run ');
+    expect(closePartial('a **bold**')).toBe('a **bold**');
+  });
+
   it('treats markers inside inline code as text', () => {
     expect(closePartial('`a ** b` and')).toBe('`a ** b` and');
   });

@@ -2,3 +2,4 @@
 export { LiveReplies } from './live-replies.ts';
 export { LiveReply } from './live-reply.ts';
 export { ANSWER_TAG, TokenTap } from './token-tap.ts';
+export { TOOL_STARTED, toolProgressLine, type ToolStarted } from './progress-line.ts';

@@ -34,6 +34,8 @@ interface Draft {
   used: boolean;
   /** Its call failed: its words are not the answer's. */
   failed: boolean;
+  /** What a running tool is doing, shown while the draft has no words (progress). */
+  status?: string;
 }
 
 export class LiveReply {
@@ -65,6 +67,18 @@ export class LiveReply {
     const current = this.#current;
     if (this.#closed || !current || current.call !== call || words === '') return;
     current.text += words;
+    this.#schedule();
+  }
+
+  /**
+   * A tool began: a draft with no words yet (or a new one after words already shown) shows `line` until
+   * the model writes again, which replaces it in place.
+   */
+  progress(line: string): void {
+    if (this.#closed) return;
+    const reuse = this.#current?.text === '' ? this.#current : undefined;
+    const current = reuse ?? (this.#current = this.#push(this.#current?.call ?? ''));
+    current.status = line;
     this.#schedule();
   }
 
@@ -108,7 +122,7 @@ export class LiveReply {
     this.#timer = undefined;
     const draft = this.#current;
     if (this.#closed || !draft) return;
-    const text = closePartial(draft.text);
+    const text = draft.text === '' ? (draft.status ?? '') : closePartial(draft.text);
     if (text.trim() === '' || text === draft.shown) return;
     this.#shownAt = performance.now();
     this.#edits = this.#edits.then(async () => {

@@ -2,9 +2,11 @@
 // streaming: with it in a call's callbacks, a chat model's invoke() streams its answer (stream: true)
 // and tells each token, while the caller still gets the whole message (BaseChatModel._generateUncached).
 // Only the calls tagged ANSWER_TAG (the agent's model node) are shown: a summary the context window
-// asks for is not an answer.
+// asks for is not an answer. A tool's start (TOOL_STARTED, a custom event of the tools node) shows a
+// progress line until the model writes again.
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { LiveReply } from './live-reply.ts';
+import { TOOL_STARTED, toolProgressLine, type ToolStarted } from './progress-line.ts';
 
 /** The tag of the model call whose words are the answer (core/agent/graph/model-node.ts). */
 export const ANSWER_TAG = 'kazma:answer';
@@ -44,5 +46,10 @@ export class TokenTap extends BaseCallbackHandler {
 
   override handleLLMEnd(_output: unknown, runId: string): void {
     this.#calls.delete(runId);
+  }
+
+  /** A tool began (the tools node's TOOL_STARTED): the live reply says what it is doing. */
+  override handleCustomEvent(name: string, data: unknown): void {
+    if (name === TOOL_STARTED) this.#live.progress(toolProgressLine(data as ToolStarted));
   }
 }

@@ -23,6 +23,9 @@ export function closePartial(text: string): string {
     else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
   }
   if (fence !== undefined) return `${text}\n${fence}`;
+  // A marker the cut left at the very end opens nothing yet: dropped, not closed (`**` + `**` is no bold).
+  const bare = text.replace(/(\*\*|~~|`)+$/u, '');
+  if (bare !== text && bare.split('\n').length === lines.length) return closePartial(bare);
   return text + closingInline(lines.at(-1) ?? '');
 }
 

@@ -1,0 +1,46 @@
+// While a turn waits on a tool, its live message says what is happening, and the answer that follows
+// replaces that line in the same message.
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { toolProgressLine } from '../../src/core/streaming/index.ts';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+it('shows the running tool, then the answer in the same message', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '0ms' } } });
+  // current_time needs no approval; the model is slow to answer after it, so the progress line shows.
+  llm.script(
+    { toolCalls: [{ name: 'current_time', args: {} }] },
+    { text: 'It is **noon**.', pacing: { delayMs: 700 } },
+  );
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'what time is it?' });
+  await h.settled();
+  const messages = h.fake.messages(MAYA.id);
+  expect(messages).toHaveLength(1);
+  expect(messages[0]!.history.map((v) => v.text)).toContain('🔧 current_time …');
+  expect(messages[0]!.text).toBe('It is noon.');
+});
+
+it('a progress line shows a tool’s arguments visibly and never as formatting', () => {
+  expect(toolProgressLine({ tool: 'shell', args: { command: 'ls -la `x` **y**' } })).toBe(
+    '🔧 shell: ls -la  x    y …',
+  );
+  expect(toolProgressLine({ tool: 'web_fetch', args: { url: 'https://example.com/a?b=1' } })).toBe(
+    '🌐 fetching example.com …',
+  );
+  const hostile = toolProgressLine({ tool: 'mcp__x__evil\u202e', args: { path: 'a\nb\u200bc' } });
+  expect(hostile).not.toMatch(/[\u202e\u200b\n]/);
+  expect(toolProgressLine({ tool: 'shell', args: { command: 'x'.repeat(500) } }).length).toBeLessThan(120);
+});
