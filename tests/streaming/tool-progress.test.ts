@@ -34,9 +34,7 @@ it('shows the running tool, then the answer in the same message', async () => {
 });
 
 it('a progress line shows a tool’s arguments visibly and never as formatting', () => {
-  expect(toolProgressLine({ tool: 'shell', args: { command: 'ls -la `x` **y**' } })).toBe(
-    '🔧 shell: ls -la  x    y …',
-  );
+  expect(toolProgressLine({ tool: 'shell', args: { command: 'ls -la `x` **y**' } })).toBe('🔧 shell: ls -la  x    y …');
   expect(toolProgressLine({ tool: 'web_fetch', args: { url: 'https://example.com/a?b=1' } })).toBe(
     '🌐 fetching example.com …',
   );
