@@ -3,7 +3,7 @@ import { checkImportGraph, readSourceTree, type SourceTree } from '../helpers/im
 import { checkLayers, checkLazyImports } from '../helpers/layering.ts';
 import { checkClockReads, checkModuleState } from '../helpers/module-state.ts';
 import { checkSubcommandDispatch } from '../helpers/subcommand-dispatch.ts';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const tree = readSourceTree(REPO_ROOT);
 
