@@ -8,10 +8,11 @@ import { transitionGate } from '../../src/core/approvals/transition.ts';
 import { openDatabase, type Database } from '../../src/core/db/index.ts';
 import { approvalGates } from '../../src/core/db/schema/approvals.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
-import { killAll, spawnNode, ROOT } from '../agent/helpers/spawn.ts';
+import { killAll, spawnNode } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 
-const CHILD = join(ROOT, 'tests/approvals/fixtures/marking-chat.ts');
+const CHILD = join(REPO_ROOT, 'tests/approvals/fixtures/marking-chat.ts');
 let llm: FakeLlm;
 beforeAll(async () => {
   llm = await startFakeLlm();

@@ -3,7 +3,7 @@
 // config key, a changed access rule) would go unnoticed until someone measures again. What is checked is
 // that it finishes and prints each figure, never the figure's value (shared machines are noisy).
 import { spawn } from 'node:child_process';
-import { ROOT } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 /** Longer than any bench takes with the sizes the tests give, on a loaded 2-core machine. */
 const BENCH_TIMEOUT_MS = 270_000;
@@ -17,7 +17,7 @@ export class BenchFailedError extends Error {}
  */
 export function runBench(script: string, args: string[]): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

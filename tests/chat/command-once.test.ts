@@ -10,11 +10,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config/index.ts';
 import { configAudit, inbox, outbox, schedules, settings, tasks } from '../../src/core/db/index.ts';
 import { openMigratedDatabase } from '../../src/storage.ts';
-import { killAll, ROOT, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
-const CHILD = join(ROOT, 'tests/chat/fixtures/command-child.ts');
+const CHILD = join(REPO_ROOT, 'tests/chat/fixtures/command-child.ts');
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   killAll();

@@ -9,14 +9,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../fakes/telegram/index.ts';
-import { killAll, ROOT, spawnNode, type Spawned } from '../agent/helpers/spawn.ts';
+import { killAll, spawnNode, type Spawned } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { createPgDatabase, seedPgliteDataDir } from '../helpers/databases.ts';
 import { writeConfig } from '../helpers/kazma-process.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { MAYA } from '../adapters/telegram/harness.ts';
 
-const START_CHILD = join(ROOT, 'tests/chat/fixtures/start-child.ts');
+const START_CHILD = join(REPO_ROOT, 'tests/chat/fixtures/start-child.ts');
 const SECRET = 'durable-inbound-secret';
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {

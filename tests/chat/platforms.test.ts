@@ -9,7 +9,7 @@ import type { Gate } from '../../src/core/approvals/port.ts';
 import { AccessPolicy } from '../../src/core/chat/intake/access.ts';
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS, PLATFORM_IDS, platformLabel } from '../../src/core/surface/platforms.ts';
 import { configSchema, parseConfig } from '../../src/core/config/index.ts';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 /** Surfaces that are not chat platforms: no kazma.yaml section, no token. */
 const NOT_CHAT_PLATFORMS = ['console', 'http'];

@@ -10,7 +10,8 @@ import { parseConfig } from '../../src/core/config/index.ts';
 import { createLogger } from '../../src/core/log/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { contentText, defaultStep, type ChatRequestBody, type FakeStep } from '../fakes/llm-wire.ts';
-import { CLI, killAll, ROOT, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { CLI, killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 let dir: string;
 let llm: FakeLlm;
@@ -87,7 +88,7 @@ describe('kazma chat over piped stdin', () => {
 
 describe('kazma chat at a terminal', () => {
   it('prints a one-line banner with the version, the model and the thread, then the conversation', async () => {
-    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     await seedPgliteDataDir(join(dir, 'banner'));
     const loaded = parseConfig(
       JSON.stringify({

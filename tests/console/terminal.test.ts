@@ -9,6 +9,7 @@ import { ConsoleSession, ConsoleSurface } from '../../src/adapters/console/index
 import { terminalSafe } from '../../src/adapters/console/terminal.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startTestCore, type TestCore } from '../agent/helpers/core.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 // What a terminal would obey: ESC (CSI, OSC, DCS start with it), the 8-bit C1 controls (U+009B is a
 // CSI by itself), BEL, backspace, carriage return, vertical tab, form feed.
@@ -79,13 +80,13 @@ describe('kazma chat prints a hostile model reply', () => {
 describe('every terminal write in kazma chat goes through the one writer', () => {
   it('finds no other write, console call or readline output in src/adapters/console and src/cli', () => {
     const files = [
-      ...readdirSync('src/adapters/console').map((f) => join('src/adapters/console', f)),
+      ...readdirSync(join(REPO_ROOT, 'src/adapters/console')).map((f) => join('src/adapters/console', f)),
       'src/cli/commands/chat.ts',
     ].filter((f) => f.endsWith('.ts') && !f.endsWith('terminal.ts'));
     const writes =
       /\.write\(|\bconsole\.(log|info|warn|error)\(|process\.(stdout|stderr)\.write|\.prompt\(|\.setPrompt\(/;
     const found = files.flatMap((file) =>
-      readFileSync(file, 'utf8')
+      readFileSync(join(REPO_ROOT, file), 'utf8')
         .split('\n')
         .map((line, i) => ({ file, line: i + 1, text: line.trim() }))
         .filter(({ text }) => writes.test(text) && !text.startsWith('//') && !text.startsWith('*')),

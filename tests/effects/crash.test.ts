@@ -9,14 +9,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createPgDatabase, seedPgliteDataDir, type Backend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { fixtureArgs } from '../helpers/fixtures.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/journal-child.ts', import.meta.url));
 const live = new Set<ChildProcess>();
 
 function start(target: string[], marker: string, mode: 'block' | 'complete') {
   const child = spawn(process.execPath, [...fixtureArgs(CHILD), ...target, '--marker', marker, '--mode', mode], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkImportGraph, readSourceTree, type SourceTree } from '../helpers/import-graph.ts';
 import { checkLayers, checkLazyImports } from '../helpers/layering.ts';
 import { checkClockReads, checkModuleState } from '../helpers/module-state.ts';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { checkSubcommandDispatch } from '../helpers/subcommand-dispatch.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const tree = readSourceTree(REPO_ROOT);
 
@@ -276,6 +277,46 @@ describe('architecture: the one-way imports of docs/architecture.md', () => {
         ].join('\n'),
       );
       expect(checkClockReads(ok)).toEqual([]);
+    });
+  });
+
+  describe('chat commands pick their sub-commands through the one parser (src/core/commands/subcommands.ts)', () => {
+    it('holds for the source tree as it is', () => {
+      expect(checkSubcommandDispatch(tree)).toEqual([]);
+    });
+
+    it.each([
+      ['a destructured first word', "const [sub, id] = ctx.args;\nif (sub === 'grants') return;", "sub === 'grants'"],
+      [
+        'a lower-cased first word',
+        "const [first] = ctx.args;\nif (first.toLowerCase() === 'cancel') return;",
+        "first.toLowerCase() === 'cancel'",
+      ],
+      [
+        'words of a mapped copy',
+        "const [area, action] = ctx.args.map((a) => a.toLowerCase());\nif ('list' === action) return;",
+        "'list' === action",
+      ],
+      ['an index', "if (ctx.args[0]?.toLowerCase() !== 'cancel') return;", "ctx.args[0]?.toLowerCase() !== 'cancel'"],
+      ['a switch', "switch (ctx.args[0]) {\n  case 'add':\n}", 'ctx.args[0]'],
+      ['a pattern on the text', 'const m = /^add\\s+(.+)$/s.exec(ctx.rest.trim());', '/^add\\s+(.+)$/s'],
+      ['a prefix of the text', "if (ctx.rest.startsWith('add ')) return;", "ctx.rest.startsWith('add ')"],
+    ])('negative control: %s', (_name, body, shown) => {
+      const bad = new Map([['src/core/tasks/bad.ts', `export async function run(ctx: any) {\n${body}\n}\n`]]);
+      expect(checkSubcommandDispatch(bad)).toEqual([expect.stringContaining(`src/core/tasks/bad.ts:`)]);
+      expect(checkSubcommandDispatch(bad)[0]).toContain(shown);
+    });
+
+    it('lets through positional arguments that are no sub-command', () => {
+      const ok = [
+        'export async function run(ctx: any) {',
+        '  const [gateId, ...rest] = ctx.args;',
+        "  if (!gateId || rest.join(' ') === '') return ctx.args.length <= 2;",
+        "  return /^\\s*$/.test(ctx.rest) || ctx.rest === '';",
+        '}',
+        '',
+      ].join('\n');
+      expect(checkSubcommandDispatch(new Map([['src/core/tasks/ok.ts', ok]]))).toEqual([]);
     });
   });
 });

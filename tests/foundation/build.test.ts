@@ -24,7 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distState } from '../../bin/dist-state.js';
 import { findPackageRoot } from '../../src/core/package-root.ts';
 import { createPgDatabase } from '../helpers/databases.ts';
-import { REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
+import { writeConfig } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const run = promisify(execFile);
 

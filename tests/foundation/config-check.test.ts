@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 describe('kazma config check', () => {
   it('accepts the tracked kazma.yaml (every platform disabled)', async () => {

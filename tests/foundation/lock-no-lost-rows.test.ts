@@ -7,7 +7,8 @@ import { expect, it } from 'vitest';
 import { openDatabase, schema } from '../../src/core/db/index.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { fixtureArgs } from '../helpers/fixtures.ts';
-import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
+import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 it('a second kazma start while another process writes to the PGlite dir refuses, and no row is lost', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'kazma-rows-'));

@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { configSchema } from '../../src/core/config/schema.ts';
-import { ROOT } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
-const CONFIGURATION = readFileSync(`${ROOT}/docs/configuration.md`, 'utf8');
-const CLI = readFileSync(`${ROOT}/docs/cli.md`, 'utf8');
+const CONFIGURATION = readFileSync(`${REPO_ROOT}/docs/configuration.md`, 'utf8');
+const CLI = readFileSync(`${REPO_ROOT}/docs/cli.md`, 'utf8');
 
 /** The rows of every table in `text` whose header's first cell is `first`, as arrays of cells. */
 function tableRows(text: string, first: string): string[][] {
@@ -93,7 +93,7 @@ describe('the reference tables in docs/', () => {
   it('the command table lists every subcommand, and only those', () => {
     const rows = tableRows(CLI, 'command').map((row) => ticks(row[0]!)[0] ?? '');
     // Read, not imported: importing the CLI's entry point would run it.
-    const cli = readFileSync(`${ROOT}/src/cli/index.ts`, 'utf8');
+    const cli = readFileSync(`${REPO_ROOT}/src/cli/index.ts`, 'utf8');
     const names = [...cli.matchAll(/^\s+'?([a-z][a-z -]*)'?: async \(\) =>/gm)].map((m) => m[1]!);
     expect(names).toContain('config check');
     const documented = rows

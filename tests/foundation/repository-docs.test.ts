@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROCESS_TESTS } from '../../vitest.fast.config.ts';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const read = (path: string) => readFileSync(join(REPO_ROOT, path), 'utf8');
 
@@ -132,7 +132,7 @@ describe('npm run test:fast', () => {
   it('negative control: a file that starts Kazma is recognised, one that only imports the helpers is not', () => {
     expect(startsKazma('const k = new KazmaProcess(config);')).toBe(true);
     expect(startsKazma('spawn(process.execPath, [...fixtureArgs(CHILD)]);')).toBe(true);
-    const onlyImports = "import { ROOT } from '../agent/helpers/spawn.ts';\nexpect(fixtureArgs('bin/kazma.js'));";
+    const onlyImports = "import { killAll } from '../agent/helpers/spawn.ts';\nexpect(fixtureArgs('bin/kazma.js'));";
     expect(startsKazma(onlyImports)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSourceTree, type SourceTree } from '../helpers/import-graph.ts';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { checkSpawnSites, readSpawnList } from '../helpers/spawn-sites.ts';
 
 const tree = readSourceTree(REPO_ROOT);

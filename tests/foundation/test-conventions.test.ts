@@ -1,11 +1,15 @@
 // Tests wait one way: `eventually` (tests/helpers/eventually.ts), which on timeout names what was
 // awaited and what was last seen. A loop that sleeps between two looks says neither, and each one
 // picks its own timeout; this finds such loops anywhere under tests/ and fails on them.
+// Tests take the repository's root one way too: REPO_ROOT (tests/helpers/repo-root.ts). A file that
+// works it out itself (climbing up from its own place, or taking the working directory for it) breaks
+// when it moves or runs from elsewhere; this finds those under tests/ and fails on them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { pollingLoopsIn } from '../helpers/polling-loops.ts';
+import { repoRootComputationsIn } from '../helpers/repo-root-computations.ts';
 
 /** Loops that sleep on purpose, with the reason: each is work at a pace, or the one wait itself. */
 const PACED: Record<string, string> = {
@@ -76,5 +80,70 @@ describe('tests wait with eventually', () => {
     ['eventually itself', 'await eventually(() => rows(), (r) => r.length > 0, "a row");'],
   ])('lets through %s', (_name, source) => {
     expect(pollingLoopsIn(source)).toEqual([]);
+  });
+});
+
+describe('tests take the repository root from tests/helpers/repo-root.ts', () => {
+  const ROOT_HELPER = 'tests/helpers/repo-root.ts';
+  const computations = (path: string) =>
+    repoRootComputationsIn(readFileSync(join(REPO_ROOT, path), 'utf8'), path).map(
+      (c) => `${path}:${c.line}: ${c.text}`,
+    );
+
+  it('no file under tests/ works it out itself', () => {
+    const found = sourceFiles(join(REPO_ROOT, 'tests'))
+      .map((path) => relative(REPO_ROOT, path))
+      .filter((path) => path !== ROOT_HELPER)
+      .flatMap(computations);
+    expect(found).toEqual([]);
+  });
+
+  it('the one place that does is found by the check', () => {
+    expect(computations(ROOT_HELPER)).toEqual([`${ROOT_HELPER}:9: new URL('../..', import.meta.url)`]);
+  });
+
+  it.each([
+    [
+      'a URL two folders up',
+      'tests/effects/crash.test.ts',
+      "const ROOT = fileURLToPath(new URL('../..', import.meta.url));",
+    ],
+    [
+      'a URL three folders up, with a slash',
+      'tests/agent/x/y.test.ts',
+      "fileURLToPath(new URL('../../../', import.meta.url))",
+    ],
+    ['import.meta.dirname, resolved', 'tests/helpers/x.ts', "const ROOT = resolve(import.meta.dirname, '../..');"],
+    ['a file at the root, from here', 'tests/helpers/x.ts', "join(import.meta.dirname, '../../bin/build.js')"],
+    ['__dirname, in segments', 'tests/x/y.test.ts', "const root = path.resolve(__dirname, '..', '..');"],
+    [
+      "this file's folder from its URL",
+      'tests/x/y.test.ts',
+      "resolve(dirname(fileURLToPath(import.meta.url)), '../..')",
+    ],
+    ['the working directory', 'tests/x/y.test.ts', 'parseConfig(text, { baseDir: process.cwd() });'],
+    ['a path read from the working directory', 'tests/x/y.test.ts', "readdirSync('src/adapters/console');"],
+    ["the build scripts' ROOT", 'tests/x/y.ts', "import { ROOT, distPaths } from '../../bin/dist-state.js';"],
+  ])('finds %s', (_name, path, source) => {
+    expect(repoRootComputationsIn(source, path)).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'a fixture beside the file',
+      'tests/effects/crash.test.ts',
+      "fileURLToPath(new URL('./fixtures/child.ts', import.meta.url))",
+    ],
+    ['a folder up, still under tests/', 'tests/agent/x/y.test.ts', "join(import.meta.dirname, '../fixtures/child.ts')"],
+    [
+      'REPO_ROOT itself',
+      'tests/x/y.test.ts',
+      "import { REPO_ROOT } from '../helpers/repo-root.ts';\njoin(REPO_ROOT, 'docs');",
+    ],
+    ['another export of the build scripts', 'tests/x/y.ts', "import { distPaths } from '../../bin/dist-state.js';"],
+    ['a child given a working directory of its own', 'tests/x/y.test.ts', 'spawn(cmd, args, { cwd: dir });'],
+    ['a path read from a folder of its own', 'tests/x/y.test.ts', "readFileSync(join(dir, 'kazma.yaml'), 'utf8');"],
+  ])('lets through %s', (_name, path, source) => {
+    expect(repoRootComputationsIn(source, path)).toEqual([]);
   });
 });

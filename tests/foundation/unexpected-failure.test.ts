@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
-import { KazmaProcess, REPO_ROOT, writeConfig } from '../helpers/kazma-process.ts';
+import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const FAIL_ON_SIGNAL = pathToFileURL(join(REPO_ROOT, 'tests/helpers/fail-on-signal.mjs')).href;
 

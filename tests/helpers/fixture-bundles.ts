@@ -6,17 +6,17 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
 import { bundleOptions } from '../../bin/bundle-options.js';
-import { ROOT } from '../../bin/dist-state.js';
+import { REPO_ROOT } from './repo-root.ts';
 
 /** Every `fixtures/` file under tests/, relative to the repository. */
-export function fixtureSources(dir = join(ROOT, 'tests')): string[] {
+export function fixtureSources(dir = join(REPO_ROOT, 'tests')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (!entry.isDirectory()) return [];
     if (entry.name !== 'fixtures') return fixtureSources(path);
     return readdirSync(path)
       .filter((name) => name.endsWith('.ts'))
-      .map((name) => relative(ROOT, join(path, name)));
+      .map((name) => relative(REPO_ROOT, join(path, name)));
   });
 }
 
@@ -24,6 +24,6 @@ export function fixtureSources(dir = join(ROOT, 'tests')): string[] {
 export async function bundleFixtures(outdir: string): Promise<Record<string, string>> {
   const sources = fixtureSources();
   const entryPoints = Object.fromEntries(sources.map((source) => [source.replace(/\.ts$/, ''), source]));
-  await esbuild.build(bundleOptions({ root: ROOT, entryPoints, outdir }));
+  await esbuild.build(bundleOptions({ root: REPO_ROOT, entryPoints, outdir }));
   return Object.fromEntries(sources.map((source) => [source, join(outdir, source.replace(/\.ts$/, '.js'))]));
 }

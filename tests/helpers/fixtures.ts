@@ -4,7 +4,7 @@
 // child run through tsx transpiled and loaded src/ afresh, ~3 s of CPU per child, dozens per run.
 import { isAbsolute, join, relative } from 'node:path';
 import { inject } from 'vitest';
-import { ROOT } from '../../bin/dist-state.js';
+import { REPO_ROOT } from './repo-root.ts';
 
 /** The bundles global-setup built for this run, by fixture path relative to the repository; none outside vitest. */
 function bundlesOfRun(): Record<string, string> {
@@ -32,7 +32,7 @@ export class UnbundledFixtureError extends Error {
 export function fixtureArgs(script: string): string[] {
   if (!script.endsWith('.ts')) return [script];
   const bundles = bundlesOfRun();
-  const bundled = bundles[relative(ROOT, isAbsolute(script) ? script : join(ROOT, script))];
+  const bundled = bundles[relative(REPO_ROOT, isAbsolute(script) ? script : join(REPO_ROOT, script))];
   if (bundled) return [bundled];
   if (Object.keys(bundles).length > 0) throw new UnbundledFixtureError(script);
   return ['--import', 'tsx', script];

@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { distPaths } from '../../bin/dist-state.js';
 import { bundleFixtures } from './fixture-bundles.ts';
 import { buildPgliteTemplate } from './pglite-template.ts';
+import { REPO_ROOT } from './repo-root.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +23,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  execFileSync(process.execPath, [join(import.meta.dirname, '../../bin/build.js'), '--if-stale'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(REPO_ROOT, 'bin/build.js'), '--if-stale'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'kazma-template-'));
   const path = join(dir, 'pglite.tar');
   writeFileSync(path, Buffer.from(await (await buildPgliteTemplate()).arrayBuffer()));

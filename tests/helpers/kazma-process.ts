@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { distPaths } from '../../bin/dist-state.js';
 import { eventually } from './eventually.ts';
+import { REPO_ROOT } from './repo-root.ts';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 /**
  * The compiled CLI `npm start` runs, which global-setup built once for this run; not bin/kazma.js, which
  * runs the source through tsx when dist/ is stale (a file saved during the run), so a test could pass on

@@ -16,6 +16,7 @@ import { createLogger } from '../../src/core/log/index.ts';
 import { createRuns } from '../../src/core/runs/module.ts';
 import type { Finding, IncidentAction, WatchedKind } from '../../src/core/runs/watch.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 
 const MAYA: Actor = { platform: 'telegram', id: '42', displayName: 'Maya' };
 
@@ -51,7 +52,7 @@ describeEachBackend("an incident's action whose first attempt failed", (database
         return `task ${workId}: queued again`;
       },
     };
-    const loaded = parseConfig('', { env: {}, baseDir: process.cwd() });
+    const loaded = parseConfig('', { env: {}, baseDir: REPO_ROOT });
     const runs = createRuns({
       loaded,
       db,

@@ -11,11 +11,12 @@ import { runIncidents } from '../../src/core/db/schema/incidents.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import { tasks } from '../../src/core/db/schema/tasks.ts';
 import { openMigratedDatabase } from '../../src/storage.ts';
-import { CLI, killAll, ROOT, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { CLI, killAll, spawnNode, writeConfig } from '../agent/helpers/spawn.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
 
-const CHILD = join(ROOT, 'tests/runs/fixtures/supervising-kazma.ts');
+const CHILD = join(REPO_ROOT, 'tests/runs/fixtures/supervising-kazma.ts');
 afterEach(() => killAll());
 
 type Stage = 'incident-row' | 'card-rows' | 'sending';

@@ -13,10 +13,10 @@ import { shellTool } from '../../src/core/tools/builtin/shell.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { fixtureArgs } from '../helpers/fixtures.ts';
+import { REPO_ROOT } from '../helpers/repo-root.ts';
 import { makeCanary, SECRET, type Canary } from './escape-kit.ts';
 import { makeWorkspace } from './fixture.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/shell-child.ts', import.meta.url));
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
@@ -178,7 +178,7 @@ describe('a running shell child dies with Kazma', () => {
   async function killParentMidCommand(sandbox: 'bwrap' | 'off'): Promise<string> {
     const seconds = `${(40 + Math.random() * 10).toFixed(6)}`;
     const child = spawn(process.execPath, [...fixtureArgs(CHILD), ws.dir, sandbox, seconds], {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));

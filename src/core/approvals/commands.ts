@@ -1,5 +1,5 @@
 import type { ChatRef } from '../surface/index.ts';
-import type { ChatCommand, StatusSection } from '../commands/index.ts';
+import { type ChatCommand, type CommandContext, runSubcommands, type StatusSection } from '../commands/index.ts';
 import type { DecisionInput } from './decide.ts';
 import type { DecideOutcome, Grant } from './port.ts';
 
@@ -19,37 +19,51 @@ export interface ApprovalCommandsPort {
  * `/approvals grants` — the "always" answers in force here; `/approvals revoke <id>` — end one.
  */
 function approvalsCommand(port: ApprovalCommandsPort): ChatCommand {
+  const waiting = async (ctx: CommandContext) => {
+    const gates = await port.pending(ctx.chat);
+    if (gates.length === 0) return ctx.reply('No approvals are waiting in this chat.');
+    await ctx.reply(`${gates.length} approval${gates.length === 1 ? '' : 's'} waiting in this chat:`);
+    // Through the outbox as cards of their gates (not sent directly), so a decision edits these too.
+    for (const gateId of gates) await port.repost(gateId, ctx.chat);
+  };
   return {
     name: 'approvals',
     summary: 'show waiting approvals (with buttons); "grants" lists always-grants, "revoke <id>" ends one',
     serial: false,
-    async run(ctx) {
-      const [sub, id] = ctx.args;
-      if (sub === 'grants') {
-        const grants = await port.grants(ctx.chat);
-        if (grants.length === 0) return ctx.reply('No "always" grants are in force in this chat.');
-        const lines = grants.map(
-          (g) =>
-            `${g.id} — ${g.tool}${g.grantedBy ? ` by ${g.grantedBy}` : ''}, until ` +
-            `${g.expiresAt.toISOString().slice(11, 16)} UTC`,
-        );
-        return ctx.reply(
-          ['"Always" grants in this chat:', ...lines, 'End one with /approvals revoke <id>.'].join('\n'),
-        );
-      }
-      if (sub === 'revoke') {
-        if (!id) return ctx.reply('Usage: /approvals revoke <grant id> (see /approvals grants).');
-        if (ctx.role !== 'operator') return ctx.reply('Only operators may revoke grants.');
-        return ctx.reply(
-          (await port.revokeGrant(id)) ? `Revoked ${id}: that call will ask again.` : `No grant ${id} is in force.`,
-        );
-      }
-      const gates = await port.pending(ctx.chat);
-      if (gates.length === 0) return ctx.reply('No approvals are waiting in this chat.');
-      await ctx.reply(`${gates.length} approval${gates.length === 1 ? '' : 's'} waiting in this chat:`);
-      // Through the outbox as cards of their gates (not sent directly), so a decision edits these too.
-      for (const gateId of gates) await port.repost(gateId, ctx.chat);
-    },
+    run: runSubcommands({
+      command: 'approvals',
+      ignoreCase: false,
+      subcommands: {
+        grants: {
+          async run(ctx) {
+            const grants = await port.grants(ctx.chat);
+            if (grants.length === 0) return ctx.reply('No "always" grants are in force in this chat.');
+            const lines = grants.map(
+              (g) =>
+                `${g.id} — ${g.tool}${g.grantedBy ? ` by ${g.grantedBy}` : ''}, until ` +
+                `${g.expiresAt.toISOString().slice(11, 16)} UTC`,
+            );
+            return ctx.reply(
+              ['"Always" grants in this chat:', ...lines, 'End one with /approvals revoke <id>.'].join('\n'),
+            );
+          },
+        },
+        revoke: {
+          params: '<grant id>',
+          required: { see: '/approvals grants' },
+          async run(ctx, { words: [id] }) {
+            if (ctx.role !== 'operator') return ctx.reply('Only operators may revoke grants.');
+            return ctx.reply(
+              (await port.revokeGrant(id!))
+                ? `Revoked ${id}: that call will ask again.`
+                : `No grant ${id} is in force.`,
+            );
+          },
+        },
+      },
+      none: waiting,
+      other: waiting,
+    }),
   };
 }
 

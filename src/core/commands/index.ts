@@ -4,3 +4,5 @@ export { parseCommand } from './parse.ts';
 export { CommandRegistry, UndeclaredCommandWriteError } from './registry.ts';
 export type { CommandContext } from './registry.ts';
 export type { ChatCommand, StatusSection } from './registry.ts';
+export { runSubcommands, usageLines, usageReply } from './subcommands.ts';
+export type { SubcommandTable } from './subcommands.ts';

@@ -1,5 +1,13 @@
 import type { ChatRef, Actor } from '../surface/index.ts';
-import type { ChatCommand, CommandContext, StatusSection } from '../commands/index.ts';
+import {
+  type ChatCommand,
+  type CommandContext,
+  runSubcommands,
+  type StatusSection,
+  type SubcommandTable,
+  usageLines,
+  usageReply,
+} from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { ScheduleRow } from './store.ts';
@@ -60,66 +68,86 @@ function remindCommand(port: ScheduleCommandsPort): ChatCommand {
 }
 
 function cronCommand(port: ScheduleCommandsPort): ChatCommand {
+  const table: SubcommandTable = {
+    command: 'cron',
+    ignoreCase: false,
+    subcommands: {
+      add: {
+        params: '"<cron pattern>" <prompt>',
+        async run(ctx, { rest }) {
+          const match = /^"([^"]+)"\s+(.+)$/s.exec(rest);
+          if (!match) return ctx.reply(usageReply(table));
+          try {
+            const row = await recordOnce(ctx, port, 'cron add', (tx) =>
+              port.recordCron(tx, {
+                pattern: match[1]!.trim(),
+                prompt: match[2]!.trim(),
+                chat: ctx.chat,
+                requester: ctx.actor,
+              }),
+            );
+            return ctx.reply(
+              `🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`,
+            );
+          } catch (error) {
+            return ctx.reply(`Not scheduled: ${why(error)}.`);
+          }
+        },
+      },
+    },
+    usage: ([add]) =>
+      `Usage: ${add}, e.g. /cron add "0 9 * * 1-5" summarise yesterday's alerts. ` +
+      '/jobs lists, /jobs cancel <id> stops.',
+  };
   return {
     name: 'cron',
-    summary: 'run a task on a schedule: /cron add "<cron pattern>" <prompt>',
+    summary: `run a task on a schedule: ${usageLines(table).join('; ')}`,
     serial: false,
     writes: true,
-    async run(ctx) {
-      const match = /^add\s+"([^"]+)"\s+(.+)$/s.exec(ctx.rest.trim());
-      if (!match)
-        return ctx.reply(
-          'Usage: /cron add "<cron pattern>" <prompt>, e.g. /cron add "0 9 * * 1-5" summarise yesterday\'s alerts. ' +
-            '/jobs lists, /jobs cancel <id> stops.',
-        );
-      try {
-        const row = await recordOnce(ctx, port, 'cron add', (tx) =>
-          port.recordCron(tx, {
-            pattern: match[1]!.trim(),
-            prompt: match[2]!.trim(),
-            chat: ctx.chat,
-            requester: ctx.actor,
-          }),
-        );
-        return ctx.reply(
-          `🔁 "${row.pattern}" (${row.zone}) will run: ${row.text} (${row.id}; /jobs cancel ${row.id} to stop).`,
-        );
-      } catch (error) {
-        return ctx.reply(`Not scheduled: ${why(error)}.`);
-      }
-    },
+    run: runSubcommands(table),
   };
 }
 
 function jobsCommand(port: ScheduleCommandsPort): ChatCommand {
+  const list = async (ctx: CommandContext) => {
+    const rows = await port.list(ctx.chat);
+    if (rows.length === 0)
+      return ctx.reply('Nothing is scheduled in this chat. /remind <when> <text> or /cron add "<pattern>" <prompt>.');
+    const lines = rows.map((r) =>
+      r.kind === 'reminder'
+        ? `${r.id} — ⏰ ${port.format(r.dueAt!)} — ${r.text}`
+        : `${r.id} — 🔁 "${r.pattern}" (${r.zone}) — ${r.text}`,
+    );
+    return ctx.reply(['Scheduled here:', ...lines, 'Cancel one with /jobs cancel <id>.'].join('\n'));
+  };
+  const table: SubcommandTable = {
+    command: 'jobs',
+    ignoreCase: true,
+    subcommands: {
+      cancel: {
+        params: '<id>',
+        required: { see: '/jobs' },
+        async run(ctx, { words: [id] }) {
+          const row = await port.get(id!);
+          const mine = row && row.requester.platform === ctx.actor.platform && row.requester.id === ctx.actor.id;
+          if (!row || row.chat !== ctx.chat || (!mine && ctx.role !== 'operator'))
+            return ctx.reply(`There is no scheduled job ${id} you may cancel here.`);
+          return ctx.reply(
+            (await port.cancel(id!))
+              ? `Cancelled ${id}: it will not run.`
+              : `${id} is not scheduled any more (${row.state}).`,
+          );
+        },
+      },
+    },
+    none: list,
+    other: list,
+  };
   return {
     name: 'jobs',
-    summary: "list this chat's reminders and cron jobs; /jobs cancel <id>",
+    summary: `list this chat's reminders and cron jobs; ${usageLines(table).join('; ')}`,
     serial: false,
-    async run(ctx) {
-      const [sub, id] = ctx.args;
-      if (sub?.toLowerCase() === 'cancel') {
-        if (!id) return ctx.reply('Usage: /jobs cancel <id> (see /jobs).');
-        const row = await port.get(id);
-        const mine = row && row.requester.platform === ctx.actor.platform && row.requester.id === ctx.actor.id;
-        if (!row || row.chat !== ctx.chat || (!mine && ctx.role !== 'operator'))
-          return ctx.reply(`There is no scheduled job ${id} you may cancel here.`);
-        return ctx.reply(
-          (await port.cancel(id))
-            ? `Cancelled ${id}: it will not run.`
-            : `${id} is not scheduled any more (${row.state}).`,
-        );
-      }
-      const rows = await port.list(ctx.chat);
-      if (rows.length === 0)
-        return ctx.reply('Nothing is scheduled in this chat. /remind <when> <text> or /cron add "<pattern>" <prompt>.');
-      const lines = rows.map((r) =>
-        r.kind === 'reminder'
-          ? `${r.id} — ⏰ ${port.format(r.dueAt!)} — ${r.text}`
-          : `${r.id} — 🔁 "${r.pattern}" (${r.zone}) — ${r.text}`,
-      );
-      return ctx.reply(['Scheduled here:', ...lines, 'Cancel one with /jobs cancel <id>.'].join('\n'));
-    },
+    run: runSubcommands(table),
   };
 }
 

@@ -1,5 +1,11 @@
 import { stringify } from 'yaml';
-import type { ChatCommand, CommandContext } from '../commands/index.ts';
+import {
+  type ChatCommand,
+  type CommandContext,
+  runSubcommands,
+  type SubcommandTable,
+  usageLines,
+} from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
 import { didYouMean } from '../config/index.ts';
 
@@ -82,7 +88,83 @@ async function toggleOnce(
   return on;
 }
 
-const USAGE = 'Usage: /config tools list · /config tools toggle <name> · /config show · /config export';
+/** `/config tools list`: every tool, MCP server and skill, with its switch. */
+async function listTools(port: ConfigCommandPort, ctx: CommandContext): Promise<void> {
+  const servers = (await port.servers?.()) ?? [];
+  const skills = port.skills?.() ?? [];
+  const lines = [
+    ...port.tools().map(toolLine),
+    ...(servers.length ? ['MCP servers:', ...servers.map(serverLine)] : []),
+    ...(skills.length ? ['Skills:', ...skills.map((s) => s.line)] : []),
+  ];
+  return ctx.reply(['Tools:', ...lines, 'Switch one with /config tools toggle <name>.'].join('\n'));
+}
+
+/** `/config tools toggle <name>`: a tool, an MCP server or a skill, found by its lower-case `name`. */
+async function toggleTool(port: ConfigCommandPort, ctx: CommandContext, name: string): Promise<void> {
+  const by = ctx.actor.displayName ?? `${ctx.actor.platform}:${ctx.actor.id}`;
+  const tools = port.tools();
+  const tool = tools.find((t) => t.name.toLowerCase() === name);
+  const servers = tool ? [] : ((await port.servers?.()) ?? []);
+  const server = servers.find((s) => s.name.toLowerCase() === name);
+  if (server && port.setServer) {
+    const on = await toggleOnce(ctx, port, server);
+    await port.setServer(server.name, on, by);
+    return ctx.reply(
+      on
+        ? `MCP server ${server.name} is on again and starting: its tools are offered from the next message ` +
+            `(saved; survives restarts).`
+        : `MCP server ${server.name} is off and stopped: its tools are not offered from the next message ` +
+            `(saved; survives restarts).`,
+    );
+  }
+  // A skill is switched whole; one that was refused or failed has no tools to switch.
+  const skill = tool || server ? undefined : port.skills?.().find((s) => s.name.toLowerCase() === name);
+  if (skill?.loaded && port.setSkill) {
+    const on = await toggleOnce(ctx, port, skill);
+    await port.setSkill(skill.name, on, by);
+    return ctx.reply(
+      `Skill ${skill.name} is ${on ? 'on again: its tools are offered' : 'off: its tools are not offered'} ` +
+        `from the next message (saved; survives restarts).`,
+    );
+  }
+  if (skill) return ctx.reply(`Skill ${skill.name} has no tools to switch: ${skill.line}`);
+  if (!tool) {
+    const known = [
+      ...tools.map((t) => t.name),
+      ...servers.map((s) => s.name),
+      ...(port.skills?.() ?? []).map((s) => s.name),
+    ];
+    const guess = didYouMean(name, known);
+    return ctx.reply(
+      `There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} ` +
+        `Tools: ${tools.map((t) => t.name).join(', ')}.` +
+        (servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''),
+    );
+  }
+  const on = await toggleOnce(ctx, port, tool, (tx, on) => port.setTool(tx, tool.name, on, by));
+  return ctx.reply(
+    on
+      ? `${tool.name} is on again: the model is offered it from the next message (saved; survives restarts).`
+      : `${tool.name} is off: the model is not offered it from the next message (saved; survives restarts).`,
+  );
+}
+
+/** `/config show` and `/config export`: the effective configuration, secrets masked; the read is audited. */
+async function showConfig(port: ConfigCommandPort, ctx: CommandContext, how: 'show' | 'export'): Promise<void> {
+  await ctx.once(how, async (tx) => {
+    await port.audit({ command: how, outcome: 'read' }, ctx, tx);
+    return true;
+  });
+  const effective = port.effective() as Record<string, unknown>;
+  if (port.maskedServers) effective.mcp = { ...(effective.mcp as object), servers: await port.maskedServers() };
+  const yaml = stringify(effective, { lineWidth: 0 }).trimEnd();
+  return ctx.reply(
+    how === 'show'
+      ? `Effective configuration (secrets masked):\n${yaml}`
+      : `# kazma.yaml, exported (secrets redacted: put them back as \${ENV} or vault:// pointers)\n${yaml}`,
+  );
+}
 
 /**
  * `/config` (operators only): tools on and off at run time, and the effective configuration. A change
@@ -90,89 +172,31 @@ const USAGE = 'Usage: /config tools list · /config tools toggle <name> · /conf
  * The agent cannot reach it: commands are never tools.
  */
 export function configCommand(port: ConfigCommandPort): ChatCommand {
+  const table: SubcommandTable = {
+    command: 'config',
+    ignoreCase: true,
+    subcommands: {
+      tools: {
+        subcommands: {
+          list: { run: (ctx) => listTools(port, ctx) },
+          toggle: {
+            params: '<name>',
+            required: { see: '/config tools list' },
+            run: (ctx, { words: [name] }) => toggleTool(port, ctx, name!.toLowerCase()),
+          },
+        },
+        none: (ctx) => listTools(port, ctx),
+      },
+      show: { run: (ctx) => showConfig(port, ctx, 'show') },
+      export: { run: (ctx) => showConfig(port, ctx, 'export') },
+    },
+  };
   return {
     name: 'config',
-    summary:
-      'change settings (operators): /config tools list · /config tools toggle <name> · /config show · /config export',
+    summary: `change settings (operators): ${usageLines(table).join(' · ')}`,
     operatorOnly: true,
     serial: false,
     writes: true,
-    async run(ctx) {
-      const [area, action, name] = ctx.args.map((a) => a.toLowerCase());
-      const by = ctx.actor.displayName ?? `${ctx.actor.platform}:${ctx.actor.id}`;
-      if (area === 'tools' && (action === 'list' || action === undefined)) {
-        const servers = (await port.servers?.()) ?? [];
-        const skills = port.skills?.() ?? [];
-        const lines = [
-          ...port.tools().map(toolLine),
-          ...(servers.length ? ['MCP servers:', ...servers.map(serverLine)] : []),
-          ...(skills.length ? ['Skills:', ...skills.map((s) => s.line)] : []),
-        ];
-        return ctx.reply(['Tools:', ...lines, 'Switch one with /config tools toggle <name>.'].join('\n'));
-      }
-      if (area === 'tools' && action === 'toggle') {
-        const tools = port.tools();
-        if (!name) return ctx.reply('Usage: /config tools toggle <name> (see /config tools list).');
-        const tool = tools.find((t) => t.name.toLowerCase() === name);
-        const servers = tool ? [] : ((await port.servers?.()) ?? []);
-        const server = servers.find((s) => s.name.toLowerCase() === name);
-        if (server && port.setServer) {
-          const on = await toggleOnce(ctx, port, server);
-          await port.setServer(server.name, on, by);
-          return ctx.reply(
-            on
-              ? `MCP server ${server.name} is on again and starting: its tools are offered from the next message ` +
-                  `(saved; survives restarts).`
-              : `MCP server ${server.name} is off and stopped: its tools are not offered from the next message ` +
-                  `(saved; survives restarts).`,
-          );
-        }
-        // A skill is switched whole; one that was refused or failed has no tools to switch.
-        const skill = tool || server ? undefined : port.skills?.().find((s) => s.name.toLowerCase() === name);
-        if (skill?.loaded && port.setSkill) {
-          const on = await toggleOnce(ctx, port, skill);
-          await port.setSkill(skill.name, on, by);
-          return ctx.reply(
-            `Skill ${skill.name} is ${on ? 'on again: its tools are offered' : 'off: its tools are not offered'} ` +
-              `from the next message (saved; survives restarts).`,
-          );
-        }
-        if (skill) return ctx.reply(`Skill ${skill.name} has no tools to switch: ${skill.line}`);
-        if (!tool) {
-          const known = [
-            ...tools.map((t) => t.name),
-            ...servers.map((s) => s.name),
-            ...(port.skills?.() ?? []).map((s) => s.name),
-          ];
-          const guess = didYouMean(name, known);
-          return ctx.reply(
-            `There is no tool "${name}".${guess ? ` Did you mean ${guess}?` : ''} ` +
-              `Tools: ${tools.map((t) => t.name).join(', ')}.` +
-              (servers.length ? ` MCP servers: ${servers.map((s) => s.name).join(', ')}.` : ''),
-          );
-        }
-        const on = await toggleOnce(ctx, port, tool, (tx, on) => port.setTool(tx, tool.name, on, by));
-        return ctx.reply(
-          on
-            ? `${tool.name} is on again: the model is offered it from the next message (saved; survives restarts).`
-            : `${tool.name} is off: the model is not offered it from the next message (saved; survives restarts).`,
-        );
-      }
-      if (area === 'show' || area === 'export') {
-        await ctx.once(area, async (tx) => {
-          await port.audit({ command: area, outcome: 'read' }, ctx, tx);
-          return true;
-        });
-        const effective = port.effective() as Record<string, unknown>;
-        if (port.maskedServers) effective.mcp = { ...(effective.mcp as object), servers: await port.maskedServers() };
-        const yaml = stringify(effective, { lineWidth: 0 }).trimEnd();
-        return ctx.reply(
-          area === 'show'
-            ? `Effective configuration (secrets masked):\n${yaml}`
-            : `# kazma.yaml, exported (secrets redacted: put them back as \${ENV} or vault:// pointers)\n${yaml}`,
-        );
-      }
-      return ctx.reply(USAGE);
-    },
+    run: runSubcommands(table),
   };
 }

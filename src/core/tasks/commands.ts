@@ -1,5 +1,5 @@
 import { type ChatRef, type Actor, ellipsis } from '../surface/index.ts';
-import type { ChatCommand, StatusSection } from '../commands/index.ts';
+import { type ChatCommand, runSubcommands, type StatusSection } from '../commands/index.ts';
 import type { Db, TaskState } from '../db/index.ts';
 import type { RecordedTask } from './service.ts';
 import { taskStateLine } from './card.ts';
@@ -17,8 +17,6 @@ export interface TaskCommandsPort {
   ofChat(chat: ChatRef): Promise<TaskRow[]>;
 }
 
-const USAGE = 'Usage: /task <goal> starts a background task; /task cancel <id> cancels one; /tasks lists them.';
-
 /** `/task <goal>` and `/task cancel <id>`. */
 function taskCommand(port: TaskCommandsPort): ChatCommand {
   return {
@@ -26,30 +24,41 @@ function taskCommand(port: TaskCommandsPort): ChatCommand {
     summary: 'run a goal in the background: /task <goal>; /task cancel <id>',
     serial: false,
     writes: true,
-    async run(ctx) {
-      const [first, id] = ctx.args;
-      if (!first) return ctx.reply(USAGE);
-      if (first.toLowerCase() === 'cancel' && ctx.args.length <= 2) {
-        if (!id) return ctx.reply('Usage: /task cancel <task id> (see /tasks).');
-        const task = await port.get(id);
-        // The one who asked for it, or an operator; nobody else learns it exists.
-        const mine = task && task.requester.platform === ctx.actor.platform && task.requester.id === ctx.actor.id;
-        if (!task || (!mine && ctx.role !== 'operator')) return ctx.reply(`There is no task ${id} you may cancel.`);
-        const outcome = await port.cancel(id);
-        return ctx.reply(outcome.ok ? `Cancelled task ${id}.` : `Could not cancel: ${outcome.reason}.`);
-      }
-      // The status card (through the outbox) is the answer: it says the task is queued, and moves with it.
-      // Recorded once per event: taken up again after a crash, it queues the same task, not a second one.
-      const recorded = await ctx.once('task', async (tx) => {
-        const { taskId, cards, children } = await port.record(tx, {
-          goal: ctx.rest.trim(),
-          origin: ctx.chat,
-          requester: ctx.actor,
+    run: runSubcommands({
+      command: 'task',
+      ignoreCase: true,
+      subcommands: {
+        // `/task cancel the meeting notes` is a goal: only an id may follow `cancel`.
+        cancel: {
+          params: '<task id>',
+          required: { see: '/tasks' },
+          maxWords: 1,
+          async run(ctx, { words: [id] }) {
+            const task = await port.get(id!);
+            // The one who asked for it, or an operator; nobody else learns it exists.
+            const mine = task && task.requester.platform === ctx.actor.platform && task.requester.id === ctx.actor.id;
+            if (!task || (!mine && ctx.role !== 'operator')) return ctx.reply(`There is no task ${id} you may cancel.`);
+            const outcome = await port.cancel(id!);
+            return ctx.reply(outcome.ok ? `Cancelled task ${id}.` : `Could not cancel: ${outcome.reason}.`);
+          },
+        },
+      },
+      // Any other text is the goal.
+      async other(ctx, { rest }) {
+        // The status card (through the outbox) is the answer: it says the task is queued, and moves with it.
+        // Recorded once per event: taken up again after a crash, it queues the same task, not a second one.
+        const recorded = await ctx.once('task', async (tx) => {
+          const { taskId, cards, children } = await port.record(tx, {
+            goal: rest,
+            origin: ctx.chat,
+            requester: ctx.actor,
+          });
+          return { taskId, cards, children };
         });
-        return { taskId, cards, children };
-      });
-      await port.launch(recorded);
-    },
+        await port.launch(recorded);
+      },
+      usage: () => 'Usage: /task <goal> starts a background task; /task cancel <id> cancels one; /tasks lists them.',
+    }),
   };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EVENTS_PATH } from '../../../src/adapters/slack/index.ts';
-import { REPO_ROOT } from '../../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../../helpers/repo-root.ts';
 
 interface Manifest {
   features: { slash_commands: Array<{ command: string; url: string }> };

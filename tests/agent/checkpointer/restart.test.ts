@@ -11,10 +11,10 @@ import { checkpointerSetupStep, createCheckpointer } from '../../../src/core/age
 import { migrateDatabase, openDatabase, type Database } from '../../../src/core/db/index.ts';
 import { createPgDatabase, freshDatabase, seedPgliteDataDir } from '../../helpers/databases.ts';
 import { fixtureArgs } from '../../helpers/fixtures.ts';
+import { REPO_ROOT } from '../../helpers/repo-root.ts';
 import { selectRows } from './rows.ts';
 
 const CHILD = fileURLToPath(new URL('./fixtures/restart-child.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface ChildReport {
   pid: number;
@@ -32,7 +32,7 @@ async function runProcess(
     process.execPath,
     [...fixtureArgs(CHILD), JSON.stringify({ ...target, thread, label })],
     {
-      cwd: ROOT,
+      cwd: REPO_ROOT,
       timeout: 60_000,
     },
   );

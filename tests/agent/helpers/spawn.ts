@@ -2,15 +2,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eventually } from '../../helpers/eventually.ts';
 import { fixtureArgs } from '../../helpers/fixtures.ts';
 import { KAZMA_BIN } from '../../helpers/kazma-process.ts';
+import { REPO_ROOT } from '../../helpers/repo-root.ts';
 
-export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** The compiled `kazma` command (dist/cli/index.js) the test run built once: what `npm start` runs. */
 export const CLI = KAZMA_BIN;
-export const CHAT_CHILD = join(ROOT, 'tests/agent/fixtures/chat-child.ts');
+export const CHAT_CHILD = join(REPO_ROOT, 'tests/agent/fixtures/chat-child.ts');
 
 export interface Spawned {
   child: ChildProcess;
@@ -33,7 +32,7 @@ export function killAll(): void {
 /** Runs `node <script> ...args` from the repository root; a TypeScript script is a fixture, run as its bundle. */
 export function spawnNode(script: string, args: string[]): Spawned {
   const child = spawn(process.execPath, [...fixtureArgs(script), ...args], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   live.add(child);
