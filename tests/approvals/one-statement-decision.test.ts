@@ -8,11 +8,11 @@ import { DurableApprovalBroker } from '../../src/core/approvals/durable-broker.t
 import type { DecideOutcome, Decision, Gate } from '../../src/core/approvals/port.ts';
 import { transitionGate } from '../../src/core/approvals/transition.ts';
 import { SurfaceRegistry, type Actor } from '../../src/core/surface/index.ts';
-import { questionAudit } from '../../src/core/db/schema/questions.ts';
+import { decisionAudit } from '../../src/core/db/schema/decision-audit.ts';
 import { FirstDecisionWins } from '../../src/core/decisions/first-wins.ts';
 import { Questions } from '../../src/core/decisions/questions.ts';
 import { createLogger } from '../../src/core/log/index.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describeEachBackend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { countingDb, type CountingDb } from './counting-db.ts';
@@ -91,10 +91,10 @@ describeEachBackend('a decision is one statement', (database, backend) => {
     expect(await auditCounts(database().db, gate.gateId)).toEqual({ won: 1, lost: 49 });
 
     // Each attempt touched the gate and its audit in exactly one statement, which did both.
-    const own = decisionStatements(counting.statements, ['approval_gates', 'approval_audit']);
+    const own = decisionStatements(counting.statements, ['approval_gates', 'decision_audit']);
     expect(own).toHaveLength(50);
     for (const statement of own)
-      expect(statement).toMatch(/update "approval_gates"[\s\S]*insert into "approval_audit"/);
+      expect(statement).toMatch(/update "approval_gates"[\s\S]*insert into "decision_audit"/);
 
     // Every loser is told the winner — name, decision and state — from its own statement's answer.
     for (const loser of outcomes.filter((o) => !o.ok)) {
@@ -187,7 +187,7 @@ describeEachBackend('a decision is one statement', (database, backend) => {
     expect(winners).toHaveLength(1);
     const won = winners[0]!.question;
     expect(won).toMatchObject({ state: 'decided' });
-    const own = decisionStatements(counting.statements, ['decision_questions', 'question_audit']);
+    const own = decisionStatements(counting.statements, ['decision_questions', 'decision_audit']);
     // Besides the 50 decisions: the winner's one mark, after its handler, that the effect its decision
     // recorded as owed was carried out (decisions/decided-effects.ts).
     const done = own.filter((s) => s.startsWith('update "decision_questions" set "effect"'));
@@ -199,7 +199,10 @@ describeEachBackend('a decision is one statement', (database, backend) => {
         question: { state: 'decided', decision: won.decision, decidedBy: won.decidedBy },
       });
     }
-    const rows = await database().db.select().from(questionAudit).where(eq(questionAudit.questionId, question.id));
+    const rows = await database()
+      .db.select()
+      .from(decisionAudit)
+      .where(and(eq(decisionAudit.kind, 'question'), eq(decisionAudit.subjectId, question.id)));
     const counts: Record<string, number> = {};
     for (const r of rows) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     expect(counts).toEqual({ won: 1, lost: 50 }); // 49 racing losers and the non-answer

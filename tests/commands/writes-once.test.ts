@@ -35,7 +35,7 @@ const INVOCATIONS: Record<string, string[]> = {
  * its own compare-and-set, so a re-run changes no gate, but it is audited as a second (lost or refused)
  * attempt. Not journalled yet (issue 37 part 6 leaves it): the check holds every other table to nothing new.
  */
-const AUDITED_AGAIN: Record<string, string> = { approve: 'approval_audit', deny: 'approval_audit' };
+const AUDITED_AGAIN: Record<string, string> = { approve: 'decision_audit', deny: 'decision_audit' };
 
 /** Tables a re-run may touch: the event's own row, the leases of its turn. */
 const BOOKKEEPING = new Set(['inbox', 'thread_leases']);
