@@ -16,7 +16,7 @@ import { and, eq } from 'drizzle-orm';
 import { describeEachBackend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { countingDb, type CountingDb } from './counting-db.ts';
-import { auditCounts, TG } from './helpers.ts';
+import { audit, auditCounts, TG } from './helpers.ts';
 
 const NAMES: Record<string, string> = { '42': 'maya', '43': 'ana', '44': 'ben', '45': 'cy' };
 const ACTORS: Actor[] = [TG.maya, TG.ana, TG.ben, TG.cy];
@@ -105,6 +105,49 @@ describeEachBackend('a decision is one statement', (database, backend) => {
       });
       expect(loser.message).toContain(`by ${winner.decidedBy} on Telegram`);
     }
+  });
+
+  it('the same event deciding again is the same attempt: no second row, unless that run now wins', async () => {
+    let refusal: string | undefined = 'not yet';
+    const b = new DurableApprovalBroker({
+      db: counting.db,
+      decisions,
+      channels: [],
+      logger,
+      timeoutMs: 3_600_000,
+      grantTtlMs: 3_600_000,
+      mayDecide: () => refusal,
+      operatorName: (actor) => NAMES[actor.id],
+    });
+    const gate = await open(b, 'again');
+    const decide = (eventKey?: string) =>
+      b.decide({ gateId: gate.gateId, decision: 'once', actor: TG.maya, seen: gate, ...(eventKey && { eventKey }) });
+    const rows = async () =>
+      (await audit(database().db, gate.gateId)).map((r) => [r.outcome, r.eventKey, r.actor?.operator]);
+
+    // Refused, and the same event refused again after a stop: one row.
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'refused' });
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'refused' });
+    expect(await rows()).toEqual([['refused', 'telegram:e1', 'maya']]);
+
+    // The rules changed before the event ran again, and now it wins: its row is the win, still one statement.
+    refusal = undefined;
+    counting.reset();
+    expect(await decide('telegram:e1')).toMatchObject({ ok: true });
+    expect(decisionStatements(counting.statements, ['approval_gates', 'decision_audit'])).toHaveLength(1);
+    expect(await rows()).toEqual([['won', 'telegram:e1', 'maya']]);
+
+    // Run again once more it loses, and writes nothing; another event, or a call with none, is an attempt.
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'decided' });
+    await decide('telegram:e2');
+    await decide();
+    await decide();
+    expect(await rows()).toEqual([
+      ['won', 'telegram:e1', 'maya'],
+      ['lost', 'telegram:e2', 'maya'],
+      ['lost', null, 'maya'],
+      ['lost', null, 'maya'],
+    ]);
   });
 
   // Only PostgreSQL has concurrent sessions, so only there can a statement wait behind another's

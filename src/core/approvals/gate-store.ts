@@ -89,13 +89,26 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
 
 export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
 
-/** Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`). */
+/**
+ * Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`); an
+ * attempt whose event already has its row (the event run again) records nothing.
+ */
 export async function audit(
   db: Db,
-  entry: { gateId: string; actor?: StoredActor; decision?: string; outcome: AuditOutcome; detail?: string },
+  entry: {
+    gateId: string;
+    actor?: StoredActor;
+    decision?: string;
+    outcome: AuditOutcome;
+    detail?: string;
+    eventKey?: string;
+  },
 ): Promise<void> {
   const { gateId, ...rest } = entry;
-  await db.insert(decisionAudit).values({ ...rest, kind: 'gate', subjectId: gateId, platform: entry.actor?.platform });
+  await db
+    .insert(decisionAudit)
+    .values({ ...rest, kind: 'gate', subjectId: gateId, platform: entry.actor?.platform })
+    .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
 }
 
 /** Every recorded attempt on a gate, oldest first. */

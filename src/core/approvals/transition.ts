@@ -41,6 +41,8 @@ export interface TransitionAudit {
   decision?: string;
   /** The winner's detail (a deny reason); a loser's detail is the state it found. */
   detail?: string;
+  /** The inbound event the attempt came from: the same event run again records no second row. */
+  eventKey?: string;
 }
 
 /**

@@ -15,6 +15,8 @@ export interface CasAudit {
   decision?: string;
   /** The winner's detail (e.g. a deny reason); a loser's detail is the state it found. */
   detail?: string;
+  /** The inbound event the attempt came from: run again for the same event, it writes no second row. */
+  eventKey?: string;
   /** Outcome words: won (this call moved the row), lost (it exists, another state), unknown (no such row). */
   outcomes: { won: string; lost: string; unknown: string };
 }
@@ -68,6 +70,8 @@ export class UnknownColumnError extends KazmaError {
  *    loser (the usual one) reads it without a lock.
  *  - The audit row is written by the same statement (INSERT … SELECT from the UPDATE's result): exactly
  *    one row per attempt, `won` exactly once per move, never a move without its audit row or the reverse.
+ *    An attempt whose event already has its row (the event run again) writes none, unless it won: then
+ *    that row becomes its win (the first run was refused, say, and the access rules changed since).
  *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
  *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
@@ -111,6 +115,7 @@ export async function compareAndSet<T extends PgTable>(
       'audit:platform': encode(t.platform, audit.platform),
       'audit:decision': encode(t.decision, audit.decision),
       'audit:detail': encode(t.detail, audit.detail),
+      'audit:event': encode(t.eventKey, audit.eventKey),
       'audit:won': audit.outcomes.won,
       'audit:lost': audit.outcomes.lost,
       'audit:unknown': audit.outcomes.unknown,
@@ -165,12 +170,20 @@ function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: u
     select false as cas_won, standing.* from standing`;
 }
 
-/** INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. */
+/**
+ * INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. When the
+ * attempt's event already has its row (the event run again), nothing — or, when this run won, that row is
+ * made the win, so no move is ever without its `won` row.
+ */
 function auditInsert(state: PgColumn): SQL {
   const t = decisionAudit;
   const typed = (name: string, column: PgColumn) => sql`${value(`audit:${name}`)}::${sql.raw(column.getSQLType())}`;
-  const names = [t.kind, t.subjectId, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) =>
+  const names = [t.kind, t.subjectId, t.actor, t.platform, t.decision, t.outcome, t.detail, t.eventKey].map((c) =>
     sql.identifier(c.name),
+  );
+  const once = [t.kind, t.subjectId, t.eventKey].map((c) => sql.identifier(c.name));
+  const winner = [t.actor, t.platform, t.decision, t.outcome, t.detail, t.at].map(
+    (c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`,
   );
   return sql`insert into ${t} (${sql.join(names, sql`, `)})
     select ${typed('kind', t.kind)}, ${typed('subject', t.subjectId)}, ${typed('actor', t.actor)},
@@ -178,7 +191,10 @@ function auditInsert(state: PgColumn): SQL {
       case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then
         ${value('audit:lost')} else ${value('audit:unknown')} end,
       case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select
-        standing.${sql.identifier(state.name)}::text from standing) end`;
+        standing.${sql.identifier(state.name)}::text from standing) end,
+      ${typed('event', t.eventKey)}
+    on conflict (${sql.join(once, sql`, `)}) do update set ${sql.join(winner, sql`, `)}
+      where excluded.${sql.identifier(t.outcome.name)} = ${value('audit:won')}`;
 }
 
 /** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */

@@ -56,21 +56,27 @@ export function questionKind({ db, mayDecide, operatorName }: QuestionsOptions):
           platform: request.actor.platform,
           decision: request.decision,
           ...(request.reason && { detail: request.reason }),
+          ...(request.eventKey && { eventKey: request.eventKey }),
         },
       });
       return { won, question: row && fromRow(row) };
     },
     async audit(entry) {
       const actor = entry.actor && storedActor(entry.actor, operatorName(entry.actor));
-      await db.insert(decisionAudit).values({
-        kind: 'question',
-        subjectId: entry.id,
-        outcome: entry.outcome,
-        actor: actor ?? null,
-        platform: entry.actor?.platform ?? null,
-        decision: entry.decision ?? null,
-        detail: entry.detail ?? null,
-      });
+      await db
+        .insert(decisionAudit)
+        .values({
+          kind: 'question',
+          subjectId: entry.id,
+          outcome: entry.outcome,
+          actor: actor ?? null,
+          platform: entry.actor?.platform ?? null,
+          decision: entry.decision ?? null,
+          detail: entry.detail ?? null,
+          eventKey: entry.eventKey ?? null,
+        })
+        // The same event run again is the same attempt: its row is already there.
+        .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
     },
     lostMessage(q, request) {
       if (q.state === 'open') return `"${request.decision}" is not an answer to this question.`;
