@@ -8,15 +8,15 @@ import { DurableApprovalBroker } from '../../src/core/approvals/durable-broker.t
 import type { DecideOutcome, Decision, Gate } from '../../src/core/approvals/port.ts';
 import { transitionGate } from '../../src/core/approvals/transition.ts';
 import { SurfaceRegistry, type Actor } from '../../src/core/surface/index.ts';
-import { questionAudit } from '../../src/core/db/schema/questions.ts';
+import { decisionAudit } from '../../src/core/db/schema/decision-audit.ts';
 import { FirstDecisionWins } from '../../src/core/decisions/first-wins.ts';
 import { Questions } from '../../src/core/decisions/questions.ts';
 import { createLogger } from '../../src/core/log/index.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describeEachBackend } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { countingDb, type CountingDb } from './counting-db.ts';
-import { auditCounts, TG } from './helpers.ts';
+import { audit, auditCounts, TG } from './helpers.ts';
 
 const NAMES: Record<string, string> = { '42': 'maya', '43': 'ana', '44': 'ben', '45': 'cy' };
 const ACTORS: Actor[] = [TG.maya, TG.ana, TG.ben, TG.cy];
@@ -91,10 +91,10 @@ describeEachBackend('a decision is one statement', (database, backend) => {
     expect(await auditCounts(database().db, gate.gateId)).toEqual({ won: 1, lost: 49 });
 
     // Each attempt touched the gate and its audit in exactly one statement, which did both.
-    const own = decisionStatements(counting.statements, ['approval_gates', 'approval_audit']);
+    const own = decisionStatements(counting.statements, ['approval_gates', 'decision_audit']);
     expect(own).toHaveLength(50);
     for (const statement of own)
-      expect(statement).toMatch(/update "approval_gates"[\s\S]*insert into "approval_audit"/);
+      expect(statement).toMatch(/update "approval_gates"[\s\S]*insert into "decision_audit"/);
 
     // Every loser is told the winner — name, decision and state — from its own statement's answer.
     for (const loser of outcomes.filter((o) => !o.ok)) {
@@ -105,6 +105,49 @@ describeEachBackend('a decision is one statement', (database, backend) => {
       });
       expect(loser.message).toContain(`by ${winner.decidedBy} on Telegram`);
     }
+  });
+
+  it('the same event deciding again is the same attempt: no second row, unless that run now wins', async () => {
+    let refusal: string | undefined = 'not yet';
+    const b = new DurableApprovalBroker({
+      db: counting.db,
+      decisions,
+      channels: [],
+      logger,
+      timeoutMs: 3_600_000,
+      grantTtlMs: 3_600_000,
+      mayDecide: () => refusal,
+      operatorName: (actor) => NAMES[actor.id],
+    });
+    const gate = await open(b, 'again');
+    const decide = (eventKey?: string) =>
+      b.decide({ gateId: gate.gateId, decision: 'once', actor: TG.maya, seen: gate, ...(eventKey && { eventKey }) });
+    const rows = async () =>
+      (await audit(database().db, gate.gateId)).map((r) => [r.outcome, r.eventKey, r.actor?.operator]);
+
+    // Refused, and the same event refused again after a stop: one row.
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'refused' });
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'refused' });
+    expect(await rows()).toEqual([['refused', 'telegram:e1', 'maya']]);
+
+    // The rules changed before the event ran again, and now it wins: its row is the win, still one statement.
+    refusal = undefined;
+    counting.reset();
+    expect(await decide('telegram:e1')).toMatchObject({ ok: true });
+    expect(decisionStatements(counting.statements, ['approval_gates', 'decision_audit'])).toHaveLength(1);
+    expect(await rows()).toEqual([['won', 'telegram:e1', 'maya']]);
+
+    // Run again once more it loses, and writes nothing; another event, or a call with none, is an attempt.
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'decided' });
+    await decide('telegram:e2');
+    await decide();
+    await decide();
+    expect(await rows()).toEqual([
+      ['won', 'telegram:e1', 'maya'],
+      ['lost', 'telegram:e2', 'maya'],
+      ['lost', null, 'maya'],
+      ['lost', null, 'maya'],
+    ]);
   });
 
   // Only PostgreSQL has concurrent sessions, so only there can a statement wait behind another's
@@ -187,7 +230,7 @@ describeEachBackend('a decision is one statement', (database, backend) => {
     expect(winners).toHaveLength(1);
     const won = winners[0]!.question;
     expect(won).toMatchObject({ state: 'decided' });
-    const own = decisionStatements(counting.statements, ['decision_questions', 'question_audit']);
+    const own = decisionStatements(counting.statements, ['decision_questions', 'decision_audit']);
     // Besides the 50 decisions: the winner's one mark, after its handler, that the effect its decision
     // recorded as owed was carried out (decisions/decided-effects.ts).
     const done = own.filter((s) => s.startsWith('update "decision_questions" set "effect"'));
@@ -199,7 +242,10 @@ describeEachBackend('a decision is one statement', (database, backend) => {
         question: { state: 'decided', decision: won.decision, decidedBy: won.decidedBy },
       });
     }
-    const rows = await database().db.select().from(questionAudit).where(eq(questionAudit.questionId, question.id));
+    const rows = await database()
+      .db.select()
+      .from(decisionAudit)
+      .where(and(eq(decisionAudit.kind, 'question'), eq(decisionAudit.subjectId, question.id)));
     const counts: Record<string, number> = {};
     for (const r of rows) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
     expect(counts).toEqual({ won: 1, lost: 50 }); // 49 racing losers and the non-answer

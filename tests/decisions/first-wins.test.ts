@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../src/core/approvals/gate-store.ts';
 import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/surface/index.ts';
-import { questionAudit } from '../../src/core/db/schema/questions.ts';
+import { decisionAudit } from '../../src/core/db/schema/decision-audit.ts';
 import type { Question } from '../../src/core/decisions/questions.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { launch, launchTool } from '../approvals/helpers.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
@@ -140,9 +140,9 @@ const KINDS: KindCase[] = [
       (
         await k.database.db
           .select()
-          .from(questionAudit)
-          .where(eq(questionAudit.questionId, id))
-          .orderBy(questionAudit.id)
+          .from(decisionAudit)
+          .where(and(eq(decisionAudit.kind, 'question'), eq(decisionAudit.subjectId, id)))
+          .orderBy(decisionAudit.id)
       ).map((row) => row.outcome),
     acted: async ({ incidents }) => incidents.map((i) => i.question.decision!),
   },

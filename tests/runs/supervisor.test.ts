@@ -3,11 +3,12 @@
 // many sweeps and supervisors look at it; when it moves again the cards say "Recovered". Incident
 // cards are decided first-wins on every surface, like approvals.
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor, ChatRef } from '../../src/core/surface/index.ts';
 import { runIncidents } from '../../src/core/db/schema/incidents.ts';
-import { decisionQuestions, questionAudit } from '../../src/core/db/schema/questions.ts';
+import { decisionAudit } from '../../src/core/db/schema/decision-audit.ts';
+import { decisionQuestions } from '../../src/core/db/schema/questions.ts';
 import { outbox } from '../../src/core/db/schema/outbox.ts';
 import type { TaskState } from '../../src/core/db/schema/tasks.ts';
 import { defaultStep } from '../fakes/llm-wire.ts';
@@ -173,7 +174,10 @@ describe('run supervisor', () => {
 
     const [incident] = await a.k.database.db.select().from(runIncidents);
     expect(incident!.state).toBe('decided');
-    const won = await a.k.database.db.select().from(questionAudit).where(eq(questionAudit.outcome, 'won'));
+    const won = await a.k.database.db
+      .select()
+      .from(decisionAudit)
+      .where(and(eq(decisionAudit.kind, 'question'), eq(decisionAudit.outcome, 'won')));
     expect(won).toHaveLength(1);
     expect(won[0]!.decision).toBe(incident!.decision);
     // The loser is told who decided, privately, on their own platform.

@@ -86,6 +86,8 @@ function decisionCommand(port: ApprovalCommandsPort, decision: 'once' | 'deny'):
         decision,
         actor: ctx.actor,
         via: ctx.chat,
+        // Run again for this event (a stop before its row was done), it is the same attempt, audited once.
+        eventKey: ctx.eventKey,
         ...(!approve && reason && { reason }),
       });
       // A refusal or a late decision was already answered privately, by the decider.

@@ -28,6 +28,11 @@ export interface DecisionInput {
   reason?: string;
   /** The gate as the caller just read it (to find its chat's queue): the decision need not read it again. */
   seen?: Gate;
+  /**
+   * The inbound event deciding (a tap's or `/approve`'s turn id): taken up again after a stop, it is the same
+   * attempt and adds no audit row. The HTTP API has none: each call is an attempt.
+   */
+  eventKey?: string;
 }
 
 /**

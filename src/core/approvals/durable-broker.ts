@@ -88,12 +88,14 @@ export class DurableApprovalBroker implements ApprovalBroker {
     actor: Actor;
     reason?: string;
     seen?: Gate;
+    eventKey?: string;
   }): Promise<DecideOutcome> {
     const request = {
       id: input.gateId,
       decision: input.decision,
       actor: input.actor,
       ...(input.reason && { reason: input.reason }),
+      ...(input.eventKey && { eventKey: input.eventKey }),
     };
     const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
     const outcome = await this.#o.decisions.decide(this.#kind, request, {

@@ -53,7 +53,12 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
           decidedPlatform: request.actor.platform,
           claimedAt: o.clock.now(),
         },
-        audit: { actor: decidedBy, decision: request.decision, ...(request.reason && { detail: request.reason }) },
+        audit: {
+          actor: decidedBy,
+          decision: request.decision,
+          ...(request.reason && { detail: request.reason }),
+          ...(request.eventKey && { eventKey: request.eventKey }),
+        },
       });
       return { won: moved.ok, question: moved.gate };
     },
@@ -64,6 +69,7 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         ...(entry.actor && { actor: stored(entry.actor) }),
         ...(entry.decision && { decision: entry.decision }),
         ...(entry.detail && { detail: entry.detail }),
+        ...(entry.eventKey && { eventKey: entry.eventKey }),
       }),
     lostMessage(row, request) {
       const line = outcomeLine(gateFromRow(row));

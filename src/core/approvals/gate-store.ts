@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   type Db,
-  approvalAudit,
   approvalGates,
   approvalGrants,
+  decisionAudit,
   type GateState,
   type StoredActor,
 } from '../db/index.ts';
@@ -89,16 +89,35 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
 
 export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
 
-/** Records one decision attempt, whatever came of it. */
+/**
+ * Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`); an
+ * attempt whose event already has its row (the event run again) records nothing.
+ */
 export async function audit(
   db: Db,
-  entry: { gateId: string; actor?: StoredActor; decision?: string; outcome: AuditOutcome; detail?: string },
+  entry: {
+    gateId: string;
+    actor?: StoredActor;
+    decision?: string;
+    outcome: AuditOutcome;
+    detail?: string;
+    eventKey?: string;
+  },
 ): Promise<void> {
-  await db.insert(approvalAudit).values({ ...entry, platform: entry.actor?.platform });
+  const { gateId, ...rest } = entry;
+  await db
+    .insert(decisionAudit)
+    .values({ ...rest, kind: 'gate', subjectId: gateId, platform: entry.actor?.platform })
+    .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
 }
 
+/** Every recorded attempt on a gate, oldest first. */
 export async function auditOf(db: Db, gateId: string) {
-  return db.select().from(approvalAudit).where(eq(approvalAudit.gateId, gateId)).orderBy(approvalAudit.id);
+  return db
+    .select()
+    .from(decisionAudit)
+    .where(and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId)))
+    .orderBy(decisionAudit.id);
 }
 
 /**

@@ -101,8 +101,8 @@ export function createApprovals({
         };
       return {
         queue: runQueue(gate),
-        run: async ({ actor, via }) =>
-          void (await decider.decideNow({ gateId: parsed.gateId, decision: parsed.decision, actor, via, seen: gate })),
+        run: async ({ actor, via, eventKey }) =>
+          void (await decider.decideNow({ ...parsed, actor, via, seen: gate, eventKey })),
       };
     },
   });

@@ -90,7 +90,8 @@ export interface ApprovalBroker {
   repost(gateId: string, destination: ChatRef): Promise<boolean>;
   /**
    * Settles a pending question once; checks who may decide. `seen`: the gate as the caller just read it
-   * (to route the tap), which spares the decision a read — it then costs one statement.
+   * (to route the tap), which spares the decision a read — it then costs one statement. `eventKey`: the
+   * inbound event deciding (a tap, `/approve`), so the same event run again is not audited twice.
    */
   decide(input: {
     gateId: string;
@@ -98,6 +99,7 @@ export interface ApprovalBroker {
     actor: Actor;
     reason?: string;
     seen?: Gate;
+    eventKey?: string;
   }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
   beginResume(gateId: string): Promise<boolean>;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
-import { type Db, approvalAudit, approvalGates, type GateState, type StoredActor } from '../db/index.ts';
+import { type Db, approvalGates, type GateState, type StoredActor } from '../db/index.ts';
 import { compareAndSet } from '../decisions/index.ts';
 
 export type GateRow = typeof approvalGates.$inferSelect;
@@ -35,12 +35,14 @@ export class IllegalTransitionError extends KazmaError {
 /** The move happened (`gate` is the new row), or it did not and `gate` is the row as it really is. */
 export type TransitionResult = { ok: true; gate: GateRow } | { ok: false; gate: GateRow | undefined };
 
-/** The attempt a move records in approval_audit (a decision: won, or lost with the state it found). */
+/** The attempt a move records in decision_audit, kind `gate` (a decision: won, or lost with the state it found). */
 export interface TransitionAudit {
   actor?: StoredActor;
   decision?: string;
   /** The winner's detail (a deny reason); a loser's detail is the state it found. */
   detail?: string;
+  /** The inbound event the attempt came from: the same event run again records no second row. */
+  eventKey?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface TransitionAudit {
  * Invariants: only LEGAL_MOVES; ONE statement (core/decisions/compare-and-set.ts): `UPDATE … WHERE id = $1
  * AND state = $from RETURNING *`, so under READ COMMITTED exactly one of any number of concurrent callers
  * sees `ok: true`; a loser's row is read in the same statement after the winner committed; with `audit`,
- * the attempt's approval_audit row (won / lost / unknown_gate) is written by that same statement.
+ * the attempt's decision_audit row (kind `gate`: won / lost / unknown_gate) is written by that same statement.
  */
 export async function transitionGate(
   db: Db,
@@ -72,8 +74,7 @@ export async function transitionGate(
     ...(move.guard && { guard: move.guard }),
     ...(move.audit && {
       audit: {
-        table: approvalAudit,
-        subject: approvalAudit.gateId,
+        kind: 'gate',
         outcomes: { won: 'won', lost: 'lost', unknown: 'unknown_gate' },
         ...move.audit,
         ...(move.audit.actor && { platform: move.audit.actor.platform }),

@@ -7,7 +7,6 @@ export { builtOnce, dialect, queryPrepared } from './prepared.ts';
 export {
   DECISIONS,
   GATE_STATES,
-  approvalAudit,
   approvalGates,
   approvalGrants,
   type Decision,
@@ -20,7 +19,8 @@ export { runIncidents, type Problem, type WorkKind } from './schema/incidents.ts
 export { threadLeases } from './schema/leases.ts';
 export { mcpServers } from './schema/mcp.ts';
 export { outbox, type OutboxKind, type OutboxState } from './schema/outbox.ts';
-export { decisionQuestions, questionAudit, type QuestionOption, type QuestionState } from './schema/questions.ts';
+export { decisionQuestions, type QuestionOption, type QuestionState } from './schema/questions.ts';
+export { decisionAudit, type DecisionAuditKind } from './schema/decision-audit.ts';
 export { schedules, type ScheduleState } from './schema/schedules.ts';
 export { configAudit, settings } from './schema/settings.ts';
 export { tasks, type TaskState } from './schema/tasks.ts';

@@ -7,8 +7,11 @@ export interface RoutedAction {
    * The queue it must stay in order with: the question's origin chat (not the card's), or `thread:<id>`; none: at once.
    */
   queue?: string;
-  /** Decides as `actor`, who tapped in `via`. */
-  run(input: { actor: Actor; via: ChatRef }): Promise<void>;
+  /**
+   * Decides as `actor`, who tapped in `via`. `eventKey` names the tap (its turn id, `<platform>:<event id>`):
+   * the same tap run again (taken up after a stop) is the same attempt.
+   */
+  run(input: { actor: Actor; via: ChatRef; eventKey: string }): Promise<void>;
 }
 
 /** Reads the button ids that start with one prefix; undefined for an id it does not know (any more). */

@@ -3,28 +3,20 @@
 // the row as the winner left it, in a single round trip.
 import { getTableColumns, getTableName, is, Placeholder, SQL, sql, type Column, type Query } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type Db, dialect, queryPrepared } from '../db/index.ts';
+import { type Db, type DecisionAuditKind, decisionAudit, dialect, queryPrepared } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
 
-/** An audit table of attempts: one row per attempt, whatever came of it (approval_audit, question_audit). */
-export type AuditTable = PgTable & {
-  actor: PgColumn;
-  platform: PgColumn;
-  decision: PgColumn;
-  outcome: PgColumn;
-  detail: PgColumn;
-};
-
-/** The attempt the statement records in the same round trip. */
+/** The attempt the statement records in the same round trip: one `decision_audit` row, whatever came of it. */
 export interface CasAudit {
-  table: AuditTable;
-  /** The audit column naming the row (approval_audit.gate_id, question_audit.question_id). */
-  subject: PgColumn;
+  /** What the moved row is (decision_audit.kind); its id is the audit row's subject_id. */
+  kind: DecisionAuditKind;
   actor?: unknown;
   platform?: string;
   decision?: string;
   /** The winner's detail (e.g. a deny reason); a loser's detail is the state it found. */
   detail?: string;
+  /** The inbound event the attempt came from: run again for the same event, it writes no second row. */
+  eventKey?: string;
   /** Outcome words: won (this call moved the row), lost (it exists, another state), unknown (no such row). */
   outcomes: { won: string; lost: string; unknown: string };
 }
@@ -78,6 +70,8 @@ export class UnknownColumnError extends KazmaError {
  *    loser (the usual one) reads it without a lock.
  *  - The audit row is written by the same statement (INSERT … SELECT from the UPDATE's result): exactly
  *    one row per attempt, `won` exactly once per move, never a move without its audit row or the reverse.
+ *    An attempt whose event already has its row (the event run again) writes none, unless it won: then
+ *    that row becomes its win (the first run was refused, say, and the access rules changed since).
  *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
  *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
@@ -103,7 +97,7 @@ export async function compareAndSet<T extends PgTable>(
     move.stateColumn.name,
     ...set.map((s) => (is(s.value, SQL) ? `${s.key}=` : s.key)),
     ...pieces.map((p) => p.sql),
-    audit ? `${getTableName(audit.table)}.${audit.subject.name}` : '',
+    audit ? getTableName(decisionAudit) : '',
   ].join('\u0000');
   const query = statementOf(move, set, shape);
   const values: Record<string, unknown> = {
@@ -113,13 +107,15 @@ export async function compareAndSet<T extends PgTable>(
   };
   for (const s of set) if (!is(s.value, SQL)) values[`set:${s.key}`] = encode(s.column, s.value);
   if (audit) {
-    const t = audit.table;
+    const t = decisionAudit;
     Object.assign(values, {
-      'audit:subject': encode(audit.subject, move.id),
+      'audit:kind': encode(t.kind, audit.kind),
+      'audit:subject': encode(t.subjectId, move.id),
       'audit:actor': encode(t.actor, audit.actor),
       'audit:platform': encode(t.platform, audit.platform),
       'audit:decision': encode(t.decision, audit.decision),
       'audit:detail': encode(t.detail, audit.detail),
+      'audit:event': encode(t.eventKey, audit.eventKey),
       'audit:won': audit.outcomes.won,
       'audit:lost': audit.outcomes.lost,
       'audit:unknown': audit.outcomes.unknown,
@@ -168,26 +164,37 @@ function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: u
         and exists (select 1 from seen where seen.${sql.identifier(move.stateColumn.name)} = ${value('from')}) for share
     ), standing as (
       select * from fresh union all select * from seen where not exists (select 1 from fresh)
-    )${move.audit ? sql`, audited as (${auditInsert(move.audit, move.stateColumn)})` : sql``}
+    )${move.audit ? sql`, audited as (${auditInsert(move.stateColumn)})` : sql``}
     select true as cas_won, moved.* from moved
     union all
     select false as cas_won, standing.* from standing`;
 }
 
-/** INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. */
-function auditInsert(audit: CasAudit, state: PgColumn): SQL {
-  const t = audit.table;
+/**
+ * INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. When the
+ * attempt's event already has its row (the event run again), nothing — or, when this run won, that row is
+ * made the win, so no move is ever without its `won` row.
+ */
+function auditInsert(state: PgColumn): SQL {
+  const t = decisionAudit;
   const typed = (name: string, column: PgColumn) => sql`${value(`audit:${name}`)}::${sql.raw(column.getSQLType())}`;
-  const names = [audit.subject, t.actor, t.platform, t.decision, t.outcome, t.detail].map((c) =>
+  const names = [t.kind, t.subjectId, t.actor, t.platform, t.decision, t.outcome, t.detail, t.eventKey].map((c) =>
     sql.identifier(c.name),
   );
+  const once = [t.kind, t.subjectId, t.eventKey].map((c) => sql.identifier(c.name));
+  const winner = [t.actor, t.platform, t.decision, t.outcome, t.detail, t.at].map(
+    (c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`,
+  );
   return sql`insert into ${t} (${sql.join(names, sql`, `)})
-    select ${typed('subject', audit.subject)}, ${typed('actor', t.actor)}, ${typed('platform', t.platform)},
-      ${typed('decision', t.decision)},
+    select ${typed('kind', t.kind)}, ${typed('subject', t.subjectId)}, ${typed('actor', t.actor)},
+      ${typed('platform', t.platform)}, ${typed('decision', t.decision)},
       case when exists (select 1 from moved) then ${value('audit:won')} when exists (select 1 from standing) then
         ${value('audit:lost')} else ${value('audit:unknown')} end,
       case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select
-        standing.${sql.identifier(state.name)}::text from standing) end`;
+        standing.${sql.identifier(state.name)}::text from standing) end,
+      ${typed('event', t.eventKey)}
+    on conflict (${sql.join(once, sql`, `)}) do update set ${sql.join(winner, sql`, `)}
+      where excluded.${sql.identifier(t.outcome.name)} = ${value('audit:won')}`;
 }
 
 /** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */

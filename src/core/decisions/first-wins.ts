@@ -12,6 +12,12 @@ export interface DecisionRequest<D extends string> {
   decision: D;
   actor: Actor;
   reason?: string;
+  /**
+   * The inbound event the attempt came from (its turn id, `<platform>:<event id>`): run again for the same
+   * event (taken up after a stop), it is the same attempt and is not audited twice. None: every call is an
+   * attempt of its own (the HTTP API).
+   */
+  eventKey?: string;
 }
 
 /** How an attempt ended, for the kind's audit trail. */
@@ -39,8 +45,15 @@ export interface DecisionKind<Q, D extends string, S = Q> {
    * one gets `won: true`, and every attempt has exactly one audit row.
    */
   settle(request: DecisionRequest<D>): Promise<{ won: boolean; question: Q | undefined }>;
-  /** Records an attempt the statement never ran for (refused, unknown). */
-  audit(entry: { id: string; actor?: Actor; decision?: D; outcome: AttemptOutcome; detail?: string }): Promise<void>;
+  /** Records an attempt the statement never ran for (refused, unknown); once per event (`eventKey`). */
+  audit(entry: {
+    id: string;
+    actor?: Actor;
+    decision?: D;
+    outcome: AttemptOutcome;
+    detail?: string;
+    eventKey?: string;
+  }): Promise<void>;
   /** What a loser is told, from the question's real state ("Already decided: … by maya on Slack at 12:03"). */
   lostMessage(question: Q, request: DecisionRequest<D>): string;
   /** The card as the question now stands (buttons while open, the outcome after). */
@@ -98,21 +111,16 @@ export class FirstDecisionWins {
     options: DecideOptions<Q, S> = {},
   ): Promise<FirstDecision<Q, S>> {
     const seen = options.seen ?? (await kind.load(request.id));
+    const attempt = { id: request.id, actor: request.actor, decision: request.decision, eventKey: request.eventKey };
     if (!seen) {
-      await kind.audit({ id: request.id, actor: request.actor, decision: request.decision, outcome: 'unknown' });
+      await kind.audit({ ...attempt, outcome: 'unknown' });
       return this.#unknown(kind);
     }
     // Who may decide is checked before the compare-and-set; a question already closed is answered as
     // lost (by the statement, with its real state), whoever taps.
     const refusal = kind.isOpen(seen) ? kind.refusal(seen, request.actor) : undefined;
     if (refusal) {
-      await kind.audit({
-        id: request.id,
-        actor: request.actor,
-        decision: request.decision,
-        outcome: 'refused',
-        detail: refusal,
-      });
+      await kind.audit({ ...attempt, outcome: 'refused', detail: refusal });
       return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, seen };
     }
     const settled = await kind.settle(request);

@@ -1,7 +1,7 @@
 // The question as a decision kind for first-decision-wins: how it loads, who may answer, the compare-and-set
 // that settles it with its audit in one statement, and its card in every state.
 import { eq, sql } from 'drizzle-orm';
-import { decisionQuestions, questionAudit } from '../db/index.ts';
+import { decisionAudit, decisionQuestions } from '../db/index.ts';
 import type { Card, ChatRef } from '../surface/index.ts';
 import { compareAndSet } from './compare-and-set.ts';
 import type { QuestionRow } from './effect-store.ts';
@@ -50,27 +50,33 @@ export function questionKind({ db, mayDecide, operatorName }: QuestionsOptions):
         // Only one of its answers decides it; any other leaves it open (the loser is told "not an answer").
         guard: sql`${decisionQuestions.options} @> ${JSON.stringify([{ id: request.decision }])}::jsonb`,
         audit: {
-          table: questionAudit,
-          subject: questionAudit.questionId,
+          kind: 'question',
           outcomes: { won: 'won', lost: 'lost', unknown: 'unknown' },
           actor,
           platform: request.actor.platform,
           decision: request.decision,
           ...(request.reason && { detail: request.reason }),
+          ...(request.eventKey && { eventKey: request.eventKey }),
         },
       });
       return { won, question: row && fromRow(row) };
     },
     async audit(entry) {
       const actor = entry.actor && storedActor(entry.actor, operatorName(entry.actor));
-      await db.insert(questionAudit).values({
-        questionId: entry.id,
-        outcome: entry.outcome,
-        actor: actor ?? null,
-        platform: entry.actor?.platform ?? null,
-        decision: entry.decision ?? null,
-        detail: entry.detail ?? null,
-      });
+      await db
+        .insert(decisionAudit)
+        .values({
+          kind: 'question',
+          subjectId: entry.id,
+          outcome: entry.outcome,
+          actor: actor ?? null,
+          platform: entry.actor?.platform ?? null,
+          decision: entry.decision ?? null,
+          detail: entry.detail ?? null,
+          eventKey: entry.eventKey ?? null,
+        })
+        // The same event run again is the same attempt: its row is already there.
+        .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
     },
     lostMessage(q, request) {
       if (q.state === 'open') return `"${request.decision}" is not an answer to this question.`;

@@ -90,6 +90,8 @@ export class Questions implements ActionHandler {
     actor: Actor;
     reason?: string;
     seen?: Question;
+    /** The inbound event deciding: run again for it, the attempt is not audited twice. */
+    eventKey?: string;
   }): Promise<FirstDecision<Question>> {
     const { seen, ...request } = input;
     const outcome = await this.#o.decisions.decide(this.kind, request, seen?.id === input.id ? { seen } : {});
@@ -130,8 +132,8 @@ export class Questions implements ActionHandler {
     if (!match || !question) return undefined;
     return {
       ...(question.chat && { queue: question.chat }),
-      run: async ({ actor, via }: { actor: Actor; via: ChatRef }) => {
-        const outcome = await this.decide({ id: question.id, decision: match[2]!, actor, seen: question });
+      run: async ({ actor, via, eventKey }: { actor: Actor; via: ChatRef; eventKey: string }) => {
+        const outcome = await this.decide({ id: question.id, decision: match[2]!, actor, seen: question, eventKey });
         if (!outcome.ok) await this.#o.decisions.tell(via, actor, outcome.message);
       },
     };

@@ -49,7 +49,8 @@ export class WorkPlanner {
               'This button is no longer active (the question was settled or Kazma restarted).',
             ),
         };
-      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat }) };
+      const eventKey = turnIdOf(inboxKey(event));
+      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat, eventKey }) };
     }
     const command =
       event.kind === 'command'

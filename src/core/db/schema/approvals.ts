@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Every state a gate can be in; only transitionGate() (core/approvals/transition.ts) writes it. */
 export const GATE_STATES = ['pending', 'claimed', 'resuming', 'settled', 'timeout', 'superseded', 'error'] as const;
@@ -54,22 +54,6 @@ export const approvalGates = pgTable(
     index('approval_gates_state_idx').on(t.state, t.expiresAt),
     index('approval_gates_thread_idx').on(t.threadId),
   ],
-);
-
-/** Every decision attempt (won, lost, refused, expired, superseded) with who and where. */
-export const approvalAudit = pgTable(
-  'approval_audit',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    gateId: text('gate_id').notNull(),
-    actor: jsonb('actor').$type<StoredActor>(),
-    platform: text('platform'),
-    decision: text('decision'),
-    outcome: text('outcome').notNull(),
-    detail: text('detail'),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('approval_audit_gate_idx').on(t.gateId)],
 );
 
 /** "Always" decisions: this tool (and, for shell, this argv pattern) in this chat until expiry. */

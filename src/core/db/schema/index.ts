@@ -5,6 +5,7 @@ export * from './chat.ts';
 export * from './approvals.ts';
 export * from './outbox.ts';
 export * from './questions.ts';
+export * from './decision-audit.ts';
 export * from './leases.ts';
 export * from './tasks.ts';
 export * from './schedules.ts';

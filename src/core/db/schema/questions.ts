@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { StoredActor } from './approvals.ts';
 
 /** open → decided (the first decision) or closed (withdrawn: the incident recovered, the run ended). */
@@ -19,7 +19,8 @@ export interface QuestionOption {
 /**
  * Questions with a fixed set of answers that any surface may settle, first decision wins: incident
  * cards (Retry / Cancel / Dismiss), clarify cards (which target did you mean?). Approval gates have
- * their own table (their resume lifecycle is longer) but share the same decision mechanism.
+ * their own table (their resume lifecycle is longer) but share the same decision mechanism, and one
+ * audit trail of attempts (`decision_audit`, decision-audit.ts).
  */
 export const decisionQuestions = pgTable(
   'decision_questions',
@@ -56,20 +57,4 @@ export const decisionQuestions = pgTable(
     // The recovery sweep's one question: which decisions still owe their effect (few, if any).
     index('decision_questions_effect_owed_idx').on(t.updatedAt).where(sql`${t.effect} = 'owed'`),
   ],
-);
-
-/** Every attempt to decide a question, whatever came of it. */
-export const questionAudit = pgTable(
-  'question_audit',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    questionId: text('question_id').notNull(),
-    actor: jsonb('actor').$type<StoredActor>(),
-    platform: text('platform'),
-    decision: text('decision'),
-    outcome: text('outcome').notNull(),
-    detail: text('detail'),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('question_audit_question_idx').on(t.questionId)],
 );
