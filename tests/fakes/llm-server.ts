@@ -86,7 +86,7 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
       for (const event of events) res.write(event);
       return void res.end();
     }
-    void writePaced(res, events, { delayMs, bytes });
+    writePaced(res, events, { delayMs, bytes });
   };
 
   const chat = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse): void => {
@@ -221,23 +221,19 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
 
 /**
  * Writes the events one at a time, `delayMs` apart; with `bytes`, every byte in a write of its own, each
- * after the last one left (a split anywhere: inside a character, a JSON delta, an event line).
+ * after the last one left (a split anywhere: inside a character, a JSON delta, an event line). Each write
+ * schedules the next (a pace, not a wait on something to happen).
  */
-async function writePaced(
-  res: ServerResponse,
-  events: string[],
-  pacing: { delayMs: number; bytes: boolean },
-): Promise<void> {
+function writePaced(res: ServerResponse, events: string[], pacing: { delayMs: number; bytes: boolean }): void {
   res.socket?.setNoDelay(true);
-  for (const event of events) {
+  const writes = pacing.bytes ? events.map((event) => [...Buffer.from(event)].map((b) => Buffer.of(b))) : [];
+  const next = (event: number, byte: number): void => {
     if (res.destroyed) return;
-    if (!pacing.bytes) res.write(event);
-    else
-      for (const byte of Buffer.from(event)) {
-        if (res.destroyed) return;
-        await new Promise<void>((resolve) => res.write(Buffer.of(byte), () => setImmediate(resolve)));
-      }
-    if (pacing.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, pacing.delayMs));
-  }
-  res.end();
+    if (event === events.length) return void res.end();
+    const pieces = writes[event];
+    if (pieces && byte < pieces.length) return void res.write(pieces[byte]!, () => setImmediate(next, event, byte + 1));
+    if (!pieces) res.write(events[event]!);
+    setTimeout(next, pacing.delayMs, event + 1, 0);
+  };
+  next(0, 0);
 }

@@ -50,8 +50,7 @@ export class TurnRunner {
    * left waiting and the model sees the new message. `turnId` names the turn for good (the inbox gives
    * each message event one): when the thread shows this turn already began — the process stopped mid-turn
    * and the message is taken up again — it continues from its last checkpoint, its replies delivered once.
-   * `handOff` / `sentHandOff`: who takes over letting the thread's lease go / recording the replies as sent;
-   * `ahead`: the lease of the chat's current thread taken with the message's inbox row, held instead.
+   * Options: who lets the thread's lease go, who records the replies sent; the lease taken with the row.
    */
   async message(
     input: { chat: ChatRef; actor: Actor; text: string; turnId?: string },
