@@ -32,6 +32,8 @@ export interface FakeAttempt {
   outcome: 'ok' | 'failed' | 'hung' | 'held';
   /** `Date.now()` when the whole answer was written (a paced stream's last chunk included). */
   endedAt?: number;
+  /** `Date.now()` as each event of a paced stream was written (the second: the first words). */
+  chunksAt?: number[];
 }
 
 /** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
@@ -75,18 +77,18 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   const requests: ChatRequestBody[] = [];
   const attempts: FakeAttempt[] = [];
 
-  const reply = (body: ChatRequestBody, res: ServerResponse): void => {
+  const reply = (body: ChatRequestBody, res: ServerResponse, attempt?: FakeAttempt): void => {
     // The step is taken only when we really answer, so a request abandoned during a hang uses none.
     const r = render(steps.shift() ?? fallback(body), body, ++seq);
     if (!body.stream) return sendJson(res, 200, completionJson(r));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const events = completionChunks(r, body.stream_options?.include_usage === true).map((data) => `data: ${data}\n\n`);
-    const { delayMs = 0, bytes = false } = r.pacing;
-    if (delayMs === 0 && !bytes) {
+    const { delayMs = 0, bytes = false, cutAfter } = r.pacing;
+    if (delayMs === 0 && !bytes && cutAfter === undefined) {
       for (const event of events) res.write(event);
       return void res.end();
     }
-    writePaced(res, events, { delayMs, bytes });
+    writePaced(res, events, { delayMs, bytes, cutAfter }, attempt && (attempt.chunksAt = []));
   };
 
   const chat = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse): void => {
@@ -105,16 +107,16 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     if (hold) {
       attempts.push({ at: Date.now(), body, headers, outcome: 'held' });
       void hold.then(() => {
-        if (!res.destroyed) reply(body, res);
+        if (!res.destroyed) reply(body, res, attempts[index]);
       });
       return;
     }
     const hang = hangs.shift();
     attempts.push({ at: Date.now(), body, headers, outcome: hang === undefined ? 'ok' : 'hung' });
-    if (hang === undefined) return reply(body, res);
+    if (hang === undefined) return reply(body, res, attempts[index]);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!res.destroyed) reply(body, res);
+      if (!res.destroyed) reply(body, res, attempts[index]);
     }, hang);
     timers.add(timer);
     res.on('close', () => {
@@ -224,15 +226,22 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
  * after the last one left (a split anywhere: inside a character, a JSON delta, an event line). Each write
  * schedules the next (a pace, not a wait on something to happen).
  */
-function writePaced(res: ServerResponse, events: string[], pacing: { delayMs: number; bytes: boolean }): void {
+function writePaced(
+  res: ServerResponse,
+  events: string[],
+  pacing: { delayMs: number; bytes: boolean; cutAfter?: number | undefined },
+  writtenAt?: number[],
+): void {
   res.socket?.setNoDelay(true);
   const writes = pacing.bytes ? events.map((event) => [...Buffer.from(event)].map((b) => Buffer.of(b))) : [];
   const next = (event: number, byte: number): void => {
     if (res.destroyed) return;
     if (event === events.length) return void res.end();
+    if (event === pacing.cutAfter) return void res.destroy();
     const pieces = writes[event];
     if (pieces && byte < pieces.length) return void res.write(pieces[byte]!, () => setImmediate(next, event, byte + 1));
     if (!pieces) res.write(events[event]!);
+    writtenAt?.push(Date.now());
     setTimeout(next, pacing.delayMs, event + 1, 0);
   };
   next(0, 0);

@@ -17,6 +17,8 @@ export interface FakePacing {
   words?: boolean;
   delayMs?: number;
   bytes?: boolean;
+  /** The connection is cut after this many events: a model that fails mid-answer. */
+  cutAfter?: number;
 }
 
 /** What the fake model answers to one request: text, tool calls, or a function of the request body. */

@@ -3,11 +3,8 @@
 // zero-width characters escaped), never as formatting, and short.
 import { clipText, visibleLine } from '../surface/index.ts';
 
-/** The custom event the tools node dispatches as a call starts (LangChain dispatchCustomEvent). */
-export const TOOL_STARTED = 'kazma:tool-started';
-
-/** The payload of {@link TOOL_STARTED}. */
-export interface ToolStarted {
+/** A tool call as it starts. */
+interface ToolStarted {
   tool: string;
   args: Record<string, unknown>;
 }

@@ -1,17 +1,35 @@
 // The model's words as it writes them, for a LiveReply. A LangChain callback handler that prefers
 // streaming: with it in a call's callbacks, a chat model's invoke() streams its answer (stream: true)
 // and tells each token, while the caller still gets the whole message (BaseChatModel._generateUncached).
-// Only the calls tagged ANSWER_TAG (the agent's model node) are shown: a summary the context window
-// asks for is not an answer. A tool's start (TOOL_STARTED, a custom event of the tools node) shows a
-// progress line until the model writes again.
+// It is attached to the answer's model call only (liveCallConfig), never to the whole graph: callbacks on
+// the graph would have LangChain trace every runnable in it, serialising the state at each step.
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { CallbackManager } from '@langchain/core/callbacks/manager';
+import type { RunnableConfig } from '@langchain/core/runnables';
 import type { LiveReply } from './live-reply.ts';
-import { TOOL_STARTED, toolProgressLine, type ToolStarted } from './progress-line.ts';
 
-/** The tag of the model call whose words are the answer (core/agent/graph/model-node.ts). */
-export const ANSWER_TAG = 'kazma:answer';
+/**
+ * Where a drive's live reply travels in the graph's config (`configurable`): a key LangGraph leaves out
+ * of checkpoint and tracing metadata (it starts with `__`, and the value is not a primitive).
+ */
+export const LIVE_REPLY_KEY = '__kazma_live_reply';
 
-export class TokenTap extends BaseCallbackHandler {
+/** The live reply of the drive `config` belongs to, if its words are shown as they come. */
+export function liveReplyOf(config: RunnableConfig | undefined): LiveReply | undefined {
+  return config?.configurable?.[LIVE_REPLY_KEY] as LiveReply | undefined;
+}
+
+/** `config` for the answer's model call: with a token tap when the drive has a live reply. */
+export function liveCallConfig(config: RunnableConfig): RunnableConfig {
+  const live = liveReplyOf(config);
+  if (!live) return config;
+  const tap = new TokenTap(live);
+  const callbacks =
+    config.callbacks instanceof CallbackManager ? config.callbacks.copy([tap]) : [...(config.callbacks ?? []), tap];
+  return { ...config, callbacks };
+}
+
+class TokenTap extends BaseCallbackHandler {
   readonly name = 'kazma-token-tap';
   readonly lc_prefer_streaming = true;
   readonly #live: LiveReply;
@@ -23,15 +41,7 @@ export class TokenTap extends BaseCallbackHandler {
     this.#live = live;
   }
 
-  override handleChatModelStart(
-    _llm: unknown,
-    _messages: unknown,
-    runId: string,
-    _parentRunId?: string,
-    _extra?: unknown,
-    tags?: string[],
-  ): void {
-    if (!tags?.includes(ANSWER_TAG)) return;
+  override handleChatModelStart(_llm: unknown, _messages: unknown, runId: string): void {
     this.#calls.add(runId);
     this.#live.begin(runId);
   }
@@ -46,10 +56,5 @@ export class TokenTap extends BaseCallbackHandler {
 
   override handleLLMEnd(_output: unknown, runId: string): void {
     this.#calls.delete(runId);
-  }
-
-  /** A tool began (the tools node's TOOL_STARTED): the live reply says what it is doing. */
-  override handleCustomEvent(name: string, data: unknown): void {
-    if (name === TOOL_STARTED) this.#live.progress(toolProgressLine(data as ToolStarted));
   }
 }

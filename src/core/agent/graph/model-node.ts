@@ -9,7 +9,7 @@ import { ModelUnavailableError } from '../model/model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT } from '../runner/replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
 import { noticeMessage } from '../runner/transcript.ts';
-import { ANSWER_TAG } from '../../streaming/index.ts';
+import { liveCallConfig } from '../../streaming/index.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -47,8 +47,8 @@ export function modelNode(deps: ModelNodeDeps) {
       };
     try {
       deps.progress?.(threadId);
-      // Tagged as the answer: a live reply shows this call's words as they come (core/streaming).
-      const reply = await chain.invoke(request, { ...config, tags: [...(config.tags ?? []), ANSWER_TAG] });
+      // With the drive's live reply (core/streaming), this call's words are shown as they come.
+      const reply = await chain.invoke(request, liveCallConfig(config));
       deps.progress?.(threadId);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the

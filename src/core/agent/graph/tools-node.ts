@@ -1,7 +1,6 @@
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch/web';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { TOOL_STARTED, type ToolStarted } from '../../streaming/index.ts';
+import { liveReplyOf, toolProgressLine } from '../../streaming/index.ts';
 import type { EffectReceipt } from '../../db/index.ts';
 import { effectUnknownMessage, runWithJournal, type EffectJournal } from '../../effects/index.ts';
 import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
@@ -69,7 +68,8 @@ export function toolsNode(deps: ToolsNodeDeps) {
         );
       } else {
         deps.progress?.(threadId);
-        await toolStarted({ tool: call.name, args: call.args }, config);
+        // The chat's live message says what runs now (core/streaming), until the model writes again.
+        liveReplyOf(config)?.progress(toolProgressLine({ tool: call.name, args: call.args }));
         const outcome = await runWithJournal({
           journal: deps.journal,
           key: { threadId, callId: journalCallId(pending, callId) },
@@ -97,13 +97,4 @@ export function toolsNode(deps: ToolsNodeDeps) {
     if (unknown) out.push(noticeMessage(effectUnknownMessage(unknown.receipt), `effect-unknown-${unknown.callId}`));
     return { messages: out };
   };
-}
-
-/**
- * Tells the drive's callbacks a tool call begins (a live reply shows it: core/streaming). Only where the
- * drive has callbacks; a failure to tell never stops the call.
- */
-async function toolStarted(started: ToolStarted, config: LangGraphRunnableConfig): Promise<void> {
-  if (!config.callbacks) return;
-  await dispatchCustomEvent(TOOL_STARTED, started, config).catch(() => undefined);
 }

@@ -9,7 +9,7 @@ import { type AheadLease, type ThreadLeases, type ThreadStore, TurnInterruptedEr
 import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
-import { type LiveReplies, TokenTap } from '../../streaming/index.ts';
+import type { LiveReplies } from '../../streaming/index.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
 import { anchorAtEnd, type RepliesAnchor } from './transcript.ts';
 import type { TurnOutput, TurnOutputOptions } from './turn-output.ts';
@@ -104,7 +104,7 @@ export class GraphDrive {
         phase: options.phase ?? 'act',
         recursionLimit: this.#o.recursionLimit ?? 100,
         signal: turn.signal,
-        ...(live && { callbacks: [new TokenTap(live)] }),
+        ...(live && { live }),
       });
     } catch (error) {
       await live?.close();

@@ -7,9 +7,9 @@
 // - `act` (everything else: tools, resumes, continuing a cut-short run): every step is durable (`sync`),
 //   so a tool's call and its result are in the checkpoint before the next step, and the effect journal
 //   finds a re-run's receipts.
-import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { Command, INTERRUPT, type Interrupt } from '@langchain/langgraph';
 import type { ApprovalQuestion } from '../../approvals/index.ts';
+import { LIVE_REPLY_KEY, type LiveReply } from '../../streaming/index.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
 
@@ -25,16 +25,12 @@ export async function invokePhased(
     phase: DrivePhase;
     recursionLimit: number;
     signal: AbortSignal;
-    /** Told of the model's words as they come (core/streaming's TokenTap). */
-    callbacks?: BaseCallbackHandler[];
+    /** Shows the answer as the model writes it (core/streaming): rides in `configurable`, never persisted. */
+    live?: LiveReply;
   },
 ): Promise<DriveOutput> {
-  const common = {
-    recursionLimit: options.recursionLimit,
-    signal: options.signal,
-    ...(options.callbacks && { callbacks: options.callbacks }),
-  };
-  const configurable = { thread_id: options.threadId };
+  const common = { recursionLimit: options.recursionLimit, signal: options.signal };
+  const configurable = { thread_id: options.threadId, ...(options.live && { [LIVE_REPLY_KEY]: options.live }) };
   if (options.phase === 'think') {
     const thought: DriveOutput = await graph.invoke(input, {
       configurable,

@@ -1,0 +1,57 @@
+// A model that fails in the middle of its answer: a retry writes the same draft again, so the person
+// still gets one message that ends as the whole answer; when every try fails, what was shown stays and
+// the honest ⚠️ follows it.
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ANSWER = Array.from({ length: 30 }, (_, i) => `part${i}`).join(' ');
+const config = { streaming: { start_after: '0ms', telegram: { edit_interval: '200ms' } } };
+
+it('a retry after a cut-off stream rewrites the draft: one message, the whole answer', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config });
+  llm.script(
+    { text: ANSWER, pacing: { words: true, delayMs: 30, cutAfter: 15 } },
+    { text: ANSWER, pacing: { words: true, delayMs: 10 } },
+  );
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'go' });
+  await h.settled();
+  const messages = h.fake.messages(MAYA.id);
+  expect(messages.map((m) => m.text)).toEqual([ANSWER]);
+  // The cut-off try was shown before the retry wrote over it.
+  expect(messages[0]!.history.length).toBeGreaterThan(0);
+  expect(llm.attempts.filter((a) => a.body.stream)).toHaveLength(2);
+});
+
+it('when every try fails mid-answer, the partial stays and the ⚠️ follows it', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config });
+  const cut = { text: ANSWER, pacing: { words: true, delayMs: 30, cutAfter: 15 } };
+  llm.script(cut, cut);
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'go' });
+  await eventually(
+    () => h!.fake.messages(MAYA.id).length,
+    (n) => n >= 2,
+    'the partial and the warning',
+  );
+  await h.settled();
+  const [partial, warning, ...rest] = h.fake.messages(MAYA.id).map((m) => m.text);
+  expect(rest).toEqual([]);
+  expect(ANSWER.startsWith(partial!)).toBe(true);
+  expect(partial!.length).toBeGreaterThan(0);
+  expect(partial!.length).toBeLessThan(ANSWER.length);
+  expect(warning).toMatch(/^⚠️/);
+});
