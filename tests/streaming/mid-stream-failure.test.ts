@@ -6,6 +6,8 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
 
+/** A group: answers are messages, sent then edited (private chats get draft previews). */
+const GROUP = -1001000;
 let llm: FakeLlm;
 let h: Harness | undefined;
 beforeAll(async () => {
@@ -23,14 +25,14 @@ const ANSWER = Array.from({ length: 30 }, (_, i) => `part${i}`).join(' ');
 const config = { streaming: { start_after: '0ms', telegram: { edit_interval: '200ms' } } };
 
 it('a retry after a cut-off stream rewrites the draft: one message, the whole answer', async () => {
-  h = await startHarness({ modelBaseUrl: llm.baseURL, config });
+  h = await startHarness({ modelBaseUrl: llm.baseURL, groups: 'all', config });
   llm.script(
     { text: ANSWER, pacing: { words: true, delayMs: 30, cutAfter: 15 } },
     { text: ANSWER, pacing: { words: true, delayMs: 10 } },
   );
-  h.say({ chatId: MAYA.id, from: MAYA, text: 'go' });
+  h.say({ chatId: GROUP, from: MAYA, text: 'go' });
   await h.settled();
-  const messages = h.fake.messages(MAYA.id);
+  const messages = h.fake.messages(GROUP);
   expect(messages.map((m) => m.text)).toEqual([ANSWER]);
   // The cut-off try was shown before the retry wrote over it.
   expect(messages[0]!.history.length).toBeGreaterThan(0);
@@ -38,17 +40,17 @@ it('a retry after a cut-off stream rewrites the draft: one message, the whole an
 });
 
 it('when every try fails mid-answer, the partial stays and the ⚠️ follows it', async () => {
-  h = await startHarness({ modelBaseUrl: llm.baseURL, config });
+  h = await startHarness({ modelBaseUrl: llm.baseURL, groups: 'all', config });
   const cut = { text: ANSWER, pacing: { words: true, delayMs: 30, cutAfter: 15 } };
   llm.script(cut, cut);
-  h.say({ chatId: MAYA.id, from: MAYA, text: 'go' });
+  h.say({ chatId: GROUP, from: MAYA, text: 'go' });
   await eventually(
-    () => h!.fake.messages(MAYA.id).length,
+    () => h!.fake.messages(GROUP).length,
     (n) => n >= 2,
     'the partial and the warning',
   );
   await h.settled();
-  const [partial, warning, ...rest] = h.fake.messages(MAYA.id).map((m) => m.text);
+  const [partial, warning, ...rest] = h.fake.messages(GROUP).map((m) => m.text);
   expect(rest).toEqual([]);
   expect(ANSWER.startsWith(partial!)).toBe(true);
   expect(partial!.length).toBeGreaterThan(0);

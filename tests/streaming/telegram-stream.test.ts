@@ -1,11 +1,13 @@
 // A streamed answer on Telegram, with the real adapter against the fake Bot API and a fake model that
-// writes ~60 words over ~2.5 s: a partial shows before the model's last chunk, the message is edited at
-// most once per `streaming.telegram.edit_interval`, and the one message ends as the whole answer.
+// writes ~60 words over ~2.5 s. In a group: a partial shows before the model's last chunk, the message is
+// edited at most once per `streaming.telegram.edit_interval`, and the one message ends as the whole
+// answer. In a private chat: draft previews (sendMessageDraft), then the answer sent once.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
 
+const GROUP = -1001000;
 let llm: FakeLlm;
 let h: Harness | undefined;
 beforeAll(async () => {
@@ -27,15 +29,16 @@ const ANSWER = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: **check** th
 
 const WORD_DELAY_MS = 40;
 
-it('shows the answer as the model writes it, in one message that ends as the whole answer', async () => {
+it('in a group, shows the answer as the model writes it, in one message that ends as the whole answer', async () => {
   h = await startHarness({
     modelBaseUrl: llm.baseURL,
+    groups: 'all',
     config: { streaming: { start_after: '200ms', telegram: { edit_interval: '300ms' } } },
   });
   llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
-  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  h.say({ chatId: GROUP, from: MAYA, text: 'how do I check?' });
   await eventually(
-    () => h!.fake.messages(MAYA.id),
+    () => h!.fake.messages(GROUP),
     (messages) => messages.length > 0,
     'the first partial answer',
   );
@@ -46,7 +49,7 @@ it('shows the answer as the model writes it, in one message that ends as the who
   expect(sends).toHaveLength(1);
   expect(sends[0]!.at).toBeLessThan(streamEnded);
   // Edited into the whole answer, nothing added (no cursor), the bold rendered as bold.
-  const [message] = h.fake.messages(MAYA.id);
+  const [message] = h.fake.messages(GROUP);
   expect(message!.history[0]!.text.length).toBeLessThan(ANSWER.replaceAll('**', '').length);
   expect(message!.text).toBe(ANSWER.replaceAll('**', ''));
   expect(message!.history.length).toBeGreaterThan(0);
@@ -57,6 +60,34 @@ it('shows the answer as the model writes it, in one message that ends as the who
   const streamMs = streamEnded - llm.attempts.at(-1)!.at;
   expect(edits.length).toBeLessThanOrEqual(Math.ceil(streamMs / 300) + 2);
   for (let i = 1; i < edits.length - 1; i++) expect(edits[i]!.at - edits[i - 1]!.at).toBeGreaterThanOrEqual(250);
+});
+
+it('in a private chat, shows draft previews as the model writes, then sends the answer once', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '200ms' } } });
+  llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  await h.settled();
+  const streamEnded = llm.attempts.at(-1)!.endedAt!;
+  const previews = h.fake.calls.of('sendMessageDraft').filter((c) => c.ok);
+  expect(previews.length).toBeGreaterThan(0);
+  expect(previews[0]!.at).toBeLessThan(streamEnded);
+  // One draft, updated in place (the same draft_id); then the answer for good, no message edited.
+  expect(new Set(previews.map((c) => c.body.draft_id)).size).toBe(1);
+  expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual([ANSWER.replaceAll('**', '')]);
+  expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
+});
+
+it('where the server refuses draft previews, a private chat gets a message sent then edited', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '200ms' } } });
+  h.fake.failNext('sendMessageDraft', { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } });
+  llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  await h.settled();
+  expect(h.fake.calls.of('sendMessageDraft').filter((c) => c.ok)).toHaveLength(0);
+  const [message, ...rest] = h.fake.messages(MAYA.id);
+  expect(rest).toEqual([]);
+  expect(message!.text).toBe(ANSWER.replaceAll('**', ''));
+  expect(message!.history.length).toBeGreaterThan(0);
 });
 
 it('a quick answer (within streaming.start_after) arrives as one message with no edits', async () => {

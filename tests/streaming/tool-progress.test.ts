@@ -5,6 +5,8 @@ import { toolProgressLine } from '../../src/core/streaming/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
 
+/** A group: answers are messages, sent then edited (private chats get draft previews). */
+const GROUP = -1001000;
 let llm: FakeLlm;
 let h: Harness | undefined;
 beforeAll(async () => {
@@ -19,15 +21,15 @@ afterEach(async () => {
 });
 
 it('shows the running tool, then the answer in the same message', async () => {
-  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '0ms' } } });
+  h = await startHarness({ modelBaseUrl: llm.baseURL, groups: 'all', config: { streaming: { start_after: '0ms' } } });
   // current_time needs no approval; the model is slow to answer after it, so the progress line shows.
   llm.script(
     { toolCalls: [{ name: 'current_time', args: {} }] },
     { text: 'It is **noon**.', pacing: { delayMs: 700 } },
   );
-  h.say({ chatId: MAYA.id, from: MAYA, text: 'what time is it?' });
+  h.say({ chatId: GROUP, from: MAYA, text: 'what time is it?' });
   await h.settled();
-  const messages = h.fake.messages(MAYA.id);
+  const messages = h.fake.messages(GROUP);
   expect(messages).toHaveLength(1);
   expect(messages[0]!.history.map((v) => v.text)).toContain('🔧 current_time …');
   expect(messages[0]!.text).toBe('It is noon.');

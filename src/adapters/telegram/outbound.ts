@@ -2,6 +2,7 @@
 // keyboards, private text becomes a callback answer where a tap is waiting. Rate limits (429) are
 // retried by the auto-retry transformer installed on `api` (see client.ts), so a call made here is
 // delivered once or fails with a TelegramApiError that says why.
+import { randomInt } from 'node:crypto';
 import type { Api } from 'grammy';
 import {
   type Actor,
@@ -39,6 +40,8 @@ export class TelegramSurface implements Surface {
   readonly platform = PLATFORM;
   readonly #o: TelegramSurfaceOptions;
   readonly #cards = new Map<string, RenderedCard>();
+  /** Private chats get draft previews until the server refuses one (an older Bot API server). */
+  #previews = true;
 
   constructor(options: TelegramSurfaceOptions) {
     this.#o = options;
@@ -52,20 +55,35 @@ export class TelegramSurface implements Surface {
     );
     // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
     if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
-    return sendInParts(
-      chunks,
-      async (html) => messageRefOf(chat, await this.#sendHtml(target, html)),
-      progress,
-      (draft, html) => this.#editText(draft, html),
+    const post = async (html: string) => messageRefOf(chat, await this.#sendHtml(target, html));
+    // A draft preview (sendMessageDraft) is no message: the answer is sent for good with sendMessage.
+    return sendInParts(chunks, post, progress, (draft, html) =>
+      isPreview(draft) ? post(html) : this.#editText(draft, html),
     );
   }
 
-  /** The answer so far, as one message: posted, then edited (the part past 4096 waits for the final send). */
+  /**
+   * The answer so far (the part past 4096 waits for the final send). In a private chat, a draft preview
+   * (Bot API 9.3 sendMessageDraft: no message, no edits to rate-limit); elsewhere, or once the server
+   * refused it, a message posted, then edited.
+   */
   async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
     this.#o.typing.stop(chat);
-    const [html] = splitTelegramHtml(markdownToTelegramHtml(text));
-    if (!html) return draft ?? messageRefOf(chat, await this.#sendHtml(targetOf(chat), escapeTelegramHtml('…')));
-    return draft ? this.#editText(draft, html) : messageRefOf(chat, await this.#sendHtml(targetOf(chat), html));
+    const [html = escapeTelegramHtml('…')] = splitTelegramHtml(markdownToTelegramHtml(text));
+    const target = targetOf(chat);
+    const preview = draft ? isPreview(draft) : this.#previews && isPrivate(target);
+    if (preview) {
+      const id = draft ? Number(draft.id.slice(PREVIEW.length)) : randomInt(1, 2 ** 31 - 1);
+      try {
+        await this.#o.api.sendMessageDraft(Number(target.chatId), id, html, { parse_mode: 'HTML' });
+        return { chat, id: `${PREVIEW}${id}` };
+      } catch (error) {
+        this.#previews = false;
+        this.#o.logger?.warn({ err: error }, 'Telegram refused sendMessageDraft; drafts are messages, edited');
+      }
+    }
+    if (draft && !isPreview(draft)) return this.#editText(draft, html);
+    return messageRefOf(chat, await this.#sendHtml(target, html));
   }
 
   /** Edits a text message into `html`; one deleted meanwhile is posted again. Returns where it now is. */
@@ -192,3 +210,12 @@ export class TelegramSurface implements Surface {
     while (this.#cards.size > (this.#o.rememberCards ?? 2000)) this.#cards.delete(this.#cards.keys().next().value!);
   }
 }
+
+/** The id prefix of a draft preview's reference: `preview:<draft_id>`, no message behind it. */
+const PREVIEW = 'preview:';
+
+const isPreview = (ref: MessageRef): boolean => ref.id.startsWith(PREVIEW);
+
+/** A private chat (a person's id, no topic): the only kind sendMessageDraft takes. */
+const isPrivate = (target: TelegramTarget): boolean =>
+  typeof target.chatId === 'number' && target.chatId > 0 && target.threadId === undefined;

@@ -45,7 +45,9 @@ export class LiveReply {
   #current: Draft | undefined;
   #shownAt = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** The edit under way (one at a time: a slow one, a 429 waited out, delays the next, never reorders). */
   #edits: Promise<void> = Promise.resolve();
+  #showing = false;
   #closed = false;
 
   constructor(options: LiveReplyOptions) {
@@ -110,8 +112,9 @@ export class LiveReply {
     return draft;
   }
 
+  /** The next edit, an interval after the last one ended; none while one is under way (it reschedules). */
   #schedule(): void {
-    if (this.#timer || this.#closed) return;
+    if (this.#timer || this.#showing || this.#closed) return;
     const now = performance.now();
     const due = Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs);
     this.#timer = setTimeout(() => this.#show(), Math.max(0, due - now));
@@ -124,17 +127,20 @@ export class LiveReply {
     if (this.#closed || !draft) return;
     const text = draft.text === '' ? (draft.status ?? '') : closePartial(draft.text);
     if (text.trim() === '' || text === draft.shown) return;
-    this.#shownAt = performance.now();
-    this.#edits = this.#edits.then(async () => {
-      if (this.#closed && draft.ref === undefined) return;
+    this.#showing = true;
+    this.#edits = (async () => {
       try {
         draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, text, draft.ref);
         draft.shown = text;
       } catch (error) {
         // A draft is a courtesy: the answer still arrives whole through the outbox.
         this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not show the answer as it was written');
+      } finally {
+        this.#showing = false;
+        this.#shownAt = performance.now();
+        // Words that came while this edit was under way go in the next one, an interval from now.
+        this.#schedule();
       }
-      this.#shownAt = performance.now();
-    });
+    })();
   }
 }

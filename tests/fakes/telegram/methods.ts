@@ -134,6 +134,16 @@ export const METHODS: Record<string, Handler> = {
     return ok(sent);
   },
 
+  // Bot API 9.3: an ephemeral preview of a message being written, in a private chat only; the final text
+  // is still sent with sendMessage. Wording of the errors is our best reading of the API.
+  sendMessageDraft: (s, p) => {
+    const chatId = chatIdOf(p);
+    if (s.store.chat(chatId).type !== 'private') throw badRequest('TEXTDRAFT_PEER_INVALID');
+    if ((optInt(p, 'draft_id') ?? 0) === 0) throw badRequest('TEXTDRAFT_ID_INVALID');
+    readText(p);
+    return ok(true);
+  },
+
   editMessageText: (s, p) => {
     const { chatId, messageId } = requireChatMessage(p);
     const content = readText(p);
