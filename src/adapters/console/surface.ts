@@ -1,6 +1,15 @@
 import type { Writable } from 'node:stream';
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../core/surface/index.ts';
-import { CARD_PREFIX, renderCard, renderReply } from './render.ts';
+import type {
+  Actor,
+  Card,
+  ChatRef,
+  Message,
+  MessageRef,
+  PartialAnswer,
+  SendProgress,
+  Surface,
+} from '../../core/surface/index.ts';
+import { CARD_PREFIX, REPLY_PREFIX, renderCard, renderReply } from './render.ts';
 import { Terminal } from './terminal.ts';
 
 const THINKING = '⋯ thinking…';
@@ -16,16 +25,46 @@ export class ConsoleSurface implements Surface {
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
   #sent = 0;
   #thinking = false;
+  /** The words of the draft being printed, by its reference: the next print adds to them. */
+  readonly #printed = new Map<string, string>();
+  /**
+   * At a terminal, an answer is printed as the model writes it (streaming); on a pipe, where scripts
+   * read whole `kazma> ` lines, it is printed whole.
+   */
+  readonly showDraft?: (chat: ChatRef, partial: PartialAnswer, draft?: MessageRef) => Promise<MessageRef>;
 
   /** `interactive`: a person at a terminal, who is shown "thinking…" while a turn runs (never on a pipe). */
   constructor(options: { output: Writable; interactive?: boolean }) {
     this.#terminal = new Terminal(options.output);
     this.#interactive = options.interactive ?? false;
+    if (this.#interactive) this.showDraft = async (chat, { written }, draft) => this.#draft(chat, written, draft);
   }
 
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
+    const printed = progress?.draft && this.#printed.get(progress.draft.id);
+    if (progress?.draft && printed !== undefined) {
+      this.#printed.delete(progress.draft.id);
+      // The rest of the answer after the words already printed; a retry that rewrote them, whole.
+      if (message.text.startsWith(printed)) this.#terminal.text(`${continued(message.text.slice(printed.length))}\n`);
+      else this.#write(`\n${renderReply(message.text)}`);
+      return progress.draft;
+    }
     this.#write(renderReply(message.text));
     return { chat, id: `m${++this.#sent}` };
+  }
+
+  /** Prints the words written since the last print (no line end yet); a rewrite starts a new line. */
+  async #draft(chat: ChatRef, written: string, draft?: MessageRef): Promise<MessageRef> {
+    const ref = draft ?? { chat, id: `m${++this.#sent}` };
+    const printed = this.#printed.get(ref.id);
+    if (printed === undefined) {
+      if (this.#thinking) this.#terminal.control('clearLine');
+      this.#thinking = false;
+      this.#terminal.text(renderReply(written));
+    } else if (written.startsWith(printed)) this.#terminal.text(continued(written.slice(printed.length)));
+    else this.#terminal.text(`\n${renderReply(written)}`);
+    this.#printed.set(ref.id, written);
+    return ref;
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
@@ -75,4 +114,9 @@ export class ConsoleSurface implements Surface {
     this.#thinking = false;
     this.#terminal.text(`${text}\n`);
   }
+}
+
+/** More words of a reply already being printed: each new line gets the reply prefix. */
+function continued(words: string): string {
+  return words.replaceAll('\n', `\n${REPLY_PREFIX}`);
 }

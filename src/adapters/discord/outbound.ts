@@ -11,6 +11,7 @@ import {
   type ChatRef,
   type Message,
   type MessageRef,
+  type PartialAnswer,
   type SendProgress,
   type Surface,
   sendInParts,
@@ -60,7 +61,7 @@ export class DiscordSurface implements Surface {
   }
 
   /** The answer so far, as one message: posted, then edited (the part past 2000 waits for the final send). */
-  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
     this.#o.typing.stop(chat);
     const [content = '…'] = discordChunks(text);
     return draft ? this.#editText(draft, content) : messageRefOf(chat, await this.#post(channelOf(chat), { content }));

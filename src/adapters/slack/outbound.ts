@@ -9,6 +9,7 @@ import {
   type ChatRef,
   type Message,
   type MessageRef,
+  type PartialAnswer,
   type SendProgress,
   type Surface,
   sendInParts,
@@ -53,7 +54,7 @@ export class SlackSurface implements Surface {
   }
 
   /** The answer so far, as one message: posted, then updated (what outgrows it waits for the final send). */
-  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
     const [part] = parts(text);
     if (draft) return this.#editText(draft, part!);
     return messageRefOf(chat, await this.#post(this.#target(chat), part!.text, part!.blocks));

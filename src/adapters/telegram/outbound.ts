@@ -10,6 +10,7 @@ import {
   type ChatRef,
   type Message,
   type MessageRef,
+  type PartialAnswer,
   type PrivateReplyOptions,
   type SendProgress,
   type Surface,
@@ -67,7 +68,7 @@ export class TelegramSurface implements Surface {
    * (Bot API 9.3 sendMessageDraft: no message, no edits to rate-limit); elsewhere, or once the server
    * refused it, a message posted, then edited.
    */
-  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
     this.#o.typing.stop(chat);
     const [html = escapeTelegramHtml('…')] = splitTelegramHtml(markdownToTelegramHtml(text));
     const target = targetOf(chat);

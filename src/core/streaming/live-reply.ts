@@ -4,12 +4,12 @@
 // (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
 // 429 honoured by waiting in the adapter) delays the next one and never reorders them.
 import type { Logger } from '../log/index.ts';
-import type { ChatRef, MessageRef } from '../surface/index.ts';
+import type { ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
 
 /** Where drafts are shown (SurfaceRegistry.showDraft). */
 export interface DraftShower {
-  showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef>;
+  showDraft(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef>;
 }
 
 /** Options for {@link LiveReply}. */
@@ -125,12 +125,14 @@ export class LiveReply {
     this.#timer = undefined;
     const draft = this.#current;
     if (this.#closed || !draft) return;
-    const text = draft.text === '' ? (draft.status ?? '') : closePartial(draft.text);
+    const written = draft.text === '' ? (draft.status ?? '') : draft.text;
+    const text = draft.text === '' ? written : closePartial(written);
     if (text.trim() === '' || text === draft.shown) return;
+    const partial: PartialAnswer = { text, written };
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, text, draft.ref);
+        draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.ref);
         draft.shown = text;
       } catch (error) {
         // A draft is a courtesy: the answer still arrives whole through the outbox.

@@ -28,6 +28,7 @@ export type {
   InboundMessage,
   Message,
   MessageRef,
+  PartialAnswer,
   PrivateReplyOptions,
   SendProgress,
   Surface,

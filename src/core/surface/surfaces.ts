@@ -1,6 +1,15 @@
 import { KazmaError } from '../errors.ts';
 import { parseChatRef, type ChatRef } from './ref.ts';
-import type { Actor, Card, Message, MessageRef, PrivateReplyOptions, SendProgress, Surface } from './types.ts';
+import type {
+  Actor,
+  Card,
+  Message,
+  MessageRef,
+  PartialAnswer,
+  PrivateReplyOptions,
+  SendProgress,
+  Surface,
+} from './types.ts';
 
 /** A chat's platform has no attached surface (its adapter is disabled or not started yet). */
 export class NoSurfaceError extends KazmaError {
@@ -60,10 +69,10 @@ export class SurfaceRegistry {
     return this.has(chat) && this.for(chat).showDraft !== undefined;
   }
 
-  async showDraft(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
     const surface = this.for(chat);
     if (!surface.showDraft) throw new RangeError(`the ${surface.platform} surface shows no drafts`);
-    return surface.showDraft(chat, text, draft);
+    return surface.showDraft(chat, partial, draft);
   }
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {

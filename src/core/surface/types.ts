@@ -113,6 +113,14 @@ export interface SendProgress {
   draft?: MessageRef;
 }
 
+/** An answer as far as the model has written it (streaming, {@link Surface.showDraft}). */
+export interface PartialAnswer {
+  /** Markdown to render: what the cut left open (a code fence, a bold word) is closed (closePartial). */
+  text: string;
+  /** The words exactly as written so far: a surface that prints as it goes (a terminal) adds to them. */
+  written: string;
+}
+
 /** Options for {@link Surface.replyPrivately}. */
 export interface PrivateReplyOptions {
   whole?: boolean;
@@ -133,12 +141,12 @@ export interface Surface {
   sendCard(chat: ChatRef, card: Card): Promise<MessageRef>;
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /**
-   * Shows a reply while the model writes it: posts `text` (with `draft` undefined) or edits the draft
-   * into it. The text is a partial answer whose formatting the core has closed (closePartial); it may be
-   * cut to one message here. The final answer replaces it through {@link send}'s `progress.draft`. An
-   * optional capability (streaming); a surface without it shows "typing…" until the answer lands.
+   * Shows a reply while the model writes it: posts the partial answer (with `draft` undefined) or edits
+   * the draft into it. It may be cut to one message here. The final answer replaces it through
+   * {@link send}'s `progress.draft`. An optional capability (streaming); a surface without it shows
+   * "typing…" until the answer lands.
    */
-  showDraft?(chat: ChatRef, text: string, draft?: MessageRef): Promise<MessageRef>;
+  showDraft?(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef>;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */
   typing(chat: ChatRef): Promise<void>;
   /**
