@@ -83,13 +83,8 @@ export class TurnRunner {
   async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
     const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     const messages = values.messages ?? [];
-    const replies = newReplies(
-      messages,
-      Math.max(
-        0,
-        messages.findIndex((m) => m.id === turnMessageId(turnId)),
-      ),
-    ).map((r) => r.text);
+    const start = messages.findIndex((m) => m.id === turnMessageId(turnId));
+    const replies = newReplies(messages, Math.max(0, start)).map((r) => r.text);
     // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
     return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
   }
