@@ -32,6 +32,8 @@ export interface FakeAttempt {
   outcome: 'ok' | 'failed' | 'hung' | 'held';
   /** `Date.now()` when the whole answer was written (a paced stream's last chunk included). */
   endedAt?: number;
+  /** `Date.now()` when the connection closed before the whole answer was written (the client gave up). */
+  closedAt?: number;
 }
 
 /** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
@@ -95,6 +97,10 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     res.on('finish', () => {
       const attempt = attempts[index];
       if (attempt) attempt.endedAt = Date.now();
+    });
+    res.on('close', () => {
+      const attempt = attempts[index];
+      if (attempt && !res.writableFinished) attempt.closedAt = Date.now();
     });
     const failure = failures.shift();
     if (failure) {

@@ -51,6 +51,11 @@ export function toolsNode(deps: ToolsNodeDeps) {
         answer("not run: the turn stopped because an earlier call's effect is unknown");
         continue;
       }
+      // Stopped (`/stop`, a shutdown) while an earlier call ran: a call not yet begun does not begin.
+      if (config.signal?.aborted) {
+        answer('not run: the turn was stopped before this call began');
+        continue;
+      }
       const verdict: Verdict | undefined = distinct
         ? state.verdicts[callId]
         : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
