@@ -39,7 +39,7 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
    */
   reads?: Pick<SharedLatestReads, 'share'>;
   /** The drives running now, so `/stop` can end one; absent: drives cannot be stopped. */
-  running?: Pick<RunningTurns, 'track'>;
+  running?: Pick<RunningTurns, 'track' | 'stop'>;
   /** Where a stopped drive reads its open calls' receipts (the graph's effect journal). */
   journal?: Pick<EffectJournal, 'lookup'>;
 }

@@ -76,10 +76,7 @@ export class TurnRunner {
     return this.#graph.leased(run, () => this.#turn(run, input));
   }
 
-  /**
-   * A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️
-   * failure).
-   */
+  /** A turn's words so far (a task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
   async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
     const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     const messages = values.messages ?? [];
@@ -217,6 +214,11 @@ export class TurnRunner {
       };
       return this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
     });
+  }
+
+  /** Stops the drive running on `threadId` in this process as /stop does (a task cancelled); true if one ran. */
+  stop(threadId: string): boolean {
+    return this.#o.running?.stop(threadId, () => true) === 'stopped';
   }
 
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
