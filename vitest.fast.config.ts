@@ -29,6 +29,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/unexpected-failure.test.ts',
   'tests/foundation/workspace-overlap.test.ts',
   'tests/mcp/cli.test.ts',
+  'tests/outbox/multi-part-kill.test.ts',
   'tests/runs/incident-crash.test.ts',
   'tests/skills/cli.test.ts',
   'tests/tasks/workers.test.ts',

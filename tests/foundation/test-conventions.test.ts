@@ -11,6 +11,7 @@ import { pollingLoopsIn } from '../helpers/polling-loops.ts';
 const PACED: Record<string, string> = {
   'tests/helpers/eventually.ts': 'the one way tests wait',
   'tests/foundation/fixtures/pglite-writer.ts': 'a child that writes a row every 5 ms until its stdin closes: work',
+  'tests/fakes/llm-server.ts': "a fake model that writes its stream's events at a pace (pacing.delayMs): work",
 };
 
 function sourceFiles(dir: string): string[] {
