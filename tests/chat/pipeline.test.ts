@@ -126,7 +126,7 @@ describe('commands', () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     await t.say('/help');
     expect(t.surface.texts()[0]).toMatch(
-      /^Commands:\n\/help — list the commands\n\/new — .*\n\/compact — .*\n\/status — /,
+      /^Commands:\n\/help — list the commands\n\/new — .*\n\/compact — .*\n\/stop — .*\n\/status — /,
     );
     await t.say('/frobnicate now');
     expect(t.surface.texts()[1]).toBe('Unknown command /frobnicate. /help lists the commands.');

@@ -18,6 +18,7 @@ const INVOCATIONS: Record<string, string[]> = {
   status: ['/status'],
   new: ['/new'],
   compact: ['/compact'],
+  stop: ['/stop'],
   approvals: ['/approvals'],
   approve: ['/approve gt_none'],
   deny: ['/deny gt_none no'],

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConsoleSession, ConsoleSurface, renderCard } from '../../src/adapters/console/index.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { startTestCore, type TestCore } from '../agent/helpers/core.ts';
 
 let llm: FakeLlm;
@@ -100,6 +101,47 @@ describe('console session', () => {
     expect(out).toContain('[approval] Superseded: the conversation moved on before anyone decided');
     expect(out).toContain('kazma> echo: actually no');
     expect(untieredRuns).not.toContain('9');
+  });
+
+  it('at a terminal, /stop typed while a turn runs ends that turn; the next line is answered', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    const hold = llm.holdNext(1);
+    const core = t.core;
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (chunk: Buffer) => (printed += chunk));
+    const surface = new ConsoleSurface({ output, interactive: true });
+    const detach = core.attachSurface(surface);
+    const session = new ConsoleSession({
+      pipeline: core.pipeline,
+      surface,
+      actor: core.access.consoleActor(),
+      input,
+      output,
+      interactive: true,
+      idle: () => core.idle(),
+    });
+    const running = session.run();
+    const calls = llm.attempts.length;
+    input.write('think hard\n');
+    await eventually(
+      () => llm.attempts.length,
+      (n) => n > calls,
+      'the model call',
+    );
+    input.write('/stop\n');
+    await eventually(
+      () => printed,
+      (text) => text.includes('kazma> ⏹ Stopped.'),
+      'the stop notice',
+    );
+    hold.release();
+    input.end('and now?\n');
+    await running;
+    detach();
+    expect(printed).toContain('kazma> echo: and now?');
+    expect(printed).not.toContain('Nothing is running');
   });
 
   it('renders a card greppably', () => {

@@ -34,6 +34,8 @@ export interface FakeAttempt {
   endedAt?: number;
   /** `Date.now()` as each event of a paced stream was written (the second: the first words). */
   chunksAt?: number[];
+  /** `Date.now()` when the connection closed before the whole answer was written (the client gave up). */
+  closedAt?: number;
 }
 
 /** Requests held by {@link FakeLlm.holdNext}: each is answered when `release()` is called. */
@@ -97,6 +99,10 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     res.on('finish', () => {
       const attempt = attempts[index];
       if (attempt) attempt.endedAt = Date.now();
+    });
+    res.on('close', () => {
+      const attempt = attempts[index];
+      if (attempt && !res.writableFinished) attempt.closedAt = Date.now();
     });
     const failure = failures.shift();
     if (failure) {

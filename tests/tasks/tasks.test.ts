@@ -187,6 +187,31 @@ describe('background tasks', () => {
     expect(r.slack.privately.at(-1)!.text).toMatch(/^This question is closed/);
   });
 
+  it('/task cancel while the task runs stops it at once: its model call is cut off, no answer is posted', async () => {
+    const r = await rig();
+    const hold = llm.holdNext(1);
+    const calls = llm.attempts.length;
+    const id = await r.startTask('think for a long time');
+    await r.reaches(id, 'running');
+    const call = await eventually(
+      () => llm.attempts[calls],
+      (attempt) => attempt,
+      "the task's model call",
+    );
+    await r.say(`/task cancel ${id}`);
+    await eventually(
+      () => call.closedAt,
+      (at) => at,
+      "the task's model connection to close",
+      2_000,
+    );
+    hold.release();
+    await r.reaches(id, 'cancelled');
+    await r.k.settled();
+    expect(r.telegram.texts()).toEqual([`Cancelled task ${id}.`]);
+    expect(llm.attempts).toHaveLength(calls + 1);
+  });
+
   it('an approval nobody gives in time denies the call; the task is told and ends with its answer', async () => {
     const clock = new FakeClock();
     const r = await rig({ clock });

@@ -6,6 +6,9 @@ import type { PipelineOutcome } from '../../core/chat/index.ts';
 import { buttonFor, CARD_PREFIX } from './render.ts';
 import type { ConsoleSurface } from './surface.ts';
 
+/** `/stop`, as typed at the terminal while a turn runs. */
+const STOP = /^\/stop(?:\s|$)/i;
+
 /** The chat the terminal is. */
 export const CONSOLE_CHAT: ChatRef = 'console:local';
 
@@ -29,7 +32,8 @@ export interface ConsoleSessionOptions {
  * Reads the terminal one line at a time and waits for each line's work before the next, so piped
  * input behaves like a person typing: while an approval card is open, a line that names one of its
  * buttons (`o`, `a`, `d`) answers it; any other line is a new message (which supersedes the question).
- * Resolves at end of input once every turn has finished.
+ * At a terminal, `/stop` typed while a turn runs is taken at once (it ends that turn). Resolves at end
+ * of input once every turn has finished.
  */
 export class ConsoleSession {
   readonly #o: ConsoleSessionOptions;
@@ -47,14 +51,32 @@ export class ConsoleSession {
       lines.prompt();
     };
     prompt();
+    // Each line's work waits for the line before; at a terminal `/stop` does not: it ends the turn under way.
+    let work = Promise.resolve();
+    let waiting = 0;
+    let stopping = false;
     for await (const line of lines) {
       const text = line.trim();
-      if (text !== '' && (await this.#take(text)) === 'stopping') break;
-      // Cards arrive through the outbox: wait until they are shown, so the next line can answer one.
-      await this.#o.idle();
-      this.#o.surface.doneThinking();
-      prompt();
+      if (stopping) break;
+      if (interactive && waiting > 0 && STOP.test(text)) {
+        void this.#take(text).catch(() => undefined);
+        continue;
+      }
+      waiting++;
+      work = work.then(async () => {
+        if (!stopping && text !== '' && (await this.#take(text)) === 'stopping') {
+          stopping = true;
+          lines.close();
+        }
+        // Cards arrive through the outbox: wait until they are shown, so the next line can answer one.
+        await this.#o.idle();
+        this.#o.surface.doneThinking();
+        if (--waiting === 0 && !stopping) prompt();
+      });
+      // Piped input is read as typed: one line's work at a time.
+      if (!interactive) await work;
     }
+    await work;
     await this.#o.idle();
     if (this.#o.surface.openCard()) this.#o.surface.print(`${CARD_PREFIX}left unanswered: input ended`);
   }

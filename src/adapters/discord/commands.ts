@@ -18,7 +18,7 @@ const ALWAYS: ReadonlyArray<{ name: string; summary: string }> = [
 ];
 
 /** Commands that take nothing after their name. */
-const NO_ARGS = new Set(['help', 'new', 'compact', 'status']);
+const NO_ARGS = new Set(['help', 'new', 'compact', 'stop', 'status']);
 
 /** Discord's rules: names of 1–32 lower-case letters, digits, - and _; descriptions of 1–100 characters. */
 const NAME = /^[-_a-z0-9]{1,32}$/;

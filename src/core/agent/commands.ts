@@ -1,6 +1,7 @@
-import type { ChatRef } from '../surface/index.ts';
+import type { Actor, ChatRef } from '../surface/index.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { CompactOutcome } from './runner/compact.ts';
+import type { StopOutcome } from './runner/running-turns.ts';
 
 /** What the agent's commands use of the agent module. */
 export interface AgentCommandsPort {
@@ -11,6 +12,8 @@ export interface AgentCommandsPort {
   models(): string[];
   /** Summarises the chat's older turns into one message (Compactor). */
   compact(chat: ChatRef): Promise<CompactOutcome>;
+  /** Stops the chat's running turn, when `may` allows it for the turn's requester (RunningTurns.stop). */
+  stop(chat: ChatRef, may: (requester: Actor) => boolean): Promise<StopOutcome>;
 }
 
 /** `/new`: a fresh conversation for this chat (the old thread stays stored, unused). */
@@ -32,6 +35,25 @@ export function compactCommand(port: AgentCommandsPort): ChatCommand {
     summary: 'summarise older turns of this conversation into one message',
     async run(ctx) {
       await ctx.reply(compactReply(await port.compact(ctx.chat)));
+    },
+  };
+}
+
+/**
+ * `/stop`: ends the chat's running turn now, by its requester or an operator. It does not wait in the
+ * chat's queue (the turn it stops holds the queue's place); the turn itself says "⏹ Stopped." where its
+ * answer was being written, and the message queued next runs.
+ */
+export function stopCommand(port: AgentCommandsPort): ChatCommand {
+  return {
+    name: 'stop',
+    summary: 'end the turn running in this chat now',
+    serial: false,
+    async run(ctx) {
+      const mine = (requester: Actor) => requester.platform === ctx.actor.platform && requester.id === ctx.actor.id;
+      const outcome = await port.stop(ctx.chat, (requester) => ctx.role === 'operator' || mine(requester));
+      if (outcome === 'nothing') await ctx.reply('Nothing is running in this chat, so there is nothing to stop.');
+      else if (outcome === 'refused') await ctx.reply('Only the one who asked, or an operator, may stop this turn.');
     },
   };
 }

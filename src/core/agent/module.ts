@@ -15,11 +15,12 @@ import { ModelChains, modelSettingsFromConfig } from './model/chain-provider.ts'
 import { TranscriptArchive } from './graph/archive.ts';
 import { CheckpointRetention } from './checkpoint/checkpoint-retention.ts';
 import { CHECKPOINTER_SCHEMA, createCheckpointer } from './checkpoint/checkpointer.ts';
-import { agentStatus, compactCommand, newCommand } from './commands.ts';
+import { agentStatus, compactCommand, newCommand, stopCommand } from './commands.ts';
 import { Compactor } from './runner/compact.ts';
 import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
 import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
+import { RunningTurns } from './runner/running-turns.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 
 /** What {@link createAgent} needs. */
@@ -90,6 +91,7 @@ export async function createAgent({
     onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')),
   });
   const archive = new TranscriptArchive(database.db);
+  const journal = new EffectJournal(database.db);
   const graph = buildAgentGraph({
     chains,
     systemPrompt: defaultSystemPrompt(config.time.zone, clock, promptLines),
@@ -98,7 +100,7 @@ export async function createAgent({
     canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
     isGranted: (call) =>
       broker.isGranted({ ...call, chat: call.chat as Parameters<ApprovalBroker['isGranted']>[0]['chat'] }),
-    journal: new EffectJournal(database.db),
+    journal,
     checkpointer: checkpointer.saver,
     ...(progress && { progress }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
@@ -107,6 +109,7 @@ export async function createAgent({
   const aborter = new AbortController();
   // Each running turn follows this signal with one listener, removed when it ends; many run at once on a worker.
   setMaxListeners(1_000, aborter.signal);
+  const running = new RunningTurns();
   const runner = new TurnRunner({
     graph,
     threads,
@@ -119,6 +122,8 @@ export async function createAgent({
     reads: checkpointer.saver.reads,
     live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
+    running,
+    journal,
   });
   const compactor = new Compactor({ graph, chains, archive, leases });
   const retention = new CheckpointRetention({
@@ -132,12 +137,14 @@ export async function createAgent({
     currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
     models: () => (chains.configured ? chains.labels : []),
     compact: async (chat: Parameters<ThreadStore['current']>[0]) => compactor.compact(await threads.current(chat)),
+    stop: async (chat: Parameters<ThreadStore['current']>[0], may: Parameters<RunningTurns['stop']>[1]) =>
+      running.stop(await threads.current(chat), may),
   };
   return {
     runner,
     threads,
     chains,
-    commands: [newCommand(port), compactCommand(port)],
+    commands: [newCommand(port), compactCommand(port), stopCommand(port)],
     status: agentStatus(port),
     sweep: { name: 'checkpoints', run: () => retention.run() },
     abort: () => aborter.abort(),

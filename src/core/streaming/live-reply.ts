@@ -36,6 +36,8 @@ interface Draft {
   failed: boolean;
   /** What a running tool is doing, shown while the draft has no words (progress). */
   status?: string;
+  /** Its call ended: its words are a whole message of the model's. */
+  ended: boolean;
 }
 
 export class LiveReply {
@@ -60,7 +62,8 @@ export class LiveReply {
    */
   begin(call: string): void {
     const current = this.#current;
-    if (current && (current.text === '' || current.failed)) Object.assign(current, { call, text: '', failed: false });
+    if (current && (current.text === '' || current.failed))
+      Object.assign(current, { call, text: '', failed: false, ended: false });
     else this.#current = this.#push(call);
   }
 
@@ -90,6 +93,23 @@ export class LiveReply {
     if (current?.call === call) current.failed = true;
   }
 
+  /** A model call ended: its words are in the conversation now, not cut short. */
+  ended(call: string): void {
+    const current = this.#current;
+    if (current?.call === call) current.ended = true;
+  }
+
+  /**
+   * The words of the call still being written when the turn was stopped (its formatting closed), and the
+   * draft showing them, once: a stopped turn's notice is appended to them. Call after {@link close}.
+   */
+  unfinished(): { text: string; ref?: MessageRef } | undefined {
+    const draft = this.#current;
+    if (!draft || draft.ended || draft.used || draft.text.trim() === '') return undefined;
+    draft.used = true;
+    return { text: closePartial(draft.text.trimEnd()), ...(draft.ref && { ref: draft.ref }) };
+  }
+
   /** No more drafts: waits for the edit under way, so the final answer is the last word. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -107,7 +127,7 @@ export class LiveReply {
   }
 
   #push(call: string): Draft {
-    const draft: Draft = { call, text: '', shown: '', used: false, failed: false };
+    const draft: Draft = { call, text: '', shown: '', used: false, failed: false, ended: false };
     this.#drafts.push(draft);
     return draft;
   }

@@ -55,6 +55,6 @@ class TokenTap extends BaseCallbackHandler {
   }
 
   override handleLLMEnd(_output: unknown, runId: string): void {
-    this.#calls.delete(runId);
+    if (this.#calls.delete(runId)) this.#live.ended(runId);
   }
 }

@@ -11,7 +11,7 @@ import type { Actor, ChatRef } from '../surface/index.ts';
 /** Options for Tasks (service.ts). */
 export interface TasksOptions {
   db: Db;
-  runner: Pick<TurnRunner, 'turn' | 'turnAnswer' | 'waitingOn' | 'resumeClaimed' | 'resumeExpired'>;
+  runner: Pick<TurnRunner, 'turn' | 'turnAnswer' | 'waitingOn' | 'resumeClaimed' | 'resumeExpired' | 'stop'>;
   broker: Pick<ApprovalBroker, 'get' | 'supersede'>;
   jobs: JobQueue;
   outbox: OutboxDispatcher;

@@ -178,7 +178,10 @@ export class Tasks {
     if (result) await this.#ends.after(task.id, result);
   }
 
-  /** Cancels a task that has not ended; a question it waits on is withdrawn. Returns the row, or why not. */
+  /**
+   * Cancels a task that has not ended: a drive of it running in this process is stopped, a question it waits
+   * on is withdrawn. Returns the row, or why not.
+   */
   async cancel(taskId: string): Promise<{ ok: true; task: TaskRow } | { ok: false; reason: string }> {
     const task = await getTask(this.#o.db, taskId);
     if (!task) return { ok: false, reason: `there is no task ${taskId}` };
@@ -191,6 +194,8 @@ export class Tasks {
       patch: { finishedAt: this.#o.clock.now() },
     });
     if (!cancelled) return this.cancel(taskId); // it moved meanwhile: look again
+    // Running here: it stops now (its model call cut off, its shell killed), not at its drive's end.
+    this.#o.runner.stop(task.threadId);
     await this.#o.broker.supersede(task.threadId, 'the task was cancelled');
     await this.#ends.editCard(cancelled);
     for (const child of await subtasksOf(this.#o.db, task.id))

@@ -22,6 +22,7 @@ const newCommandList = () => [
     currentThread: async () => '',
     models: () => [],
     compact: async () => ({ status: 'nothing' }),
+    stop: async () => 'nothing',
   }),
 ];
 import { visible } from './visible.ts';

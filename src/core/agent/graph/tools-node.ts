@@ -15,6 +15,9 @@ import {
   type Verdict,
 } from './state.ts';
 
+/** A call's answer when its turn was stopped before it began (it is not run). */
+const STOPPED_BEFORE = 'not run: the turn was stopped before this call began';
+
 /** What the `tools` node needs. */
 export interface ToolsNodeDeps {
   registry: ToolRegistry;
@@ -52,6 +55,11 @@ export function toolsNode(deps: ToolsNodeDeps) {
         answer("not run: the turn stopped because an earlier call's effect is unknown");
         continue;
       }
+      // Stopped (`/stop`, a shutdown) while an earlier call ran: a call not yet begun does not begin.
+      if (config.signal?.aborted) {
+        answer(STOPPED_BEFORE);
+        continue;
+      }
       const verdict: Verdict | undefined = distinct
         ? state.verdicts[callId]
         : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
@@ -70,6 +78,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
         deps.progress?.(threadId);
         // The chat's live message says what runs now (core/streaming), until the model writes again.
         liveReplyOf(config)?.progress(toolProgressLine({ tool: call.name, args: call.args }));
+        const prepared = deps.registry.prepare(call.name, call.args, ctx);
         const outcome = await runWithJournal({
           journal: deps.journal,
           key: { threadId, callId: journalCallId(pending, callId) },
@@ -79,8 +88,10 @@ export function toolsNode(deps: ToolsNodeDeps) {
           // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
           effects: deps.registry.get(call.name)?.effects ?? true,
           // The guards run again here, after any approval and before the receipt: a call refused now
-          // has no effect and leaves no receipt, and the model is told why.
-          ...deps.registry.prepare(call.name, call.args, ctx),
+          // has no effect and leaves no receipt, and the model is told why. So does a stop that came meanwhile.
+          run: prepared.run,
+          guard: async () =>
+            config.signal?.aborted ? { ok: false, error: STOPPED_BEFORE, refused: true } : prepared.guard(),
         });
         deps.progress?.(threadId);
         if (outcome.status === 'unknown') {

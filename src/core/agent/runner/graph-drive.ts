@@ -9,8 +9,11 @@ import { type AheadLease, type ThreadLeases, type ThreadStore, TurnInterruptedEr
 import type { SharedLatestReads } from '../checkpoint/shared-reads.ts';
 import type { AgentGraph } from '../graph/graph.ts';
 import type { AgentStateValue } from '../graph/state.ts';
+import type { EffectJournal } from '../../effects/index.ts';
 import type { LiveReplies } from '../../streaming/index.ts';
 import { invokePhased, type DriveOutput, type DrivePhase, type GraphInput } from './invoke-phased.ts';
+import type { RunningTurns } from './running-turns.ts';
+import { endStoppedTurn } from './stopped-turn.ts';
 import { anchorAtEnd, type RepliesAnchor } from './transcript.ts';
 import type { TurnOutput, TurnOutputOptions } from './turn-output.ts';
 
@@ -35,6 +38,10 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
    * Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads).
    */
   reads?: Pick<SharedLatestReads, 'share'>;
+  /** The drives running now, so `/stop` can end one; absent: drives cannot be stopped. */
+  running?: Pick<RunningTurns, 'track' | 'stop'>;
+  /** Where a stopped drive reads its open calls' receipts (the graph's effect journal). */
+  journal?: Pick<EffectJournal, 'lookup'>;
 }
 
 /** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
@@ -96,6 +103,8 @@ export class GraphDrive {
     const follow = () => turn.abort(this.#o.signal?.reason);
     if (this.#o.signal?.aborted) follow();
     else this.#o.signal?.addEventListener('abort', follow, { once: true });
+    // `/stop` aborts the same controller, and says so: the drive then ends the turn as stopped.
+    const tracked = this.#o.running?.track(threadId, requester, turn);
     // Only where the answer goes back to the chat it came from: that chat sees it as it is written.
     const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin) : undefined;
     try {
@@ -107,13 +116,25 @@ export class GraphDrive {
         ...(live && { live }),
       });
     } catch (error) {
+      tracked?.end();
       await live?.close();
+      // Stopped by a person: the turn ends here, as done, with what it said so far.
+      if (tracked?.stopped) {
+        const { graph, journal } = this.#o;
+        await endStoppedTurn({ graph, out: this.#out, ...(journal && { journal }) }, run, {
+          before,
+          live,
+          sent: options.sent,
+        });
+        return { ok: true };
+      }
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.
       if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
       await this.#out.notice(run, this.#out.failureText(error, threadId));
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     } finally {
+      tracked?.end();
       this.#o.signal?.removeEventListener('abort', follow);
     }
     await live?.close();

@@ -75,20 +75,12 @@ export class TurnRunner {
     return this.#graph.leased(run, () => this.#turn(run, input));
   }
 
-  /**
-   * A turn's words so far (a background task's answer), and whether a model gave the last of them (false: a ⚠️
-   * failure).
-   */
+  /** A turn's words so far (a task's answer), and whether a model gave the last of them (false: a ⚠️ failure). */
   async turnAnswer(threadId: string, turnId: string): Promise<{ replies: string[]; answered: boolean }> {
     const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     const messages = values.messages ?? [];
-    const replies = newReplies(
-      messages,
-      Math.max(
-        0,
-        messages.findIndex((m) => m.id === turnMessageId(turnId)),
-      ),
-    ).map((r) => r.text);
+    const start = messages.findIndex((m) => m.id === turnMessageId(turnId));
+    const replies = newReplies(messages, Math.max(0, start)).map((r) => r.text);
     // A turn that ended on Kazma's own notice (an effect whose outcome is unknown) did not reach its answer.
     return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
   }
@@ -221,6 +213,11 @@ export class TurnRunner {
       };
       return this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
     });
+  }
+
+  /** Stops the drive running on `threadId` in this process as /stop does (a task cancelled); true if one ran. */
+  stop(threadId: string): boolean {
+    return this.#o.running?.stop(threadId, () => true) === 'stopped';
   }
 
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
