@@ -136,7 +136,7 @@ export class BullJobDriver implements JobQueue {
     const queue = this.#queues.get(kind.lane)!;
     await queue.removeJobScheduler(jobId);
     // A job that is running cannot be removed; its handler's compare-and-set on the row stops it instead.
-    await queue.remove(jobId).catch(() => undefined);
+    await queue.remove(bullJobId(jobId)).catch(() => undefined);
   }
 
   /** Takes no more jobs and resolves when the running ones have ended (finished, or failed to be retried). */
@@ -153,6 +153,15 @@ export class BullJobDriver implements JobQueue {
   #connection() {
     return { connection: this.#o.connection as ConnectionOptions, prefix: this.#o.prefix };
   }
+}
+
+/**
+ * A job id BullMQ accepts for Kazma's own: BullMQ refuses a custom id with ':' in it, and some of ours
+ * hold one (a command reply's outbox row, `reply_command:telegram:<event>:1`). Escaped one way, always
+ * the same, and never two ids to one (`%` is escaped first).
+ */
+function bullJobId(id: string): string {
+  return id.replaceAll('%', '%25').replaceAll(':', '%3A');
 }
 
 /** The name of {@link retryDelay} in a job's options (BullMQ's own strategies have theirs). */
@@ -178,7 +187,7 @@ function retryDelay(
 function jobOptions(kind: JobKind<unknown>, options: JobOptions): JobsOptions {
   const attempts = options.attempts ?? kind.attempts ?? 1;
   return {
-    ...(options.jobId !== undefined && { jobId: options.jobId }),
+    ...(options.jobId !== undefined && { jobId: bullJobId(options.jobId) }),
     ...(options.delayMs !== undefined && { delay: options.delayMs }),
     attempts,
     ...(attempts > 1 && { backoff: { type: BACKOFF, delay: kind.backoffMs ?? 500 } }),

@@ -161,6 +161,8 @@ describe('background tasks', () => {
     llm.script(launch({ target: 'mars' }));
     const id = await r.startTask('launch to mars');
     await r.reaches(id, 'waiting_approval');
+    // The cards are out before the cancel: a card still undelivered then goes out settled, with no buttons.
+    await r.k.settled();
     await r.say('/task cancel nope');
     await r.say(`/task cancel ${id}`, { platform: 'telegram', id: '77' }); // not the requester, not an operator
     await r.say(`/task cancel ${id}`);
