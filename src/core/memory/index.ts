@@ -1,2 +1,4 @@
 // The memory module's public face: what Kazma remembers per person and chat, and how it is recalled.
+export { memoryDoctorCheck } from './doctor.ts';
+export { EmbeddingsClient, embeddingsSettings } from './embeddings.ts';
 export { MemoryStore } from './store.ts';
