@@ -21,6 +21,7 @@ import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
 import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
+import type { RecallFn } from './graph/recall-step.ts';
 
 /** What {@link createAgent} needs. */
 export interface AgentDeps {
@@ -42,6 +43,8 @@ export interface AgentDeps {
   onDbError?: (error: unknown) => void;
   /** Lines added to the system prompt, read per model call (the Agent Skills list). */
   promptLines?: () => readonly string[];
+  /** What memory recalls before each turn (core/memory); absent: nothing is recalled. */
+  recall?: RecallFn;
 }
 
 /** The agent module: the runner that drives turns, its threads, its commands and /status section. */
@@ -77,6 +80,7 @@ export async function createAgent({
   progress,
   onDbError,
   promptLines,
+  recall,
 }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({
@@ -101,6 +105,7 @@ export async function createAgent({
     journal: new EffectJournal(database.db),
     checkpointer: checkpointer.saver,
     ...(progress && { progress }),
+    ...(recall && { recall }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });

@@ -2,3 +2,5 @@
 export { memoryDoctorCheck } from './doctor.ts';
 export { EmbeddingsClient, embeddingsSettings } from './embeddings.ts';
 export { MemoryStore } from './store.ts';
+export { selectRecalled } from './recall.ts';
+export { recalledNotes } from './recalled-text.ts';

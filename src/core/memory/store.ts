@@ -66,6 +66,12 @@ export class MemoryStore {
     return rows.length > 0;
   }
 
+  /** True when `owners` have a current note. */
+  async hasNotes(owners: readonly string[]): Promise<boolean> {
+    const rows = await this.db.select({ id: memories.id }).from(memories).where(this.current(owners)).limit(1);
+    return rows.length > 0;
+  }
+
   /** The newest current notes of `owners`. */
   recent(owners: readonly string[], limit: number): Promise<MemoryNote[]> {
     return this.db
