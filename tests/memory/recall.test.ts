@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recalledNotes, selectRecalled } from '../../src/core/memory/index.ts';
 
-const settings = { minScore: 0.35, maxGap: 0.25, maxNotes: 6, maxTokens: 600 };
+const settings = { minScore: 0.35, maxGap: 0.25, maxNotes: 6, maxTokens: 600, minBackground: 0.2 };
 let n = 0;
 const note = (text: string, similarity: number | null = null, source: 'stated' | 'inferred' | 'tool' = 'stated') => ({
   id: `mem_${++n}`,
@@ -27,6 +27,14 @@ describe('recall with a relevance floor', () => {
   it('lifts over the background, not over 0: a model whose unrelated texts score 0.5 recalls nothing by similarity alone', () => {
     const notes = [note('I play chess on Fridays', 0.58), ...background(0.5)];
     expect(selectRecalled('good morning', notes, settings)).toEqual([]);
+  });
+
+  it('with fewer than four notes takes the background as min_background: small shared words recall nothing', () => {
+    // "What is my sister called?" and "My exam is on 14 January" share "is" and "my": 0.37 under a bag of words.
+    expect(selectRecalled('What is my sister called?', [note('My exam is on 14 January', 0.37)], settings)).toEqual([]);
+    expect(selectRecalled('What is my sister called?', [note('My sister is called Sara', 0.8)], settings)).toHaveLength(
+      1,
+    );
   });
 
   it('counts shared content words (Arabic too) when there is no similarity at all: full text only', () => {

@@ -29,6 +29,8 @@ export const memorySchema = z
       .strictObject({
         /** A note is recalled only when its score (lift over the background + word overlap) reaches this. */
         min_score: z.number().min(0).max(2).default(0.35),
+        /** The least the background similarity is taken to be (with few notes there is none to measure). */
+        min_background: z.number().min(0).max(1).default(0.2),
         /** Notes after a drop in score larger than this are left out, however high they are. */
         max_gap: z.number().min(0).max(2).default(0.25),
         /** At most this many notes per turn. */

@@ -30,6 +30,7 @@ export function createMemory({ loaded, db, access, clock, logger }: MemoryModule
       maxGap: recall.max_gap,
       maxNotes: recall.max_notes,
       maxTokens: recall.max_tokens,
+      minBackground: recall.min_background,
     },
     zone: config.time.zone,
     operatorName: (actor) => access.operatorOf(actor)?.name,
