@@ -52,6 +52,13 @@ export const AgentState = Annotation.Root({
 export type AgentStateValue = typeof AgentState.State;
 export type AgentStateUpdate = typeof AgentState.Update;
 
+/** The turn as a tool sees it (`ToolContext.turn`): who asked, where, on which thread; none without a turn. */
+export function toolTurn(state: AgentStateValue, config: { configurable?: Record<string, unknown> }) {
+  if (!state.turn) return {};
+  const threadId = String(config.configurable?.thread_id ?? '');
+  return { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } };
+}
+
 /** The last AI message and its position, when it asked for tools. */
 export function pendingToolMessage(messages: BaseMessage[]): { message: AIMessage; index: number } | undefined {
   const index = messages.length - 1;
