@@ -62,7 +62,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])],
   });
   const { registry } = tools;
-  const memory = createMemory({ loaded, db, access, clock, logger });
+  const memory = createMemory({ loaded, db, access, registry, clock, logger });
   const broker = createApprovalBroker({ loaded, db, decisions, access, clock, logger });
   const progress = progressStamps({ db, logger });
   // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded

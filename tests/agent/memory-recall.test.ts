@@ -75,6 +75,16 @@ for (const backend of BACKENDS) {
       expect(prompt).not.toContain('Recalled notes');
     });
 
+    it('remembers through the model’s remember call without a card, and recalls it after /new', async () => {
+      const args = { text: 'My sister is called Sara', subject: 'sister', source: 'stated' };
+      llm.script({ toolCalls: [{ name: 'remember', args }] }, { text: 'Noted.' });
+      await say('telegram', 'telegram:42', '42', 'Remember: my sister is called Sara');
+      await say('telegram', 'telegram:42', '42', '/new');
+      const prompt = await promptFor('telegram', 'telegram:42', '42', 'What is my sister called?');
+      expect(prompt).toContain('the person said: My sister is called Sara');
+      expect(prompt).not.toContain('14 January');
+    });
+
     it('is one memory for the person on every platform, and none of it for someone else', async () => {
       expect(await promptFor('slack', 'slack:DMAYA', 'UMAYA', 'my exam: which day?')).toContain('14 January');
       expect(await promptFor('telegram', 'telegram:77', '77', 'When is my exam?')).not.toContain('Recalled notes');

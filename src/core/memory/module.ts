@@ -3,21 +3,32 @@ import type { Clock } from '../clock.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
+import type { ToolRegistry } from '../tools/index.ts';
 import { EmbeddingsClient, embeddingsSettings } from './embeddings.ts';
 import { Memory } from './service.ts';
 import { MemoryStore } from './store.ts';
+import { memoryTools } from './tools.ts';
 
 /** What {@link createMemory} needs. */
 export interface MemoryModuleDeps {
   loaded: LoadedConfig;
   db: Db;
   access: Pick<AccessPolicy, 'operatorOf'>;
+  /** Where `remember` and `forget` are registered. */
+  registry: ToolRegistry;
   clock: Clock;
   logger: Logger;
 }
 
-/** The memory module: undefined when `memory.enabled` is false. */
-export function createMemory({ loaded, db, access, clock, logger }: MemoryModuleDeps): { memory: Memory } | undefined {
+/** The memory module and its tools (registered here): undefined when `memory.enabled` is false. */
+export function createMemory({
+  loaded,
+  db,
+  access,
+  registry,
+  clock,
+  logger,
+}: MemoryModuleDeps): { memory: Memory } | undefined {
   const { config } = loaded;
   if (!config.memory.enabled) return undefined;
   const settings = embeddingsSettings(config);
@@ -36,5 +47,6 @@ export function createMemory({ loaded, db, access, clock, logger }: MemoryModule
     operatorName: (actor) => access.operatorOf(actor)?.name,
     logger,
   });
+  for (const tool of memoryTools(memory)) registry.register(tool);
   return { memory };
 }

@@ -4,7 +4,8 @@ import type { EmbeddingsClient } from './embeddings.ts';
 import { selectRecalled, type RecallSettings } from './recall.ts';
 import { recalledNotes } from './recalled-text.ts';
 import type { Embedding } from './similarity.ts';
-import type { MemoryStore } from './store.ts';
+import type { MemoryStore, MemoryNote } from './store.ts';
+import type { NewMemory, RememberOutcome } from './remember.ts';
 
 /** Whose memory a turn reads and writes: the person who asked, and the chat it happened in. */
 export interface MemoryOwners {
@@ -44,6 +45,34 @@ export class Memory {
     const operator = this.deps.operatorName(turn.requester);
     const person = operator ? `person:${operator}` : `user:${turn.requester.platform}:${turn.requester.id}`;
     return { person, chat: `chat:${turn.chat}` };
+  }
+
+  /** Writes a note of the person (or, `scope: 'chat'`, of the chat), with its embedding when there is one. */
+  async remember(
+    turn: TurnParties,
+    note: Pick<NewMemory, 'text' | 'subject' | 'source'> & { scope: keyof MemoryOwners },
+  ): Promise<RememberOutcome> {
+    const owner = this.ownersOf(turn)[note.scope];
+    const embedding = await this.embed(note.text);
+    return this.deps.store.remember({
+      owner,
+      text: note.text,
+      source: note.source,
+      ...(note.subject && { subject: note.subject }),
+      ...(embedding && { embedding }),
+    });
+  }
+
+  /** The current note `id` of the person or the chat, if it is one. */
+  async find(turn: TurnParties, id: string): Promise<MemoryNote | undefined> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.find([person, chat], id);
+  }
+
+  /** Forgets the note `id` of the person or the chat (a tombstone); false when it is neither's. */
+  forget(turn: TurnParties, id: string): Promise<boolean> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.forget({ owners: [person, chat], id });
   }
 
   /** The text's embedding, or undefined (no endpoint, or it failed: logged). */

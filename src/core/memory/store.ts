@@ -66,6 +66,15 @@ export class MemoryStore {
     return rows.length > 0;
   }
 
+  /** The current note `id` of `owners`, if it is one. */
+  async find(owners: readonly string[], id: string): Promise<MemoryNote | undefined> {
+    const [row] = await this.db
+      .select(NOTE_COLUMNS)
+      .from(memories)
+      .where(and(eq(memories.id, id), this.current(owners)));
+    return row;
+  }
+
   /** True when `owners` have a current note. */
   async hasNotes(owners: readonly string[]): Promise<boolean> {
     const rows = await this.db.select({ id: memories.id }).from(memories).where(this.current(owners)).limit(1);
