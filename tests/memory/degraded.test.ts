@@ -44,4 +44,27 @@ describeEachBackend('memory without an embeddings endpoint', (db) => {
     expect(await memory().recall(turn, 'متى امتحاني؟')).toContain('امتحاني في الرابع عشر من يناير');
     expect(await memory().recall(turn, 'What is the weather like?')).toBeUndefined();
   });
+
+  it('asks a failing endpoint again only after a pause, so a hanging one does not slow every turn', async () => {
+    const asked: string[] = [];
+    const failing = (async (url: string) => {
+      asked.push(String(url));
+      throw new Error('connect ECONNREFUSED');
+    }) as typeof fetch;
+    const warned: string[] = [];
+    const logger = createLogger({ level: 'silent', pretty: false });
+    const quiet = Object.assign(Object.create(logger), { warn: (_o: unknown, m: string) => void warned.push(m) });
+    const paused = new Memory({
+      store: new MemoryStore({ db: db().db, clock: { now: () => new Date('2026-12-05T10:00:00Z') } }),
+      embeddings: new EmbeddingsClient({ baseUrl: 'http://e/v1', apiKey: '', model: 'm', timeoutMs: 2_000 }, failing),
+      recall: { minScore: 0.35, maxGap: 0.25, maxNotes: 6, maxTokens: 600, minBackground: 0.2 },
+      zone: 'UTC',
+      operatorName: () => undefined,
+      logger: quiet,
+    });
+    expect(await paused.embed('one')).toBeUndefined();
+    expect(await paused.embed('two')).toBeUndefined();
+    expect(asked).toEqual(['http://e/v1/embeddings']);
+    expect(warned).toHaveLength(1);
+  });
 });

@@ -7,6 +7,9 @@ import type { Embedding } from './similarity.ts';
 import type { MemoryStore, MemoryNote } from './store.ts';
 import type { NewMemory, RememberOutcome } from './remember.ts';
 
+/** After a failed embeddings request, the endpoint is left alone this long. */
+const EMBEDDINGS_PAUSE_MS = 60_000;
+
 /** Whose memory a turn reads and writes: the person who asked, and the chat it happened in. */
 export interface MemoryOwners {
   person: string;
@@ -38,6 +41,9 @@ export interface MemoryDeps {
  * turn recalls, by full text.
  */
 export class Memory {
+  private pausedUntil = 0;
+  private failing = false;
+
   constructor(private readonly deps: MemoryDeps) {}
 
   /** `person:<operator>` for an operator (one memory on every platform), else `user:<platform>:<id>`. */
@@ -75,13 +81,22 @@ export class Memory {
     return this.deps.store.forget({ owners: [person, chat], id });
   }
 
-  /** The text's embedding, or undefined (no endpoint, or it failed: logged). */
+  /**
+   * The text's embedding, or undefined: no endpoint, or it failed. A failure is logged once, and the
+   * endpoint is not asked again for {@link EMBEDDINGS_PAUSE_MS} (elapsed time), so an endpoint that hangs
+   * costs one turn its timeout, not every turn.
+   */
   async embed(text: string): Promise<Embedding | undefined> {
-    if (!this.deps.embeddings) return undefined;
+    if (!this.deps.embeddings || performance.now() < this.pausedUntil) return undefined;
     try {
-      return (await this.deps.embeddings.embed([text]))[0];
+      const [embedding] = await this.deps.embeddings.embed([text]);
+      if (this.failing) this.deps.logger.info('memory: the embeddings endpoint answers again');
+      this.failing = false;
+      return embedding;
     } catch (error) {
-      this.deps.logger.warn({ err: error }, 'memory: embeddings failed, using full-text search alone');
+      this.pausedUntil = performance.now() + EMBEDDINGS_PAUSE_MS;
+      if (!this.failing) this.deps.logger.warn({ err: error }, 'memory: embeddings failed; finding notes by full text');
+      this.failing = true;
       return undefined;
     }
   }
