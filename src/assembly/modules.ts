@@ -11,6 +11,7 @@ import { createCommitment } from '../core/commitment/module.ts';
 import { ActionRouter, FirstDecisionWins, Questions, whoMayAnswer } from '../core/decisions/index.ts';
 import { serverRequestHandler, watchMcp } from '../core/mcp/index.ts';
 import { createMcp } from '../core/mcp/module.ts';
+import { createMemory } from '../core/memory/module.ts';
 import { progressStamps, watchGates, watchOutbox, watchSchedules, watchTasks, watchTurns } from '../core/runs/index.ts';
 import { createRuns } from '../core/runs/module.ts';
 import { createSchedules } from '../core/schedules/module.ts';
@@ -61,6 +62,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     extra: [...vault.tools, ...web.tools, ...commitment.tools, ...agentSkills.tools, ...(options.tools ?? [])],
   });
   const { registry } = tools;
+  const memory = createMemory({ loaded, db, access, registry, clock, logger });
   const broker = createApprovalBroker({ loaded, db, decisions, access, clock, logger });
   const progress = progressStamps({ db, logger });
   // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded
@@ -86,6 +88,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     progress,
     onDbError: dbFailed,
     promptLines: agentSkills.promptLines,
+    ...(memory && { recall: (turn, query) => memory.memory.recall(turn, query) }),
   });
   const { runner } = agent;
   const tasks = createTasks({ db, registry, runner, broker, jobs, kinds, outbox, replies, access, clock, logger });

@@ -29,6 +29,7 @@ export type KazmaErrorCode =
   | 'effect_args_mismatch'
   | 'effect_receipt_state'
   | 'effect_unknown'
+  | 'embeddings_failed'
   | 'guard_list_invalid'
   | 'illegal_gate_transition'
   | 'illegal_task_transition'

@@ -97,7 +97,7 @@ describe('a checkpointed message whose ids collide', () => {
       turn: null,
       answeredBy: null,
     } as unknown as AgentStateValue;
-    const update = await node(state);
+    const update = await node(state, {});
     expect(update.verdicts).toEqual({
       x1: { action: 'refuse', reason: expect.stringContaining('did not each have their own id') },
     });

@@ -107,6 +107,7 @@ for (const backend of BACKENDS) {
         verdicts: { call_1: { action: 'run', via: 'tier' } },
         turn: null,
         answeredBy: null,
+        recalled: null,
       });
       const config = { configurable: { thread_id: thread } };
       const first = await run(state('ai-first', 'probe-1'), config);

@@ -1,5 +1,6 @@
 // A small, honest fake of an OpenAI-compatible server: real HTTP on 127.0.0.1, driven by the real
-// @langchain/openai client. Tests script replies, inject failures, hangs and holds, and read what was received.
+// @langchain/openai client, and `POST /v1/embeddings` (llm-embeddings.ts). Tests script replies, inject
+// failures, hangs and holds, and read what was received.
 // Also runnable on its own (`node --import tsx tests/fakes/llm-server.ts`) for tests of a spawned Kazma.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +15,10 @@ import {
   type ChatRequestBody,
   type FakeStep,
 } from './llm-wire.ts';
+import { embeddingsResponse, type EmbeddingsRequestBody } from './llm-embeddings.ts';
 
 export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
+export { fakeEmbedding } from './llm-embeddings.ts';
 
 /** An injected failure: the status, and optionally the body (default: OpenAI-shaped) and headers. */
 export interface FakeFailure {
@@ -192,6 +195,16 @@ async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandle
       return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error', code: null } });
     }
     return chat(body, req.headers, res);
+  }
+  if (req.method === 'POST' && path === '/v1/embeddings') {
+    let body: EmbeddingsRequestBody;
+    try {
+      body = JSON.parse(await readBody(req)) as EmbeddingsRequestBody;
+    } catch {
+      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error', code: null } });
+    }
+    const answer = embeddingsResponse(body);
+    return sendJson(res, answer.status, answer.json);
   }
   sendJson(res, 404, {
     error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: null },

@@ -65,3 +65,23 @@ describe('kazma doctor: the model', () => {
     );
   }, 60_000);
 });
+
+describe('kazma doctor: memory', () => {
+  async function memoryLine(config: string) {
+    const { dir, path } = writeConfig(`data_dir: ./data\n${config}`, shared);
+    const result = await runKazma(['doctor', '--config', path], {
+      cwd: dir,
+      env: { KAZMA_MODEL: undefined, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
+    });
+    return result.stdout.split('\n').find((line) => / memory: /.test(line)) ?? `(no memory line)\n${result.stdout}`;
+  }
+
+  it('✓ when the model’s endpoint answers embeddings; ! full-text only when there is no endpoint', async () => {
+    expect(await memoryLine(`model: { name: fake-model, base_url: "${llm.baseURL}" }\n`)).toMatch(
+      /^✓ memory: embeddings from text-embedding-3-small at http:\/\/127\.0\.0\.1:\d+\/v1 \(256 dimensions\)$/,
+    );
+    expect(await memoryLine('model: { provider: anthropic, name: claude }\n')).toMatch(
+      /^! memory: memory recall uses full-text only: no embeddings endpoint .*memory\.embeddings\.base_url/,
+    );
+  });
+});

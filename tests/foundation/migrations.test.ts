@@ -23,7 +23,7 @@ describeEachBackend('migrations', (db) => {
       ),
     );
     const names = tables.map((t) => t.table_name);
-    expect(names).toEqual(expect.arrayContaining(['settings', 'effect_receipts']));
+    expect(names).toEqual(expect.arrayContaining(['settings', 'effect_receipts', 'memories']));
   });
 
   it('are idempotent: a second run applies nothing', async () => {

@@ -8,6 +8,7 @@ import { openDatabase } from '../../core/db/index.ts';
 import { incidentLine, openIncidents, type IncidentRow } from '../../core/runs/index.ts';
 import { callSite, isModelConfigured, modelEntries, NO_MODEL, probeModel } from '../../core/agent/index.ts';
 import { type DoctorCheck, doctorLine, runDoctorCheck } from '../../core/doctor.ts';
+import { embeddingsSettings, memoryDoctorCheck } from '../../core/memory/index.ts';
 import { sandboxStatus } from '../../core/tools/index.ts';
 import { connectRedis } from '../../jobs/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
@@ -23,7 +24,7 @@ const PLATFORM_CHECKS: { [P in ChatPlatform]: (config: KazmaConfig[P]) => Doctor
 };
 
 export const doctor: Subcommand = {
-  summary: 'check configuration, database, Redis, the model, the shell sandbox and platform credentials',
+  summary: 'check configuration, database, Redis, the model, memory, the shell sandbox and platform credentials',
   usage: `Usage: kazma doctor [--config FILE]
 
 Runs each check and prints ✓ or ✗ with the reason and the fix, then lists open incidents (work that
@@ -75,6 +76,7 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
         });
       },
     });
+    if (config.memory.enabled) checks.push(memoryDoctorCheck(embeddingsSettings(config)));
     checks.push({
       name: 'shell sandbox',
       run: async () => {

@@ -22,6 +22,7 @@ import { defaultSystemPrompt } from './graph/model-node.ts';
 import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
 import { RunningTurns } from './runner/running-turns.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
+import type { RecallFn } from './graph/recall-step.ts';
 
 /** What {@link createAgent} needs. */
 export interface AgentDeps {
@@ -43,6 +44,8 @@ export interface AgentDeps {
   onDbError?: (error: unknown) => void;
   /** Lines added to the system prompt, read per model call (the Agent Skills list). */
   promptLines?: () => readonly string[];
+  /** What memory recalls before each turn (core/memory); absent: nothing is recalled. */
+  recall?: RecallFn;
 }
 
 /** The agent module: the runner that drives turns, its threads, its commands and /status section. */
@@ -78,6 +81,7 @@ export async function createAgent({
   progress,
   onDbError,
   promptLines,
+  recall,
 }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({
@@ -103,6 +107,7 @@ export async function createAgent({
     journal,
     checkpointer: checkpointer.saver,
     ...(progress && { progress }),
+    ...(recall && { recall }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });

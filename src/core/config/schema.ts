@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
+import { memorySchema } from './memory-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { duration } from './duration.ts';
 import { size } from './size.ts';
@@ -217,6 +218,7 @@ export const configSchema = z.strictObject({
     }),
   }),
   streaming: streamingSchema,
+  memory: memorySchema,
   /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
   inbox: section({ retention: duration('7d') }),
   /** Replies, messages and card edits are kept this long once delivered (or given up on); cards stay. */

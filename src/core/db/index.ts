@@ -16,6 +16,7 @@ export {
 export { chatThreads, inbox, type InboxState } from './schema/chat.ts';
 export { commandEffects, effectReceipts, type EffectReceipt, type ExecuteResult } from './schema/effects.ts';
 export { runIncidents, type Problem, type WorkKind } from './schema/incidents.ts';
+export { MEMORY_SOURCES, type MemorySource } from './schema/memories.ts';
 export { threadLeases } from './schema/leases.ts';
 export { mcpServers } from './schema/mcp.ts';
 export { outbox, type OutboxKind, type OutboxState } from './schema/outbox.ts';

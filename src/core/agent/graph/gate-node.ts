@@ -1,9 +1,16 @@
-import { interrupt } from '@langchain/langgraph';
+import { interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ApprovalQuestion } from '../../approvals/index.ts';
 import type { Decision } from '../../db/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
-import { callIdOf, pendingToolMessage, type AgentStateUpdate, type AgentStateValue, type Verdict } from './state.ts';
+import {
+  callIdOf,
+  pendingToolMessage,
+  toolTurn,
+  type AgentStateUpdate,
+  type AgentStateValue,
+  type Verdict,
+} from './state.ts';
 
 /** What the `gate` node needs. */
 export interface GateNodeDeps {
@@ -39,7 +46,7 @@ export interface GateAnswer {
  * verdict, each question in its own run with its own interrupt id.
  */
 export function gateNode(deps: GateNodeDeps) {
-  return async (state: AgentStateValue): Promise<AgentStateUpdate> => {
+  return async (state: AgentStateValue, config: LangGraphRunnableConfig): Promise<AgentStateUpdate> => {
     const pending = pendingToolMessage(state.messages);
     if (!pending) return {};
     const calls = pending.message.tool_calls!;
@@ -52,7 +59,8 @@ export function gateNode(deps: GateNodeDeps) {
       };
     }
     const verdicts: Record<string, Verdict> = { ...state.verdicts };
-    const ctx = deps.toolContext();
+    // The precheck sees the turn as the run will (who asked, where): a tool may refuse by it before any card.
+    const ctx = { ...deps.toolContext(), ...toolTurn(state, config) };
     let question: ApprovalQuestion | undefined;
     for (const [position, call] of calls.entries()) {
       const callId = callIdOf(call, position);

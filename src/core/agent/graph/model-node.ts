@@ -10,6 +10,7 @@ import { modelFailedText, NO_MODEL_TEXT } from '../runner/replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
 import { noticeMessage } from '../runner/transcript.ts';
 import { liveCallConfig } from '../../streaming/index.ts';
+import { promptWithRecalled, type RecallFn, recalledForTurn } from './recall-step.ts';
 
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
@@ -20,6 +21,8 @@ export interface ModelNodeDeps {
   progress?: (threadId: string) => void;
   /** The context window (agent.context.max_tokens) and its archive; absent: the whole thread is sent and kept. */
   context?: ContextDeps;
+  /** What memory recalls for the turn's message, added to the system prompt; absent: nothing is recalled. */
+  recall?: RecallFn;
 }
 
 /**
@@ -32,10 +35,12 @@ export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
     const chain = deps.chains.current();
     const threadId = String(config.configurable?.thread_id ?? '');
+    const recalled = await recalledForTurn(state, deps.recall);
+    const remembered = recalled.update && { recalled: recalled.update };
     // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
     const { request, removals } = await prepareContext({
       messages: state.messages,
-      prompt: deps.systemPrompt(),
+      prompt: promptWithRecalled(deps.systemPrompt(), recalled.text),
       threadId,
       context: deps.context,
     });
@@ -44,6 +49,7 @@ export function modelNode(deps: ModelNodeDeps) {
         messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)],
         verdicts: {},
         answeredBy: null,
+        ...remembered,
       };
     try {
       deps.progress?.(threadId);
@@ -60,6 +66,7 @@ export function modelNode(deps: ModelNodeDeps) {
         messages: [...removals, message],
         verdicts: {},
         answeredBy: { model: reply.model, fallback: reply.usedFallback },
+        ...remembered,
       };
     } catch (error) {
       if (error instanceof ModelUnavailableError) {
@@ -67,6 +74,7 @@ export function modelNode(deps: ModelNodeDeps) {
           messages: [...removals, noticeMessage(modelFailedText(error), `notice-${randomUUID()}`)],
           verdicts: {},
           answeredBy: null,
+          ...remembered,
         };
       }
       throw error;

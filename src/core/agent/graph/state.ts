@@ -1,5 +1,5 @@
 // The graph's state: the conversation (LangGraph's messages channel, with a reducer that does not
-// re-coerce the whole conversation on every update) plus three small fields the nodes share.
+// re-coerce the whole conversation on every update) plus four small fields the nodes share.
 import { type AIMessage, type BaseMessage, AIMessage as AIMessageClass } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { Annotation, type Messages } from '@langchain/langgraph';
@@ -29,6 +29,12 @@ export interface AnsweredBy {
   fallback: boolean;
 }
 
+/** What memory recalled for a turn (null: nothing cleared the floor), asked once per turn. */
+export interface RecalledForTurn {
+  turnId: string;
+  text: string | null;
+}
+
 const lastValue = <T>(initial: () => T) => Annotation<T>({ reducer: (_previous, next) => next, default: initial });
 
 /**
@@ -40,10 +46,18 @@ export const AgentState = Annotation.Root({
   verdicts: lastValue<Record<string, Verdict>>(() => ({})),
   turn: lastValue<TurnInfo | null>(() => null),
   answeredBy: lastValue<AnsweredBy | null>(() => null),
+  recalled: lastValue<RecalledForTurn | null>(() => null),
 });
 
 export type AgentStateValue = typeof AgentState.State;
 export type AgentStateUpdate = typeof AgentState.Update;
+
+/** The turn as a tool sees it (`ToolContext.turn`): who asked, where, on which thread; none without a turn. */
+export function toolTurn(state: AgentStateValue, config: { configurable?: Record<string, unknown> }) {
+  if (!state.turn) return {};
+  const threadId = String(config.configurable?.thread_id ?? '');
+  return { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } };
+}
 
 /** The last AI message and its position, when it asked for tools. */
 export function pendingToolMessage(messages: BaseMessage[]): { message: AIMessage; index: number } | undefined {

@@ -7,6 +7,7 @@ import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import { noticeMessage } from '../runner/transcript.ts';
 import {
+  toolTurn,
   callIdOf,
   journalCallId,
   pendingToolMessage,
@@ -39,10 +40,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
     const pending = pendingToolMessage(state.messages);
     if (!pending) return {};
     const threadId = String(config.configurable?.thread_id ?? '');
-    const ctx = {
-      ...deps.toolContext(config.signal),
-      ...(state.turn && { turn: { chat: state.turn.chat, requester: state.turn.requester, threadId } }),
-    };
+    const ctx = { ...deps.toolContext(config.signal), ...toolTurn(state, config) };
     const out: BaseMessage[] = [];
     let unknown: { receipt: EffectReceipt; callId: string } | undefined;
     // Belt and braces with the gate: with ids that collide, no verdict can be trusted to be this call's.

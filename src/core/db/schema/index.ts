@@ -13,3 +13,4 @@ export * from './vault.ts';
 export * from './incidents.ts';
 export * from './mcp.ts';
 export * from './transcript.ts';
+export * from './memories.ts';

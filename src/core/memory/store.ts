@@ -1,0 +1,135 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import { type Db, type MemorySource, schema } from '../db/index.ts';
+
+import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
+import { type Embedding, type SimilarityKind, similarityKind, similarityOf } from './similarity.ts';
+import { contentWords } from './words.ts';
+
+const { memories } = schema;
+
+/** A note as recall and the tools see it. */
+export interface MemoryNote {
+  id: string;
+  text: string;
+  subject: string | null;
+  source: MemorySource;
+  createdAt: Date;
+}
+
+/** A note found for a query: its cosine similarity (null without embeddings) and its place by similarity. */
+export interface Candidate extends MemoryNote {
+  similarity: number | null;
+}
+
+/** How many notes each half of a search brings back: the similarity ranks recall's background needs (4–15) and more. */
+const PER_SEARCH = 24;
+
+const NOTE_COLUMNS = {
+  id: memories.id,
+  text: memories.text,
+  subject: memories.subject,
+  source: memories.source,
+  createdAt: memories.createdAt,
+};
+
+/**
+ * The `memories` table: notes per owner, found by full-text search (the `simple` configuration) and by
+ * embedding similarity (pgvector or exact, {@link similarityOf}). Only current notes are found: not
+ * forgotten, not superseded.
+ */
+export class MemoryStore {
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private kind: Promise<SimilarityKind> | undefined;
+
+  constructor(deps: { db: Db; clock: Clock }) {
+    this.db = deps.db;
+    this.clock = deps.clock;
+  }
+
+  /** Writes a note under the provenance ladder (remember.ts). */
+  remember(note: NewMemory): Promise<RememberOutcome> {
+    return rememberNote(this.db, this.clock, note);
+  }
+
+  /**
+   * Forgets one current note of `owners`: its words and vector are cleared and the row stays as a
+   * tombstone. False when no such note (another owner's, or already forgotten).
+   */
+  async forget(input: { owners: readonly string[]; id: string }): Promise<boolean> {
+    const rows = await this.db
+      .update(memories)
+      .set({ text: '', embedding: null, embeddingModel: null, forgottenAt: this.clock.now() })
+      .where(and(eq(memories.id, input.id), inArray(memories.owner, [...input.owners]), isNull(memories.forgottenAt)))
+      .returning({ id: memories.id });
+    return rows.length > 0;
+  }
+
+  /** The current note `id` of `owners`, if it is one. */
+  async find(owners: readonly string[], id: string): Promise<MemoryNote | undefined> {
+    const [row] = await this.db
+      .select(NOTE_COLUMNS)
+      .from(memories)
+      .where(and(eq(memories.id, id), this.current(owners)));
+    return row;
+  }
+
+  /** True when `owners` have a current note. */
+  async hasNotes(owners: readonly string[]): Promise<boolean> {
+    const rows = await this.db.select({ id: memories.id }).from(memories).where(this.current(owners)).limit(1);
+    return rows.length > 0;
+  }
+
+  /** The newest current notes of `owners`. */
+  recent(owners: readonly string[], limit: number): Promise<MemoryNote[]> {
+    return this.db
+      .select(NOTE_COLUMNS)
+      .from(memories)
+      .where(this.current(owners))
+      .orderBy(desc(memories.seq))
+      .limit(limit);
+  }
+
+  /**
+   * The notes of `owners` that share a content word with `query` (full text), and — given the query's
+   * embedding — the most similar ones, most similar first (then the text matches without a vector).
+   */
+  async candidates(input: { owners: readonly string[]; query: string; embedding?: Embedding }): Promise<Candidate[]> {
+    const { owners, embedding } = input;
+    const similarity = embedding ? similarityOf(await this.similarityKind(), embedding) : sql<null>`null::float8`;
+    const columns = { ...NOTE_COLUMNS, similarity: sql<number | null>`${similarity}`.as('similarity') };
+    const found = new Map<string, Candidate>();
+    if (embedding) {
+      const rows = await this.db
+        .select(columns)
+        .from(memories)
+        .where(and(this.current(owners), eq(memories.embeddingModel, embedding.model)))
+        .orderBy(sql`similarity desc nulls last`, desc(memories.seq))
+        .limit(PER_SEARCH);
+      for (const row of rows) found.set(row.id, row);
+    }
+    const words = contentWords(input.query);
+    if (words.length > 0) {
+      const query = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
+      const rows = await this.db
+        .select(columns)
+        .from(memories)
+        .where(and(this.current(owners), sql`${memories.search} @@ ${query}`))
+        .orderBy(sql`ts_rank(${memories.search}, ${query}) desc`, desc(memories.seq))
+        .limit(PER_SEARCH);
+      for (const row of rows) if (!found.has(row.id)) found.set(row.id, row);
+    }
+    return [...found.values()].map((c) => ({ ...c, similarity: c.similarity === null ? null : Number(c.similarity) }));
+  }
+
+  /** pgvector or exact, asked of the database once. */
+  similarityKind(): Promise<SimilarityKind> {
+    this.kind ??= similarityKind(this.db);
+    return this.kind;
+  }
+
+  private current(owners: readonly string[]) {
+    return and(inArray(memories.owner, [...owners]), isNull(memories.forgottenAt), isNull(memories.supersededBy));
+  }
+}

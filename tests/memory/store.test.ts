@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { MemoryStore } from '../../src/core/memory/index.ts';
+import { describeEachBackend } from '../helpers/databases.ts';
+
+const clock = { now: () => new Date('2026-12-05T10:00:00Z') };
+const unit = (...values: number[]) => {
+  const norm = Math.hypot(...values);
+  return values.map((v) => v / norm);
+};
+
+describeEachBackend('memory store', (db) => {
+  const store = () => new MemoryStore({ db: db().db, clock });
+
+  it('finds a note by full-text words in Arabic and English, for its owner only', async () => {
+    await store().remember({ owner: 'person:maya', text: 'My exam is on 14 January', source: 'stated' });
+    await store().remember({ owner: 'person:maya', text: 'امتحاني في الرابع عشر من يناير', source: 'stated' });
+    await store().remember({ owner: 'person:omar', text: 'My exam is in March', source: 'stated' });
+
+    const english = await store().candidates({ owners: ['person:maya'], query: 'when is the exam?' });
+    expect(english.map((c) => c.text)).toEqual(['My exam is on 14 January']);
+    const arabic = await store().candidates({ owners: ['person:maya'], query: 'متى امتحاني؟' });
+    expect(arabic.map((c) => c.text)).toEqual(['امتحاني في الرابع عشر من يناير']);
+    expect(await store().candidates({ owners: ['person:maya'], query: 'weather tomorrow' })).toEqual([]);
+  });
+
+  it('ranks by exact cosine similarity over every embedded note of the model, with no index to miss one', async () => {
+    const owner = 'person:sim';
+    const model = 'fake-embed';
+    await store().remember({ owner, text: 'alpha', source: 'stated', embedding: { model, vector: unit(1, 0, 0) } });
+    await store().remember({ owner, text: 'beta', source: 'stated', embedding: { model, vector: unit(1, 1, 0) } });
+    await store().remember({ owner, text: 'gamma', source: 'stated', embedding: { model, vector: unit(0, 0, 1) } });
+    // Another model's vector is never compared with this one's.
+    await store().remember({
+      owner,
+      text: 'delta',
+      source: 'stated',
+      embedding: { model: 'other', vector: [1, 0, 0] },
+    });
+
+    const found = await store().candidates({ owners: [owner], query: 'zzz', embedding: { model, vector: [1, 0, 0] } });
+    expect(found.map((c) => c.text)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(found[0]!.similarity).toBeCloseTo(1, 5);
+    expect(found[1]!.similarity).toBeCloseTo(Math.SQRT1_2, 5);
+    expect(found[2]!.similarity).toBeCloseTo(0, 5);
+  });
+
+  it('never lets a weaker source overwrite what the person stated; a stronger one supersedes', async () => {
+    const owner = 'person:prov';
+    const stated = await store().remember({
+      owner,
+      text: 'Exam on 14 January',
+      subject: 'exam date',
+      source: 'stated',
+    });
+    const inferred = await store().remember({
+      owner,
+      text: 'Exam on 20 January',
+      subject: 'Exam Date',
+      source: 'inferred',
+    });
+    expect(inferred.outcome).toBe('conflict');
+    expect(inferred.conflictsWith).toBe(stated.id);
+    const both = await store().candidates({ owners: [owner], query: 'exam' });
+    expect(both.map((c) => [c.text, c.source]).sort()).toEqual([
+      ['Exam on 14 January', 'stated'],
+      ['Exam on 20 January', 'inferred'],
+    ]);
+
+    const restated = await store().remember({
+      owner,
+      text: 'Exam moved to 21 January',
+      subject: 'exam date',
+      source: 'stated',
+    });
+    expect(restated.outcome).toBe('stored');
+    expect(restated.superseded.sort()).toEqual([stated.id, inferred.id].sort());
+    const now = await store().candidates({ owners: [owner], query: 'exam' });
+    expect(now.map((c) => c.text)).toEqual(['Exam moved to 21 January']);
+  });
+
+  it('forgets as a tombstone that stays forgotten: the words are gone and not inferred back', async () => {
+    const owner = 'person:forget';
+    const note = await store().remember({ owner, text: 'I live at 5 Palm Street', source: 'stated' });
+    expect(await store().forget({ owners: ['person:someone-else'], id: note.id })).toBe(false);
+    expect(await store().forget({ owners: [owner], id: note.id })).toBe(true);
+    expect(await store().candidates({ owners: [owner], query: 'palm street' })).toEqual([]);
+    const [row] = await db()
+      .db.execute<{ text: string }>(sql`select text from memories where id = ${note.id}`)
+      .then((r) => (Array.isArray(r) ? r : (r as unknown as { rows: Array<{ text: string }> }).rows));
+    expect(row!.text).toBe('');
+
+    const again = await store().remember({ owner, text: 'i live at 5 palm street.', source: 'inferred' });
+    expect(again.outcome).toBe('forgotten');
+    expect(await store().candidates({ owners: [owner], query: 'palm street' })).toEqual([]);
+    // The person saying it again is a new statement.
+    expect((await store().remember({ owner, text: 'I live at 5 Palm Street', source: 'stated' })).outcome).toBe(
+      'stored',
+    );
+  });
+
+  it('lists recent notes of an owner, newest first', async () => {
+    const owner = 'person:list';
+    await store().remember({ owner, text: 'first', source: 'stated' });
+    await store().remember({ owner, text: 'second', source: 'inferred' });
+    expect((await store().recent([owner], 10)).map((n) => n.text)).toEqual(['second', 'first']);
+  });
+});
