@@ -5,6 +5,7 @@ import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
+import { MediaReader } from '../media/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -118,6 +119,10 @@ export async function createAgent({
     leases,
     reads: checkpointer.saver.reads,
     live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
+    media: new MediaReader({
+      surfaces,
+      settings: { maxBytes: config.media.max_bytes, vision: config.model.vision },
+    }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
   });
   const compactor = new Compactor({ graph, chains, archive, leases });

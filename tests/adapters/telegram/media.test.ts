@@ -1,0 +1,74 @@
+// Photos and files sent to the bot on Telegram: read with the Bot API (getFile, then the file download),
+// handed to the model in the same user message as the caption — an image as a `data:` URL, a document
+// as fenced text — and never with the bot's token anywhere in what the model is sent.
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type ChatRequestBody, type FakeLlm } from '../../fakes/llm-server.ts';
+import { MAYA, startHarness, type Harness } from './harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  llm.requests.length = 0;
+});
+
+/** Bytes a JPEG starts with, then `size` random ones: what a client's compressed photo looks like. */
+const jpeg = (size: number) =>
+  new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size)]));
+const texts = () => h!.fake.messages(MAYA.id).map((m) => m.text);
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+/** The content parts of the last user message of the last model request. */
+function lastUserParts(): Part[] {
+  const body = llm.requests.at(-1) as ChatRequestBody;
+  const user = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
+  const content = user?.content;
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Part[]);
+}
+
+/** No request the model was sent carries the bot's token or a link to the Bot API's files. */
+function expectNoToken(): void {
+  for (const body of llm.requests) {
+    const wire = JSON.stringify(body);
+    expect(wire).not.toContain(h!.fake.token);
+    expect(wire).not.toContain('/file/bot');
+  }
+}
+
+describe('photos', () => {
+  it('sends the largest size to the model as a data: URL, with the caption, in one user message', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const small = jpeg(300);
+    const large = jpeg(40_000);
+    h.photo({ chatId: MAYA.id, from: MAYA, sizes: [small, jpeg(5_000), large], caption: 'what is on this?' });
+    await h.settled();
+    expect(llm.requests).toHaveLength(1);
+    const parts = lastUserParts();
+    expect(parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['what is on this?']);
+    const images = parts.filter((p) => p.type === 'image_url');
+    expect(images).toHaveLength(1);
+    const url = images[0]!.image_url!.url;
+    expect(url.startsWith('data:image/jpeg;base64,')).toBe(true);
+    expect(Buffer.from(url.slice('data:image/jpeg;base64,'.length), 'base64').equals(Buffer.from(large))).toBe(true);
+    expect(h.fake.calls.of('getFile')).toHaveLength(1);
+    expectNoToken();
+    expect(texts()).toEqual(['echo: what is on this?']);
+  });
+
+  it('reads a photo with no caption', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    h.photo({ chatId: MAYA.id, from: MAYA, sizes: [jpeg(2_000)] });
+    await h.settled();
+    expect(llm.requests).toHaveLength(1);
+    expect(lastUserParts().some((p) => p.type === 'image_url')).toBe(true);
+    expectNoToken();
+  });
+});
