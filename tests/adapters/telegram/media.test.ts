@@ -72,3 +72,64 @@ describe('photos', () => {
     expectNoToken();
   });
 });
+
+describe('what is not read', () => {
+  it('with model.vision off, tells the person and sends the caption alone', async () => {
+    h = await startHarness({
+      modelBaseUrl: llm.baseURL,
+      config: { model: { name: 'fake-model', base_url: llm.baseURL, vision: false } },
+    });
+    h.photo({ chatId: MAYA.id, from: MAYA, sizes: [jpeg(2_000)], caption: 'describe it' });
+    await h.settled();
+    expect(texts()).toEqual([expect.stringMatching(/cannot see images \(model\.vision is off\)/), 'echo: describe it']);
+    expect(lastUserParts()).toEqual([{ type: 'text', text: 'describe it' }]);
+    expect(h.fake.downloads).toEqual([]);
+    // A photo alone leaves nothing for the model: it is not asked.
+    h.photo({ chatId: MAYA.id, from: MAYA, sizes: [jpeg(2_000)] });
+    await h.settled();
+    expect(llm.requests).toHaveLength(1);
+    expect(texts()).toHaveLength(3);
+  });
+
+  it('refuses a file over media.max_bytes from its declared size, before any download', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, config: { media: { max_bytes: '64KB' } } });
+    h.document({ chatId: MAYA.id, from: MAYA, bytes: jpeg(100_000), fileName: 'big.jpg', mimeType: 'image/jpeg' });
+    await h.settled();
+    expect(texts()).toEqual([
+      '📎 "big.jpg" is 97.7 KB, over the 64 KB limit for files (media.max_bytes), so it was not read.',
+    ]);
+    expect(h.fake.calls.of('getFile')).toEqual([]);
+    expect(h.fake.downloads).toEqual([]);
+    expect(llm.requests).toEqual([]);
+  });
+
+  it('cuts off a download that turns out larger than declared', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL, config: { media: { max_bytes: '64KB' } } });
+    const bytes = new Uint8Array(30_000_000);
+    bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+    h.document({ chatId: MAYA.id, from: MAYA, bytes, fileName: 'liar.jpg', mimeType: 'image/jpeg', declaredSize: 900 });
+    await h.settled();
+    expect(texts()).toEqual([
+      expect.stringMatching(
+        /^📎 "liar\.jpg" turned out to be over the 64 KB limit .*\(media\.max_bytes\) while it downloaded/,
+      ),
+    ]);
+    expect(h.fake.downloads).toHaveLength(1);
+    expect(h.fake.downloads[0]).toMatchObject({ cancelled: true });
+    expect(h.fake.downloads[0]!.sent).toBeLessThan(bytes.length / 2);
+    expect(llm.requests).toEqual([]);
+  });
+
+  it('refuses a file that claims to be an image and is not one, and goes on serving', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const bytes = new TextEncoder().encode('#!/bin/sh\necho not a picture\n');
+    h.document({ chatId: MAYA.id, from: MAYA, bytes, fileName: 'cat.png', mimeType: 'image/png', caption: 'see?' });
+    await h.settled();
+    expect(texts()).toEqual(['📎 "cat.png" is not an image Kazma can read (JPEG, PNG, GIF or WebP).', 'echo: see?']);
+    expect(lastUserParts()).toEqual([{ type: 'text', text: 'see?' }]);
+    h.say({ chatId: MAYA.id, from: MAYA, text: 'still there?' });
+    await h.settled();
+    expect(texts().at(-1)).toBe('echo: still there?');
+    expectNoToken();
+  });
+});

@@ -43,6 +43,8 @@ export interface Download {
   path: string;
   status: number;
   sent: number;
+  /** The client went away before the last byte (the stream was cancelled). */
+  cancelled?: boolean;
 }
 
 export class FileStore {

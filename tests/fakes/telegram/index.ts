@@ -153,6 +153,9 @@ export async function startFakeTelegram(
         download.sent += piece.length;
         controller.enqueue(piece);
       },
+      cancel() {
+        download.cancelled = true;
+      },
     });
     return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
   });
