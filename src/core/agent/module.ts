@@ -121,7 +121,15 @@ export async function createAgent({
     live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
     media: new MediaReader({
       surfaces,
-      settings: { maxBytes: config.media.max_bytes, vision: config.model.vision },
+      settings: {
+        maxBytes: config.media.max_bytes,
+        vision: config.model.vision,
+        documents: {
+          maxChars: config.media.max_document_chars,
+          timeoutMs: config.media.parse_timeout,
+          memoryMb: Math.floor(config.media.parse_memory / 1024 ** 2),
+        },
+      },
     }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
   });

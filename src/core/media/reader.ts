@@ -2,6 +2,7 @@
 // caption), each image as a `data:` URL — never the platform's URL, which may carry a bot token — and each
 // document's text fenced as outside text. What cannot be read is said to the person, never guessed at.
 import type { Attachment, ChatRef, SurfaceRegistry } from '../surface/index.ts';
+import { type DocumentLimits, documentKind, readDocument } from './document-reader.ts';
 import { downloadWithin, MediaRefusal } from './download.ts';
 import { imageTypeOf } from './sniff.ts';
 import { labelOf } from './wording.ts';
@@ -14,6 +15,7 @@ export interface MediaSettings {
   maxBytes: number;
   /** The model takes images; off, an image is not sent and the person is told. */
   vision: boolean;
+  documents: DocumentLimits;
 }
 
 /** A message ready for the model: its content, and notes for the person about files that were not read. */
@@ -28,8 +30,6 @@ export interface ReadMessage {
 export interface MediaReaderOptions {
   surfaces: Pick<SurfaceRegistry, 'for'>;
   settings: MediaSettings;
-  /** Reads a document's text (document-reader.ts); absent: documents are refused. */
-  document?: (bytes: Uint8Array, attachment: Attachment, label: string) => Promise<string>;
 }
 
 export class MediaReader {
@@ -63,12 +63,11 @@ export class MediaReader {
       throw new MediaRefusal(
         `🖼 This model cannot see images (\`model.vision\` is off), so ${label} was not shown to it.`,
       );
-    if (attachment.kind === 'document' && !this.#o.document)
-      throw new MediaRefusal(`📎 Kazma cannot read ${label} yet.`);
+    if (attachment.kind === 'document') documentKind(attachment, label); // an unread type is not downloaded
     const surface = this.#o.surfaces.for(chat);
     const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
     if (attachment.kind === 'document')
-      return { type: 'text', text: await this.#o.document!(bytes, attachment, label) };
+      return { type: 'text', text: await readDocument(bytes, attachment, label, this.#o.settings.documents) };
     const mime = imageTypeOf(bytes);
     if (!mime) throw new MediaRefusal(`📎 ${label} is not an image Kazma can read (JPEG, PNG, GIF or WebP).`);
     return { type: 'image_url', image_url: { url: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}` } };
