@@ -3,6 +3,7 @@
 // as fenced text — and never with the bot's token anywhere in what the model is sent.
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inbox } from '../../../src/core/db/index.ts';
 import { startFakeLlm, type ChatRequestBody, type FakeLlm } from '../../fakes/llm-server.ts';
 import { MAYA, startHarness, type Harness } from './harness.ts';
 
@@ -61,6 +62,18 @@ describe('photos', () => {
     expect(h.fake.calls.of('getFile')).toHaveLength(1);
     expectNoToken();
     expect(texts()).toEqual(['echo: what is on this?']);
+  });
+
+  it('records the photo in the inbox by reference, never its bytes', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    h.photo({ chatId: MAYA.id, from: MAYA, sizes: [jpeg(100), jpeg(60_000)], caption: 'kept small' });
+    await h.settled();
+    const [row] = await h.database.db.select().from(inbox);
+    const event = row!.event as { attachments: Array<Record<string, unknown>> };
+    expect(event.attachments).toEqual([
+      { kind: 'image', ref: expect.stringMatching(/^AgAC/), mime: 'image/jpeg', size: 60_004 },
+    ]);
+    expect(JSON.stringify(event).length).toBeLessThan(1_000);
   });
 
   it('reads a photo with no caption', async () => {
