@@ -26,7 +26,8 @@ export async function downloadWithin(
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
     const download = await surface.openAttachment(attachment, aborter.signal).catch((error: unknown) => {
-      if (error instanceof MediaRefusal) throw error;
+      // Stopping (shutdown) is not the file's fault: the turn stops, and is taken up again at the next start.
+      if (error instanceof MediaRefusal || options.signal?.aborted) throw error;
       throw new MediaRefusal(`⚠️ ${label} could not be downloaded: ${(error as Error).message}`);
     });
     if (download.size !== undefined && download.size > maxBytes) throw over(download.size);
