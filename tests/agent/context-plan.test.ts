@@ -86,3 +86,23 @@ describe('fitRequest', () => {
     expect(fitRequest(messages, 10_000)).toEqual(messages);
   });
 });
+
+describe('images in the window', () => {
+  it('counts an image as about a thousand tokens, whatever the length of its data: URL', () => {
+    const url = `data:image/jpeg;base64,${'A'.repeat(400_000)}`;
+    const photo = (n: number) =>
+      new HumanMessage({
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url } },
+        ],
+        id: `p${n}`,
+      });
+    expect(approxTokensOf([photo(0)])).toBeGreaterThanOrEqual(1_000);
+    expect(approxTokensOf([photo(1)])).toBeLessThan(1_100);
+    // Ten photos do not fit 4,000 tokens: the oldest turns leave, though their text is a word each.
+    const turns = Array.from({ length: 10 }, (_, i) => [photo(i + 2), ai('seen')]).flat();
+    const { archive } = planWindow(turns, { budget: 4_000 });
+    expect(archive.length).toBeGreaterThan(0);
+  });
+});

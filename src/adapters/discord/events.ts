@@ -1,7 +1,7 @@
 // Discord gateway events as InboundEvents, as pure functions over small views of discord.js objects (so
 // the rules are testable without a gateway). The event id is Discord's snowflake of the message or the
 // interaction — unique across both — so the pipeline's durable dedupe drops a replayed dispatch.
-import type { InboundAction, InboundCommand, InboundMessage } from '../../core/surface/index.ts';
+import type { Attachment, InboundAction, InboundCommand, InboundMessage } from '../../core/surface/index.ts';
 import { actorOf, chatRefOf, PLATFORM, type ChannelPlace, type DiscordUserLike } from './ids.ts';
 
 /** Which guild messages reach Kazma: only those that mention the bot (or reply to it), or every one. */
@@ -19,6 +19,8 @@ export interface MessageView {
   fromUser: boolean;
   /** The message replies to one of the bot's messages. */
   repliedToBot: boolean;
+  /** Its files, by reference. */
+  attachments?: Attachment[];
 }
 
 /** What Kazma reads of a tap or a slash command. */
@@ -36,8 +38,9 @@ export interface InteractionView {
 export function messageEvent(view: MessageView, botId: string, mode: GuildMode): InboundMessage | undefined {
   const self = view.author.id === botId;
   if ((view.author.bot && !self) || !view.fromUser) return undefined;
-  const text = addressedText(view, botId, mode);
-  if (text === undefined || text.trim() === '') return undefined;
+  const files = view.attachments ?? [];
+  const text = addressedText(view, botId, mode, files.length > 0);
+  if (text === undefined || (text.trim() === '' && files.length === 0)) return undefined;
   return {
     kind: 'message',
     eventId: view.id,
@@ -46,6 +49,7 @@ export function messageEvent(view: MessageView, botId: string, mode: GuildMode):
     actor: actorOf(view.author),
     fromSelf: self,
     text,
+    ...(files.length > 0 && { attachments: files }),
   };
 }
 
@@ -57,11 +61,13 @@ export function addressedText(
   view: Pick<MessageView, 'content' | 'inGuild' | 'repliedToBot'>,
   botId: string,
   mode: GuildMode,
+  file = false,
 ): string | undefined {
   const mention = new RegExp(`<@!?${botId}>`);
   if (view.inGuild && mode === 'mention' && !mention.test(view.content) && !view.repliedToBot) return undefined;
   const stripped = view.content.replace(new RegExp(`^\\s*<@!?${botId}>[\\s,:]*`), '');
-  return stripped.trim() === '' ? view.content : stripped;
+  // A mention alone is the text, unless a file came with it: then the file is what was said.
+  return stripped.trim() === '' && !file ? view.content : stripped;
 }
 
 /** A tap on a button: the custom_id is the core's button id. */

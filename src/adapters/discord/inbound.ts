@@ -2,6 +2,7 @@
 // its id, and again durably by the inbox. Each event is recorded before anything else happens to it; the
 // turn runs without being waited for, so the gateway listener never waits on a model, and the pipeline
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
+import { attachmentsOf } from './files.ts';
 import {
   MessageType,
   type ButtonInteraction,
@@ -182,6 +183,7 @@ export function messageView(message: Message, botId: string): MessageView {
     content: message.content,
     fromUser: message.type === MessageType.Default || message.type === MessageType.Reply,
     repliedToBot: message.mentions.repliedUser?.id === botId,
+    attachments: attachmentsOf(message.attachments.values()),
   };
 }
 

@@ -3,10 +3,13 @@
 // direct message). Every call goes through Kazma's own REST client (client.ts): independent of the
 // gateway, with 429s waited out and 5xx retried. Each post carries a nonce Discord enforces, so a retry
 // of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
+import { openDiscordFile } from './files.ts';
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
 import {
   type Actor,
+  type Attachment,
+  type AttachmentDownload,
   type Card,
   type ChatRef,
   type Message,
@@ -48,6 +51,10 @@ export class DiscordSurface implements Surface {
 
   constructor(options: DiscordSurfaceOptions) {
     this.#o = options;
+  }
+
+  openAttachment(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload> {
+    return openDiscordFile(this.#o.api, attachment, signal);
   }
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {

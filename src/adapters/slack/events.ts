@@ -3,6 +3,7 @@
 // is the Events API `event_id`, so the pipeline's durable dedupe drops Slack's retries; clicks and slash
 // commands use their `trigger_id`.
 import type { InboundAction, InboundCommand, InboundEvent } from '../../core/surface/index.ts';
+import { attachmentsOf, type SlackFile } from './files.ts';
 import { slackTextToPlain, stripBotMention } from './format.ts';
 import { actorOf, chatRefOf, PLATFORM, type SlackIdentity } from './ids.ts';
 import type { KnownThreads } from './threads.ts';
@@ -18,6 +19,7 @@ export interface SlackMessageEvent {
   thread_ts?: string;
   channel: string;
   channel_type?: string;
+  files?: SlackFile[];
 }
 
 /** The fields of a `block_actions` payload Kazma reads. */
@@ -64,6 +66,7 @@ export function messageEvent(
     if (threadTs === undefined || !threads.has(chat) || e.text.includes(`<@${me.userId}`)) return undefined;
   }
   const text = slackTextToPlain(stripBotMention(e.text, me.userId));
+  const attachments = attachmentsOf(e.files);
   return {
     kind: 'message',
     eventId,
@@ -72,6 +75,7 @@ export function messageEvent(
     actor: actorOf(e.user ?? me.userId),
     fromSelf: self,
     text,
+    ...(attachments.length > 0 && { attachments }),
   };
 }
 
@@ -80,6 +84,7 @@ export function mentionEvent(e: SlackMessageEvent, eventId: string, me: SlackIde
   if (e.user === undefined || e.text === undefined) return undefined;
   const chat = chatRefOf(e.channel, e.thread_ts ?? e.ts);
   const text = slackTextToPlain(stripBotMention(e.text, me.userId));
+  const attachments = attachmentsOf(e.files);
   return {
     kind: 'message',
     eventId,
@@ -88,6 +93,7 @@ export function mentionEvent(e: SlackMessageEvent, eventId: string, me: SlackIde
     actor: actorOf(e.user),
     fromSelf: e.user === me.userId,
     text,
+    ...(attachments.length > 0 && { attachments }),
   };
 }
 

@@ -5,6 +5,8 @@
 import type { webApi } from '@slack/bolt';
 import {
   type Actor,
+  type Attachment,
+  type AttachmentDownload,
   type Card,
   type ChatRef,
   type Message,
@@ -17,6 +19,7 @@ import {
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
 import { SlackApiError, slackError } from './errors.ts';
+import { openSlackFile } from './files.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
 import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
 import type { ResponseUrls } from './responses.ts';
@@ -25,6 +28,8 @@ import type { KnownThreads } from './threads.ts';
 /** Options for {@link SlackSurface}. */
 export interface SlackSurfaceOptions {
   client: webApi.WebClient;
+  /** The bot token, for downloading shared files (never put in a URL). */
+  token: string;
   /** For error messages: where the API was called. */
   apiUrl: string;
   responses: ResponseUrls;
@@ -41,6 +46,10 @@ export class SlackSurface implements Surface {
 
   constructor(options: SlackSurfaceOptions) {
     this.#o = options;
+  }
+
+  openAttachment(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload> {
+    return openSlackFile({ token: this.#o.token, apiUrl: this.#o.apiUrl }, attachment, signal);
   }
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {

@@ -15,6 +15,21 @@ const messageEvent = z.looseObject({
   thread_ts: z.string().optional(),
   channel: z.string().min(1),
   channel_type: z.string().optional(),
+  files: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        name: z.string().max(512).optional(),
+        mimetype: z.string().max(256).optional(),
+        size: z.number().int().nonnegative().optional(),
+        url_private: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 
 const actionBody = z.looseObject({

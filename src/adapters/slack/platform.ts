@@ -56,7 +56,14 @@ export class SlackPlatform {
     });
     const threads = new KnownThreads();
     const responses = new ResponseUrls();
-    this.surface = new SlackSurface({ client: this.client, apiUrl: config.api_url, responses, threads, logger });
+    this.surface = new SlackSurface({
+      client: this.client,
+      token: config.token,
+      apiUrl: config.api_url,
+      responses,
+      threads,
+      logger,
+    });
     this.inbound = new SlackInbound({
       pipeline: options.core.pipeline,
       me: () => this.#me,

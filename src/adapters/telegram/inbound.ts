@@ -8,6 +8,7 @@ import { InvalidInboundEventError, type InboundEvent } from '../../core/surface/
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
+import { attachmentsOf } from './files.ts';
 import { actorOf, chatRefOf, messageKeyOf, PLATFORM } from './ids.ts';
 import { parseUpdate } from './update-schema.ts';
 
@@ -141,8 +142,11 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
     };
   }
   const message = update.message;
-  if (!message?.text || !message.from) return undefined;
-  const text = addressedText(message as Message & { text: string }, me, groups);
+  if (!message?.from) return undefined;
+  const attachments = attachmentsOf(message);
+  const written = message.text ?? message.caption ?? (attachments.length > 0 ? '' : undefined);
+  if (written === undefined) return undefined;
+  const text = addressedText({ ...message, text: written }, me, groups, attachments.length > 0);
   if (text === undefined) return undefined;
   return {
     kind: 'message',
@@ -152,6 +156,7 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
     actor: actorOf(message.from),
     fromSelf: message.from.id === me.id,
     text,
+    ...(attachments.length > 0 && { attachments }),
   };
 }
 
@@ -160,7 +165,12 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
  * another bot (`/help@other_bot`), or — in a group with `groups: mention` — a message that neither
  * mentions the bot, nor replies to it, nor is a command. A leading mention of the bot is removed.
  */
-export function addressedText(message: Message & { text: string }, me: Me, groups: GroupMode): string | undefined {
+export function addressedText(
+  message: Message & { text: string },
+  me: Me,
+  groups: GroupMode,
+  file = false,
+): string | undefined {
   const { text } = message;
   const command = /^\/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?/.exec(text);
   const commandFor = command?.[1];
@@ -168,10 +178,12 @@ export function addressedText(message: Message & { text: string }, me: Me, group
   if (message.chat.type === 'private' || groups === 'all') return text;
   const mention = new RegExp(`(^|[^\\w@])@${me.username}(?![\\w])`, 'i');
   const mentioned =
-    mention.test(text) || (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id);
+    mention.test(text) ||
+    (file && (message.caption_entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id)) ||
+    (message.entities ?? []).some((e) => e.type === 'text_mention' && e.user?.id === me.id);
   const repliedTo = message.reply_to_message?.from?.id === me.id;
   if (!mentioned && !repliedTo && !command) return undefined;
   const leading = new RegExp(`^\\s*@${me.username}(?![\\w])[\\s,:]*`, 'i');
   const stripped = text.replace(leading, '');
-  return stripped.trim() === '' ? text : stripped;
+  return stripped.trim() === '' && !file ? text : stripped;
 }

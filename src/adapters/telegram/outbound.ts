@@ -6,6 +6,8 @@ import { randomInt } from 'node:crypto';
 import type { Api } from 'grammy';
 import {
   type Actor,
+  type Attachment,
+  type AttachmentDownload,
   type Card,
   type ChatRef,
   type Message,
@@ -19,6 +21,7 @@ import {
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
+import { openTelegramFile } from './files.ts';
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
@@ -46,6 +49,10 @@ export class TelegramSurface implements Surface {
 
   constructor(options: TelegramSurfaceOptions) {
     this.#o = options;
+  }
+
+  openAttachment(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload> {
+    return openTelegramFile(this.#o.api, this.#o.apiRoot, attachment, signal);
   }
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {

@@ -11,11 +11,17 @@ const user = z.looseObject({
   username: z.string().optional(),
 });
 const chat = z.looseObject({ id: z.number().int(), type: z.string() });
+const file = { file_id: z.string().min(1).max(2048), file_size: z.number().int().nonnegative().optional() };
 const message = z.looseObject({
   message_id: z.number().int(),
   chat,
   from: user.optional(),
   text: z.string().optional(),
+  caption: z.string().optional(),
+  photo: z.array(z.looseObject(file)).optional(),
+  document: z
+    .looseObject({ ...file, file_name: z.string().max(512).optional(), mime_type: z.string().max(256).optional() })
+    .optional(),
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
   // `user` is only on a text_mention; checked here so a malformed one is refused, not a crash later.

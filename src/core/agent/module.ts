@@ -5,6 +5,7 @@ import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
+import { MediaReader } from '../media/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -126,6 +127,18 @@ export async function createAgent({
     leases,
     reads: checkpointer.saver.reads,
     live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
+    media: new MediaReader({
+      surfaces,
+      settings: {
+        maxBytes: config.media.max_bytes,
+        vision: config.model.vision,
+        documents: {
+          maxChars: config.media.max_document_chars,
+          timeoutMs: config.media.parse_timeout,
+          memoryMb: Math.floor(config.media.parse_memory / 1024 ** 2),
+        },
+      },
+    }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
     running,
     journal,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
+import { mediaSchema } from './media-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { duration } from './duration.ts';
 import { size } from './size.ts';
@@ -55,6 +56,8 @@ export const configSchema = z.strictObject({
     ...modelEntry,
     timeout: duration('60s'),
     max_retries: z.number().int().min(0).max(10).default(3),
+    /** The model takes images; off, a photo is not sent to it and the person is told. */
+    vision: z.boolean().default(true),
     fallbacks: z.array(z.strictObject(modelEntry)).default([]),
   }),
   time: section({ zone: z.string().default('UTC') }),
@@ -219,6 +222,7 @@ export const configSchema = z.strictObject({
   }),
   streaming: streamingSchema,
   memory: memorySchema,
+  media: mediaSchema,
   /** Recorded inbound events (the dedupe guard and the crash-safe queue) are kept this long once finished. */
   inbox: section({ retention: duration('7d') }),
   /** Replies, messages and card edits are kept this long once delivered (or given up on); cards stay. */

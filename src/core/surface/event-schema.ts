@@ -13,8 +13,21 @@ const base = {
   fromSelf: z.boolean().optional(),
 };
 
+const attachment = z.object({
+  kind: z.enum(['image', 'document']),
+  ref: z.string().min(1).max(2048),
+  name: z.string().max(512).optional(),
+  mime: z.string().max(256).optional(),
+  size: z.number().int().nonnegative().optional(),
+});
+
 const inboundEventSchema = z.discriminatedUnion('kind', [
-  z.object({ ...base, kind: z.literal('message'), text: z.string() }),
+  z.object({
+    ...base,
+    kind: z.literal('message'),
+    text: z.string(),
+    attachments: z.array(attachment).max(10).optional(),
+  }),
   z.object({
     ...base,
     kind: z.literal('command'),

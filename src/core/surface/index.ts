@@ -19,6 +19,8 @@ export { SurfaceRegistry } from './surfaces.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';
 export type {
   Actor,
+  Attachment,
+  AttachmentDownload,
   Card,
   CardButton,
   CardField,

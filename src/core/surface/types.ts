@@ -19,10 +19,33 @@ interface EventBase {
   fromSelf?: boolean;
 }
 
+/**
+ * A file sent with a message, by reference only: the inbox row stays small, and a turn taken up again after
+ * a crash downloads it again. `ref` is the adapter's own (a Telegram file_id, a Slack file id, a Discord URL).
+ */
+export interface Attachment {
+  kind: 'image' | 'document';
+  ref: string;
+  name?: string;
+  /** The type the platform or the sender declared; the bytes are checked, never trusted to match. */
+  mime?: string;
+  /** The size the platform declared, in bytes: checked before anything is downloaded. */
+  size?: number;
+}
+
+/** An attachment's bytes as its platform serves them, read with the platform's own credentials. */
+export interface AttachmentDownload {
+  /** The size the download declares (Content-Length), when it does. */
+  size?: number;
+  body: AsyncIterable<Uint8Array>;
+}
+
 /** Someone wrote text. A leading `/name` is parsed into a command by the pipeline, once. */
 export interface InboundMessage extends EventBase {
   kind: 'message';
+  /** The text, or a file's caption (empty for a file sent without one). */
   text: string;
+  attachments?: Attachment[];
 }
 
 /** A platform-native command (Telegram bot command, Slack slash command, Discord slash command). */
@@ -154,4 +177,9 @@ export interface Surface {
    * it, in as many parts as it takes (a card's Show all): never a short alert that cuts it.
    */
   replyPrivately?(chat: ChatRef, actor: Actor, text: string, options?: PrivateReplyOptions): Promise<void>;
+  /**
+   * Opens an attachment of an event this surface made, with the platform's credentials (they never leave the
+   * adapter). `signal` aborts the download. Optional: a surface without it gets no files.
+   */
+  openAttachment?(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload>;
 }

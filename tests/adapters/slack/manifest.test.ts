@@ -25,6 +25,7 @@ describe('slack-app-manifest.yaml', () => {
       'channels:history',
       'chat:write',
       'commands',
+      'files:read',
       'groups:history',
       'im:history',
       'im:read',

@@ -16,7 +16,9 @@ import {
   type FakeTelegram,
   type TapInput,
   type TgUpdate,
+  type UserDocumentInput,
   type UserMessageInput,
+  type UserPhotoInput,
 } from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { eventually } from '../../helpers/eventually.ts';
@@ -56,6 +58,9 @@ export interface Harness {
   http: HttpServer;
   /** A user writes (through the fake); the update is remembered for settled(). */
   say(input: UserMessageInput): TgUpdate;
+  /** A user sends a photo or a document (through the fake). */
+  photo(input: UserPhotoInput): TgUpdate;
+  document(input: UserDocumentInput): TgUpdate;
   /** A user taps a button (through the fake). */
   tap(input: TapInput): TgUpdate;
   /** Any update, as Telegram would deliver it. */
@@ -148,6 +153,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     settled,
     say: (input) => note(fake.sendUserMessage(input)),
     tap: (input) => note(fake.tapButton(input)),
+    photo: (input) => note(fake.sendUserPhoto(input)),
+    document: (input) => note(fake.sendUserDocument(input)),
     push: (update) => note(fake.pushUpdate(update)),
     async close() {
       await kazma.stop();

@@ -8,6 +8,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index
 import { seedPgliteDataDir } from '../../helpers/databases.ts';
 import { KazmaProcess, runKazma, writeConfig } from '../../helpers/kazma-process.ts';
 import { eventually } from '../../helpers/eventually.ts';
+import { textPdf } from '../../helpers/pdf.ts';
 import { MAYA } from './harness.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -87,5 +88,36 @@ describe('kazma with Telegram, as a process', () => {
     kazma.kill('SIGTERM');
     expect((await kazma.exited).code).toBe(0);
     expect(readFileSync(join(dir, 'kazma-workspace', 'note.txt'), 'utf8')).toBe('x');
+  });
+
+  // What users run is the bundle: the document worker is a file of its own that imports unpdf, resolved
+  // from Kazma's folder, and an import esbuild links differently once broke a tool in dist/ alone.
+  it('reads a photo and a PDF in the compiled build', async () => {
+    const { fake, llm, config } = await setup();
+    const kazma = new KazmaProcess(['start', '--config', config], {
+      env: { DATABASE_URL: undefined, REDIS_URL: undefined },
+    });
+    cleanup.push(() => kazma.kill('SIGKILL'));
+    await kazma.waitForLog((line) => line.msg === 'telegram started');
+    const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('pixels')]);
+    fake.sendUserPhoto({ chatId: MAYA.id, from: MAYA, sizes: [new Uint8Array(photo)], caption: 'look' });
+    await eventually(
+      async () => fake.messages(MAYA.id),
+      (ms) => ms.find((m) => m.text === 'echo: look'),
+      'the answer to the photo',
+    );
+    const parts = llm.requests.at(-1)?.messages?.at(-1)?.content as Array<{ image_url?: { url: string } }>;
+    expect(parts.find((p) => p.image_url)?.image_url?.url).toBe(`data:image/jpeg;base64,${photo.toString('base64')}`);
+    const pdf = textPdf(['Read by the bundle']);
+    fake.sendUserDocument({ chatId: MAYA.id, from: MAYA, bytes: pdf, fileName: 'b.pdf', mimeType: 'application/pdf' });
+    const answer = await eventually(
+      async () => fake.messages(MAYA.id),
+      (ms) => ms.find((m) => m.text.includes('b.pdf')),
+      'the answer to the PDF',
+    );
+    expect(answer.text).toContain('Read by the bundle');
+    expect(answer.text).toContain('«outside:');
+    kazma.kill('SIGTERM');
+    expect((await kazma.exited).code).toBe(0);
   });
 });

@@ -62,6 +62,8 @@ export interface FakeDiscord {
   dropConnection(opts?: { code?: number }): void;
   /** The current gateway connection stops ACKing heartbeats; reconnections are ACKed normally. */
   stopAckingHeartbeats(): void;
+  /** Every request for an attachment's bytes from the fake's CDN. */
+  readonly downloads: Array<{ path: string; status: number }>;
   /** Gateway session counters: IDENTIFYs, successful RESUMEs, RESUMEs refused with op 9. */
   readonly sessions: { identifies: number; resumes: number; invalidSessions: number; liveConnections: number };
   close(): Promise<void>;
@@ -81,6 +83,19 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
   channelRoutes(router, state, wsUrl);
   interactionRoutes(router, state, () => opts.interactionDeadlineMs ?? 3000);
 
+  // The CDN: an attachment's bytes at its URL, as long as its message exists (no token asked, as Discord's).
+  router.app.get('/attachments/:channel/:id/:name', (c) => {
+    const id = c.req.param('id');
+    const file = [...state.messages.values()]
+      .filter((m) => m.channel_id === c.req.param('channel'))
+      .flatMap((m) => m.attachments.map((a, i) => ({ a, data: m.files[i]?.data })))
+      .find(({ a }) => a.id === id);
+    state.downloads.push({ path: c.req.path, status: file?.data ? 200 : 404 });
+    if (!file?.data) return c.text('Not Found', 404);
+    return new Response(new Uint8Array(file.data), {
+      headers: { 'content-type': String(file.a.content_type ?? 'application/octet-stream') },
+    });
+  });
   const server = createAdaptorServer({ fetch: router.app.fetch }) as Server;
   const gateway = new FakeGateway({
     server,
@@ -110,6 +125,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     server.listen(0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  state.cdnBase = `http://127.0.0.1:${port}`;
   const actions = new UserActions(state, gateway);
 
   return {
@@ -128,6 +144,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     },
     commands: (guildId) => state.commands.get(guildId ?? 'global') ?? [],
     sendUserMessage: (input) => actions.sendMessage(input),
+    downloads: state.downloads,
     clickButton: (input) => actions.clickButton(input),
     slashCommand: (input) => actions.slashCommand(input),
     failNext: (route, spec) => failures.add(route, spec),

@@ -110,6 +110,10 @@ export class FakeState {
   readonly members: Json[] = [];
   readonly users = new Map<string, ApiUser>();
   readonly startedAt = new Date().toISOString();
+  /** Where attachments are served: Discord's CDN, or the fake itself once it listens. */
+  cdnBase = 'https://cdn.discordapp.com';
+  /** Every request for an attachment's bytes from the fake's CDN, in order. */
+  readonly downloads: Array<{ path: string; status: number }> = [];
 
   constructor(
     readonly token: string,
@@ -152,7 +156,10 @@ export class FakeState {
     const files: StoredMessage['files'] = body._files ?? [];
     const attachments = files.map((f) => {
       const id = snowflake();
-      const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(f.name)}`;
+      // Signed and expiring, like the real CDN's (ex: expiry, is: issued, hm: the signature).
+      const url =
+        `${this.cdnBase}/attachments/${channelId}/${id}/${encodeURIComponent(f.name)}` +
+        `?ex=${(Math.floor(Date.now() / 1000) + 86_400).toString(16)}&is=0&hm=${id.slice(-8)}`;
       return { id, filename: f.name, size: f.data.length, content_type: f.type || undefined, url, proxy_url: url };
     });
     return {

@@ -25,6 +25,8 @@ export interface UserMessageInput {
   mentionsBot?: boolean;
   /** Posting in a thread not yet known: it is created under this parent (THREAD_CREATE first). */
   threadParent?: string;
+  /** Files attached to the message, served from the fake's CDN. */
+  files?: Array<{ name: string; type: string; data: Buffer }>;
 }
 export interface ButtonClickInput {
   channelId: string;
@@ -60,7 +62,8 @@ export class UserActions {
     const content =
       input.mentionsBot && !input.content.includes(mention) ? `${mention} ${input.content}` : input.content;
     const mentioned = content.includes(mention);
-    const m = state.store(state.newMessage(ch.id, author, { content }, { mentions: mentioned ? [state.bot] : [] }));
+    const body = { content, ...(input.files && { _files: input.files }) };
+    const m = state.store(state.newMessage(ch.id, author, body, { mentions: mentioned ? [state.bot] : [] }));
     const d = { ...state.toApi(m), channel_type: ch.type, ...(dm ? {} : { member: this.member() }) };
     this.gateway.dispatch('MESSAGE_CREATE', (intents) => {
       if (!(intents & (dm ? Intents.DirectMessages : Intents.GuildMessages))) return null;

@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { methods, respond, type ApiResult } from './api.ts';
 import { CallLog } from './call-log.ts';
 import { decodeJsonField } from './limits.ts';
+import { SlackFiles, type FileDownload } from './files.ts';
 import { createSigner, type SlackSigner } from './signer.ts';
 import { SlackStore, type Identity, type ResponseTarget, type StoredEphemeral, type StoredMessage } from './store.ts';
 
@@ -16,6 +17,7 @@ export type { SlackCall, CallPredicate } from './call-log.ts';
 export type { Delivery, EventOptions, PostOptions, SlackSigner } from './signer.ts';
 export type { Identity, ResponseTarget, StoredEphemeral, StoredMessage, MessageVersion } from './store.ts';
 export { CallLog } from './call-log.ts';
+export type { FileDownload, FileInput } from './files.ts';
 export { LIMITS } from './limits.ts';
 
 export interface FakeSlackOptions {
@@ -59,6 +61,8 @@ export interface FakeSlack {
   responses: RecordedResponse[];
   failNext(method: string, spec: FailureSpec): void;
   signer: SlackSigner;
+  /** Every request for a shared file's bytes (`url_private`), in order. */
+  fileDownloads: FileDownload[];
   close(): Promise<void>;
 }
 
@@ -116,7 +120,9 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     });
   };
 
+  const files = new SlackFiles();
   const app = new Hono();
+  app.get('/files-pri/:file/:name', (c) => files.serve(c, botToken));
   app.on(['GET', 'POST'], '/api/:method', async (c) => {
     const method = c.req.param('method');
     const args = await readArgs(c);
@@ -179,6 +185,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       return url;
     },
     slashAck: (url, body) => void answer(url, body, 'slash_ack'),
+    shareFiles: (shared) => files.share(baseUrl, identity.teamId, shared),
   });
 
   return {
@@ -190,6 +197,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     calls,
     responses,
     signer,
+    fileDownloads: files.downloads,
     messages: (channel) => store.messages(channel),
     ephemerals: (channel, user) => store.ephemerals(channel, user),
     failNext: (method, spec) => {

@@ -3,6 +3,7 @@
 // with the signing secret, and POSTs them. Raw helpers send deliberately bad requests.
 import { createHmac } from 'node:crypto';
 import { channelKind } from './api.ts';
+import type { FileInput } from './files.ts';
 import type { Block } from './limits.ts';
 import { wireMessage, type SlackStore, type ResponseTarget } from './store.ts';
 
@@ -37,6 +38,8 @@ export interface SignerWorld {
   responseUrl(target: ResponseTarget): string;
   /** A slash command's non-empty 200 body is shown to the user, as Slack does. */
   slashAck(responseUrl: string, body: Record<string, unknown>): void;
+  /** Stores shared files; their entries as an event lists them. */
+  shareFiles(files: FileInput[]): Array<Record<string, unknown>>;
 }
 
 export type SlackSigner = ReturnType<typeof createSigner>;
@@ -105,7 +108,15 @@ export function createSigner(world: SignerWorld) {
    */
   async function sendMessage(
     url: string,
-    m: { channel: string; user: string; text: string; thread_ts?: string; channelType?: 'im' | 'channel' | 'group' },
+    m: {
+      channel: string;
+      user: string;
+      text: string;
+      thread_ts?: string;
+      channelType?: 'im' | 'channel' | 'group';
+      /** Files shared with the message: a `file_share` event listing them. */
+      files?: FileInput[];
+    },
   ) {
     const kind = channelKind(m.channel);
     const channelType = m.channelType ?? kind;
@@ -120,6 +131,7 @@ export function createSigner(world: SignerWorld) {
       team: id.teamId,
       event_ts: stored.ts,
       ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+      ...(m.files && { subtype: 'file_share', files: world.shareFiles(m.files) }),
     };
     const message = await sendEvent(url, { type: 'message', ...base, channel_type: channelType });
     const mentions = channelType !== 'im' && m.text.includes(`<@${id.botUserId}>`);

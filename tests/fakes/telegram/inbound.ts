@@ -29,9 +29,9 @@ export interface TapInput {
   data: string;
 }
 
-const fullUser = (u: UserInput): TgUser => ({ is_bot: false, first_name: `User ${u.id}`, ...u });
+export const fullUser = (u: UserInput): TgUser => ({ is_bot: false, first_name: `User ${u.id}`, ...u });
 
-function chatFor(input: UserMessageInput, from: TgUser): TgChat {
+export function chatFor(input: Omit<UserMessageInput, 'text'>, from: TgUser): TgChat {
   const { chatId, messageThreadId } = input;
   const type: ChatType =
     input.chatType ??

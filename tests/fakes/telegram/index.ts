@@ -8,6 +8,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readParams, type Params } from './body.ts';
 import { CallLog } from './call-log.ts';
+import {
+  FileStore,
+  userDocument,
+  userPhoto,
+  type Download,
+  type UserDocumentInput,
+  type UserPhotoInput,
+} from './files.ts';
 import { tap, userMessage, type TapInput, type UserMessageInput } from './inbound.ts';
 import { METHODS, commandKey, lookupMethod, type BotCommand, type FakeState } from './methods.ts';
 import { MessageStore, type StoredMessage } from './store.ts';
@@ -19,6 +27,7 @@ export { telegramHtmlToPlain, parseTelegramHtml } from './html.ts';
 export type { StoredMessage, StoredVersion } from './store.ts';
 export type { TapInput, UserMessageInput, UserInput } from './inbound.ts';
 export type { Delivery } from './updates.ts';
+export type { Download, UserDocumentInput, UserPhotoInput } from './files.ts';
 export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
@@ -40,6 +49,11 @@ export interface FakeTelegram {
   pushUpdate(update: Omit<TgUpdate, 'update_id'>): TgUpdate;
   sendUserMessage(input: UserMessageInput): TgUpdate;
   tapButton(input: TapInput): TgUpdate;
+  /** A user sends a photo (its sizes smallest first) or a document; the bot reads it with getFile. */
+  sendUserPhoto(input: UserPhotoInput): TgUpdate;
+  sendUserDocument(input: UserDocumentInput): TgUpdate;
+  /** Every download of a file's bytes (`/file/bot<token>/<path>`), in order. */
+  downloads: Download[];
   /** Registers a chat the bot may write to without a user having written first (e.g. approval channels). */
   addChat(chat: TgChat): void;
   /** The bot's messages in a chat, oldest first (deep copies); deleted ones only with `includeDeleted`. */
@@ -102,7 +116,15 @@ export async function startFakeTelegram(
     ...opts.botUser,
   };
   const hub = new UpdateHub();
-  const state: FakeState = { bot, store: new MessageStore(bot), hub, queries: new Map(), commands: new Map() };
+  const files = new FileStore();
+  const state: FakeState = {
+    bot,
+    store: new MessageStore(bot),
+    hub,
+    queries: new Map(),
+    commands: new Map(),
+    files,
+  };
   const calls = new CallLog();
   const failures = new Map<string, Array<{ status: number; body: unknown } | null>>();
   const holds = new Map<string, Array<Hold | null>>();
@@ -114,6 +136,29 @@ export async function startFakeTelegram(
   };
 
   const app = new Hono();
+  app.get('/file/:auth/*', (c) => {
+    const path = c.req.path.slice(`/file/${c.req.param('auth')}/`.length);
+    const file = c.req.param('auth') === `bot${token}` ? files.byPath(path) : undefined;
+    if (!file) {
+      files.downloads.push({ path, status: 404, sent: 0 });
+      return c.json({ ok: false, error_code: 404, description: 'Not Found' }, 404);
+    }
+    const download: Download = { path, status: 200, sent: 0 };
+    files.downloads.push(download);
+    // In 64 KB pieces, each made when the client reads on: `sent` says how far a client that left early got.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (download.sent >= file.bytes.length) return controller.close();
+        const piece = file.bytes.subarray(download.sent, download.sent + 65_536);
+        download.sent += piece.length;
+        controller.enqueue(piece);
+      },
+      cancel() {
+        download.cancelled = true;
+      },
+    });
+    return new Response(body, { headers: { 'content-type': 'application/octet-stream' } });
+  });
   app.all('/:auth/:method', async (c) => {
     const method = lookupMethod(c.req.param('method')) ?? c.req.param('method');
     const at = Date.now();
@@ -172,6 +217,9 @@ export async function startFakeTelegram(
     pushUpdate: (update) => hub.push(update),
     sendUserMessage: (input) => userMessage(state, input),
     tapButton: (input) => tap(state, input),
+    sendUserPhoto: (input) => userPhoto(state, files, input),
+    sendUserDocument: (input) => userDocument(state, files, input),
+    downloads: files.downloads,
     addChat: (chat) => state.store.addChat(chat),
     messages: (chatId, o = {}) => state.store.list(chatId, o.includeDeleted),
     failNext(method, spec) {

@@ -2,6 +2,7 @@
 // A handler mutates state and returns the result; the server records the call afterwards.
 import { chatIdOf, optBool, optInt, optStr, reqInt, type Params } from './body.ts';
 import { readMarkup, readText } from './content.ts';
+import type { FileStore } from './files.ts';
 import { versionOf, type MessageStore } from './store.ts';
 import type { UpdateHub } from './updates.ts';
 import { TelegramApiError, badRequest, type TgUser } from './wire.ts';
@@ -18,6 +19,7 @@ export interface FakeState {
   hub: UpdateHub;
   queries: Map<string, { answered: boolean }>;
   commands: Map<string, BotCommand[]>;
+  files: FileStore;
 }
 
 export interface Outcome {
@@ -201,6 +203,8 @@ export const METHODS: Record<string, Handler> = {
     s.commands.delete(commandKey(p));
     return ok(true);
   },
+
+  getFile: (s, p) => ok(s.files.getFile(optStr(p, 'file_id'))),
 
   deleteMessage: (s, p) => {
     const chatId = chatIdOf(p);

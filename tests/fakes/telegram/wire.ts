@@ -51,6 +51,9 @@ export interface TgMessage {
   is_topic_message?: true;
   text?: string;
   entities?: TgEntity[];
+  caption?: string;
+  photo?: Array<{ file_id: string; file_unique_id: string; file_size: number; width: number; height: number }>;
+  document?: { file_id: string; file_unique_id: string; file_name: string; mime_type: string; file_size: number };
   reply_markup?: TgInlineKeyboard;
   reply_to_message?: TgMessage;
   edit_date?: number;

@@ -8,6 +8,11 @@ import { textOf } from '../runner/transcript.ts';
 const CHARS_PER_TOKEN = 4;
 /** Per message: role, separators and name, as the OpenAI chat format spends them. */
 const MESSAGE_OVERHEAD = 4;
+/**
+ * Per image a person sent (core/media): about what providers charge for one (OpenAI ~765 at 1024×1024
+ * high detail, Anthropic ~1,600 at 1.15 megapixels), never the length of its data: URL, which is no text.
+ */
+const IMAGE_TOKENS = 1_000;
 
 /**
  * Each message's count, once: every turn plans the window over the whole conversation again, and a
@@ -23,7 +28,8 @@ export function approxTokens(message: BaseMessage): number {
   if (AIMessage.isInstance(message)) {
     for (const call of message.tool_calls ?? []) chars += call.name.length + JSON.stringify(call.args ?? {}).length;
   }
-  const tokens = MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN);
+  const images = Array.isArray(message.content) ? message.content.filter((p) => p.type === 'image_url').length : 0;
+  const tokens = MESSAGE_OVERHEAD + Math.ceil(chars / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
   counted.set(message, tokens);
   return tokens;
 }

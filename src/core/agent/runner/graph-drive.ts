@@ -2,6 +2,7 @@
 // every TurnRunner entry point (a message, a resume, an expiry) ends in.
 import { INTERRUPT } from '@langchain/langgraph';
 import type { ApprovalBroker, ApprovalQuestion } from '../../approvals/index.ts';
+import type { MediaReader } from '../../media/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import type { RunRef } from '../../runs/index.ts';
 import type { Actor } from '../../surface/index.ts';
@@ -32,6 +33,8 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
    * One runner per thread across every process on the database; without it, only this process's queues order a thread.
    */
   leases?: Pick<ThreadLeases, 'run' | 'runOnChat'>;
+  /** Reads a message's files (core/media); absent: only the text of a message with files goes on. */
+  media?: Pick<MediaReader, 'read'>;
   /** Shows a chat's answer while the model writes it (core/streaming); absent: the answer lands whole. */
   live?: Pick<LiveReplies, 'open'>;
   /**

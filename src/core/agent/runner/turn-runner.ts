@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { HumanMessage } from '@langchain/core/messages';
 import { Command, type Interrupt } from '@langchain/langgraph';
 import { GATE_STATES } from '../../db/index.ts';
 import type { ApprovalQuestion, Gate, ResumeDecision } from '../../approvals/index.ts';
-import type { ChatRef, Actor } from '../../surface/index.ts';
+import type { ChatRef } from '../../surface/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import { chatRun, runOf, type RunRef } from '../../runs/index.ts';
 import type { GateAnswer } from '../graph/gate-node.ts';
@@ -21,6 +20,7 @@ import {
   turnMessageId,
   unansweredCalls,
 } from './transcript.ts';
+import { humanMessage, type TurnInput } from './turn-input.ts';
 import { TurnOutput } from './turn-output.ts';
 import { configOf, GraphDrive, type DriveResult, type TurnRunnerOptions } from './graph-drive.ts';
 
@@ -53,7 +53,7 @@ export class TurnRunner {
    * Options: who lets the thread's lease go, who records the replies sent; the lease taken with the row.
    */
   async message(
-    input: { chat: ChatRef; actor: Actor; text: string; turnId?: string },
+    input: TurnInput & { chat: ChatRef },
     options: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff; ahead?: AheadLease } = {},
   ): Promise<void> {
     const current = () => this.#o.threads.current(input.chat);
@@ -71,7 +71,7 @@ export class TurnRunner {
   }
 
   /** A new input on any run (a chat's message, a background task's goal); see {@link message}. */
-  async turn(run: RunRef, input: { actor: Actor; text: string; turnId?: string }): Promise<DriveResult> {
+  async turn(run: RunRef, input: TurnInput): Promise<DriveResult> {
     return this.#graph.leased(run, () => this.#turn(run, input));
   }
 
@@ -85,16 +85,14 @@ export class TurnRunner {
     return { replies, answered: values.answeredBy != null && !(messages.length > 0 && isNotice(messages.at(-1)!)) };
   }
 
-  async #turn(
-    run: RunRef,
-    input: { actor: Actor; text: string; turnId?: string },
-    sent?: SentHandOff,
-  ): Promise<DriveResult> {
+  async #turn(run: RunRef, input: TurnInput, sent?: SentHandOff): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
     let snapshot = await this.#o.graph.getState(configOf(threadId));
     const values = snapshot.values as Partial<AgentStateValue>;
     if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
+    const human = await humanMessage({ ...this.#o, out: this.#out }, run, input, turnId, sent);
+    if (!human) return { ok: true }; // a file alone that could not be read: the person was told why
     if (snapshot.next.includes('tools') && !hasQuestion(snapshot.tasks)) {
       const requester = values.turn?.requester ?? input.actor;
       await this.#graph.drive(run, null, requester); // its replies recorded at once: another drive follows
@@ -106,7 +104,7 @@ export class TurnRunner {
     return this.#graph.drive(
       run,
       {
-        messages: [...closing, new HumanMessage({ content: input.text, id: turnMessageId(turnId) })],
+        messages: [...closing, human],
         verdicts: {},
         turn: { id: turnId, chat: run.origin ?? `thread:${threadId}`, requester: input.actor },
       },

@@ -66,11 +66,13 @@ export class WorkPlanner {
         turnIdOf(inboxKey(event)),
       );
     const text = event.kind === 'message' ? event.text : '';
+    const attachments = event.kind === 'message' ? event.attachments : undefined;
+    const turnId = turnIdOf(inboxKey(event));
     return {
       queue: event.chat,
       turn: true,
       run: (options) =>
-        this.#o.runner.message({ chat: event.chat, actor, text, turnId: turnIdOf(inboxKey(event)) }, options),
+        this.#o.runner.message({ chat: event.chat, actor, text, turnId, ...(attachments && { attachments }) }, options),
     };
   }
 

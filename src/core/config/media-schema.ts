@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { duration } from './duration.ts';
+import { size } from './size.ts';
+
+/**
+ * `media` in kazma.yaml: files people send (docs/chat.md). `max_bytes` is checked from the size the
+ * platform declares, before anything is downloaded, and again while the bytes stream in.
+ *
+ * @example
+ * media:
+ *   max_bytes: 20MB
+ */
+export const mediaSchema = z
+  .strictObject({
+    /** The largest file read; the default is Telegram's own limit for a bot's download. */
+    max_bytes: size('20MB', { min: '1KB' }),
+    /** The most characters of a document's text the model gets; a longer one is cut, with a note. */
+    max_document_chars: z.number().int().min(1_000).default(50_000),
+    /** Reading one document (in a worker thread) is stopped past this long, or past this much memory. */
+    parse_timeout: duration('20s', { min: '1s' }),
+    parse_memory: size('256MB', { min: '32MB' }),
+  })
+  .prefault({});

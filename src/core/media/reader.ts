@@ -1,0 +1,75 @@
+// A message's files made into what the model is sent: one user message whose content is the text (a
+// caption), each image as a `data:` URL — never the platform's URL, which may carry a bot token — and each
+// document's text fenced as outside text. What cannot be read is said to the person, never guessed at.
+import type { Attachment, ChatRef, SurfaceRegistry } from '../surface/index.ts';
+import { type DocumentLimits, documentKind, readDocument } from './document-reader.ts';
+import { downloadWithin, MediaRefusal } from './download.ts';
+import { imageTypeOf } from './sniff.ts';
+import { labelOf } from './wording.ts';
+
+/** A part of a user message's content, in the OpenAI shape LangChain passes on (and converts for others). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+/** What media reading may do: `media.*` and `model.vision` in kazma.yaml. */
+export interface MediaSettings {
+  maxBytes: number;
+  /** The model takes images; off, an image is not sent and the person is told. */
+  vision: boolean;
+  documents: DocumentLimits;
+}
+
+/** A message ready for the model: its content, and notes for the person about files that were not read. */
+export interface ReadMessage {
+  content: string | ContentPart[];
+  notes: string[];
+  /** Nothing is left for the model (no text, no file read): the turn only tells the person the notes. */
+  empty: boolean;
+}
+
+/** Options for {@link MediaReader}. */
+export interface MediaReaderOptions {
+  surfaces: Pick<SurfaceRegistry, 'for'>;
+  settings: MediaSettings;
+}
+
+export class MediaReader {
+  readonly #o: MediaReaderOptions;
+
+  constructor(options: MediaReaderOptions) {
+    this.#o = options;
+  }
+
+  /** Downloads and reads `attachments` of a message in `chat`; `text` is its caption. */
+  async read(chat: ChatRef, text: string, attachments: Attachment[], signal?: AbortSignal): Promise<ReadMessage> {
+    const notes: string[] = [];
+    const parts: ContentPart[] = [];
+    for (const attachment of attachments) {
+      try {
+        parts.push(await this.#part(chat, attachment, signal));
+      } catch (error) {
+        if (!(error instanceof MediaRefusal)) throw error;
+        notes.push(error.message);
+      }
+    }
+    const words = text.trim() === '' ? [] : [{ type: 'text' as const, text }];
+    if (parts.length === 0) return { content: text, notes, empty: words.length === 0 };
+    return { content: [...words, ...parts], notes, empty: false };
+  }
+
+  async #part(chat: ChatRef, attachment: Attachment, signal?: AbortSignal): Promise<ContentPart> {
+    const label = labelOf(attachment);
+    const { maxBytes, vision } = this.#o.settings;
+    if (attachment.kind === 'image' && !vision)
+      throw new MediaRefusal(
+        `🖼 This model cannot see images (\`model.vision\` is off), so ${label} was not shown to it.`,
+      );
+    if (attachment.kind === 'document') documentKind(attachment, label); // an unread type is not downloaded
+    const surface = this.#o.surfaces.for(chat);
+    const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
+    if (attachment.kind === 'document')
+      return { type: 'text', text: await readDocument(bytes, attachment, label, this.#o.settings.documents) };
+    const mime = imageTypeOf(bytes);
+    if (!mime) throw new MediaRefusal(`📎 ${label} is not an image Kazma can read (JPEG, PNG, GIF or WebP).`);
+    return { type: 'image_url', image_url: { url: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}` } };
+  }
+}

@@ -1,0 +1,65 @@
+// Attachments sent to Kazma on Discord: each is downloaded from its (signed) CDN URL, an image goes to the
+// model as a data: URL and a document as fenced text, in the same user message as the words; no URL of
+// Discord's reaches the model.
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
+import { contentText } from '../../fakes/llm-wire.ts';
+import { textPdf } from '../../helpers/pdf.ts';
+import { DM_OF, GENERAL, MAYA, startHarness, type Harness } from './harness.ts';
+
+let llm: FakeLlm;
+let h: Harness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  llm.requests.length = 0;
+});
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+const lastUser = () => [...(llm.requests.at(-1)?.messages ?? [])].reverse().find((m) => m.role === 'user');
+
+describe('attachments on Discord', () => {
+  it('sends an attached image to the model as a data: URL, with the words', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), randomBytes(2_000)]);
+    h.say({
+      channelId: GENERAL,
+      author: MAYA,
+      content: 'what is this?',
+      mentionsBot: true,
+      files: [{ name: 'cat.gif', type: 'image/gif', data: gif }],
+    });
+    await h.settled();
+    expect(llm.requests).toHaveLength(1);
+    const parts = lastUser()?.content as Part[];
+    expect(parts[0]).toEqual({ type: 'text', text: 'what is this?' });
+    expect(parts[1]?.image_url?.url).toBe(`data:image/gif;base64,${gif.toString('base64')}`);
+    expect(h.fake.downloads).toEqual([{ path: expect.stringContaining('/cat.gif'), status: 200 }]);
+    const wire = JSON.stringify(llm.requests);
+    expect(wire).not.toContain('/attachments/');
+    expect(wire).not.toContain(h.fake.token);
+  });
+
+  it('sends an attached PDF’s text fenced, with its name, when it comes alone', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const pdf = Buffer.from(textPdf(['Discord design notes']));
+    h.say({
+      channelId: DM_OF[MAYA.id]!,
+      author: MAYA,
+      content: '',
+      guild: false,
+      files: [{ name: 'notes.pdf', type: 'application/pdf', data: pdf }],
+    });
+    await h.settled();
+    const text = contentText(lastUser()?.content);
+    expect(text).toContain('📎 notes.pdf, 1 page\n«outside:');
+    expect(text).toContain('Discord design notes');
+  });
+});

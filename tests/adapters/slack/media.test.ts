@@ -1,0 +1,103 @@
+// Files shared with Kazma on Slack: each is downloaded from its url_private with the bot token as a Bearer
+// header (never a URL the model sees), an image goes to the model as a data: URL and a document as fenced
+// text, in the same user message as the words.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
+import { contentText } from '../../fakes/llm-wire.ts';
+import { textPdf } from '../../helpers/pdf.ts';
+import { dmOf, MAYA, startSlackHarness, type SlackHarness } from './harness.ts';
+
+let llm: FakeLlm;
+let h: SlackHarness | undefined;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(async () => {
+  await llm.close();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  llm.requests.length = 0;
+});
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+const lastUser = () => [...(llm.requests.at(-1)?.messages ?? [])].reverse().find((m) => m.role === 'user');
+
+describe('files on Slack', () => {
+  it('sends a shared image to the model as a data: URL, read with the bot token', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(3_000)]);
+    await h.fake.signer.sendMessage(h.url, {
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: 'what is this?',
+      files: [{ name: 'shot.png', mimetype: 'image/png', bytes: new Uint8Array(png) }],
+    });
+    await h.settled();
+    expect(llm.requests).toHaveLength(1);
+    const parts = lastUser()?.content as Part[];
+    expect(parts[0]).toEqual({ type: 'text', text: 'what is this?' });
+    expect(parts[1]?.image_url?.url).toBe(`data:image/png;base64,${png.toString('base64')}`);
+    expect(h.fake.fileDownloads).toEqual([{ id: expect.any(String), authorized: true }]);
+    const wire = JSON.stringify(llm.requests);
+    expect(wire).not.toContain(h.fake.botToken);
+    expect(wire).not.toContain('files-pri');
+  });
+
+  it('sends a shared PDF’s text fenced, with its name', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const pdf = textPdf(['Minutes of the Slack meeting']);
+    await h.fake.signer.sendMessage(h.url, {
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: '',
+      files: [{ name: 'minutes.pdf', mimetype: 'application/pdf', bytes: pdf }],
+    });
+    await h.settled();
+    const text = contentText(lastUser()?.content);
+    expect(text).toContain('📎 minutes.pdf, 1 page\n«outside:');
+    expect(text).toContain('Minutes of the Slack meeting');
+  });
+
+  it('sends the bot token only to Slack: a file elsewhere is refused, its host never asked', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const asked: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      asked.push(String(req.headers.authorization));
+      res.end('x');
+    });
+    await new Promise<void>((done) => elsewhere.listen(0, '127.0.0.1', done));
+    const { port } = elsewhere.address() as AddressInfo;
+    const file = {
+      id: 'F0EVIL',
+      name: 'x.png',
+      mimetype: 'image/png',
+      size: 1,
+      url_private: `http://localhost:${port}/x.png`,
+    };
+    await h.fake.signer.sendEvent(h.url, {
+      type: 'message',
+      subtype: 'file_share',
+      user: MAYA.id,
+      text: 'look',
+      ts: '1700000000.000100',
+      channel: dmOf(MAYA),
+      channel_type: 'im',
+      files: [file],
+    });
+    await h.settled();
+    elsewhere.close();
+    expect(asked).toEqual([]);
+    const replies = h.fake.messages(dmOf(MAYA)).filter((m) => m.user === h!.fake.identity.botUserId);
+    expect(replies.map((m) => m.text)).toEqual([
+      expect.stringMatching(
+        /could not be downloaded: the file is not on Slack \(<?http:\/\/localhost:\d+>?\), so the bot token was not sent there$/,
+      ),
+      'echo: look',
+    ]);
+  });
+});
