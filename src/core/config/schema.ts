@@ -110,10 +110,7 @@ export const configSchema = z.strictObject({
   tools: section({
     disabled: z.array(z.string()).default([]),
     workspace: z.string().default(''),
-    /**
-     * Extra environment variables children may see, beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR; `NAME_*` matches a
-     * prefix.
-     */
+    /** Environment variables children may see beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR; `NAME_*`: a prefix. */
     env_allow: z
       .array(
         z
