@@ -146,6 +146,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     actions,
     clock,
     logger,
+    surfaces,
   });
   const chat = createChat({
     loaded,

@@ -1,5 +1,5 @@
 import type { ChatQueues } from '../chat/index.ts';
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
 import { runQueue } from '../runs/index.ts';
 import type { FirstDecisionWins } from '../decisions/index.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
@@ -16,6 +16,8 @@ export interface ApprovalDeciderOptions {
   queues: ChatQueues;
   /** Answers losers and refused deciders privately. */
   decisions: Pick<FirstDecisionWins, 'tell'>;
+  /** Edits a tapped card's message to show how its gate was settled (see DecisionInput.tapped). */
+  showSettled?: (tapped: MessageRef, gate: Gate) => Promise<void>;
 }
 
 /** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
@@ -33,6 +35,12 @@ export interface DecisionInput {
    * attempt and adds no audit row. The HTTP API has none: each call is an attempt.
    */
   eventKey?: string;
+  /**
+   * The card's message the tap came from, when the platform says. A tap on a card of a gate already
+   * settled edits that message to show how: a card sent twice (its first send's answer lost, so never
+   * recorded) or one whose decision edit was lost to a crash does not stay live for good.
+   */
+  tapped?: MessageRef;
 }
 
 /**
@@ -59,6 +67,8 @@ export class ApprovalDecider {
   async decideNow(input: DecisionInput): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
+      if (outcome.reason === 'decided' && outcome.gate && input.tapped)
+        await this.#o.showSettled?.(input.tapped, outcome.gate).catch(() => undefined);
       if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message);
       return outcome;
     }

@@ -1,5 +1,5 @@
 import type { AccessPolicy, ChatQueues } from '../chat/index.ts';
-import type { ChatRef } from '../surface/index.ts';
+import type { ChatRef, MessageRef, SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
@@ -8,9 +8,10 @@ import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import { runQueue } from '../runs/index.ts';
-import { parseApprovalActionId, showAllText } from './card.ts';
+import { gateCard, parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
+import type { Gate } from './port.ts';
 import { DurableApprovalBroker } from './durable-broker.ts';
 import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
 
@@ -58,6 +59,8 @@ export interface ApprovalsDeps {
   actions: ActionRouter;
   clock: Clock;
   logger: Logger;
+  /** Where a tapped card of a settled gate is edited to show the settlement (DecisionInput.tapped). */
+  surfaces: Pick<SurfaceRegistry, 'editCard'>;
 }
 
 /** The approvals module: deciding, healing, its commands, its /status line and its sweep step. */
@@ -79,8 +82,11 @@ export function createApprovals({
   actions,
   clock,
   logger,
+  surfaces,
 }: ApprovalsDeps): ApprovalsModule {
-  const decider = new ApprovalDecider({ broker, runner, queues, decisions });
+  const showSettled = (tapped: MessageRef, gate: Gate) =>
+    surfaces.editCard(tapped, gateCard(gate, { now: clock.now(), secrets: loaded.secrets }));
+  const decider = new ApprovalDecider({ broker, runner, queues, decisions, showSettled });
   const reconciler = new ApprovalReconciler({
     broker,
     runner,
@@ -101,8 +107,8 @@ export function createApprovals({
         };
       return {
         queue: runQueue(gate),
-        run: async ({ actor, via, eventKey }) =>
-          void (await decider.decideNow({ ...parsed, actor, via, seen: gate, eventKey })),
+        run: async ({ actor, via, eventKey, tapped }) =>
+          void (await decider.decideNow({ ...parsed, actor, via, seen: gate, eventKey, ...(tapped && { tapped }) })),
       };
     },
   });

@@ -1,4 +1,4 @@
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 
 /** What a button tap means once its owner has read it: which chat's queue it waits in, and the work. */
@@ -9,9 +9,10 @@ export interface RoutedAction {
   queue?: string;
   /**
    * Decides as `actor`, who tapped in `via`. `eventKey` names the tap (its turn id, `<platform>:<event id>`):
-   * the same tap run again (taken up after a stop) is the same attempt.
+   * the same tap run again (taken up after a stop) is the same attempt. `tapped`: the card's message, when
+   * the platform says which one was tapped.
    */
-  run(input: { actor: Actor; via: ChatRef; eventKey: string }): Promise<void>;
+  run(input: { actor: Actor; via: ChatRef; eventKey: string; tapped?: MessageRef }): Promise<void>;
 }
 
 /** Reads the button ids that start with one prefix; undefined for an id it does not know (any more). */

@@ -50,7 +50,11 @@ export class WorkPlanner {
             ),
         };
       const eventKey = turnIdOf(inboxKey(event));
-      return { queue: routed.queue, run: () => routed.run({ actor, via: event.chat, eventKey }) };
+      const tapped = event.message;
+      return {
+        queue: routed.queue,
+        run: () => routed.run({ actor, via: event.chat, eventKey, ...(tapped && { tapped }) }),
+      };
     }
     const command =
       event.kind === 'command'
