@@ -147,6 +147,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     clock,
     logger,
     surfaces,
+    db,
   });
   const chat = createChat({
     loaded,
