@@ -2,7 +2,9 @@
 // and however many retries a rate limit costs: a post waits while an older post to the same destination
 // is still to be delivered (`pending`, or `sending`). Before, a reply refused with a 429 went back to
 // `pending` for the worker's retry while the chat's next replies were sent at once, overtaking it.
-// Edits are not posts: they change a message in place and keep their own order (deliver.ts).
+// Edits are not posts: they change a message in place and keep their own order (deliver.ts). A card
+// does not wait (deliver.ts): a question waiting for a person must not queue behind a rate-limited reply,
+// nor behind a hundred other cards.
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import { type Db, outbox } from '../db/index.ts';

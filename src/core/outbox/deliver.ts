@@ -59,7 +59,9 @@ export async function deliverOutbox(
     if (order === 'behind-a-send') throw new EditTargetNotReadyError(id, 'has an older edit being sent');
   }
   // A chat's posts go out in the order they were written, whatever a rate limit held back (chat-order.ts).
-  if (row.kind !== 'edit' && (await olderPostOpen(db, row))) throw new OutboxNotNextError(id);
+  // A card (a question waiting for a person) never waits: a hundred cards, or one behind a rate-limited
+  // reply, would hold up the decision itself. Messages wait behind older messages and cards alike.
+  if (row.kind === 'message' && (await olderPostOpen(db, row))) throw new OutboxNotNextError(id);
   const claimed = await moveOutbox(db, id, 'pending', 'sending');
   if (!claimed) return 'skipped';
   if (row.kind === 'edit' && (await editOrder(db, row)) === 'superseded') {
