@@ -2,9 +2,10 @@
 // and however many retries a rate limit costs: a post waits while an older post to the same destination
 // is still to be delivered (`pending`, or `sending`). Before, a reply refused with a 429 went back to
 // `pending` for the worker's retry while the chat's next replies were sent at once, overtaking it.
-// Edits are not posts: they change a message in place and keep their own order (deliver.ts). A card
-// does not wait (deliver.ts): a question waiting for a person must not queue behind a rate-limited reply,
-// nor behind a hundred other cards.
+// Edits are not posts: they change a message in place and keep their own order (deliver.ts). Cards are
+// not in this order either, neither waiting nor waited for: a question waiting for a person must not queue
+// behind a rate-limited reply or a hundred other cards, and a card a killed process left `sending` (on
+// PostgreSQL called "delivery unknown" only after 5 minutes) must not hold the chat's replies back.
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import { type Db, outbox } from '../db/index.ts';
@@ -16,8 +17,8 @@ export class OutboxNotNextError extends KazmaError {
   }
 }
 
-/** The kinds that post a new message, and the states of one still to be delivered. */
-export const POSTS = ['message', 'card'] as const;
+/** The kind whose posts keep their chat's order, and the states of one still to be delivered. */
+export const POSTS = ['message'] as const;
 export const OPEN = ['pending', 'sending'] as const;
 
 /** Whether a post older than `row` to its destination is still to be delivered. */
@@ -54,7 +55,7 @@ export async function nextPendingPost(db: Db, destination: string): Promise<stri
  * `sent` still to be recorded at its end) — else the value of placeholder `state`.
  */
 export const REPLY_STATE = sql`(case when exists (
-    select 1 from ${outbox} o where o.destination = ${sql.placeholder('destination')} and o.kind in ('message', 'card')
+    select 1 from ${outbox} o where o.destination = ${sql.placeholder('destination')} and o.kind = 'message'
       and o.state in ('pending', 'sending')
       and o.id not in (select jsonb_array_elements_text(${sql.placeholder('mine')}::jsonb))
   ) then 'pending' else ${sql.placeholder('state')} end)`;

@@ -59,8 +59,7 @@ export async function deliverOutbox(
     if (order === 'behind-a-send') throw new EditTargetNotReadyError(id, 'has an older edit being sent');
   }
   // A chat's posts go out in the order they were written, whatever a rate limit held back (chat-order.ts).
-  // A card (a question waiting for a person) never waits: a hundred cards, or one behind a rate-limited
-  // reply, would hold up the decision itself. Messages wait behind older messages and cards alike.
+  // Only messages keep their chat's order; a card (a question waiting for a person) never waits.
   if (row.kind === 'message' && (await olderPostOpen(db, row))) throw new OutboxNotNextError(id);
   const claimed = await moveOutbox(db, id, 'pending', 'sending');
   if (!claimed) return 'skipped';
