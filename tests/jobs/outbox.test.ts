@@ -59,7 +59,9 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
     const dispatcher = new JobOutboxDispatcher({ queue: driver, kind, db: database().db, surfaces, logger });
     return {
       dispatch: (ids: string[]) => dispatcher.dispatch(ids),
-      recover: (sendingBefore = new Date()) => dispatcher.recover({ sendingBefore }),
+      // A second ahead by default: the row's updated_at is the database's now(), which can read a little
+      // past this process's clock (and within the same millisecond, past it).
+      recover: (sendingBefore = new Date(Date.now() + 1_000)) => dispatcher.recover({ sendingBefore }),
       close: () => driver.close(),
     };
   };
