@@ -68,12 +68,14 @@ const TURN_STATEMENTS: Array<[string, RegExp]> = [
     /^with "lease" as \(insert into "thread_leases".*"taken" as \(update "inbox" set "state".*"ahead" as \(insert into "thread_leases" .* coalesce\(\(select "chat_threads"\."generation"/s,
   ],
   ['checkpoint read', /^with cp as \(/],
+  // Memory (on by default) looks once per turn for notes to recall; with none, nothing more is asked.
+  ['memory: any notes to recall', /^select "id" from "memories"/],
   ['checkpoint write', /^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/],
   ['reply', /^insert into "outbox"/],
   ['end, listing, both leases', /^with "ended" as \(update "inbox" set "state"/],
 ];
 
-it('a simple turn on PostgreSQL: 6 statements — its row and its thread’s lease are taken with the chat’s lease, it ends, and its reply is recorded sent, in the listing that lets both leases go', async () => {
+it('a simple turn on PostgreSQL: 7 statements — memory’s one look for notes, its row and its thread’s lease are taken with the chat’s lease, it ends, and its reply is recorded sent, in the listing that lets both leases go', async () => {
   await turn('warm up');
   const { statements, row, leases } = await turn('hello');
   const matching = (pattern: RegExp) => statements.filter((text) => pattern.test(text)).length;
@@ -99,7 +101,7 @@ it('a simple turn on PostgreSQL: 6 statements — its row and its thread’s lea
   expect(labels).toEqual(TURN_STATEMENTS.map(([label]) => label));
   // Nothing else touched the turn's tables but what runs on a timer: the inbox's heartbeat and sweep, and
   // the checkpoints' sweep looking for threads to prune.
-  const turnTables = /"inbox"|thread_leases|chat_threads|"langgraph"\./;
+  const turnTables = /"inbox"|thread_leases|chat_threads|"langgraph"\.|"memories"/;
   const timed =
     /^update "inbox" set "updated_at" = now\(\)|^select .* from "inbox" where \("inbox"\."state" in|^delete from "inbox"|^select thread_id from "langgraph"\.checkpoints group by/s;
   const others = statements.filter(

@@ -70,5 +70,7 @@ it('a simple turn on the embedded database: no lease statement, no read of the c
   expect(matching(/^update "inbox" set "state" = \$1, "attempts"/)).toBe(0);
   expect(matching(/^with cp as \(/)).toBe(1);
   expect(matching(/^WITH blobs AS \( INSERT INTO "langgraph"\.checkpoint_blobs/)).toBe(1);
+  // Memory (on by default) looks once for notes to recall; with none, nothing more is asked.
+  expect(matching(/^select "id" from "memories"/)).toBe(1);
   expect(surface.sent.at(-1)!.text).toContain('hello');
 });
