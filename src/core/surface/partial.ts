@@ -5,8 +5,8 @@
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** Inline markers closed when the cut leaves them open, checked in this order (longest first). */
-const INLINE_MARKERS = ['**', '~~', '`'] as const;
+/** Paired inline markers closed when the cut leaves them open (inline code, `` ` ``, is handled first). */
+const PAIRED_MARKERS = ['**', '~~'] as const;
 
 /**
  * `text` (a prefix of a Markdown answer) with whatever it leaves open closed: an open code fence gets
@@ -25,7 +25,7 @@ export function closePartial(text: string): string {
   if (fence !== undefined) return `${text}\n${fence}`;
   // A marker the cut left at the very end opens nothing yet: dropped, not closed (`**` + `**` is no bold).
   const bare = text.replace(/(\*\*|~~|`)+$/u, '');
-  if (bare !== text && bare.split('\n').length === lines.length) return closePartial(bare);
+  if (bare !== text) return closePartial(bare);
   return text + closingInline(lines.at(-1) ?? '');
 }
 
@@ -38,8 +38,8 @@ function closingInline(line: string): string {
   rest = rest.replace(/`[^`]*`/g, '');
   if (openCode) rest = rest.slice(0, rest.lastIndexOf('`'));
   // Each marker left open, closed innermost first: the one opened last closes first.
-  const open = INLINE_MARKERS.slice(0, -1)
-    .filter((marker) => (rest.split(marker).length - 1) % 2 === 1)
-    .sort((a, b) => rest.lastIndexOf(b) - rest.lastIndexOf(a));
+  const open = PAIRED_MARKERS.filter((marker) => (rest.split(marker).length - 1) % 2 === 1).sort(
+    (a, b) => rest.lastIndexOf(b) - rest.lastIndexOf(a),
+  );
   return (openCode ? '`' : '') + open.join('');
 }
