@@ -26,58 +26,69 @@ const ANSWER = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: **check** th
 const PACED = { text: ANSWER, pacing: { words: true, delayMs: 40 } };
 const streaming = (enabled: boolean) => ({ streaming: { enabled, start_after: '200ms' } });
 
-describe('Slack', () => {
-  const DM = slack.dmOf(slack.MAYA);
-  async function turn(enabled: boolean) {
-    const h = await slack.startSlackHarness({ modelBaseUrl: llm.baseURL, config: streaming(enabled) });
-    close = () => h.close();
-    llm.script(PACED);
-    await h.fake.signer.sendMessage(h.url, { channel: DM, user: slack.MAYA.id, text: 'how do I check?' });
-    const bot = () => h.fake.messages(DM).filter((m) => m.user === h.fake.identity.botUserId);
-    await eventually(bot, (messages) => messages.length > 0, 'the first message');
-    const firstShownAt = Date.now();
-    await h.settled();
-    const result = { messages: bot(), firstShownAt, ended: llm.attempts.at(-1)!.endedAt! };
-    await h.close();
-    close = undefined;
-    return result;
-  }
+/** One platform's harness, as the test needs it: the user asks, the bot's messages' texts and edits. */
+interface Platform {
+  ask(): Promise<void>;
+  bot(): Array<{ text: string; edits: number }>;
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
 
-  it('updates one message as the model writes, ending as the answer sent whole', async () => {
-    const whole = await turn(false);
-    const live = await turn(true);
-    expect(live.firstShownAt).toBeLessThan(live.ended);
-    expect(live.messages).toHaveLength(1);
-    expect(live.messages[0]!.edits.length).toBeGreaterThan(0);
-    expect(live.messages.map((m) => m.text)).toEqual(whole.messages.map((m) => m.text));
-    expect(whole.messages[0]!.edits).toHaveLength(0);
-  });
-});
+const PLATFORMS: Record<'Slack' | 'Discord', (config: Record<string, unknown>) => Promise<Platform>> = {
+  async Slack(config) {
+    const h = await slack.startSlackHarness({ modelBaseUrl: llm.baseURL, config });
+    const DM = slack.dmOf(slack.MAYA);
+    return {
+      ask: async () =>
+        void (await h.fake.signer.sendMessage(h.url, { channel: DM, user: slack.MAYA.id, text: 'how do I check?' })),
+      bot: () =>
+        h.fake
+          .messages(DM)
+          .filter((m) => m.user === h.fake.identity.botUserId)
+          .map((m) => ({ text: m.text, edits: m.edits.length })),
+      settled: () => h.settled(),
+      close: () => h.close(),
+    };
+  },
+  async Discord(config) {
+    const h = await discord.startHarness({ modelBaseUrl: llm.baseURL, config });
+    const DM = discord.DM_OF[discord.MAYA.id]!;
+    return {
+      ask: async () => void h.say({ channelId: DM, author: discord.MAYA, content: 'how do I check?', guild: false }),
+      bot: () =>
+        h.fake
+          .messages(DM)
+          .filter((m) => m.author.id === h.fake.bot.id)
+          .map((m) => ({ text: m.content, edits: m.edits.length })),
+      settled: () => h.settled(),
+      close: () => h.close(),
+    };
+  },
+};
 
-describe('Discord', () => {
-  const DM = discord.DM_OF[discord.MAYA.id]!;
-  async function turn(enabled: boolean) {
-    const h = await discord.startHarness({ modelBaseUrl: llm.baseURL, config: streaming(enabled) });
-    close = () => h.close();
-    llm.script(PACED);
-    h.say({ channelId: DM, author: discord.MAYA, content: 'how do I check?', guild: false });
-    const bot = () => h.fake.messages(DM).filter((m) => m.author.id === h.fake.bot.id);
-    await eventually(bot, (messages) => messages.length > 0, 'the first message');
-    const firstShownAt = Date.now();
-    await h.settled();
-    const result = { messages: bot(), firstShownAt, ended: llm.attempts.at(-1)!.endedAt! };
-    await h.close();
-    close = undefined;
-    return result;
-  }
+/** One paced answer on `platform`, streamed or not: its bot messages, when the first showed, when the model ended. */
+async function turn(platform: keyof typeof PLATFORMS, enabled: boolean) {
+  const p = await PLATFORMS[platform](streaming(enabled));
+  close = () => p.close();
+  llm.script(PACED);
+  await p.ask();
+  await eventually(p.bot, (messages) => messages.length > 0, 'the first message');
+  const firstShownAt = Date.now();
+  await p.settled();
+  const result = { messages: p.bot(), firstShownAt, ended: llm.attempts.at(-1)!.endedAt! };
+  await p.close();
+  close = undefined;
+  return result;
+}
 
+describe.each(['Slack', 'Discord'] as const)('%s', (platform) => {
   it('edits one message as the model writes, ending as the answer sent whole', async () => {
-    const whole = await turn(false);
-    const live = await turn(true);
+    const whole = await turn(platform, false);
+    const live = await turn(platform, true);
     expect(live.firstShownAt).toBeLessThan(live.ended);
     expect(live.messages).toHaveLength(1);
-    expect(live.messages[0]!.edits.length).toBeGreaterThan(0);
-    expect(live.messages.map((m) => m.content)).toEqual(whole.messages.map((m) => m.content));
-    expect(whole.messages[0]!.edits).toHaveLength(0);
+    expect(live.messages[0]!.edits).toBeGreaterThan(0);
+    expect(live.messages.map((m) => m.text)).toEqual(whole.messages.map((m) => m.text));
+    expect(whole.messages[0]!.edits).toBe(0);
   });
 });
