@@ -43,4 +43,12 @@ it('a progress line shows a tool’s arguments visibly and never as formatting',
   const hostile = toolProgressLine({ tool: 'mcp__x__evil\u202e', args: { path: 'a\nb\u200bc' } });
   expect(hostile).not.toMatch(/[\u202e\u200b\n]/);
   expect(toolProgressLine({ tool: 'shell', args: { command: 'x'.repeat(500) } }).length).toBeLessThan(120);
+  // Actual secrets are masked as on a card: a configured value, a key by its form; a field's name is not.
+  const withSecrets = toolProgressLine(
+    { tool: 'shell', args: { command: 'curl -H "X-Key: hunter2-very-secret" -d sk-abcdefghijklmnopqrstuvwx x' } },
+    ['hunter2-very-secret'],
+  );
+  expect(withSecrets).not.toContain('hunter2-very-secret');
+  expect(withSecrets).not.toContain('sk-abcdefghijklmnopqrstuvwx');
+  expect(toolProgressLine({ tool: 'vault_get', args: { secret_name: 'deploy' } })).toBe('🔧 vault_get: deploy …');
 });

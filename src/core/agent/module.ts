@@ -126,7 +126,12 @@ export async function createAgent({
     signal: aborter.signal,
     leases,
     reads: checkpointer.saver.reads,
-    live: new LiveReplies({ streaming: config.streaming, surfaces, ...(logger && { logger }) }),
+    live: new LiveReplies({
+      streaming: config.streaming,
+      surfaces,
+      secrets: loaded.secrets,
+      ...(logger && { logger }),
+    }),
     media: new MediaReader({
       surfaces,
       settings: {

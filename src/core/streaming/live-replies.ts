@@ -10,6 +10,8 @@ type Streaming = KazmaConfig['streaming'];
 /** Options for {@link LiveReplies}. */
 export interface LiveRepliesOptions {
   streaming: Streaming;
+  /** Configured secret values, masked in progress lines. */
+  secrets?: readonly string[];
   surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft'>;
   logger?: Logger;
 }
@@ -33,6 +35,7 @@ export class LiveReplies {
       surfaces,
       startAfterMs: streaming.start_after,
       editIntervalMs: own?.edit_interval ?? 1_000,
+      ...(this.#o.secrets && { secrets: this.#o.secrets }),
       ...(logger && { logger }),
     });
   }

@@ -6,6 +6,7 @@
 import type { Logger } from '../log/index.ts';
 import type { ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
+import { toolProgressLine, type ToolStarted } from './progress-line.ts';
 
 /** Where drafts are shown (SurfaceRegistry.showDraft). */
 export interface DraftShower {
@@ -20,6 +21,8 @@ export interface LiveReplyOptions {
   startAfterMs: number;
   /** At most one draft edit per this long (each platform's key, `streaming.<platform>.edit_interval`). */
   editIntervalMs: number;
+  /** Configured secret values, masked in a progress line's arguments (toolProgressLine). */
+  secrets?: readonly string[];
   logger?: Logger;
 }
 
@@ -76,14 +79,14 @@ export class LiveReply {
   }
 
   /**
-   * A tool began: a draft with no words yet (or a new one after words already shown) shows `line` until
-   * the model writes again, which replaces it in place.
+   * A tool began: a draft with no words yet (or a new one after words already shown) shows what it does
+   * (toolProgressLine) until the model writes again, which replaces it in place.
    */
-  progress(line: string): void {
+  progress(call: ToolStarted): void {
     if (this.#closed) return;
     const reuse = this.#current?.text === '' ? this.#current : undefined;
     const current = reuse ?? (this.#current = this.#push(this.#current?.call ?? ''));
-    current.status = line;
+    current.status = toolProgressLine(call, this.#o.secrets);
     this.#schedule();
   }
 

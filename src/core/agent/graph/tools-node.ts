@@ -1,6 +1,6 @@
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { liveReplyOf, toolProgressLine } from '../../streaming/index.ts';
+import { liveReplyOf } from '../../streaming/index.ts';
 import type { EffectReceipt } from '../../db/index.ts';
 import { effectUnknownMessage, runWithJournal, type EffectJournal } from '../../effects/index.ts';
 import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
@@ -75,7 +75,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
       } else {
         deps.progress?.(threadId);
         // The chat's live message says what runs now (core/streaming), until the model writes again.
-        liveReplyOf(config)?.progress(toolProgressLine({ tool: call.name, args: call.args }));
+        liveReplyOf(config)?.progress({ tool: call.name, args: call.args });
         const prepared = deps.registry.prepare(call.name, call.args, ctx);
         const outcome = await runWithJournal({
           journal: deps.journal,
