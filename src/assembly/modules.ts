@@ -146,8 +146,6 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     actions,
     clock,
     logger,
-    surfaces,
-    db,
   });
   const chat = createChat({
     loaded,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../src/core/approvals/gate-store.ts';
-import type { Actor, Card, ChatRef, InboundEvent } from '../../src/core/surface/index.ts';
+import type { Actor, Card, ChatRef, InboundEvent, MessageRef } from '../../src/core/surface/index.ts';
 import { decisionAudit } from '../../src/core/db/schema/decision-audit.ts';
 import type { Question } from '../../src/core/decisions/questions.ts';
 import { and, eq } from 'drizzle-orm';
@@ -148,10 +148,18 @@ const KINDS: KindCase[] = [
   },
 ];
 
-function tap(card: Card, answer: string, actor: Actor, chat: ChatRef): InboundEvent {
+function tap(card: Card, answer: string, actor: Actor, chat: ChatRef, message?: MessageRef): InboundEvent {
   const button = card.buttons.find((b) => b.id.endsWith(`:${answer}`));
   if (!button) throw new Error(`the card "${card.title}" has no ${answer} button`);
-  return { kind: 'action', eventId: randomUUID(), platform: actor.platform, chat, actor, actionId: button.id };
+  return {
+    kind: 'action',
+    eventId: randomUUID(),
+    platform: actor.platform,
+    chat,
+    actor,
+    actionId: button.id,
+    ...(message && { message }),
+  };
 }
 
 describe.each(KINDS)('first decision wins: $name', (kind) => {
@@ -198,6 +206,25 @@ describe.each(KINDS)('first decision wins: $name', (kind) => {
     expect(r.surfaces.discord.privately.at(-1)!.text).toMatch(/Already decided|You already decided/);
     expect(await kind.acted(r)).toEqual(acted);
     expect((await kind.audit(r, id)).filter((o) => o === 'lost')).toHaveLength(3);
+  });
+
+  it('a tap on a copy no row recorded (sent twice, the first answer lost) shows it the decision', async () => {
+    const r = await rig();
+    await kind.raise(r);
+    await r.k.settled();
+    const sent = r.surfaces.slack.cards[0]!;
+    const copy = { ref: { chat: CHATS.slack, id: 'copy-of-the-card' }, card: sent.card, edits: [] as Card[] };
+    r.surfaces.slack.cards.push(copy);
+
+    await r.k.kazma.core.pipeline.handle(tap(sent.card, kind.answers[0]!, TAPPERS[0]!.actor, CHATS.telegram));
+    await r.k.settled();
+    expect(copy.edits).toEqual([]);
+    await r.k.kazma.core.pipeline.handle(tap(copy.card, kind.answers[1]!, TAPPERS[1]!.actor, CHATS.slack, copy.ref));
+    await r.k.settled();
+    expect(copy.edits).toHaveLength(1);
+    expect(copy.edits[0]!.buttons).toEqual([]);
+    expect(copy.edits[0]!.footer).toBe(sent.edits.at(-1)!.footer);
+    expect(await kind.acted(r)).toEqual([kind.answers[0]]);
   });
 
   it('someone who may not decide is refused privately and audited; the question stays open for an operator', async () => {

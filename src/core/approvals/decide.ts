@@ -16,8 +16,6 @@ export interface ApprovalDeciderOptions {
   queues: ChatQueues;
   /** Answers losers and refused deciders privately. */
   decisions: Pick<FirstDecisionWins, 'tell'>;
-  /** Edits a tapped card's message to show how its gate was settled (see DecisionInput.tapped). */
-  showSettled?: (tapped: MessageRef, gate: Gate) => Promise<void>;
 }
 
 /** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
@@ -36,9 +34,10 @@ export interface DecisionInput {
    */
   eventKey?: string;
   /**
-   * The card's message the tap came from, when the platform says. A tap on a card of a gate already
-   * settled edits that message to show how: a card sent twice (its first send's answer lost, so never
-   * recorded) or one whose decision edit was lost to a crash does not stay live for good.
+   * The card's message the tap came from, when the platform says. It proves that card delivered: a card
+   * whose send's answer was lost is recorded as that message, and a copy no row names (sent twice) or one
+   * whose decision edit was lost to a crash is edited to show how the gate was settled
+   * (FirstDecisionWins' DecideOptions.tapped): no card stays live for good.
    */
   tapped?: MessageRef;
 }
@@ -67,8 +66,6 @@ export class ApprovalDecider {
   async decideNow(input: DecisionInput): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
-      if (outcome.reason === 'decided' && outcome.gate && input.tapped)
-        await this.#o.showSettled?.(input.tapped, outcome.gate).catch(() => undefined);
       if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message);
       return outcome;
     }

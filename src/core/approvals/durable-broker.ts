@@ -1,4 +1,4 @@
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
@@ -89,6 +89,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     reason?: string;
     seen?: Gate;
     eventKey?: string;
+    tapped?: MessageRef;
   }): Promise<DecideOutcome> {
     const request = {
       id: input.gateId,
@@ -100,6 +101,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
     const outcome = await this.#o.decisions.decide(this.#kind, request, {
       ...(seen && { seen }),
+      ...(input.tapped && { tapped: input.tapped }),
       afterWin: (row) => this.#grantIfAlways(row),
     });
     if (outcome.ok) {

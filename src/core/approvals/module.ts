@@ -1,20 +1,17 @@
 import type { AccessPolicy, ChatQueues } from '../chat/index.ts';
-import type { ChatRef, MessageRef, SurfaceRegistry } from '../surface/index.ts';
+import type { ChatRef } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
-import { outboxOfOwner } from '../outbox/index.ts';
 import type { Logger } from '../log/index.ts';
 import { runQueue } from '../runs/index.ts';
-import { gateCard, parseApprovalActionId, showAllText } from './card.ts';
+import { parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
-import type { Gate } from './port.ts';
 import { DurableApprovalBroker } from './durable-broker.ts';
-import { GATE_OWNER } from './gate-kind.ts';
 import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
 
 /** What the approval broker needs (built before the agent, which asks it questions). */
@@ -61,10 +58,6 @@ export interface ApprovalsDeps {
   actions: ActionRouter;
   clock: Clock;
   logger: Logger;
-  /** Where a tapped card of a settled gate is edited to show the settlement (DecisionInput.tapped). */
-  surfaces: Pick<SurfaceRegistry, 'editCard'>;
-  /** To tell a card the outbox recorded (its settlement edit is on the way) from one it never did. */
-  db: Db;
 }
 
 /** The approvals module: deciding, healing, its commands, its /status line and its sweep step. */
@@ -86,16 +79,8 @@ export function createApprovals({
   actions,
   clock,
   logger,
-  surfaces,
-  db,
 }: ApprovalsDeps): ApprovalsModule {
-  // Only a copy the outbox never recorded: every recorded card gets the settlement edit already.
-  const showSettled = async (tapped: MessageRef, gate: Gate) => {
-    const cards = await outboxOfOwner(db, { kind: GATE_OWNER, id: gate.gateId });
-    if (cards.some((row) => row.kind === 'card' && recordedAs(row.messageRef, tapped))) return;
-    await surfaces.editCard(tapped, gateCard(gate, { now: clock.now(), secrets: loaded.secrets }));
-  };
-  const decider = new ApprovalDecider({ broker, runner, queues, decisions, showSettled });
+  const decider = new ApprovalDecider({ broker, runner, queues, decisions });
   const reconciler = new ApprovalReconciler({
     broker,
     runner,
@@ -135,10 +120,4 @@ export function createApprovals({
     status: approvalStatus(port),
     sweep: { name: 'approvals', run: () => reconciler.sweep() },
   };
-}
-
-/** Whether an outbox row's message reference (a card as sent, maybe with its parts) names `ref`. */
-function recordedAs(messageRef: unknown, ref: MessageRef): boolean {
-  const recorded = messageRef as Partial<MessageRef> | null;
-  return recorded?.id === ref.id && recorded.chat === ref.chat;
 }

@@ -1,7 +1,7 @@
 // The approvals port: what the turn runner, the pipeline and the commands need from whoever keeps
 // approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
 // resumes what the broker says was decided, and tells the broker when the resume began and ended.
-import type { Actor, ChatRef } from '../surface/index.ts';
+import type { Actor, ChatRef, MessageRef } from '../surface/index.ts';
 import type { Decision, GateState } from '../db/index.ts';
 
 export { DECISIONS, type Decision, type GateState } from '../db/index.ts';
@@ -92,6 +92,7 @@ export interface ApprovalBroker {
    * Settles a pending question once; checks who may decide. `seen`: the gate as the caller just read it
    * (to route the tap), which spares the decision a read — it then costs one statement. `eventKey`: the
    * inbound event deciding (a tap, `/approve`), so the same event run again is not audited twice.
+   * `tapped`: the card's message the tap came from (FirstDecisionWins' DecideOptions.tapped).
    */
   decide(input: {
     gateId: string;
@@ -100,6 +101,7 @@ export interface ApprovalBroker {
     reason?: string;
     seen?: Gate;
     eventKey?: string;
+    tapped?: MessageRef;
   }): Promise<DecideOutcome>;
   /** The winner is about to resume: claimed → resuming. False when someone else already resumed it. */
   beginResume(gateId: string): Promise<boolean>;

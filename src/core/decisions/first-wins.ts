@@ -1,10 +1,10 @@
 // "First decision wins, losers told, every card edited": the one mechanism behind approval gates,
 // incident cards and clarify questions. A kind supplies its table's compare-and-set, its audit, its card
 // and its loser's wording; this file supplies the order of the steps and the cards' edits.
-import type { ChatRef, SurfaceRegistry, Actor, Card, PrivateReplyOptions } from '../surface/index.ts';
+import type { ChatRef, SurfaceRegistry, Actor, Card, MessageRef, PrivateReplyOptions } from '../surface/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
-import { type OutboxDispatcher, editOwnedCards, postOwnedCards } from '../outbox/index.ts';
+import { type OutboxDispatcher, editOwnedCards, postOwnedCards, proveTappedCard } from '../outbox/index.ts';
 
 /** One decision on one question. */
 export interface DecisionRequest<D extends string> {
@@ -77,6 +77,12 @@ export interface DecideOptions<Q, S> {
   seen?: S;
   /** Runs after the claim and before the cards are edited (e.g. recording an "always" grant). */
   afterWin?: (question: Q) => Promise<void>;
+  /**
+   * The card's message the tap came from, when the platform says. A tap proves that card was delivered: a
+   * row whose send's answer was lost is recorded as that message (so edits reach it and it is not posted
+   * again), and a copy no row names (sent twice) is edited to the question as it stands once it is settled.
+   */
+  tapped?: MessageRef;
 }
 
 /** Options for {@link FirstDecisionWins}. */
@@ -123,8 +129,14 @@ export class FirstDecisionWins {
       await kind.audit({ ...attempt, outcome: 'refused', detail: refusal });
       return { ok: false, reason: 'refused', message: `You cannot decide this: ${refusal}.`, seen };
     }
+    const proof =
+      options.tapped && (await proveTappedCard(this.#o.db, { kind: kind.owner, id: request.id }, options.tapped));
     const settled = await kind.settle(request);
     if (!settled.question) return this.#unknown(kind); // gone since it was read; the statement audited it
+    // The decision's edits reach every recorded card; a tapped copy they cannot reach is edited here. So is a
+    // card recorded just now of a question already settled: its decision's edit found nothing to edit.
+    if (options.tapped && (proof === 'copy' || (proof === 'recorded' && !settled.won)))
+      await this.#showOn(options.tapped, kind.card(settled.question));
     if (!settled.won)
       return {
         ok: false,
@@ -135,6 +147,13 @@ export class FirstDecisionWins {
     await options.afterWin?.(settled.question);
     await this.editCards(kind, request.id, settled.question);
     return { ok: true, question: settled.question };
+  }
+
+  /** Edits one card's message directly (not a recorded card: no outbox row names it); a failure is logged. */
+  async #showOn(ref: MessageRef, card: Card): Promise<void> {
+    await this.#o.surfaces
+      .editCard(ref, card)
+      .catch((error: unknown) => this.#o.logger?.warn({ err: error, ref }, 'could not edit a tapped card'));
   }
 
   /**

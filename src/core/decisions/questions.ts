@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { ChatRef, Actor } from '../surface/index.ts';
+import type { Actor, MessageRef } from '../surface/index.ts';
 import { type Db, decisionQuestions } from '../db/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
-import type { ActionHandler } from './actions.ts';
+import type { ActionHandler, RoutedAction } from './actions.ts';
 import { DecidedEffects, type DecidedHandler } from './decided-effects.ts';
 import type { DecisionKind, FirstDecision } from './first-wins.ts';
 import { fromRow, questionKind } from './question-kind.ts';
@@ -92,9 +92,14 @@ export class Questions implements ActionHandler {
     seen?: Question;
     /** The inbound event deciding: run again for it, the attempt is not audited twice. */
     eventKey?: string;
+    /** The card's message the tap came from (DecideOptions.tapped). */
+    tapped?: MessageRef;
   }): Promise<FirstDecision<Question>> {
-    const { seen, ...request } = input;
-    const outcome = await this.#o.decisions.decide(this.kind, request, seen?.id === input.id ? { seen } : {});
+    const { seen, tapped, ...request } = input;
+    const outcome = await this.#o.decisions.decide(this.kind, request, {
+      ...(seen?.id === input.id && { seen }),
+      ...(tapped && { tapped }),
+    });
     if (outcome.ok) await this.#effects.carryOut(outcome.question, input.actor);
     return outcome;
   }
@@ -132,8 +137,15 @@ export class Questions implements ActionHandler {
     if (!match || !question) return undefined;
     return {
       ...(question.chat && { queue: question.chat }),
-      run: async ({ actor, via, eventKey }: { actor: Actor; via: ChatRef; eventKey: string }) => {
-        const outcome = await this.decide({ id: question.id, decision: match[2]!, actor, seen: question, eventKey });
+      run: async ({ actor, via, eventKey, tapped }: Parameters<RoutedAction['run']>[0]) => {
+        const outcome = await this.decide({
+          id: question.id,
+          decision: match[2]!,
+          actor,
+          seen: question,
+          eventKey,
+          ...(tapped && { tapped }),
+        });
         if (!outcome.ok) await this.#o.decisions.tell(via, actor, outcome.message);
       },
     };
