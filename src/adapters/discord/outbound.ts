@@ -2,7 +2,8 @@
 // messages with buttons, private text becomes an ephemeral answer where an interaction is in hand (else a
 // direct message). Every call goes through Kazma's own REST client (client.ts): independent of the
 // gateway, with 429s waited out and 5xx retried. Each post carries a nonce Discord enforces, so a retry
-// of a post Discord did take returns that message instead of a second one. Nothing pings: no mentions.
+// of a post Discord did take returns that message instead of a second one; an outbox delivery's nonce is
+// its key's (deliveryKey), the same on every attempt, so a part sent before a stop is not sent twice. Nothing pings: no mentions.
 import { openDiscordFile } from './files.ts';
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
@@ -17,6 +18,7 @@ import {
   type PartialAnswer,
   type SendProgress,
   type Surface,
+  deliveryKey,
   sendInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
@@ -61,7 +63,11 @@ export class DiscordSurface implements Surface {
     this.#o.typing.stop(chat);
     return sendInParts(
       discordChunks(message.text),
-      async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })),
+      async (content, i) =>
+        messageRefOf(
+          chat,
+          await this.#post(channelOf(chat), { content }, progress?.key && deliveryKey(progress.key, i)),
+        ),
       progress,
       (draft, content) => this.#editText(draft, content),
     );
@@ -88,10 +94,11 @@ export class DiscordSurface implements Surface {
     }
   }
 
-  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+  async sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef> {
     this.#o.typing.stop(chat);
     const rendered = renderCard(card);
-    const ref = messageRefOf(chat, await this.#post(channelOf(chat), { ...rendered }));
+    const nonce = options?.key && deliveryKey(options.key, 0);
+    const ref = messageRefOf(chat, await this.#post(channelOf(chat), { ...rendered }, nonce));
     this.#remember(ref, rendered);
     return ref;
   }
@@ -173,8 +180,12 @@ export class DiscordSurface implements Surface {
     for (const content of chunks) await this.#post(channelId, { content });
   }
 
-  async #post(channelId: string, body: Partial<RenderedCard>): Promise<string> {
-    const nonce = randomBytes(12).toString('base64url').slice(0, 25);
+  /**
+   * Posts under `nonce` (a delivery's key: the same on every attempt), else a random one. Discord enforces it:
+   * a post with a nonce it saw from this bot in this channel minutes ago returns that message, not a second.
+   */
+  async #post(channelId: string, body: Partial<RenderedCard>, nonce?: string): Promise<string> {
+    nonce ||= randomBytes(12).toString('base64url').slice(0, 25);
     const payload = { ...body, allowed_mentions: NO_MENTIONS, nonce, enforce_nonce: true };
     const sent = (await this.#call('POST /channels/:id/messages', () =>
       this.#o.rest.post(Routes.channelMessages(channelId), { body: payload }),

@@ -103,7 +103,7 @@ async function send(
 ): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
-      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row));
+      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row), { key: row.id });
     case 'edit':
       await surfaces.editCard(editTarget!, row.payload as Card);
       return undefined;

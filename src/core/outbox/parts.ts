@@ -51,6 +51,7 @@ export function firstPart(row: { messageRef: unknown }): MessageRef | undefined 
 export function sendProgress(db: Db, row: { id: string; messageRef: unknown; attempts: number }): SendProgress {
   const progress = row.messageRef as PartsRef | null;
   return {
+    key: row.id,
     delivered: progress?.delivered ?? 0,
     ...(progress?.delivered && { first: { chat: progress.chat, id: progress.id } }),
     async partSent(delivered, first, of) {

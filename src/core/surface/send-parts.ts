@@ -1,6 +1,7 @@
 // A message longer than a platform's limit goes out as several posts. Each adapter splits it its own way
 // (send-time rendering); sending the parts, and going on after the ones an earlier attempt delivered, is
 // the same everywhere, so it is decided here.
+import { createHash } from 'node:crypto';
 import type { MessageRef, SendProgress } from './types.ts';
 
 /**
@@ -13,7 +14,7 @@ import type { MessageRef, SendProgress } from './types.ts';
  */
 export async function sendInParts<P>(
   parts: readonly P[],
-  post: (part: P) => Promise<MessageRef>,
+  post: (part: P, index: number) => Promise<MessageRef>,
   progress?: SendProgress,
   edit?: (ref: MessageRef, part: P) => Promise<MessageRef>,
 ): Promise<MessageRef> {
@@ -21,10 +22,18 @@ export async function sendInParts<P>(
   for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
     // The first part goes into the streamed draft that already shows the answer's beginning.
     const draft = i === 0 && edit ? progress?.draft : undefined;
-    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!);
+    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!, i);
     first ??= ref;
     if (progress && parts.length > 1) await progress.partSent(i + 1, first, parts.length);
   }
   if (!first) throw new RangeError('a message with no parts cannot be sent');
   return first;
+}
+
+/**
+ * The key of part `index` of delivery `key` ({@link SendProgress.key}): 25 URL-safe characters (Discord's
+ * nonce limit), the same on every attempt, different for every part and every delivery.
+ */
+export function deliveryKey(key: string, index: number): string {
+  return createHash('sha256').update(`${key}/${index}`).digest('base64url').slice(0, 25);
 }

@@ -75,8 +75,8 @@ export class SurfaceRegistry {
     return surface.showDraft(chat, partial, draft);
   }
 
-  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
-    return this.for(chat).sendCard(chat, card);
+  async sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef> {
+    return this.for(chat).sendCard(chat, card, options);
   }
 
   async editCard(ref: MessageRef, card: Card): Promise<void> {

@@ -121,6 +121,12 @@ export interface MessageRef {
  * outbox keeps this with the message's row).
  */
 export interface SendProgress {
+  /**
+   * The delivery's stable key (its outbox row's id), the same on every attempt: a platform that knows a
+   * repeated post by a key (Discord's enforced nonce) posts part `i` under {@link deliveryKey}(key, i), so a
+   * part a stopped attempt already posted comes back as that message instead of showing twice.
+   */
+  key?: string;
   /** Parts already delivered, in order, and the first one's reference. */
   delivered: number;
   first?: MessageRef;
@@ -161,7 +167,8 @@ export interface Surface {
    * `progress`, a retry goes on from the first part not yet delivered. Returns the first part's reference.
    */
   send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef>;
-  sendCard(chat: ChatRef, card: Card): Promise<MessageRef>;
+  /** Posts a card; `key`: its delivery's stable key, as {@link SendProgress.key} (a card is one part). */
+  sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef>;
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /**
    * Shows a reply while the model writes it: posts the partial answer (with `draft` undefined) or edits

@@ -19,7 +19,7 @@ import {
 } from './model.ts';
 import { channelRoutes } from './rest-channels.ts';
 import { interactionRoutes } from './rest-interactions.ts';
-import { Router } from './router.ts';
+import { type HeldAnswer, Router } from './router.ts';
 import { UserActions, type ButtonClickInput, type SlashCommandInput, type UserMessageInput } from './user-actions.ts';
 
 export type { Call, CallLog, CallPredicate, FailureSpec, Json } from './call-log.ts';
@@ -58,6 +58,8 @@ export interface FakeDiscord {
   slashCommand(input: SlashCommandInput): { id: string; token: string };
   /** The next `times` (default 1) calls on `route` (e.g. `POST /channels/:id/messages`) fail like this. */
   failNext(route: string, spec: FailureSpec): void;
+  /** See Router.holdAnswer: the call is acted on, its answer held until `release`. */
+  holdAnswer(route: string, options?: { after?: number }): HeldAnswer;
   /** Kills the gateway socket(s): no code = abnormal drop (client sees 1006), else a close frame with `code`. */
   dropConnection(opts?: { code?: number }): void;
   /** The current gateway connection stops ACKing heartbeats; reconnections are ACKed normally. */
@@ -148,6 +150,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     clickButton: (input) => actions.clickButton(input),
     slashCommand: (input) => actions.slashCommand(input),
     failNext: (route, spec) => failures.add(route, spec),
+    holdAnswer: (route, options) => router.holdAnswer(route, options),
     dropConnection: (o = {}) => gateway.drop(o.code),
     stopAckingHeartbeats: () => gateway.stopAcking(),
     get sessions() {

@@ -4,6 +4,9 @@ import { snowflake, type FakeState } from './model.ts';
 import { apiError, fieldError, formError, json, noContent, param, type Router } from './router.ts';
 import { validateMessage } from './validate.ts';
 
+/** How long Discord remembers an enforced nonce ("the past few minutes"). */
+const NONCE_WINDOW_MS = 5 * 60_000;
+
 const unknownChannel = (): Response => apiError(404, 10003, 'Unknown Channel');
 const unknownMessage = (): Response => apiError(404, 10008, 'Unknown Message');
 
@@ -65,11 +68,19 @@ export function channelRoutes(r: Router, state: FakeState, gatewayUrl: () => str
     return m && !m.deleted && m.channel_id === param(c, 'id') ? json(200, state.toApi(m)) : unknownMessage();
   });
 
+  // Discord: with enforce_nonce, a nonce this author used in this channel in the past few minutes returns
+  // that message, and no new one is created. Nonces are at most 25 characters.
+  const nonces = new Map<string, { id: string; at: number }>();
   r.on('POST', '/channels/:id/messages', (c, body: Json) => {
     const channelId = param(c, 'id');
     if (!state.channels.has(channelId)) return unknownChannel();
     const invalid = validateMessage(body, true);
     if (invalid) return invalid;
+    if (body.nonce !== undefined && String(body.nonce).length > 25)
+      return formError({ nonce: fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.') });
+    const nonceKey = body.enforce_nonce && body.nonce !== undefined ? `${channelId}/${body.nonce}` : undefined;
+    const seen = nonceKey ? nonces.get(nonceKey) : undefined;
+    if (seen && Date.now() - seen.at < NONCE_WINDOW_MS) return json(200, state.toApi(state.messages.get(seen.id)!));
     const extra: Json = {};
     const ref = body.message_reference;
     if (ref?.message_id) {
@@ -90,6 +101,7 @@ export function channelRoutes(r: Router, state: FakeState, gatewayUrl: () => str
       }
     }
     const m = state.store(state.newMessage(channelId, state.bot, { ...body, flags: (body.flags ?? 0) & ~64 }, extra));
+    if (nonceKey) nonces.set(nonceKey, { id: m.id, at: Date.now() });
     return json(200, state.toApi(m));
   });
 
