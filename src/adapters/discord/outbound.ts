@@ -12,6 +12,7 @@ import {
   type Attachment,
   type AttachmentDownload,
   type Card,
+  type CardPost,
   type ChatRef,
   type Message,
   type MessageRef,
@@ -63,11 +64,7 @@ export class DiscordSurface implements Surface {
     this.#o.typing.stop(chat);
     return sendInParts(
       discordChunks(message.text),
-      async (content, i) =>
-        messageRefOf(
-          chat,
-          await this.#post(channelOf(chat), { content }, progress?.key && deliveryKey(progress.key, i)),
-        ),
+      async (content, { key }) => messageRefOf(chat, await this.#post(channelOf(chat), { content }, key)),
       progress,
       (draft, content) => this.#editText(draft, content),
     );
@@ -94,7 +91,7 @@ export class DiscordSurface implements Surface {
     }
   }
 
-  async sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef> {
+  async sendCard(chat: ChatRef, card: Card, options?: CardPost): Promise<MessageRef> {
     this.#o.typing.stop(chat);
     const rendered = renderCard(card);
     const nonce = options?.key && deliveryKey(options.key, 0);

@@ -8,12 +8,15 @@ import {
   type Attachment,
   type AttachmentDownload,
   type Card,
+  type CardPost,
   type ChatRef,
   type Message,
   type MessageRef,
+  type PartPost,
   type PartialAnswer,
   type SendProgress,
   type Surface,
+  deliveryKey,
   sendInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
@@ -22,6 +25,7 @@ import { SlackApiError, slackError } from './errors.ts';
 import { openSlackFile } from './files.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
 import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
+import { deliveryMetadata, findPosted } from './posted.ts';
 import type { ResponseUrls } from './responses.ts';
 import type { KnownThreads } from './threads.ts';
 
@@ -56,7 +60,7 @@ export class SlackSurface implements Surface {
     const target = this.#target(chat);
     return sendInParts(
       parts(message.text),
-      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      async (part, at) => messageRefOf(chat, await this.#post(target, part.text, part.blocks, at)),
       progress,
       (draft, part) => this.#editText(draft, part),
     );
@@ -83,9 +87,13 @@ export class SlackSurface implements Surface {
     }
   }
 
-  async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
+  async sendCard(chat: ChatRef, card: Card, options?: CardPost): Promise<MessageRef> {
     const rendered = renderCard(card);
-    return messageRefOf(chat, await this.#post(this.#target(chat), rendered.text, rendered.blocks));
+    const at: PartPost = {
+      ...(options?.key !== undefined && { key: deliveryKey(options.key, 0) }),
+      maybePosted: options?.again === true,
+    };
+    return messageRefOf(chat, await this.#post(this.#target(chat), rendered.text, rendered.blocks, at));
   }
 
   async editCard(ref: MessageRef, card: Card): Promise<void> {
@@ -135,12 +143,21 @@ export class SlackSurface implements Surface {
     return target;
   }
 
-  async #post(target: SlackTarget, text: string, blocks: readonly SlackBlock[]): Promise<string> {
+  /**
+   * Posts a message; with a delivery key, tagged with it in the message's metadata, and — when an earlier
+   * attempt may have posted it already — the message so tagged is looked for first (posted.ts).
+   */
+  async #post(target: SlackTarget, text: string, blocks: readonly SlackBlock[], at?: PartPost): Promise<string> {
+    if (at?.key !== undefined && at.maybePosted) {
+      const found = await findPosted(this.#o.client, target, at.key, this.#o.logger);
+      if (found) return found;
+    }
     const result = await this.#call('chat.postMessage', () =>
       this.#o.client.chat.postMessage({
         channel: target.channel,
         text,
         ...(blocks.length > 0 && { blocks: [...blocks] }),
+        ...(at?.key !== undefined && { metadata: deliveryMetadata(at.key) }),
         unfurl_links: false,
         unfurl_media: false,
         ...(target.threadTs !== undefined && { thread_ts: target.threadTs }),

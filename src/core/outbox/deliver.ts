@@ -103,7 +103,10 @@ async function send(
 ): Promise<MessageRef | undefined> {
   switch (row.kind) {
     case 'card':
-      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row), { key: row.id });
+      return surfaces.sendCard(row.destination as ChatRef, await newestCard(db, row), {
+        key: row.id,
+        again: row.attempts > 1,
+      });
     case 'edit':
       await surfaces.editCard(editTarget!, row.payload as Card);
       return undefined;

@@ -52,6 +52,7 @@ export function sendProgress(db: Db, row: { id: string; messageRef: unknown; att
   const progress = row.messageRef as PartsRef | null;
   return {
     key: row.id,
+    again: row.attempts > 1,
     delivered: progress?.delivered ?? 0,
     ...(progress?.delivered && { first: { chat: progress.chat, id: progress.id } }),
     async partSent(delivered, first, of) {

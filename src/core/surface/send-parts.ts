@@ -4,6 +4,18 @@
 import { createHash } from 'node:crypto';
 import type { MessageRef, SendProgress } from './types.ts';
 
+/** How one part goes out. */
+export interface PartPost {
+  /** The part's delivery key ({@link deliveryKey}): the same on every attempt at this part. */
+  key?: string;
+  /**
+   * An earlier attempt at this delivery stopped without recording whether this part went out (only the
+   * first part an attempt posts can be such): a platform that can look (Slack, by the key in a message's
+   * metadata) looks before posting.
+   */
+  maybePosted: boolean;
+}
+
 /**
  * Posts `parts` in order and returns the first one's reference. With `progress`: the parts it says were
  * delivered are skipped, and after each part of a message in several, `partSent` records how far it got
@@ -14,15 +26,20 @@ import type { MessageRef, SendProgress } from './types.ts';
  */
 export async function sendInParts<P>(
   parts: readonly P[],
-  post: (part: P, index: number) => Promise<MessageRef>,
+  post: (part: P, at: PartPost) => Promise<MessageRef>,
   progress?: SendProgress,
   edit?: (ref: MessageRef, part: P) => Promise<MessageRef>,
 ): Promise<MessageRef> {
   let first = progress?.first;
-  for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
+  const from = progress?.delivered ?? 0;
+  for (let i = from; i < parts.length; i++) {
     // The first part goes into the streamed draft that already shows the answer's beginning.
     const draft = i === 0 && edit ? progress?.draft : undefined;
-    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!, i);
+    const at: PartPost = {
+      ...(progress?.key !== undefined && { key: deliveryKey(progress.key, i) }),
+      maybePosted: progress?.again === true && i === from,
+    };
+    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!, at);
     first ??= ref;
     if (progress && parts.length > 1) await progress.partSent(i + 1, first, parts.length);
   }

@@ -3,6 +3,7 @@ import { parseChatRef, type ChatRef } from './ref.ts';
 import type {
   Actor,
   Card,
+  CardPost,
   Message,
   MessageRef,
   PartialAnswer,
@@ -75,7 +76,7 @@ export class SurfaceRegistry {
     return surface.showDraft(chat, partial, draft);
   }
 
-  async sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef> {
+  async sendCard(chat: ChatRef, card: Card, options?: CardPost): Promise<MessageRef> {
     return this.for(chat).sendCard(chat, card, options);
   }
 

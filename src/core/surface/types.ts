@@ -127,6 +127,8 @@ export interface SendProgress {
    * part a stopped attempt already posted comes back as that message instead of showing twice.
    */
   key?: string;
+  /** An earlier attempt at this delivery began and did not record its end: a part may be out already. */
+  again?: boolean;
   /** Parts already delivered, in order, and the first one's reference. */
   delivered: number;
   first?: MessageRef;
@@ -140,6 +142,12 @@ export interface SendProgress {
    * the first part is edited into it instead of posted, so one answer is one message, never two.
    */
   draft?: MessageRef;
+}
+
+/** How a card goes out: {@link SendProgress.key} and {@link SendProgress.again}, for a card. */
+export interface CardPost {
+  key?: string;
+  again?: boolean;
 }
 
 /** An answer as far as the model has written it (streaming, {@link Surface.showDraft}). */
@@ -167,8 +175,8 @@ export interface Surface {
    * `progress`, a retry goes on from the first part not yet delivered. Returns the first part's reference.
    */
   send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef>;
-  /** Posts a card; `key`: its delivery's stable key, as {@link SendProgress.key} (a card is one part). */
-  sendCard(chat: ChatRef, card: Card, options?: { key?: string }): Promise<MessageRef>;
+  /** Posts a card; `key` and `again` as {@link SendProgress}'s (a card is one part). */
+  sendCard(chat: ChatRef, card: Card, options?: CardPost): Promise<MessageRef>;
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /**
    * Shows a reply while the model writes it: posts the partial answer (with `draft` undefined) or edits

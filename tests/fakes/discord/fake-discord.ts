@@ -19,7 +19,8 @@ import {
 } from './model.ts';
 import { channelRoutes } from './rest-channels.ts';
 import { interactionRoutes } from './rest-interactions.ts';
-import { type HeldAnswer, Router } from './router.ts';
+import type { HeldAnswer } from '../answer-holds.ts';
+import { Router } from './router.ts';
 import { UserActions, type ButtonClickInput, type SlashCommandInput, type UserMessageInput } from './user-actions.ts';
 
 export type { Call, CallLog, CallPredicate, FailureSpec, Json } from './call-log.ts';

@@ -1,6 +1,7 @@
 // One place that every REST route goes through: auth, injected failures, body parsing and the call log.
 // Routes are registered with their Discord-doc template, which is also the key for failNext/waitFor.
 import { Hono, type Context } from 'hono';
+import { AnswerHolds, type HeldAnswer } from '../answer-holds.ts';
 import type { CallLog, Failures, Json } from './call-log.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -19,36 +20,16 @@ export const apiError = (status: number, code: number, message: string): Respons
 export const formError = (errors: Json): Response => json(400, { message: 'Invalid Form Body', code: 50035, errors });
 export const fieldError = (code: string, message: string): Json => ({ _errors: [{ code, message }] });
 
-/** A call acted on whose answer waits: `held` resolves once Discord has acted; `release` lets the answer go. */
-export interface HeldAnswer {
-  held: Promise<void>;
-  release(): void;
-}
-
 export class Router {
   readonly app = new Hono();
-  readonly #holds = new Map<string, Array<{ skip: number; acted: () => void; gate: Promise<void> }>>();
+  readonly #holds = new AnswerHolds();
 
   /**
    * The call on `route` after `after` more (default 0) is acted on — its effect stored, as Discord would — but
    * its answer is held until `release`: a post the platform took whose answer a stopped client never read.
    */
   holdAnswer(route: string, options: { after?: number } = {}): HeldAnswer {
-    let acted!: () => void;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (acted = resolve));
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    this.#holds.set(route, [...(this.#holds.get(route) ?? []), { skip: options.after ?? 0, acted, gate }]);
-    return { held, release };
-  }
-
-  async #answerHold(route: string): Promise<void> {
-    const head = this.#holds.get(route)?.[0];
-    if (!head) return;
-    if (head.skip-- > 0) return;
-    this.#holds.get(route)!.shift();
-    head.acted();
-    await head.gate;
+    return this.#holds.hold(route, options);
   }
 
   constructor(
@@ -86,7 +67,7 @@ export class Router {
         res = await handler(c, body);
       }
       this.record(c, route, body, res.status); // after the handler: the state is already mutated
-      await this.#answerHold(route);
+      await this.#holds.answer(route);
       return res;
     });
   }

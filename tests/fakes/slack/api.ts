@@ -2,7 +2,7 @@
 // mutates the store and returns Slack's JSON answer; platform errors are `{ok:false, error}` with
 // the strings Slack uses, so WebClient raises `slack_webapi_platform_error` exactly as in production.
 import { checkMessage, isError, type SlackErrorBody } from './limits.ts';
-import { wireMessage, type SlackStore, type ResponseTarget } from './store.ts';
+import { wireMessage, type SlackStore, type ResponseTarget, type StoredMessage } from './store.ts';
 
 export type ApiResult = Record<string, unknown>;
 type Handler = (args: Record<string, unknown>, store: SlackStore) => ApiResult;
@@ -106,6 +106,24 @@ export const methods: Record<string, Handler> = {
     };
   },
 
+  // Top-level messages (thread parents included, replies not), newest first; metadata only when asked for.
+  'conversations.history': (args, s) => {
+    const channel = str(args.channel);
+    if (!channel || !channelKind(channel)) return err('channel_not_found');
+    const top = s.messages(channel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts);
+    return { ok: true, messages: listed(top.reverse(), args, s), has_more: false };
+  },
+
+  // A thread: its parent, then its replies, oldest first.
+  'conversations.replies': (args, s) => {
+    const channel = str(args.channel);
+    if (!channel || !channelKind(channel)) return err('channel_not_found');
+    const ts = str(args.ts) ?? '';
+    const thread = s.messages(channel).filter((m) => m.ts === ts || m.thread_ts === ts);
+    if (thread.length === 0) return err('thread_not_found');
+    return { ok: true, messages: listed(thread, args, s), has_more: false };
+  },
+
   'users.info': (args, s) => {
     const id = str(args.user);
     if (!isUserId(id)) return err('user_not_found');
@@ -128,6 +146,15 @@ export const methods: Record<string, Handler> = {
 };
 
 const truthy = (v: unknown): boolean => v === true || v === 'true';
+
+/** A history page as Slack lists it: at most `limit` (default 100), metadata only with include_all_metadata. */
+function listed(messages: StoredMessage[], args: Record<string, unknown>, s: SlackStore): ApiResult[] {
+  const limit = Number(args.limit ?? 100) || 100;
+  return messages.slice(0, limit).map((m) => {
+    const { metadata, ...wire } = wireMessage(m, s.id);
+    return truthy(args.include_all_metadata) && metadata !== undefined ? { ...wire, metadata } : wire;
+  });
+}
 
 /**
  * A body POSTed to a response URL. `delete_original` / `replace_original: true` act on the message

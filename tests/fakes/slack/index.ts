@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import { methods, respond, type ApiResult } from './api.ts';
 import { CallLog } from './call-log.ts';
 import { decodeJsonField } from './limits.ts';
+import { AnswerHolds, type HeldAnswer } from '../answer-holds.ts';
 import { SlackFiles, type FileDownload } from './files.ts';
 import { createSigner, type SlackSigner } from './signer.ts';
 import { SlackStore, type Identity, type ResponseTarget, type StoredEphemeral, type StoredMessage } from './store.ts';
@@ -60,6 +61,11 @@ export interface FakeSlack {
   ephemerals(channel: string, user?: string): StoredEphemeral[];
   responses: RecordedResponse[];
   failNext(method: string, spec: FailureSpec): void;
+  /**
+   * The call of `method` after `after` more (default 0) is acted on — stored, as Slack would — but its answer
+   * is held until `release`: a post Slack took whose answer a stopped client never read.
+   */
+  holdAnswer(method: string, options?: { after?: number }): HeldAnswer;
   signer: SlackSigner;
   /** Every request for a shared file's bytes (`url_private`), in order. */
   fileDownloads: FileDownload[];
@@ -99,6 +105,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   const calls = new CallLog();
   const responses: RecordedResponse[] = [];
   const failures = new Map<string, Array<FailureSpec & { left: number }>>();
+  const holds = new AnswerHolds();
   let baseUrl = '';
 
   /** Takes the next injected failure for `method`, if any, as the response to send. */
@@ -142,6 +149,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
           ? handler(args, store)
           : { ok: false, error: 'unknown_method' };
     calls.record({ method, args, status: 200, response, injected: false }); // after the handler mutated the store
+    await holds.answer(method);
     return c.json(response);
   });
 
@@ -200,6 +208,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     fileDownloads: files.downloads,
     messages: (channel) => store.messages(channel),
     ephemerals: (channel, user) => store.ephemerals(channel, user),
+    holdAnswer: (method, options) => holds.hold(method, options),
     failNext: (method, spec) => {
       const queue = failures.get(method) ?? [];
       queue.push({ ...spec, left: spec.times ?? 1 });
