@@ -1,5 +1,6 @@
 import { EXIT, type Subcommand } from './common.ts';
 import { keepYoungGenerationSmall } from './heap.ts';
+import { nearest, usageErrorLine } from './usage-errors.ts';
 import { kazmaVersion } from './version.ts';
 
 /**
@@ -64,7 +65,10 @@ async function main(argv: string[]): Promise<number> {
           .map((k) => `kazma ${k}`)
           .join(', ')}`,
       );
-    else console.error(`kazma: unknown command "${name}"`);
+    else {
+      const guess = nearest(name, Object.keys(subcommands));
+      console.error(`kazma: unknown command "${name}"${guess ? ` (did you mean "kazma ${guess}"?)` : ''}`);
+    }
     console.error(await help());
     return EXIT.usage;
   }
@@ -75,7 +79,14 @@ async function main(argv: string[]): Promise<number> {
     console.log(command.usage);
     return EXIT.ok;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    const line = usageErrorLine(name, command.usage, error);
+    if (!line) throw error;
+    console.error(line);
+    return EXIT.usage;
+  }
 }
 
 // Exit explicitly: after a graceful stop, a client library that keeps a socket open (a Redis connection
