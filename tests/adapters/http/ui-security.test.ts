@@ -49,7 +49,7 @@ describe('the web page at /ui', () => {
     // Every answer under /ui carries the security headers; the sign-in page loads no script.
     expect(form.headers.get('content-security-policy')).toMatch(/script-src 'self'.*frame-ancestors 'none'/);
     expect(form.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(form.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(form.headers.get('referrer-policy')).toBe('same-origin');
     expect(html).not.toMatch(/<script(?![^>]*src=)/);
   });
 

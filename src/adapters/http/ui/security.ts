@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 /**
  * Every answer under `/ui`: scripts only from this origin (the page has no inline script, so none can be
  * injected into it), no framing (clickjacking a Deny into an Approve), no MIME sniffing, no Referer that
- * carries a page's address elsewhere. Pages are never cached; hashed assets set their own caching.
+ * carries a page's address to another site. Pages are never cached; hashed assets set their own caching.
  */
 const CSP = [
   "default-src 'none'",
@@ -21,7 +21,9 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   c.header('content-security-policy', CSP);
   c.header('x-frame-options', 'DENY');
   c.header('x-content-type-options', 'nosniff');
-  c.header('referrer-policy', 'no-referrer');
+  // Not `no-referrer`: with it Chromium sends `Origin: null` on the page's own form posts, which the
+  // same-origin check must refuse. `same-origin` still sends nothing to any other site.
+  c.header('referrer-policy', 'same-origin');
   c.header('cross-origin-opener-policy', 'same-origin');
   if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');
 };
@@ -43,7 +45,7 @@ export function secureRequest(c: Context, secureCookies: boolean): boolean {
  */
 export function foreignOrigin(c: Context): boolean {
   const origin = c.req.header('origin');
-  if (!origin || origin === 'null') return origin === 'null';
+  if (origin === undefined) return false;
   const host = c.req.header('x-forwarded-host') ?? c.req.header('host');
   try {
     return new URL(origin).host !== host;
