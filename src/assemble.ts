@@ -11,6 +11,7 @@ import { recoverAtStart } from './assembly/recovery.ts';
 import { JobsRestorer, MEMORY_CHECK_MS } from './assembly/restore.ts';
 import { coreStopper } from './assembly/stop-core.ts';
 import { registerSweeps, scheduleSweeps } from './assembly/sweeps.ts';
+import { createUi } from './assembly/ui.ts';
 import { systemClock } from './core/clock.ts';
 import type { KazmaParts } from './core/kazma-core.ts';
 import { Lifecycle } from './lifecycle.ts';
@@ -89,12 +90,17 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
           core: { list: (f) => m.broker.list(f), decide: (i) => m.approvals.decider.decide(i) },
         }),
       );
+    // The operators' web page, on the same server; a worker serves health only.
+    const ui = !worker && config.ui.enabled ? createUi(base, m, options, clock) : undefined;
+    if (ui) http.app.route('/', ui.app);
     const tuning = options.tuning && { tuning: options.tuning };
     const platforms = worker
       ? []
       : await createPlatforms({ loaded, core, http, logger, ...tuning }, options.early?.platforms);
     await http.listen();
     lifecycle.onStop('http', () => http.close());
+    // Steps stop last-registered first: the page's event streams end before the server waits for its sockets.
+    if (ui) lifecycle.onStop('ui', () => ui.stop());
     for (const platform of platforms) {
       await platform.start();
       lifecycle.onStop(platform.name, () => platform.stop());

@@ -11,7 +11,7 @@ export function readSourceTree(root: string, dir = 'src'): SourceTree {
     for (const entry of readdirSync(join(root, current), { withFileTypes: true })) {
       const path = join(current, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) tree.set(path, readFileSync(join(root, path), 'utf8'));
+      else if (/\.tsx?$/.test(entry.name)) tree.set(path, readFileSync(join(root, path), 'utf8'));
     }
   };
   walk(dir);

@@ -38,6 +38,19 @@ export class ApiTokens {
     return this.#entries.length > 0;
   }
 
+  /**
+   * SHA-256 (hex) of the token configured now for `caller`, or undefined when it has none: a web session
+   * keeps the digest of the token it was opened with, and is refused once they differ (the token rotated).
+   */
+  digestOf(caller: ApiCaller): string | undefined {
+    const entry = this.#entries.find((e) =>
+      caller.kind === 'reader'
+        ? e.caller.kind === 'reader'
+        : e.caller.kind === 'operator' && e.caller.name === caller.name,
+    );
+    return entry?.digest.toString('hex');
+  }
+
   /** The caller the header names, or undefined for a missing, malformed or unknown token. */
   identify(header: string | undefined): ApiCaller | undefined {
     const bearer = /^Bearer (.+)$/.exec(header ?? '');

@@ -1,2 +1,3 @@
 export { HttpServer } from './server.ts';
 export { approvalsApi } from './approvals-api.ts';
+export { webUi } from './ui/app.tsx';

@@ -1,4 +1,6 @@
 // The public face of core/approvals.
+export { gateAttempts } from './audit-trail.ts';
+export { gateCard } from './card.ts';
 export { ApprovalDecider, type GateResumer } from './decide.ts';
 export { resumeOf } from './gate-view.ts';
 export type {

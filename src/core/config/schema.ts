@@ -4,13 +4,13 @@ import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
 import { mediaSchema } from './media-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
+import { uiSchema } from './ui-schema.ts';
 import { duration } from './duration.ts';
 import { size } from './size.ts';
 
 /**
- * The zod schema of kazma.yaml. Every section is optional and has defaults, so an empty file is a valid
- * configuration (every platform disabled, embedded PGlite and Redis). Keys named in
- * docs/architecture.md are the public contract: add keys freely, rename none.
+ * The zod schema of kazma.yaml. Every section is optional with defaults: an empty file is valid (every platform off,
+ * embedded PGlite and Redis). Keys in docs/architecture.md are the public contract: add keys freely, rename none.
  */
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
 
@@ -49,7 +49,9 @@ export const configSchema = z.strictObject({
     port: z.coerce.number({ error: 'expected a port number (0-65535)' }).int().min(0).max(65535).default(8787),
     host: z.string().default('127.0.0.1'),
     api_token: z.string().default(''),
+    secure_cookies: z.boolean().default(false), // the web page's cookie is Secure even over plain http
   }),
+  ui: uiSchema,
   database: section({ url: z.string().default('') }),
   redis: section({ url: z.string().default('') }),
   model: section({

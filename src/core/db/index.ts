@@ -27,4 +27,5 @@ export { configAudit, settings } from './schema/settings.ts';
 export { tasks, type TaskState } from './schema/tasks.ts';
 export { ARCHIVE_REASONS, threadTranscript } from './schema/transcript.ts';
 export { vaultKeyring, vaultSecrets } from './schema/vault.ts';
+export { uiSessions } from './schema/ui-sessions.ts';
 export { DiskSpace } from './disk-space.ts';

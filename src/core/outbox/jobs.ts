@@ -47,6 +47,9 @@ export function outboxDeliveryJob(deps: {
  * no-op (the row's own compare-and-set is what guarantees a single send; the job id only saves work).
  */
 export class JobOutboxDispatcher implements OutboxDispatcher {
+  /** Told of every dispatch (see {@link watch}). */
+  readonly #watchers = new Set<(ids: readonly string[]) => void>();
+
   constructor(
     private readonly deps: {
       queue: JobQueue;
@@ -59,10 +62,23 @@ export class JobOutboxDispatcher implements OutboxDispatcher {
 
   async dispatch(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    // Before the jobs are queued: the rows are committed, and a web page showing their owner (a gate
+    // decided, a task moved) redraws as soon as the chat cards are on their way, not after they land.
+    for (const watcher of this.#watchers) watcher(ids);
     await this.deps.queue.enqueueAll(
       this.deps.kind,
       ids.map((id) => ({ payload: { id }, options: { jobId: id } })),
     );
+  }
+
+  /**
+   * Calls `listener` with the ids of every batch of committed outbox rows (cards, edits, replies) this
+   * process dispatches: the signal the operators' web page redraws on, the same one every chat card is
+   * edited on. Returns the function that stops it.
+   */
+  watch(listener: (ids: readonly string[]) => void): () => void {
+    this.#watchers.add(listener);
+    return () => this.#watchers.delete(listener);
   }
 
   /**

@@ -67,12 +67,13 @@ export function isPlatform(id: string): id is Platform {
 }
 
 /**
- * How a card or an answer names where someone acted: a platform's label, `the console`, or `the API`
- * for the HTTP API (an actor platform, never a ChatRef). Unknown ids are shown as they are.
+ * How a card or an answer names where someone acted: a platform's label, `the console`, `the API` for
+ * the HTTP API or `the web page` for `/ui` (actor platforms, never a ChatRef). Unknown ids are shown as they are.
  * @example platformLabel('slack') // 'Slack'
  */
 export function platformLabel(platform: string): string {
   if (platform === CONSOLE) return 'the console';
   if (platform === 'api') return 'the API';
+  if (platform === 'web') return 'the web page';
   return Object.hasOwn(CHAT_PLATFORMS, platform) ? CHAT_PLATFORMS[platform as ChatPlatform].label : platform;
 }

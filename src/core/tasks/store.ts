@@ -60,6 +60,11 @@ export async function tasksOfChat(db: Db, chat: string, limit = 10): Promise<Tas
   return db.select().from(tasks).where(eq(tasks.originChat, chat)).orderBy(desc(tasks.createdAt)).limit(limit);
 }
 
+/** Every chat's tasks, newest first (the web page's list). */
+export async function recentTasks(db: Db, limit = 100): Promise<TaskRow[]> {
+  return db.select().from(tasks).orderBy(desc(tasks.createdAt)).limit(limit);
+}
+
 /** The task made progress (a model call, a tool call): the supervisor's signal that it is alive. */
 export async function touchTask(db: Db, id: string): Promise<void> {
   await db.update(tasks).set({ progressAt: sql`now()` }).where(eq(tasks.id, id));

@@ -39,8 +39,10 @@ export class AccessPolicy {
       const console = this.consoleActor();
       if (actor.id === console.id) return this.#console;
     }
-    // The HTTP API knows the caller by their own token (access.operators[].api_token) and names them.
-    if (actor.platform === 'api') return this.#access.operators.find((o) => o.name === actor.id);
+    // The HTTP API and the web page know the caller by their own token (access.operators[].api_token)
+    // and name them.
+    if (actor.platform === 'api' || actor.platform === 'web')
+      return this.#access.operators.find((o) => o.name === actor.id);
     const platform = actor.platform;
     return isPlatform(platform) ? this.#access.operators.find((o) => o[platform] === actor.id) : undefined;
   }

@@ -14,3 +14,4 @@ export * from './incidents.ts';
 export * from './mcp.ts';
 export * from './transcript.ts';
 export * from './memories.ts';
+export * from './ui-sessions.ts';

@@ -1,0 +1,84 @@
+import type { Gate } from '../../../core/approvals/index.ts';
+import type { Actor } from '../../../core/surface/index.ts';
+import { Csrf, Notice } from './layout.tsx';
+import type { UiCore } from './port.ts';
+import type { UiSession } from './sessions.ts';
+
+/** The most pending approvals one page shows (a bench renders this many under 100 ms). */
+export const PENDING_MAX = 1000;
+
+export interface ViewContext {
+  core: UiCore;
+  session: UiSession;
+  actor: Actor;
+  query: Record<string, string | undefined>;
+  notice?: { ok: boolean; message: string } | undefined;
+}
+
+/** Every pending approval, each as its chat card shows it, with the buttons this operator may use. */
+export async function approvalsView(ctx: ViewContext) {
+  const gates = await ctx.core.gates({ states: ['pending'], limit: PENDING_MAX });
+  return (
+    <>
+      <h1>Approvals</h1>
+      <Notice notice={ctx.notice} />
+      {gates.length === 0 ? (
+        <p class="muted" id="none-pending">
+          Nothing is waiting for a decision.
+        </p>
+      ) : (
+        gates.map((gate) => <GateCard gate={gate} ctx={ctx} />)
+      )}
+    </>
+  );
+}
+
+/** One gate: the card's title, every field in full (arguments included, never cut), then its buttons. */
+export function GateCard(props: { gate: Gate; ctx: ViewContext }) {
+  const { gate, ctx } = props;
+  const card = ctx.core.card(gate);
+  const refusal = gate.state === 'pending' && !ctx.session.readOnly ? ctx.core.refusal(gate, ctx.actor) : undefined;
+  const action = `/ui/approvals/${encodeURIComponent(gate.gateId)}`;
+  return (
+    <article class="card" data-gate={gate.gateId} data-state={gate.state}>
+      <h3 dir="auto">{card.title}</h3>
+      <dl>
+        {card.fields.map((field) => (
+          <>
+            <dt>{field.label}</dt>
+            <dd>
+              <pre dir="auto">{field.value}</pre>
+            </dd>
+          </>
+        ))}
+      </dl>
+      {card.footer && (
+        <p class="footer" dir="auto">
+          {card.footer}
+        </p>
+      )}
+      {gate.state === 'pending' && ctx.session.readOnly && <p class="muted">Signed in read-only: no decisions.</p>}
+      {refusal && <p class="muted">You cannot decide this: {refusal}.</p>}
+      {gate.state === 'pending' && !ctx.session.readOnly && !refusal && (
+        <div class="buttons">
+          <form method="post" action={action}>
+            <Csrf session={ctx.session} />
+            <button type="submit" name="decision" value="once" class="primary">
+              Approve
+            </button>
+            <button type="submit" name="decision" value="always">
+              Always
+            </button>
+          </form>
+          <form method="post" action={action}>
+            <Csrf session={ctx.session} />
+            <input type="text" name="reason" maxlength={2000} placeholder="Reason (optional)" aria-label="Reason" />
+            <button type="submit" name="decision" value="deny" class="danger">
+              Deny
+            </button>
+          </form>
+        </div>
+      )}
+    </article>
+  );
+}

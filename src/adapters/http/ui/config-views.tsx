@@ -1,0 +1,65 @@
+import { visibleJson } from '../../../core/surface/index.ts';
+import type { ViewContext } from './approvals-view.tsx';
+import { Csrf, Notice } from './layout.tsx';
+
+/** Tools on and off (the switches `/config tools toggle` sets) and each MCP server's state. */
+export async function toolsView(ctx: ViewContext) {
+  const tools = ctx.core.tools();
+  const servers = await ctx.core.servers();
+  const may = !ctx.session.readOnly;
+  return (
+    <>
+      <h1>Tools</h1>
+      <Notice notice={ctx.notice} />
+      <table>
+        <thead>
+          <tr>
+            <th>Tool</th>
+            <th>Tier</th>
+            <th>State</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((tool) => (
+            <tr data-tool={tool.name} data-on={String(tool.on)}>
+              <td>{tool.name}</td>
+              <td>{tool.tier}</td>
+              <td>{tool.on ? 'on' : 'off'}</td>
+              <td>
+                {may && (
+                  <form method="post" action={`/ui/tools/${encodeURIComponent(tool.name)}`}>
+                    <Csrf session={ctx.session} />
+                    <input type="hidden" name="on" value={tool.on ? 'false' : 'true'} />
+                    <button type="submit">{tool.on ? 'Turn off' : 'Turn on'}</button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>MCP servers</h2>
+      {servers.length === 0 && <p class="muted">No MCP servers configured.</p>}
+      {servers.map((server) => (
+        <article class="card" data-server={server.name}>
+          <h3>{server.name}</h3>
+          <p>
+            {server.on ? 'on' : 'off'} · {server.state} · {server.transport} · {server.toolCount} tools
+          </p>
+          {server.lastError && <pre dir="auto">{server.lastError}</pre>}
+        </article>
+      ))}
+    </>
+  );
+}
+
+/** The configuration as loaded, with the switches `/config` changed since; every secret masked. */
+export function settingsView(ctx: ViewContext) {
+  return (
+    <>
+      <h1>Settings</h1>
+      <pre dir="auto">{visibleJson(ctx.core.settings(), 2)}</pre>
+    </>
+  );
+}

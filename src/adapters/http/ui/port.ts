@@ -1,0 +1,93 @@
+// What the operators' web page needs from the core, as plain shapes. src/assembly/ui.ts builds it from the
+// modules' faces, so every action here is the one a chat command or a card tap runs: a decision goes
+// through the approvals decider (first decision wins), a cancel through Tasks/Schedules, a switch through
+// the store `/config tools toggle` writes.
+import type { DecideOutcome, Gate } from '../../../core/approvals/index.ts';
+import type { Decision } from '../../../core/db/index.ts';
+import type { Actor, Card } from '../../../core/surface/index.ts';
+
+/** One attempt in the decision audit trail (table `decision_audit`). */
+export interface AuditView {
+  subjectId: string;
+  who?: string;
+  platform?: string;
+  decision?: string;
+  outcome: string;
+  detail?: string;
+  at: Date;
+}
+
+export interface TaskView {
+  id: string;
+  goal: string;
+  state: string;
+  error?: string;
+  createdAt: Date;
+}
+
+export interface ScheduleView {
+  id: string;
+  kind: string;
+  /** The reminder's text, or the cron job's prompt. */
+  text: string;
+  /** When: the due instant (a reminder) or the cron pattern and zone. */
+  when: string;
+  state: string;
+}
+
+export interface IncidentView {
+  id: string;
+  kind: string;
+  workId: string;
+  problem: string;
+  detail: string;
+  openedAt: Date;
+  /** The incident's question: its options are the card's buttons (Retry / Cancel / Dismiss). */
+  questionId?: string;
+  options: Array<{ id: string; label: string }>;
+}
+
+export interface ToolView {
+  name: string;
+  on: boolean;
+  tier: string;
+}
+
+export interface ServerView {
+  name: string;
+  on: boolean;
+  state: string;
+  transport: string;
+  toolCount: number;
+  lastError?: string;
+}
+
+/** The answer to an action taken on the page: what happened, in words for the operator. */
+export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
+
+export interface UiCore {
+  /** Gates in `states`, oldest first, at most `limit`. */
+  gates(filter: { states: Gate['state'][]; limit: number }): Promise<Gate[]>;
+  /** The card every chat shows for this gate (its arguments masked and made visible, never cut). */
+  card(gate: Gate): Card;
+  /** Why `actor` may not decide `gate`, or undefined when they may. */
+  refusal(gate: Gate, actor: Actor): string | undefined;
+  /** THE decision, as a tap or the approvals API makes it. */
+  decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
+  /** Newest attempts first. */
+  audit(filter: { limit: number; outcome?: string; subjectId?: string }): Promise<AuditView[]>;
+  tasks(): Promise<TaskView[]>;
+  cancelTask(id: string): Promise<ActionResult>;
+  schedules(): Promise<ScheduleView[]>;
+  cancelSchedule(id: string): Promise<ActionResult>;
+  incidents(): Promise<IncidentView[]>;
+  /** A tap on the incident card's button, through the question's first-decision-wins decision. */
+  answer(input: { questionId: string; option: string; actor: Actor }): Promise<ActionResult>;
+  tools(): ToolView[];
+  setTool(input: { name: string; on: boolean; actor: Actor }): Promise<ActionResult>;
+  servers(): Promise<ServerView[]>;
+  /** The configuration as loaded, with what `/config` changed since, secrets masked. */
+  settings(): unknown;
+  /** Calls `listener` whenever the outbox dispatches (a card posted or edited anywhere); returns the unsubscriber. */
+  changes(listener: () => void): () => void;
+}

@@ -1,0 +1,130 @@
+// The operators' web page (`/ui`) wired to the core: every action is the call a chat tap or command makes
+// (src/adapters/http/ui/port.ts lists them), so the page is a fourth surface of one core, not a second system.
+import { webUi } from '../adapters/http/index.ts';
+import { gateAttempts, gateCard } from '../core/approvals/index.ts';
+import type { Clock } from '../core/clock.ts';
+import { openIncidents } from '../core/runs/index.ts';
+import { maskSecrets } from '../core/secrets/index.ts';
+import { recentTasks } from '../core/tasks/index.ts';
+import type { Base } from './base.ts';
+import type { Modules } from './modules.ts';
+import type { AssembleOptions } from './options.ts';
+
+type UiOptions = Parameters<typeof webUi>[0];
+
+/** The page's core, from the modules' faces. */
+export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: Clock): UiOptions['core'] {
+  const { loaded } = options;
+  const db = base.database.db;
+  const secrets = loaded.secrets;
+  return {
+    gates: ({ states, limit }) => m.broker.list({ states, page: { limit } }),
+    card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
+    refusal: (gate, actor) => m.access.approvalRefusal(actor, gate.requester),
+    decide: (input) => m.approvals.decider.decide(input),
+    audit: async ({ subjectId, ...filter }) =>
+      (await gateAttempts(db, { ...filter, ...(subjectId && { gateId: subjectId }) })).map(({ gateId, ...a }) => ({
+        subjectId: gateId,
+        ...a,
+      })),
+    tasks: async () =>
+      (await recentTasks(db)).map((t) => ({
+        id: t.id,
+        goal: t.goal,
+        state: t.state,
+        createdAt: t.createdAt,
+        ...(t.error && { error: t.error }),
+      })),
+    cancelTask: async (id) => {
+      const result = await m.tasks.tasks.cancel(id);
+      return result.ok ? { ok: true, message: `Task ${id} cancelled.` } : { ok: false, message: result.reason };
+    },
+    schedules: async () =>
+      (await m.schedules.schedules.list()).map((s) => ({
+        id: s.id,
+        kind: s.kind,
+        text: s.text,
+        state: s.state,
+        when: s.dueAt ? `${s.dueAt.toISOString().replace('T', ' ').slice(0, 16)} UTC` : `${s.pattern} (${s.zone})`,
+      })),
+    cancelSchedule: async (id) =>
+      (await m.schedules.schedules.cancel(id))
+        ? { ok: true, message: `Schedule ${id} cancelled.` }
+        : { ok: false, message: `Schedule ${id} is not scheduled (fired, cancelled or unknown).` },
+    incidents: async () =>
+      Promise.all(
+        (await openIncidents(db)).map(async (row) => {
+          const question = row.questionId ? await m.questions.get(row.questionId) : undefined;
+          return {
+            id: row.id,
+            kind: row.workKind,
+            workId: row.workId,
+            problem: row.problem,
+            detail: row.detail,
+            openedAt: row.openedAt,
+            ...(row.questionId && { questionId: row.questionId }),
+            options: question?.state === 'open' ? question.options.map((o) => ({ id: o.id, label: o.label })) : [],
+          };
+        }),
+      ),
+    answer: async ({ questionId, option, actor }) => {
+      const question = await m.questions.get(questionId);
+      if (!question) return { ok: false, message: 'This question is not known here.' };
+      // In the question's chat queue, as a tap on its card is decided.
+      const decide = () => m.questions.decide({ id: questionId, decision: option, actor, seen: question });
+      const outcome = question.chat ? await m.queues.run(question.chat, decide) : await decide();
+      return outcome.ok ? { ok: true, message: `${option} chosen.` } : { ok: false, message: outcome.message };
+    },
+    tools: () =>
+      m.tools.registry
+        .list({ includeDisabled: true })
+        .filter((t) => !t.name.startsWith('mcp__'))
+        .map((t) => ({ name: t.name, on: !m.tools.registry.disabled.has(t.name), tier: t.tier ?? 'ask' })),
+    setTool: async ({ name, on, actor }) => {
+      if (!m.tools.registry.list({ includeDisabled: true }).some((t) => t.name === name))
+        return { ok: false, message: `There is no tool "${name}".` };
+      const by = actor.displayName ?? actor.id;
+      await m.settings.overlay.set(name, on, by);
+      await m.settings.settings.audit({
+        actor: { platform: actor.platform, id: actor.id, operator: actor.id },
+        chat: 'web',
+        command: `/config tools toggle ${name}`,
+        outcome: 'changed',
+        detail: on ? 'on' : 'off',
+      });
+      return { ok: true, message: `${name} is ${on ? 'on' : 'off'} (saved; survives restarts).` };
+    },
+    servers: async () =>
+      (await m.mcp.manager.list()).map((s) => ({
+        name: s.name,
+        on: s.on,
+        state: s.state,
+        transport: s.transport,
+        toolCount: s.toolCount,
+        ...(s.lastError && { lastError: s.lastError }),
+      })),
+    settings: () =>
+      maskSecrets(
+        {
+          ...loaded.config,
+          tools: { ...loaded.config.tools, disabled: [...m.tools.registry.disabled].sort() },
+        },
+        { secrets },
+      ),
+    changes: (listener) => base.outbox.watch(listener),
+  };
+}
+
+/** Builds the page for `kazma start` (not a worker, and `ui.enabled`). */
+export function createUi(base: Base, m: Modules, options: AssembleOptions, clock: Clock) {
+  const { config } = options.loaded;
+  return webUi({
+    readToken: config.http.api_token,
+    operators: config.access.operators,
+    db: base.database.db,
+    clock,
+    sessionTtlMs: config.ui.session_ttl,
+    secureCookies: config.http.secure_cookies,
+    core: uiCore(base, m, options, clock),
+  });
+}

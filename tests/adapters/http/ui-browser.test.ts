@@ -1,0 +1,218 @@
+// The web page in a real browser: Debian's Chromium driven by playwright-core, against one Kazma assembled as
+// `kazma start` assembles it, with Telegram (the fake Bot API) and the fake model. A decision on the page is
+// the one first-decision-wins decision (the tool runs once, the Telegram card is edited), a tap on Telegram
+// redraws the open page without a reload, forms without the session or CSRF token change nothing, and the
+// arguments are shown whole. Screenshots of each page, at desktop and phone width, go to tests/.artifacts/ui.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
+import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
+import { launch, launchTool } from '../../approvals/helpers.ts';
+import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { REPO_ROOT } from '../../helpers/repo-root.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(REPO_ROOT, 'tests/.artifacts/ui');
+const MAYA_TOKEN = 'maya-web-token-0123456789abcdef';
+const MAYA = { id: 42, first_name: 'Maya' };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+let llm: FakeLlm;
+let telegram: FakeTelegram;
+let k: Assembled;
+let browser: Browser;
+let base: string;
+const tool = launchTool();
+
+beforeAll(async () => {
+  [llm, telegram] = await Promise.all([startFakeLlm(), startFakeTelegram()]);
+  k = await startAssembled(
+    {
+      model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
+      access: { operators: [{ name: 'maya', telegram: String(MAYA.id), api_token: MAYA_TOKEN }] },
+      telegram: { enabled: true, token: telegram.token, api_root: telegram.apiRoot },
+      // No worker takes tasks: they stay queued (to cancel one, and for another to stall into an incident).
+      jobs: { concurrency: { swarm: 0 } },
+      runs: { stall_after: { task: '1s' } },
+    },
+    { tools: [tool.tool] },
+  );
+  base = `http://127.0.0.1:${k.kazma.http.port}`;
+  // Root in a container: Chromium's own sandbox needs user namespaces it may not get.
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  await mkdir(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await k?.close();
+  await Promise.all([llm?.close(), telegram?.close()]);
+});
+
+/** A signed-in page at `path` (a context of its own: its own cookie). */
+async function signedIn(path = '/ui/approvals', viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(`${base}/ui/sign-in`);
+  await page.fill('input[name=token]', MAYA_TOKEN);
+  await Promise.all([page.waitForURL(`${base}/ui/approvals`), page.click('button[type=submit]')]);
+  if (path !== '/ui/approvals') await page.goto(`${base}${path}`);
+  return { page, context };
+}
+
+/** Maya asks on Telegram for a launch; returns the gate's id and its Telegram card. */
+async function gateFromTelegram(args: { target: string; payload?: string }) {
+  llm.script(launch(args));
+  telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: `launch ${args.target}` });
+  const card = await eventually(
+    async () => telegram.messages(MAYA.id),
+    (ms) => ms.find((m) => m.reply_markup && m.text?.includes(args.target)),
+    'the Telegram card',
+  );
+  // A card too long for Telegram has Show all and Deny only: the gate's id is in every button.
+  const buttons = card.reply_markup!.inline_keyboard.flat().map((b) => b.callback_data ?? '');
+  const once = buttons.find((data) => data.endsWith(':once'));
+  return { gateId: buttons[0]!.split(':')[1]!, card, once: once ?? '' };
+}
+
+describe('the web page in Chromium', () => {
+  it('shows nothing before sign-in and refuses a wrong token', async () => {
+    await gateFromTelegram({ target: 'before-sign-in' });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/ui/approvals`);
+    expect(new URL(page.url()).pathname).toBe('/ui/sign-in');
+    expect(await page.content()).not.toContain('before-sign-in');
+    await page.fill('input[name=token]', 'not-a-token-of-anyone-at-all');
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('.notice')).toContain('not an operator');
+    expect(new URL(page.url()).pathname).toBe('/ui/sign-in');
+    await context.close();
+  });
+
+  it('approves from the page: the tool runs once and the Telegram card says who decided where', async () => {
+    const { gateId, card } = await gateFromTelegram({ target: 'from-the-page' });
+    const { page, context } = await signedIn();
+    const article = page.locator(`article[data-gate="${gateId}"]`);
+    await article.locator('button[value=once]').click();
+    await expect.poll(() => page.textContent('.notice')).toContain(`Approved: launch (gate ${gateId})`);
+    const edited = await eventually(
+      async () => telegram.messages(MAYA.id),
+      (ms) => ms.find((m) => m.message_id === card.message_id && !m.reply_markup),
+      'the Telegram card edited',
+    );
+    expect(edited.text).toMatch(/Approved once by maya on the web page at \d\d:\d\d UTC/);
+    await k.settled();
+    expect(tool.runs.filter((r) => r.target === 'from-the-page')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('a tap on Telegram shows on the open page within 2 s, without a reload', async () => {
+    const { gateId, card, once } = await gateFromTelegram({ target: 'tapped-on-telegram' });
+    const { page, context } = await signedIn();
+    await page.waitForSelector('body[data-live=on]');
+    await page.waitForSelector(`article[data-gate="${gateId}"]`);
+    await page.evaluate(() => Object.assign(window, { kazmaMarker: 'same document' }));
+    telegram.tapButton({ chatId: MAYA.id, messageId: card.message_id, from: MAYA, data: once });
+    await page.waitForSelector(`article[data-gate="${gateId}"]`, { state: 'detached', timeout: 2_000 });
+    expect(await page.evaluate(() => (window as unknown as { kazmaMarker?: string }).kazmaMarker)).toBe(
+      'same document',
+    );
+    // The history shows the win, on Telegram.
+    await page.goto(`${base}/ui/history?gate=${gateId}`);
+    expect(await page.textContent(`tr[data-gate="${gateId}"][data-outcome=won]`)).toContain('Telegram');
+    await context.close();
+  });
+
+  it('a replayed POST without the session or without the CSRF token changes nothing', async () => {
+    const { gateId } = await gateFromTelegram({ target: 'replayed' });
+    const { page, context } = await signedIn();
+    const csrf = await page.getAttribute(`article[data-gate="${gateId}"] input[name=_csrf]`, 'value');
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const post = (headers: Record<string, string>, body: Record<string, string>) =>
+      fetch(`${base}/ui/approvals/${gateId}`, { method: 'POST', headers, body: new URLSearchParams(body) });
+    expect((await post({ origin: base }, { decision: 'once', _csrf: csrf! })).status).toBe(401);
+    expect((await post({ origin: base, cookie }, { decision: 'once' })).status).toBe(403);
+    expect((await k.kazma.core.approvals.get(gateId))?.state).toBe('pending');
+    expect(tool.runs.filter((r) => r.target === 'replayed')).toHaveLength(0);
+    await context.close();
+  });
+
+  it('shows arguments with U+202E and 5,000 characters whole, the override escaped', async () => {
+    const payload = `abc\u202Efed${'x'.repeat(5_000)}`;
+    const { gateId } = await gateFromTelegram({ target: 'whole-arguments', payload });
+    const { page, context } = await signedIn();
+    const text = (await page.textContent(`article[data-gate="${gateId}"] dl`))!;
+    expect(text).toContain(`abc\\u202Efed${'x'.repeat(5_000)}`);
+    expect(text).not.toContain('\u202E');
+    await context.close();
+  });
+
+  it('cancels a task, dismisses an incident and switches a tool off', async () => {
+    const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+    const origin = `telegram:${MAYA.id}` as const;
+    const doomed = await k.kazma.core.tasks.start({ goal: 'count the stars', origin, requester });
+    const stuck = await k.kazma.core.tasks.start({ goal: 'map the sea', origin, requester });
+    const { page, context } = await signedIn('/ui/tasks');
+    await page.locator(`article[data-task="${doomed.id}"] button`).click();
+    await expect.poll(() => page.getAttribute(`article[data-task="${doomed.id}"]`, 'data-state')).toBe('cancelled');
+    expect((await k.kazma.core.tasks.get(doomed.id))?.state).toBe('cancelled');
+
+    // The other stays queued past runs.stall_after.task: the supervisor opens an incident with its card.
+    await eventually(
+      () => k.kazma.core.supervisor.sweep(),
+      (r) => r.opened > 0,
+      'an incident for the stuck task',
+    );
+    await page.goto(`${base}/ui/incidents`);
+    const incident = page.locator('article[data-incident]', { hasText: stuck.id });
+    await incident.locator('button[value=dismiss]').click();
+    await expect.poll(() => page.textContent('.notice')).toContain('dismiss');
+    expect(await page.locator('article[data-incident]', { hasText: stuck.id }).count()).toBe(0);
+
+    await page.goto(`${base}/ui/tools`);
+    await page.locator('tr[data-tool=launch] button').click();
+    await expect.poll(() => page.getAttribute('tr[data-tool=launch]', 'data-on')).toBe('false');
+    expect(k.kazma.core.tools.disabled.has('launch')).toBe(true);
+    await page.locator('tr[data-tool=launch] button').click();
+    await expect.poll(() => page.getAttribute('tr[data-tool=launch]', 'data-on')).toBe('true');
+    await context.close();
+  });
+
+  it('takes screenshots of every page at desktop and phone width, Arabic content right to left', async () => {
+    await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const { page, context } = await signedIn('/ui/approvals', viewport);
+      for (const name of ['approvals', 'history', 'tasks', 'incidents', 'tools', 'settings']) {
+        await page.goto(`${base}/ui/${name}`);
+        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+        // Nothing is wider than the screen: the page never scrolls sideways.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect([name, width, overflow]).toEqual([name, width, 0]);
+      }
+      await context.close();
+    }
+  });
+
+  it('rate-limits sign-in: after five wrong tokens even the right one waits', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/ui/sign-in`);
+    for (let i = 0; i < 5; i++) {
+      await page.fill('input[name=token]', `wrong-token-${i}-000000000000`);
+      await page.click('button[type=submit]');
+      await page.waitForSelector('.notice');
+    }
+    await page.fill('input[name=token]', MAYA_TOKEN);
+    await page.click('button[type=submit]');
+    await expect.poll(() => page.textContent('.notice')).toContain('Too many failed sign-ins');
+    expect(new URL(page.url()).pathname).toBe('/ui/sign-in');
+    await context.close();
+  });
+});
