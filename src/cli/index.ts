@@ -1,6 +1,6 @@
 import { EXIT, type Subcommand } from './common.ts';
 import { keepYoungGenerationSmall } from './heap.ts';
-import { nearest, usageErrorLine } from './usage-errors.ts';
+import { usageErrorLine } from './usage-errors.ts';
 import { kazmaVersion } from './version.ts';
 
 /**
@@ -66,7 +66,9 @@ async function main(argv: string[]): Promise<number> {
           .join(', ')}`,
       );
     else {
-      const guess = nearest(name, Object.keys(subcommands));
+      // Loaded only here: the CLI's start does not pay for the configuration module.
+      const { didYouMean } = await import('../core/config/index.ts');
+      const guess = didYouMean(name, Object.keys(subcommands));
       console.error(`kazma: unknown command "${name}"${guess ? ` (did you mean "kazma ${guess}"?)` : ''}`);
     }
     console.error(await help());
@@ -82,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    const line = usageErrorLine(name, command.usage, error);
+    const line = await usageErrorLine(name, command.usage, error);
     if (!line) throw error;
     console.error(line);
     return EXIT.usage;

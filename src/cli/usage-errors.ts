@@ -1,29 +1,6 @@
 // What a person typed wrong on the command line, said in one line with the likely fix — never a stack.
 // node:util parseArgs (strict) throws coded TypeErrors; each code becomes its sentence here.
 
-/** The words within two edits of `typed`, nearest first (a misspelt option or command). */
-export function nearest(typed: string, candidates: readonly string[]): string | undefined {
-  let best: { word: string; distance: number } | undefined;
-  for (const word of candidates) {
-    const distance = editDistance(typed, word);
-    if (distance <= Math.max(2, Math.floor(typed.length / 4)) && (!best || distance < best.distance))
-      best = { word, distance };
-  }
-  return best?.word;
-}
-
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 const PARSE_ARGS_CODES = new Set([
   'ERR_PARSE_ARGS_UNKNOWN_OPTION',
   'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
@@ -34,7 +11,7 @@ const PARSE_ARGS_CODES = new Set([
  * The one line for an argument error of `kazma <command>`, or undefined when `error` is not one. `usage` is
  * the command's usage text: the options it names are what a misspelt one is compared with.
  */
-export function usageErrorLine(command: string, usage: string, error: unknown): string | undefined {
+export async function usageErrorLine(command: string, usage: string, error: unknown): Promise<string | undefined> {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !PARSE_ARGS_CODES.has(code)) return undefined;
   const message = (error as Error).message.split('\n')[0]!;
@@ -43,7 +20,7 @@ export function usageErrorLine(command: string, usage: string, error: unknown): 
   const options = [...new Set(usage.match(/--[a-z][a-z0-9-]*/g) ?? [])];
   const guess =
     code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option?.startsWith('--')
-      ? nearest(option.split('=')[0]!, options)
+      ? (await import('../core/config/index.ts')).didYouMean(option.split('=')[0]!, options)
       : undefined;
   const why =
     code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'

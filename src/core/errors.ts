@@ -31,6 +31,7 @@ export type KazmaErrorCode =
   | 'effect_unknown'
   | 'embeddings_failed'
   | 'guard_list_invalid'
+  | 'http_listen_failed'
   | 'illegal_gate_transition'
   | 'illegal_task_transition'
   | 'inbound_event_invalid'

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { StartupError } from '../../core/errors.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { healthRoutes, type ReadinessCheck } from './health.ts';
 
@@ -34,7 +35,7 @@ export class HttpServer {
       const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port: this.options.port }, () =>
         resolve(s),
       );
-      s.once('error', reject);
+      s.once('error', (error) => reject(listenError(error, this.options)));
     });
     this.#server = server;
     this.#port = (server.address() as AddressInfo).port;
@@ -52,4 +53,34 @@ export class HttpServer {
       setTimeout(() => ('closeAllConnections' in server ? server.closeAllConnections() : undefined), 2000).unref();
     });
   }
+}
+
+/**
+ * Why the server could not listen, naming `http.port` (or `http.host`) and the fix; other errors unchanged.
+ * A port in use is the common one: another Kazma, or another program, already serves it.
+ */
+function listenError(error: Error, at: { host: string; port: number }): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${at.host}:${at.port}`;
+  if (code === 'EADDRINUSE')
+    return new StartupError(
+      'http_listen_failed',
+      `http.port ${at.port} is already in use on ${at.host} (another Kazma, or another program, listens there): ` +
+        'stop it, or set http.port in kazma.yaml to a free port',
+      { cause: error },
+    );
+  if (code === 'EACCES')
+    return new StartupError(
+      'http_listen_failed',
+      `http.port ${at.port} needs privileges Kazma does not have (ports below 1024 do): set http.port to 1024 or above`,
+      { cause: error },
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new StartupError(
+      'http_listen_failed',
+      `http.host ${at.host} is not an address of this machine (cannot listen on ${where}): set http.host to ` +
+        '127.0.0.1, 0.0.0.0 or one of its addresses',
+      { cause: error },
+    );
+  return error;
 }
