@@ -3,7 +3,8 @@
 // direct message). Every call goes through Kazma's own REST client (client.ts): independent of the
 // gateway, with 429s waited out and 5xx retried. Each post carries a nonce Discord enforces, so a retry
 // of a post Discord did take returns that message instead of a second one; an outbox delivery's nonce is
-// its key's (deliveryKey), the same on every attempt, so a part sent before a stop is not sent twice. Nothing pings: no mentions.
+// its key's (deliveryKey), the same on every attempt, so a part sent before a stop is not sent twice.
+// Nothing pings: no mentions.
 import { openDiscordFile } from './files.ts';
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
