@@ -122,7 +122,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
   });
   lifecycle.onStop('mcp', () => mcp.stop());
   // After every built-in tool, so a skill's tool can never take a built-in's name (it is namespaced instead).
-  const skills = await createSkills({ loaded, db, registry, logger, onDbError: dbFailed });
+  const skills = await createSkills({ loaded, db, registry, logger, onDbError: dbFailed, clock });
   lifecycle.onStop('skills', () => skills.stop());
   // After every module that registers tools: the saved on/off switches apply to all of them.
   const settings = await createSettings({

@@ -77,10 +77,23 @@ describe('spawn sites: every program started is listed with its reason', () => {
       const file = 'src/core/skills/agent/fetch.ts';
       const bad = withFile(
         file,
-        tree.get(file)!.replace('const what =', "await run('git', ['--ignore-scripts']);\n  const what ="),
+        tree.get(file)!.replace('const what =', "await runContained('git', [], {} as never);\n  const what ="),
       );
       expect(checkSpawnSites(bad, list)).toEqual([
         `${file} fetchSource: git starts a program 2 times; docs/spawn-sites.yaml lists 1`,
+      ]);
+    });
+
+    it('a site listed as contained that starts its program on the host', () => {
+      const file = 'src/core/skills/agent/fetch.ts';
+      const text = tree.get(file)!;
+      const bad = withFile(
+        file,
+        `import { execFile } from 'node:child_process';\n${text.replace(/runContained\(\s*'npm'/, "execFile('npm'")}`,
+      );
+      expect(checkSpawnSites(bad, list)).toEqual([
+        `${file} fetchSource: npm is listed as contained: bubblewrap but starts its program directly, not through ` +
+          'runContained',
       ]);
     });
 

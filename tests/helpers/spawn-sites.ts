@@ -2,7 +2,9 @@
 // written allow-list of call sites with their reasons. A site is a use of anything imported from a module
 // that starts processes (child_process, the MCP SDK's stdio transport, cluster, execa, cross-spawn), or of
 // a value made from one (`const run = promisify(execFile)`); a dynamic import or require of such a module
-// is a site of its own, so no way round the list goes unseen.
+// is a site of its own, so no way round the list goes unseen. A call of `runContained` (the shell
+// sandbox's runner, src/core/tools/shell/contained.ts) is a site too, one that runs inside bubblewrap:
+// only such a site, or the sandbox's own code, may be listed as `contained: bubblewrap`.
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { parse } from 'yaml';
@@ -11,6 +13,10 @@ import type { SourceTree } from './import-graph.ts';
 const SPAWNING =
   /^(node:)?(child_process|cluster)$|^(execa|cross-spawn)$|^@modelcontextprotocol\/sdk\/client\/stdio(\.js)?$/;
 const PACKAGE_MANAGERS = new Set(['npm', 'npx', 'pnpm', 'yarn', 'bun', 'pip', 'pip3']);
+/** Functions that start a program inside the bubblewrap sandbox, by the name they are exported under. */
+const CONTAINED = new Set(['runContained']);
+/** The sandbox's own code: it starts bwrap itself (the probe, the runner every contained program goes through). */
+const SANDBOX_DIR = 'src/core/tools/shell/';
 
 /** One call site: the file, the function it is in, the program it starts (a literal, else the expression). */
 export interface SpawnSite {
@@ -19,6 +25,8 @@ export interface SpawnSite {
   program: string;
   call: string;
   args: string;
+  /** `sandbox` when started through {@link CONTAINED}'s runner; `direct` otherwise. */
+  via: 'sandbox' | 'direct';
 }
 
 /** One entry of docs/spawn-sites.yaml. */
@@ -63,7 +71,7 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
   const bound = new Map<string, string>(); // local name → what it starts with (`execFile`, `cp.*`)
   const sites: SpawnSite[] = [];
   const site = (node: ts.Node, call: string, program: string, args = '') =>
-    sites.push({ file, within: enclosing(node), program, call, args });
+    sites.push({ file, within: enclosing(node), program, call, args, via: CONTAINED.has(call) ? 'sandbox' : 'direct' });
   // The name of a spawning module anywhere but an import declaration (`import(…)`, `require(…)`,
   // `createRequire(…)(…)`, a name kept in a variable) is a way to load it unseen: a site of its own.
   const loads = (node: ts.Node): boolean =>
@@ -85,6 +93,16 @@ export function spawnSitesOf(file: string, text: string): SpawnSite[] {
         if (named && ts.isNamespaceImport(named)) bound.set(named.name.text, '*');
         if (named && ts.isNamedImports(named)) {
           for (const e of named.elements) if (!e.isTypeOnly) bound.set(e.name.text, (e.propertyName ?? e.name).text);
+        }
+      }
+    }
+    // The sandbox's runner, from wherever it is re-exported.
+    if (ts.isImportDeclaration(node) && node.importClause?.namedBindings && !node.importClause.isTypeOnly) {
+      const named = node.importClause.namedBindings;
+      if (ts.isNamedImports(named)) {
+        for (const e of named.elements) {
+          const exported = (e.propertyName ?? e.name).text;
+          if (!e.isTypeOnly && CONTAINED.has(exported)) bound.set(e.name.text, exported);
         }
       }
     }
@@ -180,6 +198,17 @@ export function checkSpawnSites(tree: SourceTree, list: readonly SpawnEntry[]): 
     if (!entry) problems.push(`${k} starts a program but is not in docs/spawn-sites.yaml`);
     else if ((entry.count ?? 1) !== n)
       problems.push(`${k} starts a program ${n} times; docs/spawn-sites.yaml lists ${entry.count ?? 1}`);
+  }
+  // `contained: bubblewrap` is checked, not taken on trust: every such site runs through the sandbox's runner.
+  for (const s of sites) {
+    const entry = listed.get(key(s));
+    if (!entry) continue;
+    if (entry.contained === 'bubblewrap' && s.via === 'direct' && !s.file.startsWith(SANDBOX_DIR))
+      problems.push(
+        `${key(s)} is listed as contained: bubblewrap but starts its program directly, not through runContained`,
+      );
+    if (entry.contained === 'no' && s.via === 'sandbox')
+      problems.push(`${key(s)} runs in the sandbox (runContained) but is listed as contained: no`);
   }
   for (const e of list) {
     if (!counts.has(key(e))) problems.push(`${key(e)} is listed in docs/spawn-sites.yaml but starts nothing there now`);

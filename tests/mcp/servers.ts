@@ -9,7 +9,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { McpManager } from '../../src/core/mcp/manager.ts';
 import { mcpServersSchema } from '../../src/core/config/mcp-schema.ts';
-import { McpServerSettings } from '../../src/core/mcp/server-settings.ts';
+import { McpServerEditor } from '../../src/core/mcp/server-settings.ts';
 import { McpStateStore } from '../../src/core/mcp/state-store.ts';
 import { RuntimeSettings } from '../../src/core/settings/store.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
@@ -155,7 +155,7 @@ export async function managerFor(
   const database: FreshDatabase = await freshDatabase('pglite');
   const clock = new FakeClock();
   const registry = new ToolRegistry();
-  const settings = new McpServerSettings({
+  const settings = new McpServerEditor({
     settings: new RuntimeSettings(database.db),
     yaml: mcpServersSchema.parse(servers),
   });

@@ -1,7 +1,11 @@
 // What one approved command may take: memory (`tools.shell.memory`, RLIMIT_AS) and processes
 // (`tools.shell.max_processes`, RLIMIT_NPROC), set by util-linux prlimit around the sandbox. Each limit
 // is shown to stop its hog, and a roomier limit lets the same payload through (so the test can fail).
-import { chmod, readFile, realpath, writeFile } from 'node:fs/promises';
+// As root (the kernel exempts uid 0 from RLIMIT_NPROC, user namespace or not) the shell tool itself runs
+// the command as `tools.shell.run_as`: a fork bomb through the tool is capped, the workspace stays
+// writable by the command (what Kazma wrote there too), and the hand-over of the workspace changes no
+// file outside it through a link.
+import { chmod, link, mkdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellTool, type ShellToolOptions } from '../../src/core/tools/builtin/shell.ts';
@@ -9,6 +13,7 @@ import { findBinary } from '../../src/core/tools/shell/binaries.ts';
 import { launchCommand } from '../../src/core/tools/shell/launch.ts';
 import { runArgv } from '../../src/core/tools/shell/run.ts';
 import { ToolRegistry } from '../../src/core/tools/registry.ts';
+import { makeCanary } from './escape-kit.ts';
 import { makeWorkspace } from './fixture.ts';
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
@@ -95,5 +100,49 @@ describe('tools.shell.max_processes', () => {
 
   it('negative control: under a roomier limit every process starts', async () => {
     expect((await forkBomb(200)).stdout).toContain('all forked');
+  });
+});
+
+describe.runIf(process.getuid?.() === 0)('as root: commands run as tools.shell.run_as', () => {
+  const bomb = 'for i in $(seq 1 40); do sleep 2 & done; wait; echo all forked';
+
+  it('the shell tool caps a fork bomb at tools.shell.max_processes', async () => {
+    const out = await viaAlias({ maxProcesses: 12 }, bomb);
+    expect(out).not.toMatch(/^all forked$/m); // the shell's error quotes the command: the line alone is the success
+    expect(out).toMatch(/Cannot fork|Resource temporarily unavailable/i);
+  });
+
+  it('negative control: under a roomier limit every process starts', async () => {
+    expect(await viaAlias({ maxProcesses: 200 }, bomb)).toMatch(/^all forked$/m);
+  });
+
+  it('the command runs as that user and writes what Kazma wrote; Kazma reads what it made', async () => {
+    // Kazma's own writes (write_file, an operator's copy) are root's, 0644, in root's 0700 folders.
+    await mkdir(path.join(ws.dir, 'notes'), { mode: 0o700 });
+    await writeFile(path.join(ws.dir, 'notes', 'kazma.txt'), 'from kazma\n', { mode: 0o644 });
+    const out = await viaAlias(
+      { runAs: { uid: 4242, gid: 4343 } },
+      'id -u > uid.txt; id -g >> uid.txt; echo from the command >> notes/kazma.txt; mkdir made; echo new > made/file',
+    );
+    expect(out).not.toMatch(/denied|exit code/i);
+    expect(await readFile(path.join(ws.dir, 'uid.txt'), 'utf8')).toBe('4242\n4343\n');
+    expect(await readFile(path.join(ws.dir, 'notes', 'kazma.txt'), 'utf8')).toBe('from kazma\nfrom the command\n');
+    expect(await readFile(path.join(ws.dir, 'made', 'file'), 'utf8')).toBe('new\n');
+    expect((await stat(path.join(ws.dir, 'made', 'file'))).uid).toBe(4242);
+  });
+
+  it('handing the workspace over changes no file outside it, through a symlink or a hard link', async () => {
+    const canary = await makeCanary();
+    try {
+      await symlink(canary.secretFile, path.join(ws.dir, 'soft'));
+      await symlink(canary.dir, path.join(ws.dir, 'softdir'));
+      await link(canary.secretFile, path.join(ws.dir, 'hard')).catch(() => undefined); // another file system: no link
+      await viaAlias({ runAs: { uid: 4242, gid: 4242 } }, 'true');
+      for (const outside of [canary.dir, canary.secretFile]) expect((await stat(outside)).uid).toBe(0);
+      await canary.untouched();
+    } finally {
+      await rm(path.join(ws.dir, 'hard'), { force: true });
+      await canary.cleanup();
+    }
   });
 });

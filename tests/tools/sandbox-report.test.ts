@@ -1,5 +1,5 @@
 // `kazma doctor` and the start log say plainly whether shell commands run contained, and why not.
-import { chmod, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,12 +39,26 @@ describe('sandboxStatus', () => {
     );
   });
 
-  it('says the process limit is not enforced when Kazma runs as root, and is when it does not', async () => {
+  it('as root, says commands run as tools.shell.run_as so the process limit holds; without setpriv, that it does not', async () => {
     const bwrap = { ...base, mode: 'bwrap' as const, pathEnv: process.env.PATH };
-    const asRoot = await sandboxStatus({ ...bwrap, maxProcesses: 32, asRoot: true });
-    expect(asRoot.message).toMatch(/32 processes per command \(the process limit is not enforced: Kazma runs as root/);
     const asUser = await sandboxStatus({ ...bwrap, memoryBytes: 2 * 1024 ** 3, asRoot: false });
     expect(asUser.message).toMatch(/memory 2048 MB and 64 processes per command$/);
+    if (process.getuid?.() !== 0) return; // dropping to another user needs Kazma to be root
+    const asRoot = await sandboxStatus({ ...bwrap, maxProcesses: 32, asRoot: true, runAs: { uid: 4242, gid: 4343 } });
+    expect(asRoot.message).toMatch(
+      /32 processes per command; commands run as uid 4242:4343 \(tools\.shell\.run_as\), not as root, so that the kernel holds them to the process limit$/,
+    );
+    // bwrap and prlimit, but no setpriv: commands would run as root, and the report says what that means.
+    const noSetpriv = await mkdtemp(path.join(tmpdir(), 'kazma-no-setpriv-'));
+    try {
+      for (const name of ['bwrap', 'prlimit']) await symlink(`/usr/bin/${name}`, path.join(noSetpriv, name));
+      const without = await sandboxStatus({ ...bwrap, pathEnv: noSetpriv, maxProcesses: 32, asRoot: true });
+      expect(without.message).toMatch(
+        /32 processes per command \(the process limit is not enforced: Kazma runs as root, .*cannot drop to tools\.shell\.run_as here: setpriv \(util-linux\) is not on PATH\)$/,
+      );
+    } finally {
+      await rm(noSetpriv, { recursive: true, force: true });
+    }
   });
 
   it('unavailable: says why, that shell is refused, and the way out', async () => {

@@ -10,6 +10,7 @@ import {
   secretOf,
   type AgentSkillEntry,
   installAgentSkill,
+  installSandbox,
   sealFolder,
   SkillSecretMissingError,
   SkillUnknownError,
@@ -64,6 +65,7 @@ install's key (KAZMA_SECRET): .kazma-install.json holds every file's SHA-256 and
         root: installRoot(loaded),
         secret: secretOf(loaded),
         env: loaded.env,
+        sandbox: installSandbox(loaded),
       });
       console.log(
         `installed Agent Skill "${done.name}" in ${done.dir} (${done.files} file${done.files === 1 ? '' : 's'}, ` +

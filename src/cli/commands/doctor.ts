@@ -9,7 +9,7 @@ import { incidentLine, openIncidents, type IncidentRow } from '../../core/runs/i
 import { callSite, isModelConfigured, modelEntries, NO_MODEL, probeModel } from '../../core/agent/index.ts';
 import { type DoctorCheck, doctorLine, runDoctorCheck } from '../../core/doctor.ts';
 import { embeddingsSettings, memoryDoctorCheck } from '../../core/memory/index.ts';
-import { sandboxStatus } from '../../core/tools/index.ts';
+import { parseRunAs, sandboxStatus } from '../../core/tools/index.ts';
 import { connectRedis } from '../../jobs/index.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 
@@ -90,6 +90,7 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
           workspace: config.tools.workspace,
           memoryBytes: shell.memory,
           maxProcesses: shell.max_processes,
+          runAs: parseRunAs(shell.run_as),
         });
         if (!status.ok) throw new Error(status.message);
         return status.message;

@@ -3,7 +3,7 @@
 // reaches it within seconds (it follows the settings).
 import type { LoadedConfig } from '../../core/config/index.ts';
 import { createLogger } from '../../core/log/index.ts';
-import { McpServerSettings, McpStateStore } from '../../core/mcp/index.ts';
+import { McpServerEditor, McpStateStore } from '../../core/mcp/index.ts';
 import { RuntimeSettings } from '../../core/settings/index.ts';
 import { createVault } from '../../core/vault/module.ts';
 import { openMigratedDatabase } from '../../storage.ts';
@@ -20,7 +20,7 @@ export async function openAdmin(loaded: LoadedConfig) {
       settings,
       vault,
       logger,
-      servers: new McpServerSettings({ settings, yaml: loaded.config.mcp.servers }),
+      servers: new McpServerEditor({ settings, yaml: loaded.config.mcp.servers }),
       store: new McpStateStore(database.db),
       close: () => database.close(),
     };

@@ -4,6 +4,6 @@ export { McpStartError } from './errors.ts';
 export { listServers } from './server-view.ts';
 export { maskServer, plainSecrets, resolveSecrets, stashSecrets } from './secrets.ts';
 export { serverRequestHandler } from './server-requests.ts';
-export { McpServerSettings } from './server-settings.ts';
+export { McpServerEditor } from './server-settings.ts';
 export { McpStateStore } from './state-store.ts';
 export { watchMcp } from './watch.ts';

@@ -15,14 +15,15 @@ const switches = z.record(z.string(), z.boolean());
  * MCP servers as kazma.yaml starts them and the settings table changes them. kazma.yaml is never
  * rewritten: a server added with `kazma mcp add` lives in `mcp.servers` (by name, replacing a yaml
  * server of that name), a removed one is named in `mcp.removed_servers` until it is added again, and
- * `/config tools toggle <server>` writes `mcp.server_switches`.
+ * `/config tools toggle <server>` writes `mcp.server_switches`. A running Kazma holds only this class:
+ * it reads the servers and switches them on or off, and cannot add or change one ({@link McpServerEditor}).
  */
 export class McpServerSettings {
-  constructor(private readonly o: { settings: RuntimeSettings; yaml: readonly McpServerConfig[] }) {}
+  constructor(protected readonly o: { settings: RuntimeSettings; yaml: readonly McpServerConfig[] }) {}
 
   /** Every server that exists now (yaml, plus added, minus removed), each with its effective `enabled`. */
   async servers(): Promise<McpServerConfig[]> {
-    const [extra, removed, switched] = await Promise.all([this.#added(), this.#removed(), this.#switches()]);
+    const [extra, removed, switched] = await Promise.all([this.added(), this.removed(), this.switches()]);
     const byName = new Map(this.o.yaml.map((s) => [s.name, s]));
     for (const server of extra) byName.set(server.name, server);
     return [...byName.values()]
@@ -30,18 +31,50 @@ export class McpServerSettings {
       .map((s) => ({ ...s, enabled: switched[s.name] ?? s.enabled }));
   }
 
+  /** Switches a server on or off (persisted; kazma.yaml's `enabled` is only the starting point). */
+  async setEnabled(name: string, on: boolean, by: string): Promise<void> {
+    await this.switch(name, on, by);
+  }
+
+  protected async switch(name: string, on: boolean | undefined, by: string): Promise<void> {
+    const current = await this.switches();
+    if (current[name] === on) return;
+    const { [name]: _old, ...rest } = current;
+    await this.o.settings.set(MCP_SWITCHES, on === undefined ? rest : { ...rest, [name]: on }, by);
+  }
+
+  protected async added(): Promise<McpServerConfig[]> {
+    return (await this.o.settings.get(MCP_SERVERS, added))?.value ?? [];
+  }
+
+  protected async removed(): Promise<string[]> {
+    return (await this.o.settings.get(MCP_REMOVED, names))?.value ?? [];
+  }
+
+  protected async switches(): Promise<Record<string, boolean>> {
+    return (await this.o.settings.get(MCP_SWITCHES, switches))?.value ?? {};
+  }
+}
+
+/**
+ * What adds, changes and removes MCP servers at run time — and so decides which commands a stdio server
+ * runs as Kazma's user. Only `kazma mcp add` / `kazma mcp remove` (src/cli/, an operator's command line)
+ * build one; no tool and no chat command can (tests/mcp/origin.test.ts checks it), which is why stdio
+ * servers may run outside the sandbox (docs/spawn-sites.yaml).
+ */
+export class McpServerEditor extends McpServerSettings {
   /** Saves a server (validated and with secrets already in the vault) and takes its name off the removed list. */
   async add(server: McpServerConfig, by: string): Promise<void> {
-    const extra = (await this.#added()).filter((s) => s.name !== server.name);
+    const extra = (await this.added()).filter((s) => s.name !== server.name);
     await this.o.settings.set(MCP_SERVERS, [...extra, server], by);
-    const removed = await this.#removed();
+    const removed = await this.removed();
     if (removed.includes(server.name))
       await this.o.settings.set(
         MCP_REMOVED,
         removed.filter((n) => n !== server.name),
         by,
       );
-    await this.#switch(server.name, undefined, by);
+    await this.switch(server.name, undefined, by);
   }
 
   /** Removes a server; it stays removed (even when kazma.yaml names it) until added again. False when unknown. */
@@ -49,34 +82,10 @@ export class McpServerSettings {
     if (!(await this.servers()).some((s) => s.name === name)) return false;
     await this.o.settings.set(
       MCP_SERVERS,
-      (await this.#added()).filter((s) => s.name !== name),
+      (await this.added()).filter((s) => s.name !== name),
       by,
     );
-    await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.#removed()), name])].sort(), by);
+    await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.removed()), name])].sort(), by);
     return true;
-  }
-
-  /** Switches a server on or off (persisted; kazma.yaml's `enabled` is only the starting point). */
-  async setEnabled(name: string, on: boolean, by: string): Promise<void> {
-    await this.#switch(name, on, by);
-  }
-
-  async #switch(name: string, on: boolean | undefined, by: string): Promise<void> {
-    const current = await this.#switches();
-    if (current[name] === on) return;
-    const { [name]: _old, ...rest } = current;
-    await this.o.settings.set(MCP_SWITCHES, on === undefined ? rest : { ...rest, [name]: on }, by);
-  }
-
-  async #added(): Promise<McpServerConfig[]> {
-    return (await this.o.settings.get(MCP_SERVERS, added))?.value ?? [];
-  }
-
-  async #removed(): Promise<string[]> {
-    return (await this.o.settings.get(MCP_REMOVED, names))?.value ?? [];
-  }
-
-  async #switches(): Promise<Record<string, boolean>> {
-    return (await this.o.settings.get(MCP_SWITCHES, switches))?.value ?? {};
   }
 }

@@ -9,7 +9,7 @@ export {
 } from './agent/catalog.ts';
 export { sealFolder } from './agent/install-seal.ts';
 export { installAgentSkill } from './agent/install.ts';
-export { createAgentSkills } from './agent/module.ts';
+export { createAgentSkills, installSandbox } from './agent/module.ts';
 export { agentSkillTools } from './agent/tools.ts';
 export { skillFiles } from './checksum.ts';
 export { SkillSecretMissingError, SkillUnknownError } from './errors.ts';

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import { systemClock, type Clock } from '../clock.ts';
 import type { StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { RuntimeSettings } from '../settings/index.ts';
 import type { ToolDefinition, ToolRegistry } from '../tools/index.ts';
+import { MARK_IN_USE_MS, markInUse, pruneSkillCache } from './cache.ts';
 import { inspectSkills, reportLine, type SkillReport, type SkillSearch } from './inventory.ts';
 import { importSkillTools } from './load.ts';
 import { freeName } from './names.ts';
@@ -19,6 +21,8 @@ export interface SkillsDeps {
   logger: Logger;
   /** Told when following the saved switches fails (the database is down); default a warning. */
   onDbError?: (error: unknown) => void;
+  /** What the skill cache's prune reads now from; default systemClock. */
+  clock?: Clock;
 }
 
 /** One skill for `/config tools list` and `/status`: its verdict, its switch, its tools. */
@@ -44,7 +48,7 @@ const FOLLOW_MS = 5_000;
  * tools cannot reach the model), imports the rest and registers their tools — under
  * `skill__<skill>__<tool>` when the plain name is taken, and never in place of a built-in.
  */
-export async function createSkills({ loaded, db, registry, logger, onDbError }: SkillsDeps) {
+export async function createSkills({ loaded, db, registry, logger, onDbError, clock = systemClock }: SkillsDeps) {
   const reports = inspectSkills(skillSearch(loaded), loaded.env[SECRET_ENV] || undefined);
   const loadedTools = new Map<string, ToolDefinition[]>();
   const cacheRoot = skillCache(loaded);
@@ -52,6 +56,8 @@ export async function createSkills({ loaded, db, registry, logger, onDbError }: 
     const tools = await loadOne(report, registry, logger, cacheRoot);
     if (tools) loadedTools.set(report.name, tools);
   }
+  const inUse = reports.filter((r) => loadedTools.has(r.name) && r.sealed).map((r) => r.sealed!.checksum);
+  const marking = keepCacheTidy({ reports, inUse, cacheRoot, logger, clock });
   const switches = new SkillSwitches({
     settings: new RuntimeSettings(db),
     registry,
@@ -81,8 +87,38 @@ export async function createSkills({ loaded, db, registry, logger, onDbError }: 
       owns: (tool: string) => owned.has(tool),
       setEnabled: (name: string, on: boolean, by: string) => switches.setEnabled(name, on, by),
     },
-    stop: () => switches.stop(),
+    stop: () => {
+      switches.stop();
+      clearInterval(marking);
+    },
   };
+}
+
+/**
+ * Marks the copies `inUse` as used, now and every hour, so another process's prune leaves them be, and
+ * prunes `<data_dir>/skill-cache` of copies no skill folder names now ({@link pruneSkillCache}: unused for
+ * a day; never one of `reports`, loaded or not). Returns the marking timer.
+ */
+function keepCacheTidy(o: {
+  reports: readonly SkillReport[];
+  inUse: readonly string[];
+  cacheRoot: string;
+  logger: Logger;
+  clock: Clock;
+}): NodeJS.Timeout {
+  const { cacheRoot, logger, clock } = o;
+  const named = new Set(o.reports.flatMap((r) => (r.sealed ? [r.sealed.checksum] : [])));
+  try {
+    markInUse(cacheRoot, o.inUse, clock);
+    const removed = pruneSkillCache(cacheRoot, named, clock);
+    if (removed.length > 0)
+      logger.info({ removed, cache: cacheRoot }, 'skill cache: removed copies no skill uses any more');
+  } catch (error) {
+    logger.warn({ err: error, cache: cacheRoot }, 'skill cache: could not prune');
+  }
+  const timer = setInterval(() => markInUse(cacheRoot, o.inUse, clock), MARK_IN_USE_MS);
+  timer.unref();
+  return timer;
 }
 
 /** A skill's line: verdict, switch, tool count, and why when it is refused or unsigned. */

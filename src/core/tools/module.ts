@@ -6,7 +6,7 @@ import { builtinTools } from './builtin/index.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
 import type { AuthorizeEffect } from './guards/index.ts';
 import { ToolRegistry } from './registry.ts';
-import { SandboxProbes } from './shell/sandbox.ts';
+import { parseRunAs, SandboxProbes } from './shell/sandbox.ts';
 import { logSandboxStatus, sandboxStatus } from './shell/sandbox-status.ts';
 
 /** What {@link createTools} needs. */
@@ -49,6 +49,7 @@ export async function createTools({ loaded, logger, clock, extra = [], authorize
     probes,
     memoryBytes: shellConfig.memory,
     maxProcesses: shellConfig.max_processes,
+    runAs: parseRunAs(shellConfig.run_as),
   };
   for (const tool of [...builtinTools({ time: { zone: config.time.zone, clock }, shell }), ...extra])
     registry.register(tool);
@@ -65,6 +66,7 @@ export async function createTools({ loaded, logger, clock, extra = [], authorize
       probes,
       memoryBytes: shellConfig.memory,
       maxProcesses: shellConfig.max_processes,
+      runAs: shell.runAs,
     }).then(
       (status) => logSandboxStatus(logger, status),
       (error: unknown) => logger.warn({ err: error }, 'shell sandbox: the probe failed'),

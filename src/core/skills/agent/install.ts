@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../clock.ts';
+import type { ContainedSettings } from '../../tools/index.ts';
 import { SkillSecretMissingError } from '../errors.ts';
 import { SKILL_MD } from './catalog.ts';
 import { AgentSkillInstallError, fetchSource } from './fetch.ts';
@@ -26,6 +27,11 @@ export interface InstallOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Where the seal's `sealed_at` is read from; default systemClock. */
   clock?: Clock;
+  /**
+   * How git, npm and tar are contained (`tools.shell.sandbox`, `run_as`, and `data_dir` to hide); default
+   * the bubblewrap sandbox, refused where it cannot run.
+   */
+  sandbox?: ContainedSettings;
 }
 
 /**
@@ -42,8 +48,17 @@ export async function installAgentSkill(
   const source = readSource(options.source, options.local);
   const scratch = mkdtempSync(join(tmpdir(), 'kazma-agent-skill-'));
   try {
-    const fetched = await fetchSource(source, scratch, options.env);
+    const fetched = await fetchSource(source, scratch, options.env, options.sandbox);
+    // What the sandbox left is read on the host: a folder or a SKILL.md that is a link is not followed.
+    const linked = (path: string, as: 'dir' | 'file') => {
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      return !(as === 'dir' ? stat?.isDirectory() : stat?.isFile());
+    };
+    if (source.kind !== 'folder' && linked(fetched, 'dir'))
+      throw new AgentSkillInstallError(`"${options.source}" unpacked to a link or nothing, not a folder`);
     const from = skillFolder(fetched, options.source);
+    if (source.kind !== 'folder' && (linked(from, 'dir') || linked(join(from, SKILL_MD), 'file')))
+      throw new AgentSkillInstallError(`"${options.source}": its ${SKILL_MD} is a link, not a file`);
     const { name } = parseSkillMd(readFileSync(join(from, SKILL_MD), 'utf8'));
     const dir = join(options.root, name);
     rmSync(dir, { recursive: true, force: true });

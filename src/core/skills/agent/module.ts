@@ -2,9 +2,16 @@ import type { Clock } from '../../clock.ts';
 import type { LoadedConfig } from '../../config/index.ts';
 import type { Logger } from '../../log/index.ts';
 import { randomBytes } from 'node:crypto';
-import { fenceOutside, type ToolDefinition } from '../../tools/index.ts';
+import {
+  fenceOutside,
+  parseRunAs,
+  SandboxProbes,
+  type ContainedSettings,
+  type ToolDefinition,
+} from '../../tools/index.ts';
 import { agentSkillRoots, installRoot, scanAgentSkills, secretOf, type AgentSkillEntry } from './catalog.ts';
 import { installAgentSkill } from './install.ts';
+import { readSource } from './source.ts';
 import { agentSkillTools } from './tools.ts';
 
 /** How long a scan is reused for the system prompt: a model call must not re-hash every skill each time. */
@@ -47,7 +54,12 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
       fenceOutside(lines.join('\n'), "the installed Agent Skills' names and descriptions", boundary),
     ];
   };
+  const sandbox = installSandbox(loaded);
   const tools = agentSkillTools({
+    precheck: async (source) => {
+      readSource(source, false);
+      if (sandbox.mode === 'bwrap') await sandbox.probes!.require(loaded.env.PATH, '/nonexistent', INSTALL_SANDBOX);
+    },
     scan: () => {
       cached = undefined;
       return scan();
@@ -61,6 +73,7 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
         secret: secretOf(loaded),
         env: loaded.env,
         clock,
+        sandbox,
       });
       cached = undefined;
       logger.info({ agentSkill: done.name, dir: done.dir, source }, 'Agent Skill installed');
@@ -68,4 +81,20 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
     },
   });
   return { tools, promptLines };
+}
+
+const INSTALL_SANDBOX = 'installing an Agent Skill (git, npm and tar run in it)';
+
+/**
+ * How an Agent Skill install's git, npm and tar are contained: as the shell's commands are
+ * (`tools.shell.sandbox`, `tools.shell.run_as`), with Kazma's data_dir hidden too.
+ */
+export function installSandbox(loaded: LoadedConfig): ContainedSettings & { probes: SandboxProbes } {
+  const { shell } = loaded.config.tools;
+  return {
+    mode: shell.sandbox,
+    probes: new SandboxProbes(),
+    runAs: parseRunAs(shell.run_as),
+    hide: [loaded.config.data_dir],
+  };
 }

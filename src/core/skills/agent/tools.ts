@@ -10,6 +10,11 @@ import type { installAgentSkill } from './install.ts';
 export interface AgentSkillsPort {
   scan(): AgentSkillEntry[];
   install(source: string): ReturnType<typeof installAgentSkill>;
+  /**
+   * Refuses, before any approval card, an install that cannot happen: a source the model may not use, or
+   * no sandbox to fetch it in.
+   */
+  precheck?(source: string): Promise<void>;
 }
 
 /**
@@ -71,12 +76,14 @@ export function agentSkillTools(port: AgentSkillsPort): ToolDefinition[] {
       name: 'install_agent_skill',
       description:
         'Installs an Agent Skill from a remote git URL (https://, ssh://, git@host:, github:owner/repo) or ' +
-        "an npm registry package, and signs it with this install's key; its scripts never run. Local paths are " +
+        "an npm registry package, and signs it with this install's key; git and npm run in the sandbox and its " +
+        'scripts never run. Local paths are ' +
         'refused (an operator installs those). One approval covers the whole install.',
       tier: 'danger',
       effects: true,
       outside: false,
       input: z.object({ source: z.string().min(1).describe('a remote git URL or an npm package name (name@version)') }),
+      precheck: async ({ source }) => port.precheck?.(source),
       run: async ({ source }) => {
         const done = await port.install(source);
         return (

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../define.ts';
 import { findBinary } from '../shell/binaries.ts';
 import { shellEnv } from '../shell/env.ts';
+import { handOver } from '../shell/hand-over.ts';
 import { hiddenDirs, launchCommand } from '../shell/launch.ts';
 import { runArgv, type RunResult } from '../shell/run.ts';
-import { SandboxProbes, type SandboxMode } from '../shell/sandbox.ts';
+import { DEFAULT_RUN_AS, runningAsRoot, SandboxProbes, type RunAs, type SandboxMode } from '../shell/sandbox.ts';
 import { checkShellCommand, DEFAULT_SHELL_ALLOW } from '../shell-policy.ts';
 import { workspaceRoot } from '../workspace.ts';
 
@@ -25,8 +26,15 @@ export interface ShellToolOptions {
   cpuSeconds?: number;
   /** `tools.shell.memory` in bytes: address space per process of a command (RLIMIT_AS). Default 512 MB. */
   memoryBytes?: number;
-  /** `tools.shell.max_processes`: processes a command may run at once (RLIMIT_NPROC; not for root). Default 64. */
+  /** `tools.shell.max_processes`: processes a command may run at once (RLIMIT_NPROC). Default 64. */
   maxProcesses?: number;
+  /**
+   * `tools.shell.run_as`: the user contained commands run as when Kazma runs as root, so the process limit
+   * holds (the kernel does not apply it to root); the workspace is handed to that user. Default nobody (65534).
+   */
+  runAs?: RunAs;
+  /** Whether Kazma runs as root (then `runAs` applies). Default: this process's uid is 0. */
+  asRoot?: boolean;
   /** `tools.env_allow`: environment names passed to commands beyond PATH, HOME, LANG, LC_*, TZ, TERM, TMPDIR. */
   envAllow?: readonly string[];
   /** Directories sandboxed commands cannot read (Kazma's data directory); the caller's HOME is always hidden. */
@@ -38,7 +46,8 @@ export interface ShellToolOptions {
 /**
  * `shell` (danger, effects): runs ONE allow-listed program in the workspace, without a shell, with an
  * allowlisted environment, inside a bubblewrap sandbox (of the host only /usr and a few /etc files, the
- * workspace the only writable place, private /tmp and HOME, no network, own PID namespace, dies with Kazma). The policy
+ * workspace the only writable place, private /tmp and HOME, no network, own PID namespace, dies with Kazma;
+ * as an unprivileged user when Kazma runs as root, so the process limit holds). The policy
  * ({@link checkShellCommand}) and the sandbox check run in `precheck`, so a refused command never
  * reaches an approval card, and again in `run`.
  */
@@ -51,6 +60,7 @@ export function shellTool(options: ShellToolOptions = {}) {
   const memoryBytes = options.memoryBytes ?? DEFAULT_SHELL_MEMORY;
   const maxProcesses = options.maxProcesses ?? 64;
   const probes = options.probes ?? new SandboxProbes();
+  const runAs = (options.asRoot ?? runningAsRoot()) ? (options.runAs ?? DEFAULT_RUN_AS) : undefined;
   const check = (command: string, ctx: ToolContext) =>
     checkShellCommand(command, { workspace: ctx.workspace, allow, pathEnv: ctx.env.PATH });
   return defineTool({
@@ -75,14 +85,19 @@ export function shellTool(options: ShellToolOptions = {}) {
       const root = workspaceRoot(ctx.workspace);
       const program = findBinary(path.basename(given), ctx.env.PATH, root);
       if (!program) throw new Error(`"${given}" is allowed but was not found on PATH on this machine`);
-      const bwrap = sandbox === 'bwrap' ? await probes.require(ctx.env.PATH, root) : undefined;
+      const contained = sandbox === 'bwrap' ? await probes.resolve(ctx.env.PATH, root, runAs) : undefined;
       const prlimit = findBinary('prlimit', ctx.env.PATH, root);
       const hide = hiddenDirs([ctx.env.HOME, ...(options.hide ?? [])], root, program);
+      const user = contained?.user;
+      // The command runs as another user: it may write the workspace, whatever Kazma or the operator put there.
+      if (user) handOver(root, user);
+      const plan = { workspace: root, network: options.network ?? false, hide, ...(user && { user }) };
+      const bwrap = contained?.bwrap;
       const launch = launchCommand({
         program,
         args,
         given,
-        ...(bwrap && { sandbox: { bwrap, plan: { workspace: root, network: options.network ?? false, hide } } }),
+        ...(bwrap && { sandbox: { bwrap, plan } }),
         ...(prlimit && { limits: { prlimit, cpuSeconds, memoryBytes, maxProcesses } }),
       });
       const result = await runArgv(launch.file, launch.args, {

@@ -24,8 +24,8 @@ export interface CommandLimits {
   memoryBytes: number;
   /**
    * RLIMIT_NPROC: processes of the user (`tools.shell.max_processes`). The kernel does not apply it to
-   * root (real uid 0; a user namespace maps the sandbox's uid back to it), so it caps nothing when Kazma
-   * runs as root.
+   * root (real uid 0; a user namespace maps the sandbox's uid back to it), so when Kazma runs as root the
+   * sandbox drops to an unprivileged user ({@link SandboxPlan}'s `user`) for the limit to hold.
    */
   maxProcesses: number;
 }

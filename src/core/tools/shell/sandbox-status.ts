@@ -1,6 +1,6 @@
 import type { Logger } from '../../log/index.ts';
 import { findBinary } from './binaries.ts';
-import { SandboxProbes, type SandboxMode } from './sandbox.ts';
+import { DEFAULT_RUN_AS, runningAsRoot, SandboxProbes, type RunAs, type SandboxMode } from './sandbox.ts';
 
 /** Options for {@link sandboxStatus}: the `tools.shell` settings and the PATH commands are found on. */
 export interface SandboxStatusOptions {
@@ -13,6 +13,8 @@ export interface SandboxStatusOptions {
   maxProcesses?: number;
   /** Whether Kazma runs as root, which the kernel exempts from RLIMIT_NPROC; default: this process's uid is 0. */
   asRoot?: boolean;
+  /** `tools.shell.run_as`: who commands run as when Kazma runs as root; default nobody (65534:65534). */
+  runAs?: RunAs;
   pathEnv: string | undefined;
   /** The workspace: a bwrap or prlimit inside it is never used. */
   workspace: string;
@@ -44,18 +46,26 @@ export async function sandboxStatus(options: SandboxStatusOptions): Promise<Sand
         'off (tools.shell.sandbox: off): shell commands run uncontained, with only the shell policy in front of them',
     };
   }
-  const probe = await (options.probes ?? new SandboxProbes()).probe(options.pathEnv, options.workspace);
+  const probes = options.probes ?? new SandboxProbes();
+  const probe = await probes.probe(options.pathEnv, options.workspace);
   if (!probe.ok) {
     return {
       state: 'unavailable',
       ok: false,
       message:
-        `bubblewrap cannot run here: ${probe.reason}. Every shell command is refused until bubblewrap is installed ` +
-        '(Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user namespaces are allowed, or ' +
-        'tools.shell.sandbox: off is set',
+        `bubblewrap cannot run here: ${probe.reason}. Every shell command and every Agent Skill install is refused ` +
+        'until bubblewrap is installed (Debian/Ubuntu: apt-get install bubblewrap) and unprivileged user ' +
+        'namespaces are allowed, or tools.shell.sandbox: off is set',
     };
   }
+  const root = options.asRoot ?? runningAsRoot();
+  const runAs = options.runAs ?? DEFAULT_RUN_AS;
+  const sandbox = await probes.resolve(options.pathEnv, options.workspace, root ? runAs : undefined);
   const prlimit = findBinary('prlimit', options.pathEnv, options.workspace);
+  const as = sandbox.user
+    ? `; commands run as uid ${runAs.uid}:${runAs.gid} (tools.shell.run_as), not as root, so that the kernel ` +
+      'holds them to the process limit'
+    : '';
   return {
     state: 'available',
     ok: true,
@@ -64,19 +74,21 @@ export async function sandboxStatus(options: SandboxStatusOptions): Promise<Sand
       'read-only; the workspace the only writable place, ' +
       `private /tmp and HOME, network ${options.network ? 'on (tools.shell.network)' : 'off'}, own PID namespace, ` +
       `dies with Kazma; ` +
-      (prlimit ? limits(options) : 'no CPU, memory or process limit (prlimit from util-linux not found)'),
+      (prlimit
+        ? limits(options, root ? sandbox.userProblem : undefined)
+        : 'no CPU, memory or process limit (prlimit from util-linux not found)') +
+      as,
   };
 }
 
-function limits(options: SandboxStatusOptions): string {
+function limits(options: SandboxStatusOptions, rootProblem: string | undefined): string {
   const megabytes = Math.round((options.memoryBytes ?? 512 * 1024 ** 2) / 1024 ** 2);
   const processes = options.maxProcesses ?? 64;
   const said = `CPU limit ${options.cpuSeconds} s, memory ${megabytes} MB and ${processes} processes per command`;
   // Said, not hidden: a fork bomb is then stopped only by the timeout and the PID namespace's end.
-  const root = options.asRoot ?? process.getuid?.() === 0;
-  return root
+  return rootProblem
     ? `${said} (the process limit is not enforced: Kazma runs as root, which the kernel exempts from ` +
-        'RLIMIT_NPROC; run Kazma as an ordinary user)'
+        `RLIMIT_NPROC, and commands cannot drop to tools.shell.run_as here: ${rootProblem})`
     : said;
 }
 
