@@ -44,9 +44,7 @@ describe('pruneSkillCache', () => {
     expect(readdirSync(cache).sort()).toEqual([named, usedElsewhere, recent, writing, foreign].sort());
     // A day later, with nothing marking them, the unnamed ones go too; the named one and the stranger stay.
     const dayLater = { now: () => new Date(Date.now() + PRUNE_UNUSED_MS + 1000) };
-    expect(pruneSkillCache(cache, new Set([named]), dayLater).sort()).toEqual(
-      [usedElsewhere, recent, writing].sort(),
-    );
+    expect(pruneSkillCache(cache, new Set([named]), dayLater).sort()).toEqual([usedElsewhere, recent, writing].sort());
     expect(readdirSync(cache).sort()).toEqual([named, foreign].sort());
   });
 
