@@ -6,8 +6,7 @@ import { mediaSchema } from './media-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { uiSchema } from './ui-schema.ts';
 import { duration } from './duration.ts';
-import { runAs } from './run-as.ts';
-import { size } from './size.ts';
+import { shellSchema } from './shell-schema.ts';
 
 /**
  * The zod schema of kazma.yaml. Every section is optional with defaults: an empty file is valid (every platform off,
@@ -121,22 +120,7 @@ export const configSchema = z.strictObject({
           .regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, { message: 'expected a variable name, optionally ending in *' }),
       )
       .default([]),
-    shell: section({
-      allow: z.array(z.string()).optional(),
-      timeout: duration('60s'),
-      /** `bwrap`: every command runs in a bubblewrap sandbox (refused where it cannot run); `off`: uncontained. */
-      sandbox: z.enum(['bwrap', 'off']).default('bwrap'),
-      /** Whether sandboxed commands may use the network. */
-      network: z.boolean().default(false),
-      /** CPU seconds a command may use (RLIMIT_CPU via prlimit, when installed). */
-      cpu_seconds: z.number().int().min(1).default(60),
-      /** Address space per process of a command (RLIMIT_AS via prlimit), e.g. 512MB or 2GB; parsed to bytes. */
-      memory: size('512MB', { min: '16MB' }),
-      /** Processes a command may run at once (RLIMIT_NPROC via prlimit). */
-      max_processes: z.number().int().min(2).default(64),
-      /** `uid[:gid]` (not 0) sandboxed programs run as when Kazma is root, so the process limit holds. */
-      run_as: runAs('65534:65534'),
-    }),
+    shell: shellSchema,
   }),
   mcp: section({
     /** MCP servers to connect (see src/core/config/mcp-schema.ts); run-time settings add, change and remove them. */
