@@ -1,6 +1,6 @@
 // The chat commands every platform offers, in /help's order, and the /status sections in theirs.
 import type { Clock } from '../core/clock.ts';
-import { helpCommand, statusCommand, uptimeSection } from '../core/commands/index.ts';
+import { helpCommand, startCommand, statusCommand, uptimeSection } from '../core/commands/index.ts';
 import type { Modules } from './modules.ts';
 
 export function registerCommands(m: Modules, clock: Clock): void {
@@ -14,6 +14,7 @@ export function registerCommands(m: Modules, clock: Clock): void {
     ...m.schedules.commands,
     ...m.runs.commands,
     m.settings.command,
+    startCommand,
   ])
     commands.register(command);
   for (const section of [

@@ -122,6 +122,27 @@ describe('inbound pipeline', () => {
 });
 
 describe('commands', () => {
+  it('/start says what Kazma is, what this person may do and their id; /help lists only what they may run', async () => {
+    const USER = { platform: 'telegram', id: '77' } as const;
+    t = await startTestCore({
+      baseURL: llm.baseURL,
+      config: { access: { operators: [{ name: 'maya', telegram: '42' }], users: ['telegram:77'] } },
+    });
+    await t.say('/start');
+    await t.say('/start', { actor: USER });
+    await t.say('/help', { actor: USER });
+    const [operator, user, help] = t.surface.texts();
+    expect(operator).toMatch(/^👋 Hello! I am Kazma/);
+    expect(operator).toContain('You are an operator here');
+    expect(operator).toContain('Your id: telegram:42');
+    expect(user).toContain('You are a user here');
+    expect(user).toContain('Your id: telegram:77');
+    expect(help).toMatch(/^Commands:\n\/help/);
+    expect(help).not.toContain('(operators)');
+    expect(help).not.toMatch(/^\/config/m);
+    expect(llm.requests).toHaveLength(0);
+  });
+
   it('/help lists the commands; an unknown command says so and does not reach the model', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     await t.say('/help');

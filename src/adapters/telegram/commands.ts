@@ -6,6 +6,7 @@ import type { Logger } from '../../core/log/index.ts';
 /** Arabic descriptions of the built-in commands; other commands fall back to their English summary. */
 export const ARABIC_DESCRIPTIONS: Readonly<Record<string, string>> = {
   help: 'عرض قائمة الأوامر',
+  start: 'ما هو Kazma، وما يمكنك فعله هنا',
   new: 'بدء محادثة جديدة في هذه الدردشة',
   compact: 'تلخيص الأدوار الأقدم من هذه المحادثة في رسالة واحدة',
   stop: 'إيقاف الدور الجاري في هذه الدردشة الآن',

@@ -1,14 +1,46 @@
 import type { Clock } from '../clock.ts';
-import type { ChatCommand, StatusSection } from './registry.ts';
+import type { ChatCommand, CommandContext, StatusSection } from './registry.ts';
 
-/** `/help`: the commands and what they do. */
+/** `/help`: the commands this person may run, and what they do (an operator's are marked for operators). */
 export const helpCommand: ChatCommand = {
   name: 'help',
   summary: 'list the commands',
   serial: false,
   async run(ctx) {
-    const lines = ctx.commands.list().map((c) => `/${c.name} — ${c.summary}${c.operatorOnly ? ' (operators)' : ''}`);
+    const operator = ctx.role === 'operator';
+    const lines = ctx.commands
+      .list()
+      .filter((c) => operator || !c.operatorOnly)
+      .map((c) => `/${c.name} — ${c.summary}${c.operatorOnly ? ' (operators)' : ''}`);
     await ctx.reply(['Commands:', ...lines, 'Anything else is a message for the agent.'].join('\n'));
+  },
+};
+
+const ROLE_WORDS: Record<CommandContext['role'], string> = {
+  operator: 'an operator here: you may chat, approve what needs approval, and configure Kazma',
+  user: 'a user here: you may chat with Kazma; an operator approves what needs approval',
+  chat_member: 'in a chat Kazma answers everyone in: you may chat; an operator approves what needs approval',
+};
+
+/**
+ * `/start` (Telegram sends it first; any platform may type it): what Kazma is, what this person may do, and
+ * their platform id — what an operator puts in `access` to name them. (A stranger never gets here: the
+ * access refusal tells them their id and who can let them in.)
+ */
+export const startCommand: ChatCommand = {
+  name: 'start',
+  summary: 'what Kazma is, and what you may do here',
+  serial: false,
+  async run(ctx) {
+    await ctx.reply(
+      [
+        '👋 Hello! I am Kazma, a self-hosted AI assistant. Write to me as you would to a colleague: I answer,',
+        'use tools, and ask a person before anything risky (a card with Approve / Deny buttons).',
+        `You are ${ROLE_WORDS[ctx.role]}.`,
+        `Your id: ${ctx.actor.platform}:${ctx.actor.id} (for access in kazma.yaml).`,
+        '/help lists the commands you may run.',
+      ].join('\n'),
+    );
   },
 };
 
@@ -30,7 +62,7 @@ export function uptimeSection(clock: Clock): StatusSection {
 
 /** The commands every Kazma has, whatever modules it runs. */
 export function builtinCommands(): ChatCommand[] {
-  return [helpCommand, statusCommand];
+  return [startCommand, helpCommand, statusCommand];
 }
 
 /** `3725000` → `1h 2m 5s`. */

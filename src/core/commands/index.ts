@@ -1,5 +1,12 @@
 // The public face of core/commands.
-export { builtinCommands, formatUptime, helpCommand, statusCommand, uptimeSection } from './builtin.ts';
+export {
+  builtinCommands,
+  formatUptime,
+  helpCommand,
+  startCommand,
+  statusCommand,
+  uptimeSection,
+} from './builtin.ts';
 export { parseCommand } from './parse.ts';
 export { CommandRegistry, UndeclaredCommandWriteError } from './registry.ts';
 export type { CommandContext } from './registry.ts';
