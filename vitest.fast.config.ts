@@ -32,6 +32,7 @@ export const PROCESS_TESTS = [
   'tests/outbox/multi-part-kill.test.ts',
   'tests/runs/incident-crash.test.ts',
   'tests/skills/cli.test.ts',
+  'tests/streaming/kill-mid-stream.test.ts',
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',

@@ -84,7 +84,7 @@ export class TelegramSurface implements Surface {
       const id = draft ? Number(draft.id.slice(PREVIEW.length)) : randomInt(1, 2 ** 31 - 1);
       try {
         await this.#o.api.sendMessageDraft(Number(target.chatId), id, html, { parse_mode: 'HTML' });
-        return { chat, id: `${PREVIEW}${id}` };
+        return { chat, id: `${PREVIEW}${id}`, preview: true };
       } catch (error) {
         this.#previews = false;
         this.#o.logger?.warn({ err: error }, 'Telegram refused sendMessageDraft; drafts are messages, edited');

@@ -4,6 +4,7 @@ import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { deliverOutbox } from './deliver.ts';
+import { endDraft } from './drafts.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { REPLY_STATE } from './chat-order.ts';
 import { recordSent, type SentHandOff, type SentReply } from './sent-marks.ts';
@@ -88,6 +89,10 @@ export class ReplyOutbox {
     const own = handOff && { handOff: (sent: SentReply) => handOff(sent) && mine.push(sent.id) > 0 };
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
+      const draft = queued ? undefined : options.draftFor?.(reply.text);
+      // The draft is this reply's before its row exists: a crash in between leaves the draft as it was and
+      // the reply sent anew, never the answer edited into the draft and then called interrupted (drafts.ts).
+      if (draft) await endDraft(this.#o.db, draft, `taken over by the reply ${id}`);
       const [row] = await insertReply(this.#o.db).execute({
         id,
         destination: chat,
@@ -99,7 +104,7 @@ export class ReplyOutbox {
       else if (row.state === 'pending') {
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
-      } else queued = await this.#send(chat, row as OutboxRow, { ...own, draft: options.draftFor?.(reply.text) });
+      } else queued = await this.#send(chat, row as OutboxRow, { ...own, draft });
     }
   }
 

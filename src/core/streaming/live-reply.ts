@@ -23,6 +23,11 @@ export interface LiveReplyOptions {
   editIntervalMs: number;
   /** Configured secret values, masked in a progress line's arguments (toolProgressLine). */
   secrets?: readonly string[];
+  /**
+   * Records a message a draft was first shown in (not a preview), before the draft's next edit: a start
+   * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
+   */
+  record?: (ref: MessageRef) => Promise<void>;
   logger?: Logger;
 }
 
@@ -144,6 +149,15 @@ export class LiveReply {
     this.#timer.unref?.();
   }
 
+  async #record(ref: MessageRef): Promise<void> {
+    try {
+      await this.#o.record?.(ref);
+    } catch (error) {
+      // Unrecorded, a crash would leave this draft half-written; the answer itself is not at stake.
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not record the message an answer is shown in');
+    }
+  }
+
   #show(): void {
     this.#timer = undefined;
     const draft = this.#current;
@@ -155,7 +169,9 @@ export class LiveReply {
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.ref);
+        const ref = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.ref);
+        if (!ref.preview && ref.id !== draft.ref?.id) await this.#record(ref);
+        draft.ref = ref;
         draft.shown = text;
       } catch (error) {
         // A draft is a courtesy: the answer still arrives whole through the outbox.

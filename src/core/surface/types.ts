@@ -114,6 +114,11 @@ export interface Card {
 export interface MessageRef {
   chat: ChatRef;
   id: string;
+  /**
+   * A draft preview with no message behind it (Telegram's sendMessageDraft, gone in ~30 s): nothing to edit
+   * after a crash, so no record of it is kept.
+   */
+  preview?: true;
 }
 
 /**
