@@ -15,6 +15,7 @@ import {
   type SendProgress,
   type Surface,
   sendInParts,
+  showInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
@@ -62,11 +63,15 @@ export class SlackSurface implements Surface {
     );
   }
 
-  /** The answer so far, as one message: posted, then updated (what outgrows it waits for the final send). */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
-    const [part] = parts(text);
-    if (draft) return this.#editText(draft, part!);
-    return messageRefOf(chat, await this.#post(this.#target(chat), part!.text, part!.blocks));
+  /** The answer so far, split as {@link send} splits it: messages posted, then updated (showInParts). */
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
+    const target = this.#target(chat);
+    return showInParts(
+      parts(text),
+      draft,
+      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      (ref, part) => this.#editText(ref, part),
+    );
   }
 
   /** Updates a text message; one deleted meanwhile is posted again. Returns where it now is. */

@@ -32,8 +32,8 @@ const insertReply = (db: Db) =>
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
 
-/** The message showing a reply's text as the model wrote it (a streamed draft), if one does. */
-export type DraftFor = (text: string) => MessageRef | undefined;
+/** The messages showing a reply's text as the model wrote it (a streamed draft, one per part), if any do. */
+export type DraftFor = (text: string) => readonly MessageRef[] | undefined;
 
 /** One reply of a turn: `key` is the id of the message it comes from, stable across restarts. */
 export interface Reply {
@@ -92,7 +92,7 @@ export class ReplyOutbox {
       const draft = queued ? undefined : options.draftFor?.(reply.text);
       // The draft is this reply's before its row exists: a crash in between leaves the draft as it was and
       // the reply sent anew, never the answer edited into the draft and then called interrupted (drafts.ts).
-      if (draft) await endDraft(this.#o.db, draft, `taken over by the reply ${id}`);
+      for (const ref of draft ?? []) await endDraft(this.#o.db, ref, `taken over by the reply ${id}`);
       const [row] = await insertReply(this.#o.db).execute({
         id,
         destination: chat,
@@ -142,7 +142,7 @@ export class ReplyOutbox {
   async #send(
     chat: ChatRef,
     row: OutboxRow,
-    options: { handOff?: SentHandOff; draft?: MessageRef | undefined },
+    options: { handOff?: SentHandOff; draft?: readonly MessageRef[] | undefined },
   ): Promise<boolean> {
     const { id } = row;
     let ref: MessageRef | undefined;

@@ -67,7 +67,7 @@ export class LiveReplies {
     if (!drafts) return;
     for (const ref of await drafts.left(turn)) {
       try {
-        await surfaces.showDraft(ref.chat, { text: INTERRUPTED_TEXT, written: INTERRUPTED_TEXT }, ref);
+        await surfaces.showDraft(ref.chat, { text: INTERRUPTED_TEXT, written: INTERRUPTED_TEXT }, [ref]);
       } catch (error) {
         // Not worth holding the turn for: the answer still comes whole.
         logger?.warn({ err: error, chat: ref.chat }, 'could not mark a half-written answer as interrupted');

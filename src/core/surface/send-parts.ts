@@ -19,12 +19,34 @@ export async function sendInParts<P>(
 ): Promise<MessageRef> {
   let first = progress?.first;
   for (let i = progress?.delivered ?? 0; i < parts.length; i++) {
-    // The first part goes into the streamed draft that already shows the answer's beginning.
-    const draft = i === 0 && edit ? progress?.draft : undefined;
-    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!);
+    // A part goes into the streamed draft's message that already shows its beginning.
+    const draft = edit ? progress?.draft?.[i] : undefined;
+    const ref = draft ? await edit!(draft, parts[i]!) : await post(parts[i]!);
     first ??= ref;
     if (progress && parts.length > 1) await progress.partSent(i + 1, first, parts.length);
   }
   if (!first) throw new RangeError('a message with no parts cannot be sent');
   return first;
+}
+
+/**
+ * Shows a partial answer's `parts` in the draft's messages (`draft`, one per part shown so far): the last
+ * one shown is edited, and a part past it is posted — the stream moves on to the next message once the
+ * words outgrow one. The parts before the last were whole when the stream moved past them, so they are not
+ * edited again; the final send edits every part into its message (sendInParts). Returns the messages, in order.
+ */
+export async function showInParts<P>(
+  parts: readonly P[],
+  draft: readonly MessageRef[] | undefined,
+  post: (part: P) => Promise<MessageRef>,
+  edit: (ref: MessageRef, part: P) => Promise<MessageRef>,
+): Promise<MessageRef[]> {
+  const refs = [...(draft ?? [])];
+  // A retry that wrote less than was shown goes back to its own last part (the messages past it keep
+  // what they showed until the final send).
+  for (let i = Math.max(0, Math.min(refs.length, parts.length) - 1); i < parts.length; i++) {
+    const shown = refs[i];
+    refs[i] = shown ? await edit(shown, parts[i]!) : await post(parts[i]!);
+  }
+  return refs;
 }
