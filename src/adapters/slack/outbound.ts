@@ -38,12 +38,20 @@ export interface SlackSurfaceOptions {
   logger?: Logger;
 }
 
+/** What a thread shows while a turn runs. */
+const THINKING = 'is thinking…';
+
+/** setStatus answers that mean "not in this workspace, not with this token": asking again will not help. */
+const STATUS_REFUSED = new Set(['unknown_method', 'not_allowed', 'not_allowed_token_type', 'missing_scope']);
+
 /** chat.update's answers for a message that is no longer there to edit. */
 const CARD_GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived']);
 
 export class SlackSurface implements Surface {
   readonly platform = PLATFORM;
   readonly #o: SlackSurfaceOptions;
+  /** Threads get "is thinking…" until the workspace refuses assistant.threads.setStatus. */
+  #status = true;
 
   constructor(options: SlackSurfaceOptions) {
     this.#o = options;
@@ -108,8 +116,26 @@ export class SlackSurface implements Surface {
     }
   }
 
-  /** Slack shows no "typing…" for bots through the Web API: nothing to do. */
-  async typing(): Promise<void> {}
+  /**
+   * Slack shows no "typing…" for bots; in a thread, an AI app's status says "is thinking…" instead
+   * (`assistant.threads.setStatus`, cleared by Slack when the reply lands). A workspace that refuses the
+   * method (no AI app features, a token without the scope) is not asked again; any failure is only logged.
+   */
+  async typing(chat: ChatRef): Promise<void> {
+    const { channel, threadTs } = targetOf(chat);
+    if (threadTs === undefined || !this.#status) return;
+    try {
+      await this.#o.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING });
+    } catch (error) {
+      if (
+        error instanceof Error &&
+        'data' in error &&
+        STATUS_REFUSED.has(String((error.data as { error?: unknown }).error))
+      )
+        this.#status = false;
+      this.#o.logger?.debug({ err: error, chat }, 'Slack did not show "is thinking…"');
+    }
+  }
 
   /**
    * Text only `actor` sees: through the response URL of the click or slash command being handled, else
