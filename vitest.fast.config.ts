@@ -36,6 +36,7 @@ export const PROCESS_TESTS = [
   'tests/runs/incident-crash.test.ts',
   'tests/schedules/db-outage-due.test.ts',
   'tests/skills/cli.test.ts',
+  'tests/streaming/kill-mid-stream.test.ts',
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',

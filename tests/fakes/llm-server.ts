@@ -1,5 +1,6 @@
 // A small, honest fake of an OpenAI-compatible server: real HTTP on 127.0.0.1, driven by the real
-// @langchain/openai client, and `POST /v1/embeddings` (llm-embeddings.ts). Tests script replies, inject
+// @langchain/openai client, and `POST /v1/embeddings` (llm-embeddings.ts). The same steps answer Anthropic's
+// `POST /v1/messages` in its own wire format (llm-anthropic.ts; `model.base_url` is then `origin`). Tests script replies, inject
 // failures, hangs and holds, and read what was received.
 // Also runnable on its own (`node --import tsx tests/fakes/llm-server.ts`) for tests of a spawned Kazma.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +17,7 @@ import {
   type FakeStep,
 } from './llm-wire.ts';
 import { embeddingsResponse, type EmbeddingsRequestBody } from './llm-embeddings.ts';
+import { messageEvents, messageJson } from './llm-anthropic.ts';
 
 export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
 export { fakeEmbedding } from './llm-embeddings.ts';
@@ -49,6 +51,8 @@ export interface FakeHold {
 export interface FakeLlm {
   /** e.g. `http://127.0.0.1:PORT/v1` — the value for `model.base_url`. */
   baseURL: string;
+  /** e.g. `http://127.0.0.1:PORT` — `model.base_url` for `provider: anthropic` (its client adds `/v1/messages`). */
+  origin: string;
   port: number;
   /** Every chat request body received, in order. */
   requests: ChatRequestBody[];
@@ -82,12 +86,15 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   const requests: ChatRequestBody[] = [];
   const attempts: FakeAttempt[] = [];
 
-  const reply = (body: ChatRequestBody, res: ServerResponse, attempt?: FakeAttempt): void => {
+  const reply = (body: ChatRequestBody, res: ServerResponse, wire: Wire, attempt?: FakeAttempt): void => {
     // The step is taken only when we really answer, so a request abandoned during a hang uses none.
     const r = render(steps.shift() ?? fallback(body), body, ++seq);
-    if (!body.stream) return sendJson(res, 200, completionJson(r));
+    const anthropic = wire === 'anthropic';
+    if (!body.stream) return sendJson(res, 200, anthropic ? messageJson(r) : completionJson(r));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const events = completionChunks(r, body.stream_options?.include_usage === true).map((data) => `data: ${data}\n\n`);
+    const events = anthropic
+      ? messageEvents(r)
+      : completionChunks(r, body.stream_options?.include_usage === true).map((data) => `data: ${data}\n\n`);
     const { delayMs = 0, bytes = false, cutAfter } = r.pacing;
     if (delayMs === 0 && !bytes && cutAfter === undefined) {
       for (const event of events) res.write(event);
@@ -96,7 +103,7 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     writePaced(res, events, { delayMs, bytes, cutAfter }, attempt && (attempt.chunksAt = []));
   };
 
-  const chat = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse): void => {
+  const chat: ChatHandler = (body, headers, res, wire) => {
     requests.push(body);
     const index = attempts.length;
     res.on('finish', () => {
@@ -116,16 +123,16 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
     if (hold) {
       attempts.push({ at: Date.now(), body, headers, outcome: 'held' });
       void hold.then(() => {
-        if (!res.destroyed) reply(body, res, attempts[index]);
+        if (!res.destroyed) reply(body, res, wire, attempts[index]);
       });
       return;
     }
     const hang = hangs.shift();
     attempts.push({ at: Date.now(), body, headers, outcome: hang === undefined ? 'ok' : 'hung' });
-    if (hang === undefined) return reply(body, res, attempts[index]);
+    if (hang === undefined) return reply(body, res, wire, attempts[index]);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!res.destroyed) reply(body, res, attempts[index]);
+      if (!res.destroyed) reply(body, res, wire, attempts[index]);
     }, hang);
     timers.add(timer);
     res.on('close', () => {
@@ -147,6 +154,7 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
+    origin: `http://127.0.0.1:${port}`,
     port,
     requests,
     attempts,
@@ -177,7 +185,10 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   };
 }
 
-type ChatHandler = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse) => void;
+/** The wire format a chat request came in, and is answered, in: its path says. */
+type Wire = 'openai' | 'anthropic';
+
+type ChatHandler = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse, wire: Wire) => void;
 
 async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandler): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
@@ -187,14 +198,14 @@ async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandle
       data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'kazma-fake' }],
     });
   }
-  if (req.method === 'POST' && path === '/v1/chat/completions') {
+  if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages')) {
     let body: ChatRequestBody;
     try {
       body = JSON.parse(await readBody(req)) as ChatRequestBody;
     } catch {
       return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error', code: null } });
     }
-    return chat(body, req.headers, res);
+    return chat(body, req.headers, res, path === '/v1/messages' ? 'anthropic' : 'openai');
   }
   if (req.method === 'POST' && path === '/v1/embeddings') {
     let body: EmbeddingsRequestBody;

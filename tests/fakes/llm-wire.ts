@@ -72,7 +72,7 @@ function resolve(step: FakeStep, body: ChatRequestBody): Resolved {
 // Crude but stable token counts: the client only needs numbers to parse.
 const tokens = (s: string): number => Math.max(1, Math.ceil(s.length / 4));
 
-interface Rendered {
+export interface Rendered {
   id: string;
   model: string;
   created: number;
@@ -163,11 +163,11 @@ export function completionChunks(r: Rendered, includeUsage: boolean): string[] {
 }
 
 /** Each word with the space after it. */
-function words(s: string): string[] {
+export function words(s: string): string[] {
   return s.match(/\S+\s*|\s+/gu) ?? [];
 }
 
-function halves(s: string): string[] {
+export function halves(s: string): string[] {
   const mid = Math.ceil(s.length / 2);
   return [s.slice(0, mid), s.slice(mid)].filter((p) => p.length > 0);
 }

@@ -31,30 +31,33 @@ export class ConsoleSurface implements Surface {
    * At a terminal, an answer is printed as the model writes it (streaming); on a pipe, where scripts
    * read whole `kazma> ` lines, it is printed whole.
    */
-  readonly showDraft?: (chat: ChatRef, partial: PartialAnswer, draft?: MessageRef) => Promise<MessageRef>;
+  readonly showDraft?: (chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]) => Promise<MessageRef[]>;
 
   /** `interactive`: a person at a terminal, who is shown "thinking…" while a turn runs (never on a pipe). */
   constructor(options: { output: Writable; interactive?: boolean }) {
     this.#terminal = new Terminal(options.output);
     this.#interactive = options.interactive ?? false;
-    if (this.#interactive) this.showDraft = async (chat, { written }, draft) => this.#draft(chat, written, draft);
+    // One "message": a terminal has no message length to outgrow.
+    if (this.#interactive)
+      this.showDraft = async (chat, { written }, draft) => [this.#draft(chat, written, draft?.[0])];
   }
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
-    const printed = progress?.draft && this.#printed.get(progress.draft.id);
-    if (progress?.draft && printed !== undefined) {
-      this.#printed.delete(progress.draft.id);
+    const draft = progress?.draft?.[0];
+    const printed = draft && this.#printed.get(draft.id);
+    if (draft && printed !== undefined) {
+      this.#printed.delete(draft.id);
       // The rest of the answer after the words already printed; a retry that rewrote them, whole.
       if (message.text.startsWith(printed)) this.#terminal.text(`${continued(message.text.slice(printed.length))}\n`);
       else this.#write(`\n${renderReply(message.text)}`);
-      return progress.draft;
+      return draft;
     }
     this.#write(renderReply(message.text));
     return { chat, id: `m${++this.#sent}` };
   }
 
   /** Prints the words written since the last print (no line end yet); a rewrite starts a new line. */
-  async #draft(chat: ChatRef, written: string, draft?: MessageRef): Promise<MessageRef> {
+  #draft(chat: ChatRef, written: string, draft?: MessageRef): MessageRef {
     const ref = draft ?? { chat, id: `m${++this.#sent}` };
     const printed = this.#printed.get(ref.id);
     if (printed === undefined) {

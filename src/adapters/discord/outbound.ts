@@ -22,6 +22,7 @@ import {
   type Surface,
   deliveryKey,
   sendInParts,
+  showInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, sameCard, type RenderedCard } from './cards.ts';
@@ -71,11 +72,16 @@ export class DiscordSurface implements Surface {
     );
   }
 
-  /** The answer so far, as one message: posted, then edited (the part past 2000 waits for the final send). */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
+  /** The answer so far, split at 2000 as {@link send} splits it: messages posted, then edited (showInParts). */
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     this.#o.typing.stop(chat);
-    const [content = '…'] = discordChunks(text);
-    return draft ? this.#editText(draft, content) : messageRefOf(chat, await this.#post(channelOf(chat), { content }));
+    const chunks = discordChunks(text);
+    return showInParts(
+      chunks.length === 0 ? ['…'] : chunks,
+      draft,
+      async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })),
+      (ref, content) => this.#editText(ref, content),
+    );
   }
 
   /** Edits a text message; one deleted meanwhile is posted again. Returns where it now is. */

@@ -18,6 +18,7 @@ import {
   type Surface,
   deliveryKey,
   sendInParts,
+  showInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { renderCard, type SlackBlock } from './cards.ts';
@@ -41,12 +42,20 @@ export interface SlackSurfaceOptions {
   logger?: Logger;
 }
 
+/** What a thread shows while a turn runs. */
+const THINKING = 'is thinking…';
+
+/** setStatus answers that mean "not in this workspace, not with this token": asking again will not help. */
+const STATUS_REFUSED = new Set(['unknown_method', 'not_allowed', 'not_allowed_token_type', 'missing_scope']);
+
 /** chat.update's answers for a message that is no longer there to edit. */
 const CARD_GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived']);
 
 export class SlackSurface implements Surface {
   readonly platform = PLATFORM;
   readonly #o: SlackSurfaceOptions;
+  /** Threads get "is thinking…" until the workspace refuses assistant.threads.setStatus. */
+  #status = true;
 
   constructor(options: SlackSurfaceOptions) {
     this.#o = options;
@@ -66,11 +75,15 @@ export class SlackSurface implements Surface {
     );
   }
 
-  /** The answer so far, as one message: posted, then updated (what outgrows it waits for the final send). */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
-    const [part] = parts(text);
-    if (draft) return this.#editText(draft, part!);
-    return messageRefOf(chat, await this.#post(this.#target(chat), part!.text, part!.blocks));
+  /** The answer so far, split as {@link send} splits it: messages posted, then updated (showInParts). */
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
+    const target = this.#target(chat);
+    return showInParts(
+      parts(text),
+      draft,
+      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      (ref, part) => this.#editText(ref, part),
+    );
   }
 
   /** Updates a text message; one deleted meanwhile is posted again. Returns where it now is. */
@@ -111,8 +124,26 @@ export class SlackSurface implements Surface {
     }
   }
 
-  /** Slack shows no "typing…" for bots through the Web API: nothing to do. */
-  async typing(): Promise<void> {}
+  /**
+   * Slack shows no "typing…" for bots; in a thread, an AI app's status says "is thinking…" instead
+   * (`assistant.threads.setStatus`, cleared by Slack when the reply lands). A workspace that refuses the
+   * method (no AI app features, a token without the scope) is not asked again; any failure is only logged.
+   */
+  async typing(chat: ChatRef): Promise<void> {
+    const { channel, threadTs } = targetOf(chat);
+    if (threadTs === undefined || !this.#status) return;
+    try {
+      await this.#o.client.assistant.threads.setStatus({ channel_id: channel, thread_ts: threadTs, status: THINKING });
+    } catch (error) {
+      if (
+        error instanceof Error &&
+        'data' in error &&
+        STATUS_REFUSED.has(String((error.data as { error?: unknown }).error))
+      )
+        this.#status = false;
+      this.#o.logger?.debug({ err: error, chat }, 'Slack did not show "is thinking…"');
+    }
+  }
 
   /**
    * Text only `actor` sees: through the response URL of the click or slash command being handled, else

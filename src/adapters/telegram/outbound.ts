@@ -17,6 +17,7 @@ import {
   type SendProgress,
   type Surface,
   sendInParts,
+  showInParts,
 } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
@@ -58,11 +59,7 @@ export class TelegramSurface implements Surface {
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = targetOf(chat);
     this.#o.typing.stop(chat);
-    const chunks = splitTelegramHtml(markdownToTelegramHtml(message.text)).filter(
-      (c) => telegramVisibleText(c).trim() !== '',
-    );
-    // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
-    if (chunks.length === 0) chunks.push(escapeTelegramHtml(message.text.trim() || '…'));
+    const chunks = telegramChunks(message.text);
     const post = async (html: string) => messageRefOf(chat, await this.#sendHtml(target, html));
     // A draft preview (sendMessageDraft) is no message: the answer is sent for good with sendMessage.
     return sendInParts(chunks, post, progress, (draft, html) =>
@@ -71,27 +68,30 @@ export class TelegramSurface implements Surface {
   }
 
   /**
-   * The answer so far (the part past 4096 waits for the final send). In a private chat, a draft preview
-   * (Bot API 9.3 sendMessageDraft: no message, no edits to rate-limit); elsewhere, or once the server
-   * refused it, a message posted, then edited.
+   * The answer so far, split at 4096 as {@link send} splits it. In a private chat, a draft preview (Bot API
+   * 9.3 sendMessageDraft: no message, no edits to rate-limit) of the part being written; elsewhere, or once
+   * the server refused previews, messages posted, then edited, one per part (showInParts).
    */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     this.#o.typing.stop(chat);
-    const [html = escapeTelegramHtml('…')] = splitTelegramHtml(markdownToTelegramHtml(text));
+    const chunks = telegramChunks(text);
     const target = targetOf(chat);
-    const preview = draft ? isPreview(draft) : this.#previews && isPrivate(target);
+    const [shown] = draft ?? [];
+    const preview = shown ? isPreview(shown) : this.#previews && isPrivate(target);
     if (preview) {
-      const id = draft ? Number(draft.id.slice(PREVIEW.length)) : randomInt(1, 2 ** 31 - 1);
+      const id = shown ? Number(shown.id.slice(PREVIEW.length)) : randomInt(1, 2 ** 31 - 1);
       try {
-        await this.#o.api.sendMessageDraft(Number(target.chatId), id, html, { parse_mode: 'HTML' });
-        return { chat, id: `${PREVIEW}${id}` };
+        await this.#o.api.sendMessageDraft(Number(target.chatId), id, chunks.at(-1)!, { parse_mode: 'HTML' });
+        return [{ chat, id: `${PREVIEW}${id}`, preview: true }];
       } catch (error) {
         this.#previews = false;
         this.#o.logger?.warn({ err: error }, 'Telegram refused sendMessageDraft; drafts are messages, edited');
       }
     }
-    if (draft && !isPreview(draft)) return this.#editText(draft, html);
-    return messageRefOf(chat, await this.#sendHtml(target, html));
+    const post = async (html: string) => messageRefOf(chat, await this.#sendHtml(target, html));
+    return showInParts(chunks, shown && isPreview(shown) ? undefined : draft, post, (ref, html) =>
+      this.#editText(ref, html),
+    );
   }
 
   /** Edits a text message into `html`; one deleted meanwhile is posted again. Returns where it now is. */
@@ -217,6 +217,16 @@ export class TelegramSurface implements Surface {
     this.#cards.set(key, card);
     while (this.#cards.size > (this.#o.rememberCards ?? 2000)) this.#cards.delete(this.#cards.keys().next().value!);
   }
+}
+
+/** Markdown as the messages it is sent in: Telegram HTML, split at 4096, each part with something visible. */
+function telegramChunks(markdown: string): string[] {
+  const chunks = splitTelegramHtml(markdownToTelegramHtml(markdown)).filter(
+    (c) => telegramVisibleText(c).trim() !== '',
+  );
+  // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
+  if (chunks.length === 0) chunks.push(escapeTelegramHtml(markdown.trim() || '…'));
+  return chunks;
 }
 
 /** The id prefix of a draft preview's reference: `preview:<draft_id>`, no message behind it. */

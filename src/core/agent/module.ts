@@ -10,7 +10,7 @@ import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
-import type { ReplyOutbox } from '../outbox/index.ts';
+import { DraftRecords, type ReplyOutbox } from '../outbox/index.ts';
 import type { ToolsModule } from '../tools/module.ts';
 import { ModelChains, modelSettingsFromConfig } from './model/chain-provider.ts';
 import { TranscriptArchive } from './graph/archive.ts';
@@ -130,6 +130,7 @@ export async function createAgent({
       streaming: config.streaming,
       surfaces,
       secrets: loaded.secrets,
+      drafts: new DraftRecords(database.db),
       ...(logger && { logger }),
     }),
     media: new MediaReader({

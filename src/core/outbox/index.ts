@@ -4,3 +4,4 @@ export { JobOutboxDispatcher, outboxDeliveryJob } from './jobs.ts';
 export { editOwnedCards, postOwnedCards, proveTappedCard } from './owned-cards.ts';
 export { ReplyOutbox, type DraftFor, type Reply } from './replies.ts';
 export { recordSent, sentMarksParam, sentMarksUpdate, type SentHandOff, type SentReply } from './sent-marks.ts';
+export { DraftRecords } from './drafts.ts';

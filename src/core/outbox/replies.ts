@@ -4,6 +4,7 @@ import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { deliverOutbox } from './deliver.ts';
+import { endDraft } from './drafts.ts';
 import type { OutboxDispatcher } from './port.ts';
 import { REPLY_STATE } from './chat-order.ts';
 import { recordSent, type SentHandOff, type SentReply } from './sent-marks.ts';
@@ -31,8 +32,8 @@ const insertReply = (db: Db) =>
 /** A placeholder where drizzle's types want the column's value type. */
 const placeholder = (name: string) => sql.placeholder(name) as never;
 
-/** The message showing a reply's text as the model wrote it (a streamed draft), if one does. */
-export type DraftFor = (text: string) => MessageRef | undefined;
+/** The messages showing a reply's text as the model wrote it (a streamed draft, one per part), if any do. */
+export type DraftFor = (text: string) => readonly MessageRef[] | undefined;
 
 /** One reply of a turn: `key` is the id of the message it comes from, stable across restarts. */
 export interface Reply {
@@ -88,6 +89,10 @@ export class ReplyOutbox {
     const own = handOff && { handOff: (sent: SentReply) => handOff(sent) && mine.push(sent.id) > 0 };
     for (const reply of replies) {
       const id = replyOutboxId(reply.key);
+      const draft = queued ? undefined : options.draftFor?.(reply.text);
+      // The draft is this reply's before its row exists: a crash in between leaves the draft as it was and
+      // the reply sent anew, never the answer edited into the draft and then called interrupted (drafts.ts).
+      for (const ref of draft ?? []) await endDraft(this.#o.db, ref, `taken over by the reply ${id}`);
       const [row] = await insertReply(this.#o.db).execute({
         id,
         destination: chat,
@@ -99,7 +104,7 @@ export class ReplyOutbox {
       else if (row.state === 'pending') {
         await this.#o.dispatcher.dispatch([id]);
         queued = true;
-      } else queued = await this.#send(chat, row as OutboxRow, { ...own, draft: options.draftFor?.(reply.text) });
+      } else queued = await this.#send(chat, row as OutboxRow, { ...own, draft });
     }
   }
 
@@ -137,7 +142,7 @@ export class ReplyOutbox {
   async #send(
     chat: ChatRef,
     row: OutboxRow,
-    options: { handOff?: SentHandOff; draft?: MessageRef | undefined },
+    options: { handOff?: SentHandOff; draft?: readonly MessageRef[] | undefined },
   ): Promise<boolean> {
     const { id } = row;
     let ref: MessageRef | undefined;

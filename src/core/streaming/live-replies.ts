@@ -1,11 +1,22 @@
 // Which chats see answers as they are written: `streaming` in kazma.yaml, per platform, where the
-// chat's surface can show a draft (Surface.showDraft).
+// chat's surface can show a draft (Surface.showDraft). And after a crash, the drafts a stopped run left
+// half-written: each is edited to say so, once (the messages were recorded when first posted).
 import type { KazmaConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import { parseChatRef, type ChatRef, type SurfaceRegistry } from '../surface/index.ts';
+import { parseChatRef, type ChatRef, type MessageRef, type SurfaceRegistry } from '../surface/index.ts';
 import { LiveReply } from './live-reply.ts';
 
 type Streaming = KazmaConfig['streaming'];
+
+/** What a half-written draft says once the turn it showed was cut short by a stop of the process. */
+export const INTERRUPTED_TEXT = '⚠️ Interrupted: Kazma stopped while writing this answer. It follows below.';
+
+/** Where the messages drafts were shown in are recorded, per turn (core/outbox DraftRecords). */
+export interface DraftLedger {
+  posted(turn: string, ref: MessageRef): Promise<void>;
+  left(turn: string): Promise<MessageRef[]>;
+  ended(ref: MessageRef, why: string): Promise<void>;
+}
 
 /** Options for {@link LiveReplies}. */
 export interface LiveRepliesOptions {
@@ -13,6 +24,8 @@ export interface LiveRepliesOptions {
   /** Configured secret values, masked in progress lines. */
   secrets?: readonly string[];
   surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft'>;
+  /** Absent: drafts are not recorded, and a crash leaves them as they were. */
+  drafts?: DraftLedger;
   logger?: Logger;
 }
 
@@ -23,10 +36,13 @@ export class LiveReplies {
     this.#o = options;
   }
 
-  /** A live reply for one turn in `chat`; undefined where answers are not streamed. */
-  open(chat: ChatRef | undefined): LiveReply | undefined {
+  /**
+   * A live reply for one turn in `chat`; undefined where answers are not streamed. `turn`: the turn's id,
+   * under which its drafts are recorded for {@link interrupted}.
+   */
+  open(chat: ChatRef | undefined, turn?: string): LiveReply | undefined {
     if (chat === undefined) return undefined;
-    const { streaming, surfaces, logger } = this.#o;
+    const { streaming, surfaces, logger, drafts } = this.#o;
     const platform = streaming[parseChatRef(chat).platform as keyof Streaming];
     const own = typeof platform === 'object' ? platform : undefined;
     if (!(own?.enabled ?? streaming.enabled) || !surfaces.canDraft(chat)) return undefined;
@@ -36,7 +52,27 @@ export class LiveReplies {
       startAfterMs: streaming.start_after,
       editIntervalMs: own?.edit_interval ?? 1_000,
       ...(this.#o.secrets && { secrets: this.#o.secrets }),
+      ...(drafts && turn !== undefined && { record: (ref: MessageRef) => drafts.posted(turn, ref) }),
       ...(logger && { logger }),
     });
+  }
+
+  /**
+   * A turn taken up again after a stop: the drafts an earlier run of it left half-written say they were
+   * interrupted (the answer comes again, in messages of its own). Each is ended once edited; a crash in
+   * between edits it again to the same words.
+   */
+  async interrupted(turn: string): Promise<void> {
+    const { drafts, surfaces, logger } = this.#o;
+    if (!drafts) return;
+    for (const ref of await drafts.left(turn)) {
+      try {
+        await surfaces.showDraft(ref.chat, { text: INTERRUPTED_TEXT, written: INTERRUPTED_TEXT }, [ref]);
+      } catch (error) {
+        // Not worth holding the turn for: the answer still comes whole.
+        logger?.warn({ err: error, chat: ref.chat }, 'could not mark a half-written answer as interrupted');
+      }
+      await drafts.ended(ref, 'interrupted: the run writing it stopped');
+    }
   }
 }

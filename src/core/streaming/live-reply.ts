@@ -10,7 +10,7 @@ import { toolProgressLine, type ToolStarted } from './progress-line.ts';
 
 /** Where drafts are shown (SurfaceRegistry.showDraft). */
 export interface DraftShower {
-  showDraft(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef>;
+  showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
 }
 
 /** Options for {@link LiveReply}. */
@@ -23,6 +23,11 @@ export interface LiveReplyOptions {
   editIntervalMs: number;
   /** Configured secret values, masked in a progress line's arguments (toolProgressLine). */
   secrets?: readonly string[];
+  /**
+   * Records a message a draft was first shown in (not a preview), before the draft's next edit: a start
+   * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
+   */
+  record?: (ref: MessageRef) => Promise<void>;
   logger?: Logger;
 }
 
@@ -30,9 +35,9 @@ interface Draft {
   /** The model call writing it (LangChain's run id); a retry of the call starts over in the same draft. */
   call: string;
   text: string;
-  /** The text last shown, and where. */
+  /** The text last shown, and where: a message per part (Surface.showDraft). */
   shown: string;
-  ref?: MessageRef;
+  refs?: MessageRef[];
   /** The final answer took it (draftFor). */
   used: boolean;
   /** Its call failed: its words are not the answer's. */
@@ -106,11 +111,11 @@ export class LiveReply {
    * The words of the call still being written when the turn was stopped (its formatting closed), and the
    * draft showing them, once: a stopped turn's notice is appended to them. Call after {@link close}.
    */
-  unfinished(): { text: string; ref?: MessageRef } | undefined {
+  unfinished(): { text: string; refs?: MessageRef[] } | undefined {
     const draft = this.#current;
     if (!draft || draft.ended || draft.used || draft.text.trim() === '') return undefined;
     draft.used = true;
-    return { text: closePartial(draft.text.trimEnd()), ...(draft.ref && { ref: draft.ref }) };
+    return { text: closePartial(draft.text.trimEnd()), ...(draft.refs && { refs: draft.refs }) };
   }
 
   /** No more drafts: waits for the edit under way, so the final answer is the last word. */
@@ -121,12 +126,12 @@ export class LiveReply {
     await this.#edits;
   }
 
-  /** The draft showing `text`'s beginning, once: the final answer is edited into it. */
-  draftFor(text: string): MessageRef | undefined {
-    const draft = this.#drafts.find((d) => !d.used && !d.failed && d.ref && d.text !== '' && text.startsWith(d.text));
+  /** The messages of the draft showing `text`'s beginning, once: the final answer is edited into them. */
+  draftFor(text: string): MessageRef[] | undefined {
+    const draft = this.#drafts.find((d) => !d.used && !d.failed && d.refs && d.text !== '' && text.startsWith(d.text));
     if (!draft) return undefined;
     draft.used = true;
-    return draft.ref;
+    return draft.refs;
   }
 
   #push(call: string): Draft {
@@ -144,6 +149,15 @@ export class LiveReply {
     this.#timer.unref?.();
   }
 
+  async #record(ref: MessageRef): Promise<void> {
+    try {
+      await this.#o.record?.(ref);
+    } catch (error) {
+      // Unrecorded, a crash would leave this draft half-written; the answer itself is not at stake.
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not record the message an answer is shown in');
+    }
+  }
+
   #show(): void {
     this.#timer = undefined;
     const draft = this.#current;
@@ -155,7 +169,9 @@ export class LiveReply {
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        draft.ref = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.ref);
+        const refs = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
+        for (const ref of refs) if (!ref.preview && !draft.refs?.some((r) => r.id === ref.id)) await this.#record(ref);
+        draft.refs = refs;
         draft.shown = text;
       } catch (error) {
         // A draft is a courtesy: the answer still arrives whole through the outbox.

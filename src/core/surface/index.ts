@@ -14,7 +14,7 @@ export {
 } from './platforms.ts';
 export { InvalidChatRefError, chatOf, formatChatRef, isChatRef, parseChatRef, type ChatRef } from './ref.ts';
 export { closePartial } from './partial.ts';
-export { deliveryKey, sendInParts, type PartPost } from './send-parts.ts';
+export { deliveryKey, sendInParts, showInParts, type PartPost } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';
 export type {

@@ -33,13 +33,13 @@ export async function sendInParts<P>(
   let first = progress?.first;
   const from = progress?.delivered ?? 0;
   for (let i = from; i < parts.length; i++) {
-    // The first part goes into the streamed draft that already shows the answer's beginning.
-    const draft = i === 0 && edit ? progress?.draft : undefined;
+    // A part goes into the streamed draft's message that already shows its beginning.
+    const draft = edit ? progress?.draft?.[i] : undefined;
     const at: PartPost = {
       ...(progress?.key !== undefined && { key: deliveryKey(progress.key, i) }),
       maybePosted: progress?.again === true && i === from,
     };
-    const ref = draft ? await edit!(draft, parts[0]!) : await post(parts[i]!, at);
+    const ref = draft ? await edit!(draft, parts[i]!) : await post(parts[i]!, at);
     first ??= ref;
     if (progress && parts.length > 1) await progress.partSent(i + 1, first, parts.length);
   }
@@ -53,4 +53,26 @@ export async function sendInParts<P>(
  */
 export function deliveryKey(key: string, index: number): string {
   return createHash('sha256').update(`${key}/${index}`).digest('base64url').slice(0, 25);
+}
+
+/**
+ * Shows a partial answer's `parts` in the draft's messages (`draft`, one per part shown so far): the last
+ * one shown is edited, and a part past it is posted — the stream moves on to the next message once the
+ * words outgrow one. The parts before the last were whole when the stream moved past them, so they are not
+ * edited again; the final send edits every part into its message (sendInParts). Returns the messages, in order.
+ */
+export async function showInParts<P>(
+  parts: readonly P[],
+  draft: readonly MessageRef[] | undefined,
+  post: (part: P) => Promise<MessageRef>,
+  edit: (ref: MessageRef, part: P) => Promise<MessageRef>,
+): Promise<MessageRef[]> {
+  const refs = [...(draft ?? [])];
+  // A retry that wrote less than was shown goes back to its own last part (the messages past it keep
+  // what they showed until the final send).
+  for (let i = Math.max(0, Math.min(refs.length, parts.length) - 1); i < parts.length; i++) {
+    const shown = refs[i];
+    refs[i] = shown ? await edit(shown, parts[i]!) : await post(parts[i]!);
+  }
+  return refs;
 }

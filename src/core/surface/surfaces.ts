@@ -70,7 +70,7 @@ export class SurfaceRegistry {
     return this.has(chat) && this.for(chat).showDraft !== undefined;
   }
 
-  async showDraft(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef> {
+  async showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     const surface = this.for(chat);
     if (!surface.showDraft) throw new RangeError(`the ${surface.platform} surface shows no drafts`);
     return surface.showDraft(chat, partial, draft);

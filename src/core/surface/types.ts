@@ -114,6 +114,11 @@ export interface Card {
 export interface MessageRef {
   chat: ChatRef;
   id: string;
+  /**
+   * A draft preview with no message behind it (Telegram's sendMessageDraft, gone in ~30 s): nothing to edit
+   * after a crash, so no record of it is kept.
+   */
+  preview?: true;
 }
 
 /**
@@ -138,10 +143,10 @@ export interface SendProgress {
    */
   partSent(delivered: number, first: MessageRef, of: number): Promise<void>;
   /**
-   * A message already showing this reply as the model wrote it (a streamed draft, {@link Surface.showDraft}):
-   * the first part is edited into it instead of posted, so one answer is one message, never two.
+   * The messages already showing this reply as the model wrote it (a streamed draft, {@link Surface.showDraft}),
+   * one per part: each part is edited into its message instead of posted, so no part shows twice.
    */
-  draft?: MessageRef;
+  draft?: readonly MessageRef[];
 }
 
 /** How a card goes out: {@link SendProgress.key} and {@link SendProgress.again}, for a card. */
@@ -180,11 +185,12 @@ export interface Surface {
   editCard(ref: MessageRef, card: Card): Promise<void>;
   /**
    * Shows a reply while the model writes it: posts the partial answer (with `draft` undefined) or edits
-   * the draft into it. It may be cut to one message here. The final answer replaces it through
-   * {@link send}'s `progress.draft`. An optional capability (streaming); a surface without it shows
-   * "typing…" until the answer lands.
+   * the draft's messages into it, split as {@link send} splits (showInParts): once it outgrows a message,
+   * the next part is posted. Returns the messages showing it, in order. The final answer replaces them
+   * through {@link send}'s `progress.draft`. An optional capability (streaming); a surface without it
+   * shows "typing…" until the answer lands.
    */
-  showDraft?(chat: ChatRef, partial: PartialAnswer, draft?: MessageRef): Promise<MessageRef>;
+  showDraft?(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */
   typing(chat: ChatRef): Promise<void>;
   /**

@@ -84,6 +84,15 @@ export const methods: Record<string, Handler> = {
     return { ok: true, channel, ts };
   },
 
+  // The status an AI app's thread shows under its last message ("is thinking…"); cleared by Slack when
+  // the app replies in the thread. Workspaces without AI apps answer unknown_method / not_allowed (failNext).
+  'assistant.threads.setStatus': (args) => {
+    const channel = str(args.channel_id);
+    if (!channel || !channelKind(channel)) return err('channel_not_found');
+    if (!str(args.thread_ts) || typeof args.status !== 'string') return err('invalid_arguments');
+    return { ok: true };
+  },
+
   'conversations.info': (args, s) => {
     const id = str(args.channel) ?? '';
     const kind = channelKind(id);

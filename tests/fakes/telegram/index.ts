@@ -63,9 +63,10 @@ export interface FakeTelegram {
   /**
    * Holds the next call of `method` (after `after` calls go through) before Telegram acts on it: it is
    * carried out when `release()` is called, and never when the caller went away first (a process killed
-   * mid-call). `held` resolves once the call arrived.
+   * mid-call). `held` resolves once the call arrived; `dropped`, once its caller went away while it was held
+   * (a test that kills the caller waits for it: the exit can be seen before the closed connection).
    */
-  holdNext(method: string, spec?: { after?: number }): { held: Promise<void>; release(): void };
+  holdNext(method: string, spec?: { after?: number }): { held: Promise<void>; dropped: Promise<void>; release(): void };
   /**
    * From now on, refuses about `share` of the calls of `method` with a 429 asking to wait `retryAfter`
    * seconds (a storm of rate limits), chosen by a seeded generator so a run is repeatable; 0 ends it.
@@ -237,7 +238,7 @@ export async function startFakeTelegram(
       const hold = new Hold();
       list.push(hold);
       holds.set(key, list);
-      return { held: hold.arrived, release: () => hold.release() };
+      return { held: hold.arrived, dropped: hold.dropped, release: () => hold.release() };
     },
     rateLimit(method, share, retryAfter = 1) {
       storms.set((lookupMethod(method) ?? method).toLowerCase(), { share, retryAfter });
@@ -264,7 +265,9 @@ export async function startFakeTelegram(
 class Hold {
   #arrived!: () => void;
   #release!: () => void;
+  #dropped!: () => void;
   readonly arrived = new Promise<void>((resolve) => (this.#arrived = resolve));
+  readonly dropped = new Promise<void>((resolve) => (this.#dropped = resolve));
   readonly #released = new Promise<void>((resolve) => (this.#release = resolve));
 
   release(): void {
@@ -277,7 +280,9 @@ class Hold {
     const gone = new Promise<false>((resolve) =>
       signal.aborted ? resolve(false) : signal.addEventListener('abort', () => resolve(false), { once: true }),
     );
-    return Promise.race([this.#released.then(() => true), gone]);
+    const carried = await Promise.race([this.#released.then(() => true), gone]);
+    if (!carried) this.#dropped();
+    return carried;
   }
 }
 

@@ -36,7 +36,7 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   /** Reads a message's files (core/media); absent: only the text of a message with files goes on. */
   media?: Pick<MediaReader, 'read'>;
   /** Shows a chat's answer while the model writes it (core/streaming); absent: the answer lands whole. */
-  live?: Pick<LiveReplies, 'open'>;
+  live?: Pick<LiveReplies, 'open' | 'interrupted'>;
   /**
    * Lets a leased drive read its thread's checkpoint once for the runner and the graph (BatchedPostgresSaver.reads).
    */
@@ -85,12 +85,15 @@ export class GraphDrive {
     });
   }
 
-  /** Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said. */
+  /**
+   * Invokes the graph once for `input` (durability by `phase`: invoke-phased.ts) and delivers what it said.
+   * `turn`: the turn's id, under which the messages its answer is streamed into are recorded.
+   */
   async drive(
     run: RunRef,
     input: GraphInput,
     requester: Actor,
-    options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff } = {},
+    options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff; turn?: string } = {},
   ): Promise<DriveResult> {
     const { threadId } = run;
     const config = configOf(threadId);
@@ -109,7 +112,7 @@ export class GraphDrive {
     // `/stop` aborts the same controller, and says so: the drive then ends the turn as stopped.
     const tracked = this.#o.running?.track(threadId, requester, turn);
     // Only where the answer goes back to the chat it came from: that chat sees it as it is written.
-    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin) : undefined;
+    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin, options.turn) : undefined;
     try {
       result = await invokePhased(this.#o.graph, input, {
         threadId,

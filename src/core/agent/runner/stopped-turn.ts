@@ -47,8 +47,8 @@ export async function endStoppedTurn(
   const notice = noticeMessage(text, `stopped-${randomUUID()}`);
   // As the tools node would: the open calls answered, the turn ended (tools → END after an AI message).
   await deps.graph.updateState(config, { messages: [...closing.messages, notice], verdicts: {} }, 'tools');
-  const ref = partial?.ref;
-  await deps.out.deliver(run, [{ key: notice.id!, text }], sent, ref && (() => ref));
+  const refs = partial?.refs;
+  await deps.out.deliver(run, [{ key: notice.id!, text }], sent, refs && (() => refs));
 }
 
 /** ToolMessages for the calls left open, and a warning for each whose effect is unknown. */

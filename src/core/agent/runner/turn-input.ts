@@ -16,6 +16,8 @@ export interface TurnInput {
   text: string;
   attachments?: Attachment[];
   turnId?: string;
+  /** The inbox took it up again after a stop: the drafts an earlier run left say they were interrupted. */
+  retaken?: boolean;
 }
 
 /**

@@ -88,6 +88,8 @@ export class TurnRunner {
   async #turn(run: RunRef, input: TurnInput, sent?: SentHandOff): Promise<DriveResult> {
     const turnId = input.turnId ?? randomUUID();
     const { threadId } = run;
+    // Before anything is shown again: the answer comes in messages of its own.
+    if (input.retaken) await this.#o.live?.interrupted(turnId);
     let snapshot = await this.#o.graph.getState(configOf(threadId));
     const values = snapshot.values as Partial<AgentStateValue>;
     if (values.turn?.id === turnId) return this.#continue(run, turnId, snapshot, sent);
@@ -112,6 +114,7 @@ export class TurnRunner {
       {
         repliesFrom: anchorAtEnd((snapshot.values as Partial<AgentStateValue>).messages ?? []),
         phase: 'think',
+        turn: turnId,
         ...(sent && { sent }),
       },
     );
@@ -156,7 +159,7 @@ export class TurnRunner {
     const requester = values.turn?.requester ?? { platform: 'unknown', id: 'unknown' };
     const from = anchorAtTurn(values.messages, turnId);
     if (snapshot.next.length > 0 && !hasQuestion(snapshot.tasks))
-      return this.#graph.drive(run, null, requester, { repliesFrom: from, ...(sent && { sent }) });
+      return this.#graph.drive(run, null, requester, { repliesFrom: from, turn: turnId, ...(sent && { sent }) });
     await this.#out.replies(run, values, from, sent);
     const question = snapshot.tasks.flatMap((task) => task.interrupts)[0] as Interrupt<ApprovalQuestion> | undefined;
     if (!question?.id || !question.value) return { ok: true };

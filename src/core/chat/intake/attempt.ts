@@ -40,7 +40,7 @@ export class Attempts {
       };
     }
     try {
-      await work.run(options);
+      await work.run({ ...options, ...(row.attempts > 1 && { retaken: true }) });
       return { outcome: 'handled', end: { key, state: 'done' } };
     } catch (error) {
       if (error instanceof TurnInterruptedError) return { outcome: 'stopping' };

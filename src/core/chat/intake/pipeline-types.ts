@@ -70,9 +70,15 @@ export interface Work {
   /**
    * `handOff`: takes over letting the turn's thread lease go; `sentHandOff`: takes over recording its
    * replies as sent (a chat's turn: both written by the statement that ends its inbox row, ChatTurns);
-   * `ahead`: the lease of the chat's current thread taken with the row, for a turn to claim.
+   * `ahead`: the lease of the chat's current thread taken with the row, for a turn to claim; `retaken`: the
+   * row's work began before (a process stopped in it).
    */
-  run: (options?: { handOff?: LeaseHandOff; sentHandOff?: SentHandOff; ahead?: AheadLease }) => Promise<void>;
+  run: (options?: {
+    handOff?: LeaseHandOff;
+    sentHandOff?: SentHandOff;
+    ahead?: AheadLease;
+    retaken?: boolean;
+  }) => Promise<void>;
   /** The work is a turn on the chat's current thread: its lease may be taken ahead with the row (AheadLease). */
   turn?: true;
 }

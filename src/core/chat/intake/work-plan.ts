@@ -75,8 +75,11 @@ export class WorkPlanner {
     return {
       queue: event.chat,
       turn: true,
-      run: (options) =>
-        this.#o.runner.message({ chat: event.chat, actor, text, turnId, ...(attachments && { attachments }) }, options),
+      run: ({ retaken, ...options } = {}) =>
+        this.#o.runner.message(
+          { chat: event.chat, actor, text, turnId, ...(attachments && { attachments }), ...(retaken && { retaken }) },
+          options,
+        ),
     };
   }
 
