@@ -15,6 +15,7 @@ import { RecordingSurface } from '../helpers/recording-surface.ts';
 /** An invocation of each command (and of each of its state-changing forms). A new command must be added. */
 const INVOCATIONS: Record<string, string[]> = {
   help: ['/help'],
+  start: ['/start'],
   status: ['/status'],
   new: ['/new'],
   compact: ['/compact'],
