@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Kazma in a container: `docker build -t kazma .` at the repository root. Images are not built on this
-# project's CI machines (they have no Docker), so this file is checked by tests/deploy/deploy-files.test.ts
+# project's CI machines (no Docker daemon there), so this file is checked by tests/deploy/deploy-files.test.ts
 # (its commands are the documented ones), not by a build. How to run it, and what the shell sandbox needs
 # inside a container: docs/operations.md, "Deploying".
 
