@@ -19,6 +19,7 @@ export const PROCESS_TESTS = [
   'tests/chat/two-processes-one-chat.test.ts',
   'tests/console/cli-usage.test.ts',
   'tests/console/kazma-chat.test.ts',
+  'tests/deploy/deploy-files.test.ts',
   'tests/effects/crash.test.ts',
   'tests/foundation/build.test.ts',
   'tests/foundation/compiled-tools.test.ts',
