@@ -1,6 +1,7 @@
 // While PostgreSQL is unreachable the log says so once — with the address and what waits — and once
 // when it is back; /readyz names it in plain words. Not an error line per sweep step, per poll, per
-// pooled connection.
+// pooled connection. When it is back, every job Redis should hold is derived again from the database, so
+// a task or a reminder whose job ran out of retries during a long outage goes on.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -59,6 +60,8 @@ describe('a PostgreSQL outage', () => {
 
     proxy.restore();
     await kazma.waitForLog((l) => l.msg === `the database is back at ${where}`, 30_000);
+    // Work whose jobs ran out of retries meanwhile (a task, a reminder) is derived again from the database.
+    await kazma.waitForLog((l) => l.msg === 'the jobs redis held are restored' && l.reason === 'the database is back');
     expect(about()).toHaveLength(1);
   }, 120_000);
 });
