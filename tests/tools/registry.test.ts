@@ -56,11 +56,14 @@ describe('ToolRegistry.classify', () => {
     expect(c).toEqual({ kind: 'ask', args: { a: 1 }, reason: expect.stringMatching(/not a known tool/) });
   });
 
-  it('treats a disabled tool as unknown: not listed, not described, asked about, not executable', async () => {
+  it('a disabled tool is not listed, not described, refused as off (no card asks a person), not executable', async () => {
     expect(registry.list().map((t) => t.name)).not.toContain('off');
     expect(registry.list({ includeDisabled: true }).map((t) => t.name)).toContain('off');
     expect(registry.toolSpecs().map((s) => s.function.name)).not.toContain('off');
-    expect((await registry.classify('off', { text: 'x' }, ws.ctx)).kind).toBe('ask');
+    expect(await registry.classify('off', { text: 'x' }, ws.ctx)).toEqual({
+      kind: 'refuse',
+      reason: '"off" is switched off here (an operator turned it off with /config tools toggle); do not call it',
+    });
     expect(await registry.execute('off', { text: 'x' }, ws.ctx)).toEqual({ ok: false, error: 'unknown tool off' });
   });
 

@@ -112,12 +112,18 @@ export class ToolRegistry {
   }
 
   /**
-   * Decides what happens to a call. Order matters: unknown → ask; bad arguments → invalid;
+   * Decides what happens to a call. Order matters: switched off → refuse (no card: an operator turned it
+   * off, and no person's approval turns it on); unknown → ask; bad arguments → invalid;
    * a refusal by authorize (the guards, the commitment check) → refuse, before any approval card
    * exists; a clarifying question → run (its card is the gate, and it is what runs); then the tier:
    * `safe` runs, `write`/`danger`/no tier asks, with rewritten arguments and their note on the card.
    */
   async classify(name: string, rawArgs: unknown, ctx: ToolContext): Promise<Classification> {
+    if (this.#disabled.has(name) && this.#tools.has(name))
+      return {
+        kind: 'refuse',
+        reason: `"${name}" is switched off here (an operator turned it off with /config tools toggle); do not call it`,
+      };
     const tool = this.get(name);
     if (!tool) return { kind: 'ask', args: rawArgs, reason: `"${name}" is not a known tool, so a person must decide` };
     const parsed = parseToolArgs(tool, rawArgs);
