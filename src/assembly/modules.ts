@@ -32,7 +32,7 @@ export type Modules = Awaited<ReturnType<typeof createModules>>;
 export async function createModules(base: Base, options: AssembleOptions, lifecycle: Lifecycle, clock: Clock) {
   const { loaded, logger } = options;
   const { config } = loaded;
-  const { database, vault, processName, kinds, jobs, surfaces, outbox, replies } = base;
+  const { database, vault, processName, kinds, jobs, meter, surfaces, outbox, replies } = base;
   const { db } = database;
   const { dbFailed } = base.deps;
   const access = new AccessPolicy({ access: config.access, approvals: config.approvals });
@@ -87,6 +87,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     logger,
     progress,
     onDbError: dbFailed,
+    meter,
     promptLines: agentSkills.promptLines,
     ...(memory && { recall: (turn, query) => memory.memory.recall(turn, query) }),
   });
@@ -144,6 +145,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     runner: tasks.resumer,
     queues,
     actions,
+    meter,
     clock,
     logger,
   });
