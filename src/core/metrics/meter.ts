@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, register as processRegistry, Registry } from 'prom-client';
 import { isPlatform } from '../surface/index.ts';
 import { labelOf, type ScrapeSources, watchBacklogs } from './scrape.ts';
 
@@ -13,8 +13,6 @@ export type ApprovalOutcome = 'once' | 'always' | 'deny';
 export interface MeterOptions {
   /** Gauges read when Prometheus scrapes (backlogs, queue depth); absent: only counters and process figures. */
   sources?: ScrapeSources;
-  /** Process figures (memory, event-loop lag, …); default true. Off in a test that builds many meters. */
-  processMetrics?: boolean;
 }
 
 // Seconds: a drive with tools and an approval can take minutes; a model call is 0.1 s to a minute.
@@ -22,7 +20,7 @@ const DRIVE_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900];
 const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
 
 /**
- * The process's Prometheus registry and Kazma's own figures. One per process (assembleKazma builds it),
+ * Kazma's own Prometheus figures, shown with the process's. One per assembled Kazma (assembleKazma builds it),
  * so two in-process Kazmas in a test never share counters. Labels are closed sets — platform, outcome,
  * provider, status class, tool name (only tools registered) — never a chat or a person, so the number of
  * series stays bounded however many chats there are.
@@ -33,7 +31,10 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
  * await meter.text(); // the Prometheus text format
  */
 export class Meter {
-  readonly registry = new Registry();
+  /** Kazma's own figures: this Kazma's alone. */
+  readonly #registry = new Registry();
+  /** What a scrape reads: the process's figures and this Kazma's. */
+  readonly #exposed: Registry;
   readonly #drives: Counter<'platform' | 'outcome'>;
   readonly #driveSeconds: Histogram<'platform'>;
   readonly #model: Counter<'provider' | 'status'>;
@@ -45,8 +46,12 @@ export class Meter {
   readonly #expired: Counter;
 
   constructor(options: MeterOptions = {}) {
-    const registers = [this.registry];
-    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    const registers = [this.#registry];
+    // The process's figures belong to the process, not to one Kazma: they are collected once, in
+    // prom-client's own registry, however many Kazmas a process assembles (a test worker assembles
+    // hundreds). Each collection keeps an event-loop monitor running that nothing can stop.
+    if (!processRegistry.getSingleMetric('process_resident_memory_bytes'))
+      collectDefaultMetrics({ register: processRegistry });
     this.#drives = new Counter({
       name: 'kazma_turns_total',
       help: 'Graph drives (a message, or a resume after a decision), by platform and how they ended.',
@@ -101,7 +106,8 @@ export class Meter {
       help: 'Gates nobody decided in time (resumed as a denial).',
       registers,
     });
-    if (options.sources) watchBacklogs(this.registry, options.sources);
+    if (options.sources) watchBacklogs(this.#registry, options.sources);
+    this.#exposed = Registry.merge([processRegistry, this.#registry]);
   }
 
   /** One graph drive ended; `chat` is the run's origin (its platform is the label, never the chat). */
@@ -139,11 +145,11 @@ export class Meter {
 
   /** The Prometheus text exposition of every figure, gauges read now. */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.#exposed.metrics();
   }
 
   get contentType(): string {
-    return this.registry.contentType;
+    return this.#exposed.contentType;
   }
 }
 
