@@ -73,7 +73,8 @@ export class ApprovalDecider {
       return outcome;
     }
     // Here and only here: the compare-and-set picked this decision, so it counts once however many tapped.
-    this.#o.meter?.approvalDecided(outcome.resume.decision);
+    const { createdAt, decidedAt = createdAt } = outcome.gate;
+    this.#o.meter?.approvalDecided(outcome.resume.decision, (decidedAt.getTime() - createdAt.getTime()) / 1000);
     await this.#o.runner.resumeClaimed(outcome.gate, outcome.resume);
     return outcome;
   }

@@ -18,6 +18,8 @@ export interface MeterOptions {
 // Seconds: a drive with tools and an approval can take minutes; a model call is 0.1 s to a minute.
 const DRIVE_BUCKETS = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900];
 const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
+// A person answering: seconds to the 30-minute default of approvals.timeout, and past it for longer ones.
+const DECISION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14400];
 
 /**
  * Kazma's own Prometheus figures, shown with the process's. One per assembled Kazma (assembleKazma builds it),
@@ -43,6 +45,7 @@ export class Meter {
   readonly #tools: Counter<'tool' | 'outcome'>;
   readonly #requested: Counter;
   readonly #decided: Counter<'outcome'>;
+  readonly #decisionSeconds: Histogram;
   readonly #expired: Counter;
 
   constructor(options: MeterOptions = {}) {
@@ -101,6 +104,12 @@ export class Meter {
       labelNames: ['outcome'],
       registers,
     });
+    this.#decisionSeconds = new Histogram({
+      name: 'kazma_approval_decision_seconds',
+      help: 'Time from a gate opened to the decision that won it.',
+      buckets: DECISION_BUCKETS,
+      registers,
+    });
     this.#expired = new Counter({
       name: 'kazma_approvals_expired_total',
       help: 'Gates nobody decided in time (resumed as a denial).',
@@ -135,8 +144,11 @@ export class Meter {
     this.#requested.inc();
   }
 
-  approvalDecided(outcome: ApprovalOutcome): void {
+  /** A decision won its gate, `seconds` after the gate was opened. */
+  approvalDecided(outcome: ApprovalOutcome, seconds: number): void {
     this.#decided.inc({ outcome });
+    // The gate's row is dated by the database and the decision by the process: clocks a little apart.
+    this.#decisionSeconds.observe(Math.max(0, seconds));
   }
 
   approvalExpired(count = 1): void {

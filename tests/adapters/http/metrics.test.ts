@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
+import { FakeClock } from '../../helpers/fake-clock.ts';
 import { RecordingSurface } from '../../helpers/recording-surface.ts';
 import { button, launch, launchTool, TG } from '../../approvals/helpers.ts';
 
@@ -122,6 +123,7 @@ describe('GET /metrics', () => {
     expect(launches.runs).toHaveLength(1);
     const after = await figures();
     expect(after.get('kazma_approvals_decided_total{outcome="once"}')).toBe(1);
+    expect(after.get('kazma_approval_decision_seconds_count')).toBe(1);
     expect(after.get('kazma_tool_calls_total{outcome="ok",tool="launch"}')).toBe(1);
     expect(after.get('kazma_turns_total{outcome="answered",platform="telegram"}')).toBe(1);
     expect(after.get('kazma_turn_duration_seconds_count{platform="telegram"}')).toBe(2);
@@ -134,6 +136,32 @@ describe('GET /metrics', () => {
       })
     ).text();
     expect(text).not.toMatch(/telegram:1|"42"|"43"/);
+  });
+
+  it('counts a gate nobody decided in time as expired, and its resumed drive as answered', async () => {
+    const launches = launchTool();
+    const clock = new FakeClock();
+    const { k, figures } = await start({ approvals: { timeout: '1m' } }, { tools: [launches.tool], clock });
+    k.kazma.core.attachSurface(new RecordingSurface('telegram'));
+    llm.script(launch({ target: 'mars' }), { text: 'not launched' });
+    await k.kazma.core.pipeline.handle({
+      kind: 'message',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: CHAT,
+      actor: TG.maya,
+      text: 'launch to mars',
+    });
+    await k.settled();
+    clock.advance(61_000);
+    expect(await k.kazma.core.reconciler.sweep()).toMatchObject({ expired: 1 });
+    await k.settled();
+    const seen = await figures();
+    expect(launches.runs).toEqual([]);
+    expect(seen.get('kazma_approvals_expired_total')).toBe(1);
+    expect(seen.has('kazma_approvals_decided_total{outcome="deny"}')).toBe(false);
+    expect(seen.get('kazma_tool_calls_total{outcome="denied",tool="launch"}')).toBe(1);
+    expect(seen.get('kazma_turns_total{outcome="answered",platform="telegram"}')).toBe(1);
   });
 });
 
