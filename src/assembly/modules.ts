@@ -74,6 +74,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     ttlMs: config.turns.lease_ttl,
     solo: database.kind === 'pglite',
   });
+  meter.watchLeases(leases);
   const agent = await createAgent({
     loaded,
     processName,

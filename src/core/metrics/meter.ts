@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Histogram, register as processRegistry, Registry } from 'prom-client';
 import { isPlatform } from '../surface/index.ts';
-import { labelOf, type ScrapeSources, watchBacklogs } from './scrape.ts';
+import { labelOf, type ScrapeSources, watchBacklogs, watchLeases } from './scrape.ts';
 
 /** How a graph drive ended: answered, paused on a question, stopped by /stop, failed (the user told why). */
 export type DriveOutcome = 'answered' | 'asked' | 'stopped' | 'failed';
@@ -35,8 +35,6 @@ const DECISION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14400];
 export class Meter {
   /** Kazma's own figures: this Kazma's alone. */
   readonly #registry = new Registry();
-  /** What a scrape reads: the process's figures and this Kazma's. */
-  readonly #exposed: Registry;
   readonly #drives: Counter<'platform' | 'outcome'>;
   readonly #driveSeconds: Histogram<'platform'>;
   readonly #model: Counter<'provider' | 'status'>;
@@ -116,7 +114,11 @@ export class Meter {
       registers,
     });
     if (options.sources) watchBacklogs(this.#registry, options.sources);
-    this.#exposed = Registry.merge([processRegistry, this.#registry]);
+  }
+
+  /** Shows how many leases this process holds at each scrape (the process's ThreadLeases, built after the meter). */
+  watchLeases(leases: { heldCount(): Promise<number> }): void {
+    watchLeases(this.#registry, leases);
   }
 
   /** One graph drive ended; `chat` is the run's origin (its platform is the label, never the chat). */
@@ -157,11 +159,12 @@ export class Meter {
 
   /** The Prometheus text exposition of every figure, gauges read now. */
   text(): Promise<string> {
-    return this.#exposed.metrics();
+    // Merged at each scrape, not once: gauges registered after construction (watchLeases) are shown too.
+    return Registry.merge([processRegistry, this.#registry]).metrics();
   }
 
   get contentType(): string {
-    return this.#exposed.contentType;
+    return this.#registry.contentType;
   }
 }
 

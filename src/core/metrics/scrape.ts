@@ -17,6 +17,18 @@ export interface ScrapeSources {
 const OUTBOX_WAITING = ['pending', 'sending'] as const;
 const INBOX_WAITING = ['received', 'running'] as const;
 
+/** Registers `kazma_leases_held`: the leases `leases` says this process holds, read at scrape time. */
+export function watchLeases(registry: Registry, leases: { heldCount(): Promise<number> }): void {
+  new Gauge({
+    name: 'kazma_leases_held',
+    help: 'Thread and chat leases this process holds now (work it is doing that no other process may take).',
+    registers: [registry],
+    async collect() {
+      this.set(await leases.heldCount());
+    },
+  });
+}
+
 /** Registers the backlog, incident and queue gauges on `registry`, each read at scrape time. */
 export function watchBacklogs(registry: Registry, sources: ScrapeSources): void {
   const { db, jobs } = sources;

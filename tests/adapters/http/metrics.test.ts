@@ -3,8 +3,12 @@
 // counters moved by a turn, a tool call and an approval decided by a tap.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../../src/core/tools/define.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
+import { BACKENDS, freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 import { RecordingSurface } from '../../helpers/recording-surface.ts';
 import { button, launch, launchTool, TG } from '../../approvals/helpers.ts';
@@ -21,8 +25,10 @@ afterAll(async () => {
   await llm.close();
 });
 const running: Assembled[] = [];
+const databases: FreshDatabase[] = [];
 afterEach(async () => {
   for (const k of running.splice(0)) await k.close();
+  for (const d of databases.splice(0)) await d.dispose();
 });
 
 async function start(config: Record<string, unknown> = {}, tools: Parameters<typeof startAssembled>[1] = {}) {
@@ -163,6 +169,58 @@ describe('GET /metrics', () => {
     expect(seen.get('kazma_tool_calls_total{outcome="denied",tool="launch"}')).toBe(1);
     expect(seen.get('kazma_turns_total{outcome="answered",platform="telegram"}')).toBe(1);
   });
+
+  it.each(BACKENDS)(
+    'shows a turn in progress on %s: its leases held and its inbox row running, 0 after',
+    async (backend) => {
+      let started = false;
+      let finish = () => {};
+      const held = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const wait = defineTool({
+        name: 'wait',
+        description: 'Waits until the test lets it finish.',
+        tier: 'safe',
+        effects: false,
+        input: z.object({}),
+        run: async () => {
+          started = true;
+          await held;
+          return 'waited';
+        },
+      });
+      const database = await freshDatabase(backend);
+      databases.push(database);
+      const { k, figures } = await start({}, { tools: [wait], database });
+      k.kazma.core.attachSurface(new RecordingSurface('telegram'));
+      llm.script({ toolCalls: [{ name: 'wait', args: {} }] }, { text: 'done waiting' });
+      const turn = k.kazma.core.pipeline.handle({
+        kind: 'message',
+        eventId: randomUUID(),
+        platform: 'telegram',
+        chat: CHAT,
+        actor: TG.maya,
+        text: 'wait',
+      });
+      await eventually(
+        () => started,
+        (s) => s,
+        'the wait tool to start',
+      );
+      const during = await figures();
+      // The chat's lease (its turn order) and the thread's (the drive).
+      expect(during.get('kazma_leases_held')).toBe(2);
+      expect(during.get('kazma_inbox_backlog{state="running"}')).toBe(1);
+      finish();
+      await turn;
+      await k.settled();
+      const after = await figures();
+      expect(after.get('kazma_leases_held')).toBe(0);
+      expect(after.get('kazma_inbox_backlog{state="running"}')).toBe(0);
+      expect(after.get('kazma_tool_calls_total{outcome="ok",tool="wait"}')).toBe(1);
+    },
+  );
 });
 
 // One sample line: a metric name, optional {label="value",…}, a value (a float, NaN or ±Inf), an optional
