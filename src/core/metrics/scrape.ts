@@ -5,6 +5,7 @@ import { count, eq, inArray, min, sql } from 'drizzle-orm';
 import { Gauge, type Registry } from 'prom-client';
 import { type Db, inbox, outbox, runIncidents } from '../db/index.ts';
 import type { JobDepths } from '../jobs/index.ts';
+import { withTimeout } from '../with-timeout.ts';
 
 /** Where the scrape-time gauges read from. */
 export interface ScrapeSources {
@@ -16,6 +17,12 @@ export interface ScrapeSources {
 // Rows that still wait for work: what a stuck delivery or a slow model piles up.
 const OUTBOX_WAITING = ['pending', 'sending'] as const;
 const INBOX_WAITING = ['received', 'running'] as const;
+/**
+ * How long a scrape waits for Redis: BullMQ's connections queue commands while Redis is away, so a
+ * scrape would otherwise hang for the whole outage, each one a request left open. Past it the scrape
+ * fails (500) and Prometheus marks the target down.
+ */
+const QUEUE_TIMEOUT_MS = 2_000;
 
 /** Registers `kazma_leases_held`: the leases `leases` says this process holds, read at scrape time. */
 export function watchLeases(registry: Registry, leases: { heldCount(): Promise<number> }): void {
@@ -89,7 +96,7 @@ export function watchBacklogs(registry: Registry, sources: ScrapeSources): void 
       labelNames: ['lane', 'state'],
       registers,
       async collect() {
-        for (const [lane, states] of Object.entries(await jobs.depths()))
+        for (const [lane, states] of Object.entries(await withTimeout(jobs.depths(), QUEUE_TIMEOUT_MS)))
           for (const [state, n] of Object.entries(states)) this.set({ lane, state }, n);
       },
     });
