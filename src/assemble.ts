@@ -2,7 +2,7 @@
 // command) and every test harness assemble Kazma here, so what is tested is what runs. Each step lives in
 // src/assembly/: the ground (base.ts), the core modules (modules.ts), their commands and sweeps, the stop
 // race (stop-core.ts) and the start-up recovery order (recovery.ts).
-import { approvalsApi, HttpServer } from './adapters/http/index.ts';
+import { approvalsApi, HttpServer, metricsRoute } from './adapters/http/index.ts';
 import { openBase } from './assembly/base.ts';
 import { registerCommands } from './assembly/commands.ts';
 import { createModules } from './assembly/modules.ts';
@@ -80,6 +80,17 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
       logger,
       checks: { ...base.deps.readiness, jobs: restorer.readiness },
     });
+    // A worker's figures too (its tasks' turns, model and tool calls): each process is scraped on its own.
+    if (config.metrics.enabled)
+      http.app.route(
+        '/',
+        metricsRoute({
+          meter: base.meter,
+          public: config.metrics.public,
+          readToken: config.http.api_token,
+          operators: config.access.operators,
+        }),
+      );
     if (!worker)
       http.app.route(
         '/',

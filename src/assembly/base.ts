@@ -5,6 +5,7 @@ import type { Clock } from '../core/clock.ts';
 import type { LoadedConfig } from '../core/config/index.ts';
 import { redactUrl, type Database } from '../core/db/index.ts';
 import { JobKinds } from '../core/jobs/index.ts';
+import { Meter } from '../core/metrics/index.ts';
 import { JobOutboxDispatcher, outboxDeliveryJob, ReplyOutbox } from '../core/outbox/index.ts';
 import { SurfaceRegistry } from '../core/surface/index.ts';
 import { createVault } from '../core/vault/module.ts';
@@ -50,12 +51,14 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
     deps.stop();
     await jobs.close();
   });
+  // One registry per process: its backlog gauges read the database and the queues when scraped.
+  const meter = new Meter({ sources: { db: database.db, jobs } });
   const surfaces = new SurfaceRegistry();
   const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock, queue: jobs });
   kinds.register(delivery);
   const outbox = new JobOutboxDispatcher({ queue: jobs, kind: delivery, db: database.db, surfaces, logger });
   const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, clock, logger });
-  return { database, vault, redis, processName, kinds, deps, jobs, surfaces, outbox, replies };
+  return { database, vault, redis, processName, kinds, deps, jobs, meter, surfaces, outbox, replies };
 }
 
 /**

@@ -32,7 +32,7 @@ export type Modules = Awaited<ReturnType<typeof createModules>>;
 export async function createModules(base: Base, options: AssembleOptions, lifecycle: Lifecycle, clock: Clock) {
   const { loaded, logger } = options;
   const { config } = loaded;
-  const { database, vault, processName, kinds, jobs, surfaces, outbox, replies } = base;
+  const { database, vault, processName, kinds, jobs, meter, surfaces, outbox, replies } = base;
   const { db } = database;
   const { dbFailed } = base.deps;
   const access = new AccessPolicy({ access: config.access, approvals: config.approvals });
@@ -74,6 +74,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     ttlMs: config.turns.lease_ttl,
     solo: database.kind === 'pglite',
   });
+  meter.watchLeases(leases);
   const agent = await createAgent({
     loaded,
     processName,
@@ -87,6 +88,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     logger,
     progress,
     onDbError: dbFailed,
+    meter,
     promptLines: agentSkills.promptLines,
     ...(memory && { recall: (turn, query) => memory.memory.recall(turn, query) }),
   });
@@ -144,6 +146,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     runner: tasks.resumer,
     queues,
     actions,
+    meter,
     clock,
     logger,
   });

@@ -6,11 +6,14 @@ import { Queue, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis';
 import {
   JOB_LANES,
+  JOB_STATES,
+  type JobDepths,
   type JobKind,
   type JobKinds,
   type JobLane,
   type JobOptions,
   type JobQueue,
+  type JobState,
 } from '../core/jobs/index.ts';
 import type { Logger, OutageLog } from '../core/log/index.ts';
 import { watchMemory } from './memory.ts';
@@ -38,7 +41,7 @@ export interface BullJobDriverOptions {
  * without chat connections). Stall detection hands a job whose worker died to another within twice
  * `stalledAfterMs` (its lock lapses, then the next stalled-job check finds it).
  */
-export class BullJobDriver implements JobQueue {
+export class BullJobDriver implements JobQueue, JobDepths {
   readonly #o: BullJobDriverOptions;
   readonly #queues = new Map<JobLane, Queue>();
   readonly #workers: Worker[] = [];
@@ -137,6 +140,17 @@ export class BullJobDriver implements JobQueue {
     await queue.removeJobScheduler(jobId);
     // A job that is running cannot be removed; its handler's compare-and-set on the row stops it instead.
     await queue.remove(bullJobId(jobId)).catch(() => undefined);
+  }
+
+  /** Each lane's jobs by state, as Redis holds them now: one round trip per lane. */
+  async depths(): Promise<Record<JobLane, Record<JobState, number>>> {
+    const lanes = await Promise.all(
+      JOB_LANES.map(async (lane) => {
+        const counts = await this.#queues.get(lane)!.getJobCounts(...JOB_STATES);
+        return [lane, Object.fromEntries(JOB_STATES.map((s) => [s, counts[s] ?? 0]))] as const;
+      }),
+    );
+    return Object.fromEntries(lanes) as Record<JobLane, Record<JobState, number>>;
   }
 
   /** Takes no more jobs and resolves when the running ones have ended (finished, or failed to be retried). */

@@ -1,3 +1,4 @@
 export { HttpServer } from './server.ts';
 export { approvalsApi } from './approvals-api.ts';
+export { metricsRoute } from './metrics.ts';
 export { webUi } from './ui/app.tsx';

@@ -24,6 +24,7 @@ import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
 import { RunningTurns } from './runner/running-turns.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 import type { RecallFn } from './graph/recall-step.ts';
+import type { Meter } from '../metrics/index.ts';
 
 /** What {@link createAgent} needs. */
 export interface AgentDeps {
@@ -47,6 +48,8 @@ export interface AgentDeps {
   promptLines?: () => readonly string[];
   /** What memory recalls before each turn (core/memory); absent: nothing is recalled. */
   recall?: RecallFn;
+  /** The process's figures: drives, model calls, tool calls and questions asked are counted. */
+  meter?: Meter;
 }
 
 /** The agent module: the runner that drives turns, its threads, its commands and /status section. */
@@ -83,12 +86,14 @@ export async function createAgent({
   onDbError,
   promptLines,
   recall,
+  meter,
 }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({
     settings: modelSettingsFromConfig(config.model),
     registry: tools.registry,
     ...(loaded.sources && { sources: loaded.sources }),
+    ...(meter && { meter }),
   });
   chains.current();
   if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
@@ -109,6 +114,7 @@ export async function createAgent({
     checkpointer: checkpointer.saver,
     ...(progress && { progress }),
     ...(recall && { recall }),
+    ...(meter && { meter }),
     context: { maxTokens: config.agent.context.max_tokens, archive },
   });
   const threads = new ThreadStore(database.db, { solo: database.kind === 'pglite' });
@@ -117,6 +123,7 @@ export async function createAgent({
   setMaxListeners(1_000, aborter.signal);
   const running = new RunningTurns();
   const runner = new TurnRunner({
+    ...(meter && { meter }),
     graph,
     threads,
     broker,

@@ -2,6 +2,7 @@ import type { ChatQueues } from '../chat/index.ts';
 import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
 import { runQueue } from '../runs/index.ts';
 import type { FirstDecisionWins } from '../decisions/index.ts';
+import type { Meter } from '../metrics/index.ts';
 import type { ApprovalBroker, DecideOutcome, Decision, Gate, ResumeDecision } from './port.ts';
 
 /** What a decision needs from the turn runner: resume exactly the gate's interrupt, once. */
@@ -16,6 +17,8 @@ export interface ApprovalDeciderOptions {
   queues: ChatQueues;
   /** Answers losers and refused deciders privately. */
   decisions: Pick<FirstDecisionWins, 'tell'>;
+  /** Counts each winning decision by its outcome; absent: not counted. */
+  meter?: Pick<Meter, 'approvalDecided'>;
 }
 
 /** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
@@ -69,6 +72,9 @@ export class ApprovalDecider {
       if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message);
       return outcome;
     }
+    // Here and only here: the compare-and-set picked this decision, so it counts once however many tapped.
+    const { createdAt, decidedAt = createdAt } = outcome.gate;
+    this.#o.meter?.approvalDecided(outcome.resume.decision, (decidedAt.getTime() - createdAt.getTime()) / 1000);
     await this.#o.runner.resumeClaimed(outcome.gate, outcome.resume);
     return outcome;
   }

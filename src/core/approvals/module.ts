@@ -7,6 +7,7 @@ import type { Db } from '../db/index.ts';
 import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
+import type { Meter } from '../metrics/index.ts';
 import { runQueue } from '../runs/index.ts';
 import { parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
@@ -56,6 +57,8 @@ export interface ApprovalsDeps {
   runner: GateResumer & ResumingRunner;
   queues: ChatQueues;
   actions: ActionRouter;
+  /** The process's figures: decisions and expiries are counted here. */
+  meter?: Meter;
   clock: Clock;
   logger: Logger;
 }
@@ -79,9 +82,11 @@ export function createApprovals({
   actions,
   clock,
   logger,
+  meter,
 }: ApprovalsDeps): ApprovalsModule {
-  const decider = new ApprovalDecider({ broker, runner, queues, decisions });
+  const decider = new ApprovalDecider({ broker, runner, queues, decisions, ...(meter && { meter }) });
   const reconciler = new ApprovalReconciler({
+    ...(meter && { meter }),
     broker,
     runner,
     queues,

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { runQueue } from '../runs/index.ts';
 import { resumeOf } from './gate-view.ts';
 import type { Logger } from '../log/index.ts';
+import type { Meter } from '../metrics/index.ts';
 import type { ApprovalBroker, Gate } from './port.ts';
 
 /** What the reconciler needs from the turn runner. */
@@ -22,6 +23,8 @@ export interface ApprovalReconcilerOptions {
   queues: ChatQueues;
   /** A claimed/resuming gate younger than this may still be in a live process's hands; default 15 s. */
   staleAfterMs: number;
+  /** Counts the gates expired here; absent: not counted. */
+  meter?: Pick<Meter, 'approvalExpired'>;
   /** Where expiry and staleness read now. Default {@link systemClock}. */
   clock?: Clock;
   logger?: Logger;
@@ -44,6 +47,8 @@ export class ApprovalReconciler {
   async sweep(): Promise<{ expired: number; healed: number }> {
     const now = (this.#o.clock ?? systemClock).now();
     const expired = await this.#o.broker.expire(now);
+    // broker.expire moved them to `timeout` by compare-and-set: each is counted by one process only.
+    if (expired.length > 0) this.#o.meter?.approvalExpired(expired.length);
     const work = expired.map((gate) => this.#o.queues.run(runQueue(gate), () => this.#o.runner.resumeExpired(gate)));
     // Stale by the last change or heartbeat, not by the decision time: a long live resume keeps beating.
     const staleBefore = new Date(now.getTime() - this.#o.staleAfterMs);

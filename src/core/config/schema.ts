@@ -3,6 +3,7 @@ import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface
 import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
 import { mediaSchema } from './media-schema.ts';
+import { metricsSchema } from './metrics-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { uiSchema } from './ui-schema.ts';
 import { duration } from './duration.ts';
@@ -52,6 +53,7 @@ export const configSchema = z.strictObject({
     secure_cookies: z.boolean().default(false), // the web page's cookie is Secure even over plain http
   }),
   ui: uiSchema,
+  metrics: metricsSchema,
   database: section({ url: z.string().default('') }),
   redis: section({ url: z.string().default('') }),
   model: section({

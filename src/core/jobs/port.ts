@@ -32,6 +32,15 @@ export interface JobQueue {
   forget(kind: JobKind<unknown>, jobId: string): Promise<void>;
 }
 
+/** The states of a queued job {@link JobDepths} counts: what waits, runs, waits for its time, or failed. */
+export const JOB_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** How many jobs each lane holds in each state, read from the queue (a metrics scrape asks). */
+export interface JobDepths {
+  depths(): Promise<Record<JobLane, Record<JobState, number>>>;
+}
+
 /**
  * One kind of job, declared by the module that owns its rule (the outbox owns delivery, the sweep
  * owns healing): its name, lane, payload schema (checked when the job is taken, since Redis is outside

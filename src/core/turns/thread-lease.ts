@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, like, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { type Db, builtOnce, dialect, queryPrepared, threadLeases } from '../db/index.ts';
 import type { ChatRef } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
@@ -148,6 +148,25 @@ export class ThreadLeases {
         .prepare('leases_release'),
     );
     await statement.execute({ thread: threadId, holder });
+  }
+
+  /**
+   * How many leases this process holds now, unexpired: threads' and chats' (`inbox:<chat>`) alike. Read
+   * when metrics are scraped, never on a turn's path.
+   */
+  async heldCount(): Promise<number> {
+    if (this.#o.solo) {
+      const now = performance.now();
+      return [...this.#soloTable.values()].filter((held) => held.expiresAt >= now).length;
+    }
+    // A chat's lease is held as the process's name (the inbox owner); a run's as `<owner>/<run>` (#holder).
+    const { owner } = this.#o;
+    const ours = or(eq(threadLeases.owner, owner), like(threadLeases.owner, `${owner}/%`));
+    const [row] = await this.#o.db
+      .select({ n: count() })
+      .from(threadLeases)
+      .where(and(ours, gt(threadLeases.expiresAt, sql`now()`)));
+    return row?.n ?? 0;
   }
 
   /**

@@ -2,7 +2,8 @@ import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { liveReplyOf } from '../../streaming/index.ts';
 import type { EffectReceipt } from '../../db/index.ts';
-import { effectUnknownMessage, runWithJournal, type EffectJournal } from '../../effects/index.ts';
+import { effectUnknownMessage, runWithJournal, type EffectJournal, type JournalOutcome } from '../../effects/index.ts';
+import type { Meter, ToolOutcome } from '../../metrics/index.ts';
 import type { ToolContext, ToolRegistry } from '../../tools/index.ts';
 import { hasDistinctCallIds } from './call-ids.ts';
 import { noticeMessage } from '../runner/transcript.ts';
@@ -26,6 +27,8 @@ export interface ToolsNodeDeps {
   toolContext: (signal?: AbortSignal) => ToolContext;
   /** Told as each tool call begins and ends (the run supervisor's progress stamp). */
   progress?: (threadId: string) => void;
+  /** Counts each call by tool and outcome; absent: not counted. */
+  meter?: Pick<Meter, 'toolCall'>;
 }
 
 /**
@@ -47,6 +50,9 @@ export function toolsNode(deps: ToolsNodeDeps) {
     const distinct = hasDistinctCallIds(pending.message.tool_calls!);
     for (const [position, call] of pending.message.tool_calls!.entries()) {
       const callId = callIdOf(call, position);
+      // A name the model made up is not a label: only registered tools get a series of their own.
+      const tool = deps.registry.get(call.name) ? call.name : 'unknown';
+      const count = (outcome: ToolOutcome) => deps.meter?.toolCall({ tool, outcome });
       const answer = (content: string, ok = false) =>
         out.push(new ToolMessage({ tool_call_id: callId, name: call.name, content, status: ok ? 'success' : 'error' }));
       if (unknown) {
@@ -62,12 +68,16 @@ export function toolsNode(deps: ToolsNodeDeps) {
         ? state.verdicts[callId]
         : { action: 'refuse', reason: 'the tool calls of this message did not each have their own id' };
       if (!verdict) {
+        count('refused');
         answer('not run: no decision was recorded for this call');
       } else if (verdict.action === 'refuse') {
+        count('refused');
         answer(`refused before any effect: ${verdict.reason}`);
       } else if (verdict.action === 'invalid') {
+        count('invalid');
         answer(verdict.error);
       } else if (verdict.action === 'deny') {
+        count('denied');
         answer(
           `denied${verdict.by ? ` by ${verdict.by}` : ''}${verdict.reason ? `: ${verdict.reason}` : ''}. The call ` +
             `did not run; do not retry it unchanged.`,
@@ -92,6 +102,8 @@ export function toolsNode(deps: ToolsNodeDeps) {
             config.signal?.aborted ? { ok: false, error: STOPPED_BEFORE, refused: true } : prepared.guard(),
         });
         deps.progress?.(threadId);
+        // A replayed call ran before a crash (and was counted, if at all, by the process that ran it).
+        if (outcome.status !== 'replayed') count(toolOutcome(outcome));
         if (outcome.status === 'unknown') {
           unknown = { receipt: outcome.receipt, callId };
           answer('effect unknown: this call started earlier but never finished, and was not run again');
@@ -106,4 +118,11 @@ export function toolsNode(deps: ToolsNodeDeps) {
     if (unknown) out.push(noticeMessage(effectUnknownMessage(unknown.receipt), `effect-unknown-${unknown.callId}`));
     return { messages: out };
   };
+}
+
+/** A journal outcome as a tool-call figure: refused by the guards, an effect unknown, or the tool's own ok/error. */
+function toolOutcome(outcome: Exclude<JournalOutcome, { status: 'replayed' }>): ToolOutcome {
+  if (outcome.status === 'unknown') return 'unknown';
+  if (outcome.status === 'refused') return 'refused';
+  return outcome.result.ok ? 'ok' : 'error';
 }

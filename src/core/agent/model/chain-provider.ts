@@ -21,6 +21,8 @@ export interface ModelChainsOptions {
   retry?: ModelChainOptions['retry'];
   /** LoadedConfig.sources: which environment variable gave each key its value. */
   sources?: ModelChainOptions['sources'];
+  /** Counts each model's calls, time and tokens. */
+  meter?: ModelChainOptions['meter'];
 }
 
 /**
@@ -68,6 +70,7 @@ export class ModelChains {
           tools,
           ...(this.#options.retry && { retry: this.#options.retry }),
           ...(this.#options.sources && { sources: this.#options.sources }),
+          ...(this.#options.meter && { meter: this.#options.meter }),
         }),
       };
     } else {

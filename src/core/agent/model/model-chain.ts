@@ -10,6 +10,7 @@ import { createChatModel, endpointOf, modelEntries, modelLabel } from './model-f
 import { ModelUnavailableError, type ModelCallSite, type ModelFailure } from './model-errors.ts';
 import { retryOutcome, type RetryOptions } from './retry.ts';
 import type { ModelEntry, ModelSettings } from './model-settings.ts';
+import type { Meter, TokenUse } from '../../metrics/index.ts';
 
 /** A tool as the model sees it: `schema` is a JSON Schema object (`{ type: 'object', properties, … }`). */
 export interface ModelToolSpec {
@@ -37,6 +38,8 @@ export interface ModelChainOptions {
   retry?: Omit<RetryOptions, 'maxRetries' | 'signal'>;
   /** Which environment variable gave each config key its value (LoadedConfig.sources), to name a key's origin. */
   sources?: Readonly<Record<string, string>>;
+  /** Counts each model's calls (by provider and status class), their time and tokens; absent: not counted. */
+  meter?: Pick<Meter, 'modelCall'>;
 }
 
 type Callable = Runnable<BaseLanguageModelInput, AIMessage>;
@@ -59,6 +62,7 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
     }
     return {
       label: modelLabel(entry),
+      provider: entry.provider,
       callable,
       site: callSite(entry, i === 0 ? 'model' : `model.fallbacks[${i - 1}]`, opts.sources ?? {}),
     };
@@ -69,11 +73,18 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
     async invoke(messages, config) {
       const failures: ModelFailure[] = [];
       let primaryError: unknown;
-      for (const [i, { label, callable, site }] of built.entries()) {
+      for (const [i, { label, provider, callable, site }] of built.entries()) {
+        const started = performance.now();
         const out = await retryOutcome(() => callable.invoke(messages, config), {
           ...opts.retry,
           maxRetries: settings.max_retries,
           ...(config?.signal && { signal: config.signal }),
+        });
+        opts.meter?.modelCall({
+          provider,
+          ok: out.ok,
+          seconds: (performance.now() - started) / 1000,
+          ...(out.ok ? { tokens: tokensOf(out.value) } : out.info.status !== undefined && { status: out.info.status }),
         });
         if (out.ok) return { message: out.value, model: label, usedFallback: i > 0 };
         // The caller cancelled the turn: not the model's fault, and no fallback should be tried.
@@ -97,4 +108,10 @@ export function callSite(entry: ModelEntry, path: string, sources: Readonly<Reco
       ? `${keyPath} in kazma.yaml`
       : `no key (${keyPath} is empty)`;
   return { endpoint: maskText(endpointOf(entry)), keyFrom, nameKey: `${path}.name` };
+}
+
+/** The tokens a reply's usage says (LangChain's `usage_metadata`); none when the provider said nothing. */
+function tokensOf(message: AIMessage): TokenUse {
+  const usage = message.usage_metadata;
+  return usage ? { input: usage.input_tokens, output: usage.output_tokens } : {};
 }

@@ -3,6 +3,7 @@
 import { INTERRUPT } from '@langchain/langgraph';
 import type { ApprovalBroker, ApprovalQuestion } from '../../approvals/index.ts';
 import type { MediaReader } from '../../media/index.ts';
+import type { DriveOutcome, Meter } from '../../metrics/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
 import type { RunRef } from '../../runs/index.ts';
 import type { Actor } from '../../surface/index.ts';
@@ -45,6 +46,8 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   running?: Pick<RunningTurns, 'track' | 'stop'>;
   /** Where a stopped drive reads its open calls' receipts (the graph's effect journal). */
   journal?: Pick<EffectJournal, 'lookup'>;
+  /** Counts each drive (by platform and outcome, with its time) and each question asked; absent: not counted. */
+  meter?: Pick<Meter, 'drive' | 'approvalRequested'>;
 }
 
 /** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
@@ -83,6 +86,7 @@ export class GraphDrive {
       requester,
       call,
     });
+    this.#o.meter?.approvalRequested();
   }
 
   /**
@@ -95,6 +99,20 @@ export class GraphDrive {
     requester: Actor,
     options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff; turn?: string } = {},
   ): Promise<DriveResult> {
+    const started = performance.now();
+    const { result, outcome } = await this.#drive(run, input, requester, options);
+    // A shutdown's interruption throws past here: not an outcome, the next start takes the turn up.
+    const seconds = (performance.now() - started) / 1000;
+    this.#o.meter?.drive({ chat: run.origin, outcome, seconds });
+    return result;
+  }
+
+  async #drive(
+    run: RunRef,
+    input: GraphInput,
+    requester: Actor,
+    options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff; turn?: string },
+  ): Promise<{ result: DriveResult; outcome: DriveOutcome }> {
     const { threadId } = run;
     const config = configOf(threadId);
     // By id, not position: the model node may move older turns out of the checkpoint during this drive.
@@ -132,13 +150,14 @@ export class GraphDrive {
           live,
           sent: options.sent,
         });
-        return { ok: true };
+        return { result: { ok: true }, outcome: 'stopped' };
       }
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.
       if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
       await this.#out.notice(run, this.#out.failureText(error, threadId));
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      const message = error instanceof Error ? error.message : String(error);
+      return { result: { ok: false, error: message }, outcome: 'failed' };
     } finally {
       tracked?.end();
       this.#o.signal?.removeEventListener('abort', follow);
@@ -146,8 +165,9 @@ export class GraphDrive {
     await live?.close();
     await this.#out.replies(run, result, before, options.sent, live);
     const question = result[INTERRUPT]?.[0];
-    if (question?.id && question.value) await this.ask(run, question.id, requester, question.value);
-    return { ok: true };
+    if (!question?.id || !question.value) return { result: { ok: true }, outcome: 'answered' };
+    await this.ask(run, question.id, requester, question.value);
+    return { result: { ok: true }, outcome: 'asked' };
   }
 }
 
