@@ -21,14 +21,11 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-it('killed after Discord took a part but before its answer: the next start does not post that part again', {
-  timeout: 240_000,
-}, async () => {
-  const fake = await startFakeDiscord();
+/** A fake model, a fresh PostgreSQL and a kazma.yaml for `platform` (its YAML line); `start` runs Kazma on them. */
+async function onPostgres(platform: string) {
   const llm = await startFakeLlm();
   const pg = await createPgDatabase();
   cleanup.push(
-    () => fake.close(),
     () => llm.close(),
     () => pg.drop(),
   );
@@ -36,8 +33,7 @@ it('killed after Discord took a part but before its answer: the next start does 
 http: { port: 0 }
 database: { url: "${pg.url}" }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
-access: { operators: [{ name: Maya, discord: "${MAYA.id}" }] }
-discord: { enabled: true, token: "${fake.token}", api: "${fake.api}" }
+${platform}
 streaming: { enabled: false }
 turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
@@ -47,6 +43,18 @@ runs: { sweep_interval: 2s }
     cleanup.push(() => kazma.kill('SIGKILL'));
     return kazma;
   };
+  return { llm, start };
+}
+
+it('killed after Discord took a part but before its answer: the next start does not post that part again', {
+  timeout: 240_000,
+}, async () => {
+  const fake = await startFakeDiscord();
+  cleanup.push(() => fake.close());
+  const { llm, start } = await onPostgres(
+    `access: { operators: [{ name: Maya, discord: "${MAYA.id}" }] }
+discord: { enabled: true, token: "${fake.token}", api: "${fake.api}" }`,
+  );
   const dm = DM_OF[MAYA.id]!;
   const reply = longReply(2000);
   const first = start();
@@ -82,28 +90,11 @@ it('the same on Slack: the resumed attempt finds the part by its key in the hist
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeSlack();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
+  cleanup.push(() => fake.close());
+  const { llm, start } = await onPostgres(
+    `access: { operators: [{ name: Maya, slack: ${SLACK_MAYA.id} }] }
+slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }`,
   );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
-access: { operators: [{ name: Maya, slack: ${SLACK_MAYA.id} }] }
-slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
-streaming: { enabled: false }
-turns: { lease_ttl: 2s }
-runs: { sweep_interval: 2s }
-`);
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
   const dm = dmOf(SLACK_MAYA);
   const reply = longReply(40_000); // Slack takes 40,000 characters a message: three parts
   const first = start();
