@@ -15,7 +15,7 @@ import { createMemory } from '../core/memory/module.ts';
 import { progressStamps, watchGates, watchOutbox, watchSchedules, watchTasks, watchTurns } from '../core/runs/index.ts';
 import { createRuns } from '../core/runs/module.ts';
 import { createSchedules } from '../core/schedules/module.ts';
-import { createSettings } from '../core/settings/module.ts';
+import { createPreferences, createSettings } from '../core/settings/module.ts';
 import { createAgentSkills } from '../core/skills/index.ts';
 import { createSkills } from '../core/skills/module.ts';
 import type { ChatRef } from '../core/surface/index.ts';
@@ -75,6 +75,8 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     solo: database.kind === 'pglite',
   });
   meter.watchLeases(leases);
+  const preferences = await createPreferences({ db, logger, onDbError: dbFailed });
+  lifecycle.onStop('preferences', () => preferences.stop());
   const agent = await createAgent({
     loaded,
     processName,
@@ -90,6 +92,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     onDbError: dbFailed,
     meter,
     promptLines: agentSkills.promptLines,
+    preferences,
     ...(memory && { recall: (turn, query) => memory.memory.recall(turn, query) }),
   });
   const { runner } = agent;
@@ -137,6 +140,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     mcp: mcp.manager,
     skills: skills.config,
     onDbError: dbFailed,
+    preferences,
   });
   lifecycle.onStop('settings', () => settings.stop());
   const approvals = createApprovals({

@@ -29,7 +29,14 @@ const INVOCATIONS: Record<string, string[]> = {
   cron: ['/cron add "0 9 * * 1-5" summarise the alerts'],
   jobs: ['/jobs', '/jobs cancel jb_none'],
   incidents: ['/incidents'],
-  config: ['/config tools list', '/config tools toggle write_file', '/config show'],
+  config: [
+    '/config tools list',
+    '/config tools toggle write_file',
+    '/config show',
+    '/config prompt set Be brief.',
+    '/config prompt reset --here',
+    '/config model use fake-model',
+  ],
 };
 
 /** Tables a re-run may touch: the event's own row, the leases of its turn. */

@@ -1,4 +1,4 @@
-// Protected settings (access, approvals, tools, outbound) are never changed by a tool call, whatever
+// Protected settings (access, approvals, tools, outbound, prompt, model) are never changed by a tool call, whatever
 // the approval: refused before any card, and refused again on the path an approved call takes.
 // Catastrophic shell commands are refused by the same check, before any card.
 import { randomUUID } from 'node:crypto';
@@ -109,6 +109,9 @@ describe('protected settings', () => {
     expect(isProtectedSetting('tools.shell.allow')).toBe(true);
     expect(isProtectedSetting('approvals[0]')).toBe(true);
     expect(isProtectedSetting('accessibility')).toBe(false);
+    expect(isProtectedSetting('model.name')).toBe(true);
+    expect(isProtectedSetting('prompt')).toBe(true);
+    expect(isProtectedSetting('models')).toBe(false);
     expect(isProtectedSetting('web.timeout')).toBe(false);
   });
 });

@@ -8,8 +8,10 @@ export interface AgentCommandsPort {
   /** Supersedes the chat's pending question and moves it to a fresh thread; returns the thread id. */
   startNewThread(chat: ChatRef): Promise<string>;
   currentThread(chat: ChatRef): Promise<string>;
-  /** Model labels in the order tried; empty when none is configured. */
-  models(): string[];
+  /** Model labels in the order tried in `chat` (`/config model` may put another first); empty: none configured. */
+  models(chat: ChatRef): string[];
+  /** The operators' house instructions for `chat` (`/config prompt`); empty: none. */
+  instructions(chat: ChatRef): readonly string[];
   /** Summarises the chat's older turns into one message (Compactor). */
   compact(chat: ChatRef): Promise<CompactOutcome>;
   /** Stops the chat's running turn, when `may` allows it for the turn's requester (RunningTurns.stop). */
@@ -82,11 +84,16 @@ export function agentStatus(port: AgentCommandsPort): StatusSection {
   return {
     name: 'agent',
     async lines(chat) {
-      const [primary, ...fallbacks] = port.models();
+      const [primary, ...fallbacks] = port.models(chat);
       const model = primary
         ? `${primary}${fallbacks.length > 0 ? ` (fallbacks: ${fallbacks.join(', ')})` : ''}`
         : 'not configured (set model.name and model.api_key or model.base_url in kazma.yaml)';
-      return [`model: ${model}`, `thread: ${await port.currentThread(chat)}`];
+      const house = port.instructions(chat);
+      return [
+        `model: ${model}`,
+        ...(house.length > 0 ? [`house instructions: ${house.join(' · ')} (see /config prompt)`] : []),
+        `thread: ${await port.currentThread(chat)}`,
+      ];
     },
   };
 }

@@ -50,6 +50,14 @@ export interface AgentDeps {
   recall?: RecallFn;
   /** The process's figures: drives, model calls, tool calls and questions asked are counted. */
   meter?: Meter;
+  /** What operators chose from chat (`/config prompt`, `/config model`), read per model call from memory. */
+  preferences?: ChatPreferencesPort;
+}
+
+/** The house instructions and the model chosen for a chat (core/settings keeps them). */
+export interface ChatPreferencesPort {
+  instructions(chat: string): readonly string[];
+  model(chat: string): string | undefined;
 }
 
 /** The agent module: the runner that drives turns, its threads, its commands and /status section. */
@@ -87,6 +95,7 @@ export async function createAgent({
   promptLines,
   recall,
   meter,
+  preferences,
 }: AgentDeps): Promise<AgentModule> {
   const { config } = loaded;
   const chains = new ModelChains({
@@ -94,6 +103,7 @@ export async function createAgent({
     registry: tools.registry,
     ...(loaded.sources && { sources: loaded.sources }),
     ...(meter && { meter }),
+    ...(preferences && { preferred: (chat: string) => preferences.model(chat) }),
   });
   chains.current();
   if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
@@ -104,7 +114,12 @@ export async function createAgent({
   const journal = new EffectJournal(database.db);
   const graph = buildAgentGraph({
     chains,
-    systemPrompt: defaultSystemPrompt(config.time.zone, clock, promptLines),
+    systemPrompt: defaultSystemPrompt(
+      config.time.zone,
+      clock,
+      promptLines,
+      preferences && ((chat) => preferences.instructions(chat)),
+    ),
     registry: tools.registry,
     toolContext: tools.toolContext,
     canAsk: (chat) => !chat.startsWith('thread:') || config.approvals.channels.length > 0,
@@ -166,7 +181,8 @@ export async function createAgent({
   const port = {
     startNewThread: (chat: Parameters<TurnRunner['newThread']>[0]) => runner.newThread(chat),
     currentThread: (chat: Parameters<ThreadStore['current']>[0]) => threads.current(chat),
-    models: () => (chains.configured ? chains.labels : []),
+    models: (chat: string) => (chains.configured ? chains.labels(chat) : []),
+    instructions: (chat: string) => preferences?.instructions(chat) ?? [],
     compact: async (chat: Parameters<ThreadStore['current']>[0]) => compactor.compact(await threads.current(chat)),
     stop: async (chat: Parameters<ThreadStore['current']>[0], may: Parameters<RunningTurns['stop']>[1]) =>
       running.stop(await threads.current(chat), may),

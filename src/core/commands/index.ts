@@ -12,4 +12,4 @@ export { CommandRegistry, UndeclaredCommandWriteError } from './registry.ts';
 export type { CommandContext } from './registry.ts';
 export type { ChatCommand, StatusSection } from './registry.ts';
 export { runSubcommands, usageLines, usageReply } from './subcommands.ts';
-export type { SubcommandTable } from './subcommands.ts';
+export type { SubcommandBranch, SubcommandInput, SubcommandTable } from './subcommands.ts';

@@ -4,10 +4,11 @@ import path from 'node:path';
 
 /**
  * Settings no tool call may change, whatever the approval: who may talk and decide (`access`,
- * `approvals`), what tools exist (`tools`), and the commitment layer's own (`outbound`). A person
- * changes them in kazma.yaml or with an operator's command, never through the model.
+ * `approvals`), what tools exist (`tools`), the commitment layer's own (`outbound`), and what the model is
+ * told and which model answers (`prompt`, `model`: `/config prompt`, `/config model`). A person changes them
+ * in kazma.yaml or with an operator's command, never through the model.
  */
-export const PROTECTED_SETTINGS = ['access', 'approvals', 'tools', 'outbound'] as const;
+export const PROTECTED_SETTINGS = ['access', 'approvals', 'tools', 'outbound', 'prompt', 'model'] as const;
 
 /** True when `key` (`access.users`, `tools`) is or lies under a protected setting. */
 export function isProtectedSetting(key: string): boolean {

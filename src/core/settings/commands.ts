@@ -8,6 +8,7 @@ import {
 } from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
 import { didYouMean } from '../config/index.ts';
+import { modelSubcommand, type PreferenceCommandsPort, promptSubcommand } from './preference-commands.ts';
 
 /** What `/config` uses of the settings module. */
 export interface ConfigCommandPort {
@@ -32,6 +33,8 @@ export interface ConfigCommandPort {
     ctx: { actor: { platform: string; id: string; displayName?: string }; chat: string },
     tx: Db,
   ): Promise<void>;
+  /** `/config prompt` and `/config model` (absent: not offered). */
+  preferences?: Omit<PreferenceCommandsPort, 'audit'>;
 }
 
 /** One MCP server in `/config tools list` and `kazma tools list`. */
@@ -189,6 +192,10 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
       },
       show: { run: (ctx) => showConfig(port, ctx, 'show') },
       export: { run: (ctx) => showConfig(port, ctx, 'export') },
+      ...(port.preferences && {
+        prompt: promptSubcommand({ ...port.preferences, audit: port.audit }),
+        model: modelSubcommand({ ...port.preferences, audit: port.audit }),
+      }),
     },
   };
   return {

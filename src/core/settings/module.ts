@@ -9,6 +9,7 @@ import { maskSecrets } from '../secrets/index.ts';
 import { configCommand, type ServerLine } from './commands.ts';
 import { RuntimeSettings } from './store.ts';
 import { ToolsOverlay } from './tools-overlay.ts';
+import { ChatPreferences } from './preferences.ts';
 
 /** What {@link createSettings} needs; build it after every module that registers tools. */
 export interface SettingsDeps {
@@ -24,6 +25,8 @@ export interface SettingsDeps {
   mcp?: McpConfigPort;
   /** Skills for `/config tools list/toggle` (absent: none); a skill is switched whole, like an MCP server. */
   skills?: SkillsConfigPort;
+  /** `/config prompt` and `/config model` (made before the agent, which reads them: {@link createPreferences}). */
+  preferences?: ChatPreferences;
 }
 
 /** What `/config` uses of the skills module. */
@@ -49,6 +52,26 @@ const isMcpTool = (name: string) => name.startsWith(MCP_PREFIX);
 const FOLLOW_MS = 5_000;
 
 /**
+ * The house instructions and model choices saved from chat, read now and followed every few seconds. Made
+ * before the agent (it reads them per model call) and handed to {@link createSettings} for `/config`.
+ */
+export async function createPreferences(deps: {
+  db: Db;
+  logger: Logger;
+  onDbError?: (error: unknown) => void;
+}): Promise<ChatPreferences> {
+  const preferences = new ChatPreferences({
+    db: deps.db,
+    settings: new RuntimeSettings(deps.db),
+    logger: deps.logger,
+    ...(deps.onDbError && { onError: deps.onDbError }),
+  });
+  await preferences.load();
+  preferences.follow(FOLLOW_MS);
+  return preferences;
+}
+
+/**
  * The settings module: run-time settings over kazma.yaml, `/config`, and the audit of every attempt
  * (a refused `/config` by a non-operator included).
  */
@@ -62,6 +85,7 @@ export async function createSettings({
   mcp,
   skills,
   onDbError,
+  preferences,
 }: SettingsDeps) {
   const settings = new RuntimeSettings(db);
   const overlay = new ToolsOverlay({ settings, registry, logger, ...(onDbError && { onError: onDbError }) });
@@ -113,6 +137,12 @@ export async function createSettings({
         { secrets: loaded.secrets },
       ),
     audit,
+    ...(preferences && {
+      preferences: {
+        preferences,
+        models: () => [loaded.config.model, ...loaded.config.model.fallbacks].map((m) => m.name).filter(Boolean),
+      },
+    }),
   });
   return { settings, overlay, command, stop: () => overlay.stop() };
 }

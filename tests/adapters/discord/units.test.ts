@@ -21,6 +21,7 @@ const newCommandList = () => [
     startNewThread: async () => '',
     currentThread: async () => '',
     models: () => [],
+    instructions: () => [],
     compact: async () => ({ status: 'nothing' }),
     stop: async () => 'nothing',
   }),

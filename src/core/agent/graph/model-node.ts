@@ -15,8 +15,8 @@ import { promptWithRecalled, type RecallFn, recalledForTurn } from './recall-ste
 /** What the `model` node needs. */
 export interface ModelNodeDeps {
   chains: ModelChains;
-  /** The system prompt, built per call (it may name the date). */
-  systemPrompt: () => string;
+  /** The system prompt for a turn's chat, built per call (it names the date; the chat's house instructions). */
+  systemPrompt: (chat?: string) => string;
   /** Told as each model call begins and ends (the run supervisor's progress stamp). */
   progress?: (threadId: string) => void;
   /** The context window (agent.context.max_tokens) and its archive; absent: the whole thread is sent and kept. */
@@ -33,14 +33,15 @@ export interface ModelNodeDeps {
  */
 export function modelNode(deps: ModelNodeDeps) {
   return async (state: AgentStateValue, config: RunnableConfig): Promise<AgentStateUpdate> => {
-    const chain = deps.chains.current();
+    const chat = state.turn?.chat;
+    const chain = deps.chains.current(chat);
     const threadId = String(config.configurable?.thread_id ?? '');
     const recalled = await recalledForTurn(state, deps.recall);
     const remembered = recalled.update && { recalled: recalled.update };
     // Kazma's own words (notices) are left out of the request: never sent to the model as if it had said them.
     const { request, removals } = await prepareContext({
       messages: state.messages,
-      prompt: promptWithRecalled(deps.systemPrompt(), recalled.text),
+      prompt: promptWithRecalled(deps.systemPrompt(chat), recalled.text),
       threadId,
       context: deps.context,
     });
@@ -85,20 +86,24 @@ export function modelNode(deps: ModelNodeDeps) {
 /**
  * The default system prompt: who Kazma is and how approvals work, plus today's date on `clock`. `extra` adds
  * lines other modules contribute (the Agent Skills list), read per call; none: the prompt is unchanged.
+ * `house` gives the operators' instructions for a chat (`/config prompt`), last, under their own heading.
  */
 export function defaultSystemPrompt(
   zone: string,
   clock: Clock = systemClock,
   extra?: () => readonly string[],
-): () => string {
+  house?: (chat: string) => readonly string[],
+): (chat?: string) => string {
   // Built once: a DateTimeFormat per turn cost ~2 % of a turn's CPU.
   const format = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'full' });
-  return () => {
+  return (chat) => {
     const today = format.format(clock.now());
+    const rules = chat === undefined ? [] : (house?.(chat) ?? []);
     const base =
       `You are Kazma, a self-hosted assistant. Today is ${today} (${zone}). ` +
       'Some tools change things and wait for a person to approve them; when a call is denied or refused, ' +
       'do not retry it unchanged: explain, or ask the user what to do instead.';
-    return [base, ...(extra?.() ?? [])].join('\n');
+    const instructions = rules.length > 0 ? ["House instructions from this Kazma's operators:", ...rules] : [];
+    return [base, ...(extra?.() ?? []), ...instructions].join('\n');
   };
 }

@@ -23,6 +23,20 @@ export interface ModelChainsOptions {
   sources?: ModelChainOptions['sources'];
   /** Counts each model's calls, time and tokens. */
   meter?: ModelChainOptions['meter'];
+  /** The model name an operator chose for a chat (`/config model use`); undefined: kazma.yaml's order. */
+  preferred?: (chat: string) => string | undefined;
+}
+
+/**
+ * `settings` with the entry named `name` tried first and the others after it in their order; unchanged when
+ * no entry has that name (a choice saved before kazma.yaml dropped the model) or it is first already.
+ */
+export function withFirst(settings: ModelSettings, name: string | undefined): ModelSettings {
+  const entries = modelEntries(settings);
+  const chosen = entries.findIndex((entry) => entry.name === name);
+  if (chosen <= 0) return settings;
+  const [first, ...rest] = [entries[chosen]!, ...entries.filter((_, i) => i !== chosen)];
+  return { ...settings, ...first, fallbacks: rest };
 }
 
 /**
@@ -32,7 +46,8 @@ export interface ModelChainsOptions {
  */
 export class ModelChains {
   readonly #options: ModelChainsOptions;
-  #cached: { specs: ToolSpec[]; key: string; chain: ModelChain } | undefined;
+  /** One chain per first model in use (kazma.yaml's own first: ''), each for the current tools. */
+  readonly #cached = new Map<string, { specs: ToolSpec[]; key: string; chain: ModelChain }>();
 
   constructor(options: ModelChainsOptions) {
     this.#options = options;
@@ -43,39 +58,47 @@ export class ModelChains {
     return isModelConfigured(this.#options.settings);
   }
 
-  /** The models in the order tried, e.g. `['openai:gpt-4o-mini', 'openai:backup']`. */
-  get labels(): string[] {
-    return modelEntries(this.#options.settings).map(modelLabel);
+  /** The models in the order tried in `chat` (default kazma.yaml's), e.g. `['openai:gpt-4o-mini', 'openai:backup']`. */
+  labels(chat?: string): string[] {
+    return modelEntries(this.#settingsFor(chat)).map(modelLabel);
   }
 
-  /** The chain for the current tools, or undefined when no model is configured. */
-  current(): ModelChain | undefined {
+  #settingsFor(chat: string | undefined): ModelSettings {
+    const name = chat === undefined ? undefined : this.#options.preferred?.(chat);
+    return withFirst(this.#options.settings, name);
+  }
+
+  /** The chain for the current tools in `chat` (default: kazma.yaml's order); undefined: no model configured. */
+  current(chat?: string): ModelChain | undefined {
     if (!this.configured) return undefined;
+    const settings = this.#settingsFor(chat);
+    const first = settings === this.#options.settings ? '' : settings.name;
+    const cached = this.#cached.get(first);
     // A spec object stands for one tool definition for good (tools/specs.ts): the same objects in the
     // same order are the same tools, so the chain is rebuilt only when the enabled tools change.
     const specs = this.#options.registry.toolSpecs();
-    if (this.#cached?.specs.length === specs.length && this.#cached.specs.every((spec, i) => spec === specs[i]))
-      return this.#cached.chain;
+    if (cached?.specs.length === specs.length && cached.specs.every((spec, i) => spec === specs[i]))
+      return cached.chain;
     const tools: ModelToolSpec[] = specs.map(({ function: f }) => ({
       name: f.name,
       description: f.description,
       schema: { type: 'object', ...f.parameters },
     }));
     const key = JSON.stringify(tools);
-    if (this.#cached?.key !== key) {
-      this.#cached = {
+    if (cached?.key !== key) {
+      this.#cached.set(first, {
         specs,
         key,
-        chain: createModelChain(this.#options.settings, {
+        chain: createModelChain(settings, {
           tools,
           ...(this.#options.retry && { retry: this.#options.retry }),
           ...(this.#options.sources && { sources: this.#options.sources }),
           ...(this.#options.meter && { meter: this.#options.meter }),
         }),
-      };
+      });
     } else {
-      this.#cached = { ...this.#cached, specs };
+      this.#cached.set(first, { ...cached, specs });
     }
-    return this.#cached.chain;
+    return this.#cached.get(first)!.chain;
   }
 }
