@@ -14,6 +14,7 @@ export function registerCommands(m: Modules, clock: Clock): void {
     ...m.schedules.commands,
     ...m.runs.commands,
     m.settings.command,
+    m.pairing.command,
     startCommand,
   ])
     commands.register(command);

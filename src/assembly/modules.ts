@@ -12,6 +12,7 @@ import { ActionRouter, FirstDecisionWins, Questions, whoMayAnswer } from '../cor
 import { serverRequestHandler, watchMcp } from '../core/mcp/index.ts';
 import { createMcp } from '../core/mcp/module.ts';
 import { createMemory } from '../core/memory/module.ts';
+import { createPairing } from '../core/pairing/index.ts';
 import { progressStamps, watchGates, watchOutbox, watchSchedules, watchTasks, watchTurns } from '../core/runs/index.ts';
 import { createRuns } from '../core/runs/module.ts';
 import { createSchedules } from '../core/schedules/module.ts';
@@ -35,7 +36,18 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
   const { database, vault, processName, kinds, jobs, meter, surfaces, outbox, replies } = base;
   const { db } = database;
   const { dbFailed } = base.deps;
-  const access = new AccessPolicy({ access: config.access, approvals: config.approvals });
+  // Before the access check, which lets in the people pairing let in; the audit names operators later.
+  const pairing = await createPairing({
+    loaded,
+    db,
+    replies,
+    logger,
+    clock,
+    onDbError: dbFailed,
+    operatorName: (actor) => access.operatorOf(actor)?.name,
+  });
+  lifecycle.onStop('pairing', () => pairing.stop());
+  const access = new AccessPolicy({ access: config.access, approvals: config.approvals, paired: pairing.paired });
   const queues = new ChatQueues();
   const actions = new ActionRouter();
   const commands = new CommandRegistry();
@@ -141,6 +153,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     skills: skills.config,
     onDbError: dbFailed,
     preferences,
+    users: pairing.users,
   });
   lifecycle.onStop('settings', () => settings.stop());
   const approvals = createApprovals({
@@ -170,6 +183,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     progress,
     threadLeases: leases,
     ...(options.onEventWorked && { onWorked: options.onEventWorked }),
+    ...(pairing.answer && { pairing: pairing.answer }),
   });
   const runs = createRuns({
     loaded,
@@ -201,6 +215,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     mcp,
     skills,
     settings,
+    pairing,
     approvals,
     chat,
     runs,

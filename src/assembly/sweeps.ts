@@ -26,6 +26,7 @@ export function registerSweeps(base: Base, modules: Modules, o: { retentionMs: n
     modules.mcp.sweep,
     modules.questions.sweep,
     modules.agent.sweep,
+    modules.pairing.sweep,
   ];
   const failed = (step: string, error: unknown) =>
     base.deps.dbFailed(error, () =>

@@ -90,7 +90,7 @@ describe('inbound pipeline', () => {
     expect(await t.say('hi', { actor: stranger, chat: 'telegram:777' })).toBe('refused');
     expect(await t.say('hi again', { actor: stranger, chat: 'telegram:777' })).toBe('refused');
     expect(t.surface.privately.map((p) => p.text)).toEqual([
-      '⛔ Sorry, you are not on this Kazma\'s access list; an operator can add "telegram:777" to access.users in kazma.yaml.',
+      '⛔ Sorry, you are not on this Kazma\'s access list; write to me in private to get a pairing code for an operator, or an operator can add "telegram:777" to access.users in kazma.yaml.',
     ]);
     expect(llm.requests).toHaveLength(0);
   });

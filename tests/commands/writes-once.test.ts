@@ -36,7 +36,10 @@ const INVOCATIONS: Record<string, string[]> = {
     '/config prompt set Be brief.',
     '/config prompt reset --here',
     '/config model use fake-model',
+    '/config users',
+    '/config users remove telegram:9',
   ],
+  pair: ['/pair ABCD2345'],
 };
 
 /** Tables a re-run may touch: the event's own row, the leases of its turn. */

@@ -241,13 +241,15 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       expect(await messages()).toEqual([]);
     });
 
-    it('tells an unknown sender once, politely and privately; nothing reaches the agent', async () => {
+    it('tells an unknown sender in private once, with a pairing code (access.pairing); nothing reaches the agent', async () => {
       await d.userSays(d.stranger, 'hi, who are you?');
       await d.userSays(d.stranger, 'hello??');
       await d.settled();
       const said = await d.privateAnswers(d.stranger);
       expect(said).toHaveLength(1);
-      expect(said[0]).toMatch(/^⛔ Sorry, you are not on this Kazma's access list/);
+      expect(said[0]).toMatch(
+        /^👋 Hi! This Kazma answers only the people its operators let in\..*\/pair [A-Z2-9]{8} /s,
+      );
       expect(llm.requests).toHaveLength(0);
     });
 

@@ -48,6 +48,7 @@ export function messageEvent(view: MessageView, botId: string, mode: GuildMode):
     chat: chatRefOf(view.place),
     actor: actorOf(view.author),
     fromSelf: self,
+    ...(!view.inGuild && { direct: true }),
     text,
     ...(files.length > 0 && { attachments: files }),
   };

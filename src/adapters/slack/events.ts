@@ -74,6 +74,7 @@ export function messageEvent(
     chat,
     actor: actorOf(e.user ?? me.userId),
     fromSelf: self,
+    ...(e.channel_type === 'im' && { direct: true }),
     text,
     ...(attachments.length > 0 && { attachments }),
   };

@@ -155,6 +155,7 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
     chat: chatRefOf(message),
     actor: actorOf(message.from),
     fromSelf: message.from.id === me.id,
+    ...(message.chat.type === 'private' && { direct: true }),
     text,
     ...(attachments.length > 0 && { attachments }),
   };

@@ -41,6 +41,8 @@ export interface ChatDeps {
   progress?: { taken(chat: string): void };
   /** Told when an unordered event's work ran, before its row ends (see PipelineOptions.onWorked). */
   onWorked?: PipelineOptions['onWorked'];
+  /** DM pairing's answer to a stranger (core/pairing); absent: strangers are refused. */
+  pairing?: PipelineOptions['pairing'];
 }
 
 /** The chat module: the one inbound path and its durable inbox. */
@@ -68,6 +70,7 @@ export function createChat({
   logger,
   progress,
   onWorked,
+  pairing,
 }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
@@ -101,6 +104,7 @@ export function createChat({
     staleAfterMs: turns.lease_ttl,
     clock,
     ...(onWorked && { onWorked }),
+    ...(pairing && { pairing }),
   });
   return {
     pipeline,

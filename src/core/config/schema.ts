@@ -69,6 +69,8 @@ export const configSchema = z.strictObject({
     operators: z.array(operatorSchema).default([]),
     users: z.array(chatRef).default([]),
     chats: z.array(chatRef).default([]),
+    /** A stranger who writes in private gets a pairing code an operator can accept with `/pair`. */
+    pairing: z.boolean().default(true),
   }),
   approvals: section({
     approvers: z.array(z.string()).default([]),

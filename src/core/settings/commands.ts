@@ -3,6 +3,7 @@ import {
   type ChatCommand,
   type CommandContext,
   runSubcommands,
+  type SubcommandBranch,
   type SubcommandTable,
   usageLines,
 } from '../commands/index.ts';
@@ -33,6 +34,8 @@ export interface ConfigCommandPort {
     ctx: { actor: { platform: string; id: string; displayName?: string }; chat: string },
     tx: Db,
   ): Promise<void>;
+  /** `/config users` (absent: not offered). */
+  users?: SubcommandBranch;
   /** `/config prompt` and `/config model` (absent: not offered). */
   preferences?: Omit<PreferenceCommandsPort, 'audit'>;
 }
@@ -192,6 +195,7 @@ export function configCommand(port: ConfigCommandPort): ChatCommand {
       },
       show: { run: (ctx) => showConfig(port, ctx, 'show') },
       export: { run: (ctx) => showConfig(port, ctx, 'export') },
+      ...(port.users && { users: port.users }),
       ...(port.preferences && {
         prompt: promptSubcommand({ ...port.preferences, audit: port.audit }),
         model: modelSubcommand({ ...port.preferences, audit: port.audit }),

@@ -1,5 +1,5 @@
 import type { AccessPolicy } from '../chat/index.ts';
-import type { CommandRegistry } from '../commands/index.ts';
+import type { CommandRegistry, SubcommandBranch } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import { storedActor } from '../decisions/index.ts';
@@ -27,6 +27,8 @@ export interface SettingsDeps {
   skills?: SkillsConfigPort;
   /** `/config prompt` and `/config model` (made before the agent, which reads them: {@link createPreferences}). */
   preferences?: ChatPreferences;
+  /** `/config users` (core/pairing): the people let in, and removing one. */
+  users?: SubcommandBranch;
 }
 
 /** What `/config` uses of the skills module. */
@@ -86,6 +88,7 @@ export async function createSettings({
   skills,
   onDbError,
   preferences,
+  users,
 }: SettingsDeps) {
   const settings = new RuntimeSettings(db);
   const overlay = new ToolsOverlay({ settings, registry, logger, ...(onDbError && { onError: onDbError }) });
@@ -137,6 +140,7 @@ export async function createSettings({
         { secrets: loaded.secrets },
       ),
     audit,
+    ...(users && { users }),
     ...(preferences && {
       preferences: {
         preferences,

@@ -11,6 +11,7 @@ const base = {
   chat: z.string().regex(/^[a-z]+:[^:\s]+(:[^:\s]+)?$/),
   actor,
   fromSelf: z.boolean().optional(),
+  direct: z.boolean().optional(),
 };
 
 const attachment = z.object({

@@ -17,6 +17,11 @@ interface EventBase {
   actor: Actor;
   /** Set by an adapter that can tell the bot's own messages apart; they are dropped. */
   fromSelf?: boolean;
+  /**
+   * The chat is a one-to-one conversation with the bot (a Telegram private chat, a Slack DM, a Discord DM):
+   * where a stranger may be given a pairing code (`access.pairing`) and a first message is welcomed.
+   */
+  direct?: boolean;
 }
 
 /**

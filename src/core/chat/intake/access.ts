@@ -21,8 +21,16 @@ export class AccessPolicy {
   readonly #approvals: KazmaConfig['approvals'];
   readonly #console: Operator;
 
-  constructor(options: { access: KazmaConfig['access']; approvals: KazmaConfig['approvals'] }) {
+  readonly #paired: { has(user: string): boolean } | undefined;
+
+  /** `paired`: the people DM pairing let in (core/pairing), users as `access.users` are. */
+  constructor(options: {
+    access: KazmaConfig['access'];
+    approvals: KazmaConfig['approvals'];
+    paired?: { has(user: string): boolean };
+  }) {
     this.#access = options.access;
+    this.#paired = options.paired;
     this.#approvals = options.approvals;
     const operators = options.access.operators;
     this.#console = operators.find((o) => o.console !== undefined) ?? operators[0] ?? LOCAL_OPERATOR;
@@ -51,14 +59,16 @@ export class AccessPolicy {
   check(actor: Actor, chat: ChatRef): AccessVerdict {
     const operator = this.operatorOf(actor);
     if (operator) return { ok: true, role: 'operator', operator };
-    if (this.#access.users.includes(`${actor.platform}:${actor.id}`)) return { ok: true, role: 'user' };
+    const user = `${actor.platform}:${actor.id}`;
+    if (this.#access.users.includes(user) || this.#paired?.has(user)) return { ok: true, role: 'user' };
     if (this.#access.chats.includes(chatOf(chat)) || this.#access.chats.includes(chat))
       return { ok: true, role: 'chat_member' };
     return {
       ok: false,
       reason:
-        `you are not on this Kazma's access list; an operator can add "${actor.platform}:${actor.id}" to ` +
-        `access.users in kazma.yaml`,
+        `you are not on this Kazma's access list; ` +
+        (this.#access.pairing ? 'write to me in private to get a pairing code for an operator, or ' : '') +
+        `an operator can add "${actor.platform}:${actor.id}" to access.users in kazma.yaml`,
     };
   }
 

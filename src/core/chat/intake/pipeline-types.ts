@@ -43,6 +43,11 @@ export interface PipelineOptions {
   /** `turns.max_attempts`: an event whose work began this many times without ending is given up. Default 3. */
   maxAttempts?: number;
   /** When a refused sender is told so; default once per person per chat per day. */
+  /**
+   * What a refused event's sender is told instead of the refusal (DM pairing's code): `{ tell }`, `{}` for
+   * nothing, undefined when it is no pairing case. Absent: pairing is off.
+   */
+  pairing?: (event: InboundEvent) => Promise<{ tell?: string } | undefined>;
   refusals?: RefusalLimiter;
   /**
    * Each chat's lease, shared by every process on the database (ThreadLeases): whoever holds it takes the

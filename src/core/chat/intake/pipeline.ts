@@ -38,6 +38,7 @@ export class InboundPipeline {
       limiter: options.refusals ?? new RefusalLimiter(),
       inbox: options.inbox,
       tell: (chat, actor, text) => this.#private(chat, actor, text),
+      pairing: options.pairing,
       logger: options.logger,
     });
     const staleAfterMs = options.staleAfterMs ?? 15_000;

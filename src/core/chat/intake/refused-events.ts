@@ -11,6 +11,8 @@ export interface RefusedEventsOptions {
   inbox: Pick<Inbox, 'recorded' | 'owner'>;
   /** Says `text` to `actor` privately in `chat` (never throws). */
   tell: (chat: ChatRef, actor: Actor, text: string) => Promise<void>;
+  /** DM pairing's answer in place of the refusal (PipelineOptions.pairing). */
+  pairing?: ((event: InboundEvent) => Promise<{ tell?: string } | undefined>) | undefined;
   logger?: Logger | undefined;
 }
 
@@ -24,7 +26,27 @@ export class RefusedEvents {
   /** A refused event just written: logged, and its sender told. */
   async first(event: InboundEvent, reason: string): Promise<void> {
     this.#logRefused(event);
+    await this.#answer(event, reason);
+  }
+
+  /** A pairing code where DM pairing answers, else the refusal (once per person per chat per window). */
+  async #answer(event: InboundEvent, reason: string): Promise<void> {
+    const paired = await this.#pairing(event);
+    if (paired) {
+      if (paired.tell) await this.#o.tell(event.chat, event.actor, paired.tell);
+      return;
+    }
     if (this.#mayTell(event)) await this.#o.tell(event.chat, event.actor, refusalText(reason));
+  }
+
+  /** DM pairing's answer; one it could not give (the database is away) falls back to the refusal. */
+  async #pairing(event: InboundEvent): Promise<{ tell?: string } | undefined> {
+    try {
+      return await this.#o.pairing?.(event);
+    } catch (error) {
+      this.#o.logger?.warn({ err: error, platform: event.platform }, 'could not give a pairing code');
+      return undefined;
+    }
   }
 
   /**
@@ -35,9 +57,14 @@ export class RefusedEvents {
    */
   async again(event: InboundEvent, reason: string): Promise<{ told: Promise<void> } | undefined> {
     const row = await this.#o.inbox.recorded(inboxKey(event));
-    if (row.state !== 'refused' || row.owner !== this.#o.inbox.owner || !this.#mayTell(event)) return undefined;
+    if (row.state !== 'refused' || row.owner !== this.#o.inbox.owner) return undefined;
+    // A private chat may get its pairing code (told again at most every few minutes: PairingDesk).
+    const pairing = this.#o.pairing !== undefined && event.direct === true;
+    if (!pairing && !this.#mayTell(event)) return undefined;
     this.#logRefused(event); // the first attempt never got this far
-    return { told: this.#o.tell(event.chat, event.actor, refusalText(reason)) };
+    return {
+      told: pairing ? this.#answer(event, reason) : this.#o.tell(event.chat, event.actor, refusalText(reason)),
+    };
   }
 
   #logRefused(event: InboundEvent): void {

@@ -1,0 +1,2 @@
+// The public face of core/pairing: DM pairing (`access.pairing`, `/pair`, `/config users`).
+export { createPairing } from './module.ts';

@@ -1,0 +1,82 @@
+import type { ChatCommand, SubcommandBranch } from '../commands/index.ts';
+import type { Clock } from '../clock.ts';
+import type { LoadedConfig } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import { storedActor } from '../decisions/index.ts';
+import type { SweepStep } from '../jobs/index.ts';
+import type { Logger } from '../log/index.ts';
+import type { ReplyOutbox } from '../outbox/index.ts';
+import { RuntimeSettings } from '../settings/index.ts';
+import type { Actor, ChatRef, InboundEvent } from '../surface/index.ts';
+import { pairCommand, usersSubcommand } from './commands.ts';
+import { PairingDesk } from './desk.ts';
+import { PairedUsers } from './paired-users.ts';
+import { PairingStore } from './store.ts';
+
+/** What {@link createPairing} needs. */
+export interface PairingDeps {
+  loaded: LoadedConfig;
+  db: Db;
+  /** The operator an actor is (the audit names them); made before the access check, which reads `paired`. */
+  operatorName: (actor: Actor) => string | undefined;
+  replies: ReplyOutbox;
+  logger: Logger;
+  clock: Clock;
+  onDbError?: (error: unknown) => void;
+}
+
+/** DM pairing: who was let in, what a stranger writing in private is told, `/pair` and `/config users`. */
+export interface PairingModule {
+  /** The paired people, for the access check (read before the chat module takes events). */
+  paired: PairedUsers;
+  /** What a refused event's sender is told instead of the refusal; undefined when `access.pairing` is off. */
+  answer?: (event: InboundEvent) => Promise<{ tell?: string } | undefined>;
+  command: ChatCommand;
+  users: SubcommandBranch;
+  sweep: SweepStep;
+  stop(): void;
+}
+
+/** How often a process picks up pairings another process made. */
+const FOLLOW_MS = 5_000;
+
+export async function createPairing({ loaded, db, operatorName, replies, logger, clock, onDbError }: PairingDeps) {
+  const store = new PairingStore(db);
+  const paired = new PairedUsers({ store, logger, ...(onDbError && { onError: onDbError }) });
+  await paired.load();
+  paired.follow(FOLLOW_MS);
+  const settings = new RuntimeSettings(db);
+  const desk = new PairingDesk({
+    store,
+    logger,
+    clock,
+    audit: (event, detail) =>
+      settings.audit({
+        actor: storedActor(event.actor),
+        chat: event.chat,
+        command: 'pairing code',
+        outcome: 'changed',
+        detail,
+      }),
+  });
+  const port = {
+    store,
+    paired,
+    configured: loaded.config.access.users,
+    audit: async (
+      ctx: Parameters<Parameters<typeof pairCommand>[0]['audit']>[0],
+      entry: { command: string; outcome: 'changed' | 'refused'; detail: string },
+      tx?: Db,
+    ) => settings.audit({ ...entry, actor: storedActor(ctx.actor, operatorName(ctx.actor)), chat: ctx.chat }, tx),
+    welcome: (chat: string, key: string, text: string) => replies.deliver(chat as ChatRef, [{ key, text }]),
+  };
+  const module: PairingModule = {
+    paired,
+    ...(loaded.config.access.pairing && { answer: (event: InboundEvent) => desk.answer(event) }),
+    command: pairCommand(port),
+    users: usersSubcommand(port),
+    sweep: { name: 'pairing codes', run: () => store.prune(clock.now()) },
+    stop: () => paired.stop(),
+  };
+  return module;
+}
