@@ -41,6 +41,7 @@ export const PROCESS_TESTS = [
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',
+  'tests/tracing/otlp.test.ts',
   'tests/vault/cli.test.ts',
 ];
 

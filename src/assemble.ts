@@ -2,6 +2,7 @@
 // command) and every test harness assemble Kazma here, so what is tested is what runs. Each step lives in
 // src/assembly/: the ground (base.ts), the core modules (modules.ts), their commands and sweeps, the stop
 // race (stop-core.ts) and the start-up recovery order (recovery.ts).
+import { startTracing } from './assembly/tracing.ts';
 import { approvalsApi, HttpServer, metricsRoute } from './adapters/http/index.ts';
 import { openBase } from './assembly/base.ts';
 import { registerCommands } from './assembly/commands.ts';
@@ -34,6 +35,9 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
   const worker = options.role === 'worker';
   const lifecycle = new Lifecycle(logger);
   const stop = () => lifecycle.stop(config.shutdown.timeout);
+  // First registered, last stopped: the spans of the shutdown's own work are flushed too.
+  const stopTracing = startTracing({ env: loaded.env, role: worker ? 'worker' : 'start', logger });
+  if (stopTracing) lifecycle.onStop('tracing', stopTracing);
   try {
     const base = await openBase(options, lifecycle, clock);
     const { database, redis, surfaces, replies, outbox } = base;

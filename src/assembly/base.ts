@@ -52,7 +52,7 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
     await jobs.close();
   });
   // One registry per process: its backlog gauges read the database and the queues when scraped.
-  const meter = new Meter({ sources: { db: database.db, jobs } });
+  const meter = new Meter({ sources: { db: database.db, jobs }, tracing: { content: config.tracing.content } });
   const surfaces = new SurfaceRegistry();
   const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock, queue: jobs });
   kinds.register(delivery);

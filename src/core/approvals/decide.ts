@@ -18,7 +18,7 @@ export interface ApprovalDeciderOptions {
   /** Answers losers and refused deciders privately. */
   decisions: Pick<FirstDecisionWins, 'tell'>;
   /** Counts each winning decision by its outcome; absent: not counted. */
-  meter?: Pick<Meter, 'approvalDecided'>;
+  meter?: Pick<Meter, 'approvalDecided' | 'tracing'>;
 }
 
 /** One decision: a tap, `/approve`, or the HTTP API (which has no chat in front: `via` absent). */
@@ -75,6 +75,8 @@ export class ApprovalDecider {
     // Here and only here: the compare-and-set picked this decision, so it counts once however many tapped.
     const { createdAt, decidedAt = createdAt } = outcome.gate;
     this.#o.meter?.approvalDecided(outcome.resume.decision, (decidedAt.getTime() - createdAt.getTime()) / 1000);
+    const wait = { tool: outcome.gate.call.tool, outcome: outcome.resume.decision, openedAt: createdAt, decidedAt };
+    this.#o.meter?.tracing.approvalWait(wait);
     await this.#o.runner.resumeClaimed(outcome.gate, outcome.resume);
     return outcome;
   }

@@ -4,6 +4,7 @@ import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
 import { mediaSchema } from './media-schema.ts';
 import { metricsSchema } from './metrics-schema.ts';
+import { tracingSchema } from './tracing-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { uiSchema } from './ui-schema.ts';
 import { duration } from './duration.ts';
@@ -54,6 +55,7 @@ export const configSchema = z.strictObject({
   }),
   ui: uiSchema,
   metrics: metricsSchema,
+  tracing: tracingSchema,
   database: section({ url: z.string().default('') }),
   redis: section({ url: z.string().default('') }),
   model: section({

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Histogram, register as processRegistry, Registry } from 'prom-client';
 import { isPlatform } from '../surface/index.ts';
 import { labelOf, type ScrapeSources, watchBacklogs, watchLeases } from './scrape.ts';
+import { Tracing, type TracingOptions } from './tracing.ts';
 
 /** How a graph drive ended: answered, paused on a question, stopped by /stop, failed (the user told why). */
 export type DriveOutcome = 'answered' | 'asked' | 'stopped' | 'failed';
@@ -13,6 +14,8 @@ export type ApprovalOutcome = 'once' | 'always' | 'deny';
 export interface MeterOptions {
   /** Gauges read when Prometheus scrapes (backlogs, queue depth); absent: only counters and process figures. */
   sources?: ScrapeSources;
+  /** The spans' options (`tracing.content`); default: no content in spans. */
+  tracing?: TracingOptions;
 }
 
 // Seconds: a drive with tools and an approval can take minutes; a model call is 0.1 s to a minute.
@@ -45,8 +48,11 @@ export class Meter {
   readonly #decided: Counter<'outcome'>;
   readonly #decisionSeconds: Histogram;
   readonly #expired: Counter;
+  /** The turn's OpenTelemetry spans (no-ops unless an SDK is registered: src/assembly/tracing.ts). */
+  readonly tracing: Tracing;
 
   constructor(options: MeterOptions = {}) {
+    this.tracing = new Tracing(options.tracing ?? { content: false });
     const registers = [this.#registry];
     // The process's figures belong to the process, not to one Kazma: they are collected once, in
     // prom-client's own registry, however many Kazmas a process assembles (a test worker assembles

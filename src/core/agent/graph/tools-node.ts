@@ -28,7 +28,7 @@ export interface ToolsNodeDeps {
   /** Told as each tool call begins and ends (the run supervisor's progress stamp). */
   progress?: (threadId: string) => void;
   /** Counts each call by tool and outcome; absent: not counted. */
-  meter?: Pick<Meter, 'toolCall'>;
+  meter?: Pick<Meter, 'toolCall' | 'tracing'>;
 }
 
 /**
@@ -87,20 +87,28 @@ export function toolsNode(deps: ToolsNodeDeps) {
         // The chat's live message says what runs now (core/streaming), until the model writes again.
         liveReplyOf(config)?.progress({ tool: call.name, args: call.args });
         const prepared = deps.registry.prepare(call.name, call.args, ctx);
-        const outcome = await runWithJournal({
-          journal: deps.journal,
-          key: { threadId, callId: journalCallId(pending, callId) },
-          ...(state.turn && { turnId: state.turn.id }),
-          tool: call.name,
-          args: call.args,
-          // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
-          effects: deps.registry.get(call.name)?.effects ?? true,
-          // The guards run again here, after any approval and before the receipt: a call refused now
-          // has no effect and leaves no receipt, and the model is told why. So does a stop that came meanwhile.
-          run: prepared.run,
-          guard: async () =>
-            config.signal?.aborted ? { ok: false, error: STOPPED_BEFORE, refused: true } : prepared.guard(),
-        });
+        const run = () =>
+          runWithJournal({
+            journal: deps.journal,
+            key: { threadId, callId: journalCallId(pending, callId) },
+            ...(state.turn && { turnId: state.turn.id }),
+            tool: call.name,
+            args: call.args,
+            // A tool that is gone (disabled, removed) is assumed to have effects: the journal is the safe side.
+            effects: deps.registry.get(call.name)?.effects ?? true,
+            // The guards run again here, after any approval and before the receipt: a call refused now
+            // has no effect and leaves no receipt, and the model is told why. So does a stop that came meanwhile.
+            run: prepared.run,
+            guard: async () =>
+              config.signal?.aborted ? { ok: false, error: STOPPED_BEFORE, refused: true } : prepared.guard(),
+          });
+        const traced = { name: tool, id: callId, args: call.args };
+        const outcome = deps.meter
+          ? await deps.meter.tracing.tool(traced, async () => {
+              const ran = await run();
+              return { value: ran, outcome: ran.status === 'replayed' ? 'replayed' : toolOutcome(ran) };
+            })
+          : await run();
         deps.progress?.(threadId);
         // A replayed call ran before a crash (and was counted, if at all, by the process that ran it).
         if (outcome.status !== 'replayed') count(toolOutcome(outcome));

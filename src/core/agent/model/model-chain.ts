@@ -10,7 +10,7 @@ import { createChatModel, endpointOf, modelEntries, modelLabel } from './model-f
 import { ModelUnavailableError, type ModelCallSite, type ModelFailure } from './model-errors.ts';
 import { retryOutcome, type RetryOptions } from './retry.ts';
 import type { ModelEntry, ModelSettings } from './model-settings.ts';
-import type { Meter, TokenUse } from '../../metrics/index.ts';
+import type { Meter, ModelCallEnd, TokenUse } from '../../metrics/index.ts';
 
 /** A tool as the model sees it: `schema` is a JSON Schema object (`{ type: 'object', properties, … }`). */
 export interface ModelToolSpec {
@@ -39,7 +39,7 @@ export interface ModelChainOptions {
   /** Which environment variable gave each config key its value (LoadedConfig.sources), to name a key's origin. */
   sources?: Readonly<Record<string, string>>;
   /** Counts each model's calls (by provider and status class), their time and tokens; absent: not counted. */
-  meter?: Pick<Meter, 'modelCall'>;
+  meter?: Pick<Meter, 'modelCall' | 'tracing'>;
 }
 
 type Callable = Runnable<BaseLanguageModelInput, AIMessage>;
@@ -62,6 +62,7 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
     }
     return {
       label: modelLabel(entry),
+      name: entry.name,
       provider: entry.provider,
       callable,
       site: callSite(entry, i === 0 ? 'model' : `model.fallbacks[${i - 1}]`, opts.sources ?? {}),
@@ -73,13 +74,18 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
     async invoke(messages, config) {
       const failures: ModelFailure[] = [];
       let primaryError: unknown;
-      for (const [i, { label, provider, callable, site }] of built.entries()) {
+      for (const [i, { label, name, provider, callable, site }] of built.entries()) {
         const started = performance.now();
-        const out = await retryOutcome(() => callable.invoke(messages, config), {
-          ...opts.retry,
-          maxRetries: settings.max_retries,
-          ...(config?.signal && { signal: config.signal }),
-        });
+        const call = async (end?: (e: ModelCallEnd) => void) => {
+          const out = await retryOutcome(() => callable.invoke(messages, config), {
+            ...opts.retry,
+            maxRetries: settings.max_retries,
+            ...(config?.signal && { signal: config.signal }),
+          });
+          end?.(out.ok ? { ok: true, tokens: tokensOf(out.value), text: out.value.text } : failedCall(out.info.status));
+          return out;
+        };
+        const out = opts.meter ? await opts.meter.tracing.model({ provider, model: name }, call) : await call();
         opts.meter?.modelCall({
           provider,
           ok: out.ok,
@@ -108,6 +114,11 @@ export function callSite(entry: ModelEntry, path: string, sources: Readonly<Reco
       ? `${keyPath} in kazma.yaml`
       : `no key (${keyPath} is empty)`;
   return { endpoint: maskText(endpointOf(entry)), keyFrom, nameKey: `${path}.name` };
+}
+
+/** A failed call's end, for its span: an HTTP status, or none (no answer). */
+function failedCall(status: number | undefined): ModelCallEnd {
+  return { ok: false, ...(status !== undefined && { status }) };
 }
 
 /** The tokens a reply's usage says (LangChain's `usage_metadata`); none when the provider said nothing. */

@@ -47,7 +47,7 @@ export interface TurnRunnerOptions extends TurnOutputOptions {
   /** Where a stopped drive reads its open calls' receipts (the graph's effect journal). */
   journal?: Pick<EffectJournal, 'lookup'>;
   /** Counts each drive (by platform and outcome, with its time) and each question asked; absent: not counted. */
-  meter?: Pick<Meter, 'drive' | 'approvalRequested'>;
+  meter?: Pick<Meter, 'drive' | 'approvalRequested' | 'tracing'>;
 }
 
 /** How a drive of the graph ended: it ran (maybe pausing on a question), or it failed and the user was told. */
@@ -100,7 +100,14 @@ export class GraphDrive {
     options: { repliesFrom?: RepliesAnchor; phase?: DrivePhase; sent?: SentHandOff; turn?: string } = {},
   ): Promise<DriveResult> {
     const started = performance.now();
-    const { result, outcome } = await this.#drive(run, input, requester, options);
+    const drive = () => this.#drive(run, input, requester, options);
+    const platform = run.origin?.split(':')[0] ?? 'none';
+    const { result, outcome } = this.#o.meter
+      ? await this.#o.meter.tracing.turn({ platform }, async () => {
+          const driven = await drive();
+          return { value: driven, outcome: driven.outcome };
+        })
+      : await drive();
     // A shutdown's interruption throws past here: not an outcome, the next start takes the turn up.
     const seconds = (performance.now() - started) / 1000;
     this.#o.meter?.drive({ chat: run.origin, outcome, seconds });

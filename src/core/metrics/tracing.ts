@@ -1,0 +1,124 @@
+// OpenTelemetry spans for a turn, its model calls, its tools and each approval's wait, written through the
+// OpenTelemetry API: with no SDK registered (no OTEL_EXPORTER_OTLP_ENDPOINT, see src/assembly/tracing.ts)
+// every call here is a no-op. Names and attributes follow the GenAI semantic conventions where they have one.
+import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+/** Options for {@link Tracing}. */
+export interface TracingOptions {
+  /** `tracing.content`: prompts' answers and tool arguments go into spans (off: only names, sizes, outcomes). */
+  content: boolean;
+}
+
+/** What a model call's span is told when it ends. */
+export interface ModelCallEnd {
+  ok: boolean;
+  /** A failure's HTTP status; none: no HTTP answer. */
+  status?: number;
+  tokens?: { input?: number; output?: number };
+  /** The answer's text (exported only with `tracing.content`). */
+  text?: string;
+}
+
+const TRACER = 'kazma';
+
+/**
+ * The spans Kazma writes. Child spans need the turn's span to be the active one: {@link turn} runs the drive
+ * inside it, and the model and tool spans started meanwhile (in the same async context) are its children.
+ */
+export class Tracing {
+  readonly #content: boolean;
+
+  constructor(options: TracingOptions) {
+    this.#content = options.content;
+  }
+
+  /** Runs one graph drive inside an `invoke_agent kazma` span; `end` gives its outcome as it finishes. */
+  turn<T>(attributes: { platform: string }, work: () => Promise<{ value: T; outcome: string }>): Promise<T> {
+    const attrs = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'kazma',
+      'kazma.platform': attributes.platform,
+    };
+    return trace.getTracer(TRACER).startActiveSpan('invoke_agent kazma', { attributes: attrs }, async (span) => {
+      try {
+        const { value, outcome } = await work();
+        span.setAttribute('kazma.turn.outcome', outcome);
+        if (outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
+        return value;
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** Runs one model's call (its retries included) inside a `chat <model>` span. */
+  async model<T>(call: { provider: string; model: string }, work: (end: (e: ModelCallEnd) => void) => Promise<T>) {
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': call.provider,
+      'gen_ai.request.model': call.model,
+    };
+    const tracer = trace.getTracer(TRACER);
+    return tracer.startActiveSpan(`chat ${call.model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        return await work((e) => {
+          if (e.tokens?.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', e.tokens.input);
+          if (e.tokens?.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', e.tokens.output);
+          if (this.#content && e.text !== undefined) span.setAttribute('kazma.output.text', e.text);
+          if (!e.ok) {
+            span.setAttribute('error.type', e.status === undefined ? 'transport' : String(e.status));
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
+        });
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** Runs one tool call inside an `execute_tool <name>` span; `outcome` names how it ended. */
+  async tool<T>(call: { name: string; id: string; args: unknown }, work: () => Promise<{ value: T; outcome: string }>) {
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': call.name,
+      'gen_ai.tool.call.id': call.id,
+      ...(this.#content && { 'gen_ai.tool.call.arguments': JSON.stringify(call.args) }),
+    };
+    return trace.getTracer(TRACER).startActiveSpan(`execute_tool ${call.name}`, { attributes }, async (span) => {
+      try {
+        const { value, outcome } = await work();
+        span.setAttribute('kazma.tool.outcome', outcome);
+        if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
+        return value;
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /**
+   * An approval's wait, from its gate opening to the decision that won it: written when decided (the wait
+   * outlives processes, so no span is held open meanwhile), with the gate's own times.
+   */
+  approvalWait(wait: { tool: string; outcome: string; openedAt: Date; decidedAt: Date }): void {
+    const attributes = { 'gen_ai.tool.name': wait.tool, 'kazma.approval.outcome': wait.outcome };
+    trace
+      .getTracer(TRACER)
+      .startSpan('kazma.approval.wait', { attributes, startTime: wait.openedAt })
+      .end(wait.decidedAt);
+  }
+}
+
+function failed(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : String(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
