@@ -52,7 +52,15 @@ afterAll(async () => {
 });
 
 /** One `kazma chat` turn in which the model reads a file, then answers; the process exits at end of input. */
-async function chatOnce(name: string, env: Record<string, string | undefined>, tracing: Record<string, unknown> = {}) {
+async function chatOnce(
+  name: string,
+  env: Record<string, string | undefined>,
+  tracing: Record<string, unknown> = {},
+  turn: { call: { name: string; args: Record<string, unknown> }; lines: string[] } = {
+    call: { name: 'list_files', args: { path: '.' } },
+    lines: ['what is in my folder?'],
+  },
+) {
   await seedPgliteDataDir(join(dir, name));
   const workspace = join(dir, `${name}-workspace`);
   const path = writeConfig(dir, `${name}.yaml`, {
@@ -63,11 +71,11 @@ async function chatOnce(name: string, env: Record<string, string | undefined>, t
     access: { operators: [{ name: 'maya', console: 'maya' }] },
     tracing,
   });
-  llm.script({ toolCalls: [{ name: 'list_files', args: { path: '.' } }] }, { text: 'Nothing there.' });
+  llm.script({ toolCalls: [turn.call] }, { text: 'Nothing there.' });
   const kazma = new KazmaProcess(['chat', '--config', path], {
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined, ...env },
   });
-  kazma.child.stdin!.end('what is in my folder?\n');
+  kazma.child.stdin!.end(`${turn.lines.join('\n')}\n`);
   const { code } = await kazma.exited;
   expect(code, kazma.stderr).toBe(0);
   expect(kazma.stdout).toContain('Nothing there.');
@@ -113,6 +121,19 @@ describe('OpenTelemetry traces', () => {
     const tool = spans.find((s) => s.name === 'execute_tool list_files')!;
     expect(attr(tool, 'gen_ai.tool.call.arguments')).toBe('{"path":"."}');
     expect(spans.some((s) => attr(s, 'kazma.output.text') === 'Nothing there.')).toBe(true);
+  });
+
+  it('an approval: its wait is a span from the gate opening to the decision; the drives are two turns', async () => {
+    received.length = 0;
+    const call = { name: 'write_file', args: { path: 'a.txt', content: 'hi' } };
+    await chatOnce('approval', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }, {}, { call, lines: ['write it', 'o'] });
+    const spans = received.flatMap((r) => r.spans);
+    const waits = spans.filter((s) => s.name === 'kazma.approval.wait');
+    expect(waits.map((w) => [attr(w, 'gen_ai.tool.name'), attr(w, 'kazma.approval.outcome')])).toEqual([
+      ['write_file', 'once'],
+    ]);
+    const turns = spans.filter((s) => s.name === 'invoke_agent kazma').map((s) => attr(s, 'kazma.turn.outcome'));
+    expect(turns.sort()).toEqual(['answered', 'asked']);
   });
 
   it('sends nothing when no endpoint is set', async () => {
