@@ -105,6 +105,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     clock,
     logger,
     tasks: tasks.tasks,
+    ...(memory && { notesAbout: (requester, chat, words) => memory.memory.notesWith({ chat, requester }, words) }),
   });
   const serverRequests = serverRequestHandler({
     questions,

@@ -75,6 +75,12 @@ export class Memory {
     return this.deps.store.find([person, chat], id);
   }
 
+  /** The current notes of the person and the chat that hold every content word of `words` (a date's anchor). */
+  notesWith(turn: TurnParties, words: string): Promise<MemoryNote[]> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.withWords([person, chat], words);
+  }
+
   /** Forgets the note `id` of the person or the chat (a tombstone); false when it is neither's. */
   forget(turn: TurnParties, id: string): Promise<boolean> {
     const { person, chat } = this.ownersOf(turn);

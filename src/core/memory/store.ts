@@ -91,6 +91,19 @@ export class MemoryStore {
       .limit(limit);
   }
 
+  /** The current notes of `owners` holding every content word of `words` (full text), newest first. */
+  withWords(owners: readonly string[], words: string, limit = 20): Promise<MemoryNote[]> {
+    const held = contentWords(words);
+    if (held.length === 0) return Promise.resolve([]);
+    const query = sql`websearch_to_tsquery('simple', ${held.join(' ')})`;
+    return this.db
+      .select(NOTE_COLUMNS)
+      .from(memories)
+      .where(and(this.current(owners), sql`${memories.search} @@ ${query}`))
+      .orderBy(desc(memories.seq))
+      .limit(limit);
+  }
+
   /**
    * The notes of `owners` that share a content word with `query` (full text), and — given the query's
    * embedding — the most similar ones, most similar first (then the text matches without a vector).
