@@ -195,6 +195,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     agent,
     tasks,
     schedules,
+    memory,
     mcp,
     skills,
     settings,

@@ -5,6 +5,7 @@ const settings = { minScore: 0.35, maxGap: 0.25, maxNotes: 6, maxTokens: 600, mi
 let n = 0;
 const note = (text: string, similarity: number | null = null, source: 'stated' | 'inferred' | 'tool' = 'stated') => ({
   id: `mem_${++n}`,
+  owner: 'person:maya',
   text,
   subject: null,
   source,

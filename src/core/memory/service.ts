@@ -1,3 +1,4 @@
+import type { Db } from '../db/index.ts';
 import type { Actor } from '../surface/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
@@ -81,10 +82,33 @@ export class Memory {
     return this.deps.store.withWords([person, chat], words);
   }
 
-  /** Forgets the note `id` of the person or the chat (a tombstone); false when it is neither's. */
-  forget(turn: TurnParties, id: string): Promise<boolean> {
+  /** Forgets notes of the person or the chat (tombstones), on `db`; how many it forgot. */
+  forgetOn(db: Db | undefined, turn: TurnParties, ids: readonly string[]): Promise<number> {
     const { person, chat } = this.ownersOf(turn);
-    return this.deps.store.forget({ owners: [person, chat], id });
+    return this.deps.store.forget({ owners: [person, chat], ids }, db);
+  }
+
+  /** The newest current notes of the person and the chat. */
+  recent(turn: TurnParties, limit: number): Promise<MemoryNote[]> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.recent([person, chat], limit);
+  }
+
+  /**
+   * The notes of the person and the chat that bear on `query`, best first: recall's score and floor,
+   * without its cut at a gap or its token budget.
+   */
+  async search(turn: TurnParties, query: string, limit = 10): Promise<MemoryNote[]> {
+    if (query.trim() === '') return [];
+    const { person, chat } = this.ownersOf(turn);
+    const embedding = await this.embed(query);
+    const candidates = await this.deps.store.candidates({
+      owners: [person, chat],
+      query,
+      ...(embedding && { embedding }),
+    });
+    const settings = { ...this.deps.recall, maxGap: Number.POSITIVE_INFINITY, maxTokens: Number.POSITIVE_INFINITY };
+    return selectRecalled(query, candidates, { ...settings, maxNotes: limit });
   }
 
   /**

@@ -11,6 +11,8 @@ const { memories } = schema;
 /** A note as recall and the tools see it. */
 export interface MemoryNote {
   id: string;
+  /** `person:…`, `user:…` or `chat:…` (service.ts ownersOf). */
+  owner: string;
   text: string;
   subject: string | null;
   source: MemorySource;
@@ -27,6 +29,7 @@ const PER_SEARCH = 24;
 
 const NOTE_COLUMNS = {
   id: memories.id,
+  owner: memories.owner,
   text: memories.text,
   subject: memories.subject,
   source: memories.source,
@@ -54,16 +57,24 @@ export class MemoryStore {
   }
 
   /**
-   * Forgets one current note of `owners`: its words and vector are cleared and the row stays as a
-   * tombstone. False when no such note (another owner's, or already forgotten).
+   * Forgets current notes of `owners` (on `db`: a command's journalled transaction): their words and
+   * vectors are cleared and the rows stay as tombstones. Returns how many were forgotten (another
+   * owner's note, or one already forgotten, is not).
    */
-  async forget(input: { owners: readonly string[]; id: string }): Promise<boolean> {
-    const rows = await this.db
+  async forget(input: { owners: readonly string[]; ids: readonly string[] }, db: Db = this.db): Promise<number> {
+    if (input.ids.length === 0) return 0;
+    const rows = await db
       .update(memories)
       .set({ text: '', embedding: null, embeddingModel: null, forgottenAt: this.clock.now() })
-      .where(and(eq(memories.id, input.id), inArray(memories.owner, [...input.owners]), isNull(memories.forgottenAt)))
+      .where(
+        and(
+          inArray(memories.id, [...input.ids]),
+          inArray(memories.owner, [...input.owners]),
+          isNull(memories.forgottenAt),
+        ),
+      )
       .returning({ id: memories.id });
-    return rows.length > 0;
+    return rows.length;
   }
 
   /** The current note `id` of `owners`, if it is one. */
