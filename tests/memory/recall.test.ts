@@ -7,6 +7,8 @@ const note = (text: string, similarity: number | null = null, source: 'stated' |
   id: `mem_${++n}`,
   owner: 'person:maya',
   text,
+  validFrom: null,
+  conflictsWith: null,
   subject: null,
   source,
   createdAt: new Date('2026-12-01T09:00:00Z'),

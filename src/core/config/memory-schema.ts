@@ -14,6 +14,11 @@ export const memorySchema = z
   .strictObject({
     /** Off: no memory tools, nothing recalled (what is stored stays). */
     enabled: z.boolean().default(true),
+    /**
+     * The forget journal (memory/journal.ts): every forgetting, re-applied at start, so a restored backup
+     * does not bring forgotten notes back. Empty: `<data_dir>/memory-forgotten.jsonl`.
+     */
+    forget_journal: z.string().default(''),
     embeddings: z
       .strictObject({
         /** The embedding model's name at the endpoint. */

@@ -15,7 +15,8 @@ function lines(notes: readonly MemoryNote[], zone: string, chatOwner: string): s
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
   return notes.map(
     (n) =>
-      `${n.id} — ${day.format(n.createdAt)}${n.owner === chatOwner ? ' (this chat)' : ''} — ${ellipsis(n.text, 121)}`,
+      `${n.id} — ${day.format(n.createdAt)}${n.owner === chatOwner ? ' (this chat)' : ''} — ${ellipsis(n.text, 121)}` +
+      (n.conflictsWith ? ` (disagrees with ${n.conflictsWith})` : ''),
   );
 }
 

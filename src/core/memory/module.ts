@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { AccessPolicy } from '../chat/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand } from '../commands/index.ts';
@@ -7,9 +8,14 @@ import type { Logger } from '../log/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import { memoryCommand } from './commands.ts';
 import { EmbeddingsClient, embeddingsSettings } from './embeddings.ts';
+import { ForgetJournal } from './journal.ts';
 import { Memory } from './service.ts';
 import { MemoryStore } from './store.ts';
 import { memoryTools } from './tools.ts';
+
+/** `memory.forget_journal`, or its default under data_dir. */
+export const forgetJournalPath = ({ config }: LoadedConfig): string =>
+  config.memory.forget_journal || join(config.data_dir, 'memory-forgotten.jsonl');
 
 /** What {@link createMemory} needs. */
 export interface MemoryModuleDeps {
@@ -36,7 +42,7 @@ export function createMemory({
   const settings = embeddingsSettings(config);
   const { recall } = config.memory;
   const memory = new Memory({
-    store: new MemoryStore({ db, clock }),
+    store: new MemoryStore({ db, clock, journal: new ForgetJournal(forgetJournalPath(loaded)) }),
     ...(settings && { embeddings: new EmbeddingsClient(settings) }),
     recall: {
       minScore: recall.min_score,

@@ -57,7 +57,7 @@ export class Memory {
   /** Writes a note of the person (or, `scope: 'chat'`, of the chat), with its embedding when there is one. */
   async remember(
     turn: TurnParties,
-    note: Pick<NewMemory, 'text' | 'subject' | 'source'> & { scope: keyof MemoryOwners },
+    note: Pick<NewMemory, 'text' | 'subject' | 'source' | 'validFrom'> & { scope: keyof MemoryOwners },
   ): Promise<RememberOutcome> {
     const owner = this.ownersOf(turn)[note.scope];
     const embedding = await this.embed(note.text);
@@ -66,6 +66,7 @@ export class Memory {
       text: note.text,
       source: note.source,
       ...(note.subject && { subject: note.subject }),
+      ...(note.validFrom && { validFrom: note.validFrom }),
       ...(embedding && { embedding }),
     });
   }
@@ -86,6 +87,13 @@ export class Memory {
   forgetOn(db: Db | undefined, turn: TurnParties, ids: readonly string[]): Promise<number> {
     const { person, chat } = this.ownersOf(turn);
     return this.deps.store.forget({ owners: [person, chat], ids }, db);
+  }
+
+  /** At start: the forget journal applied again (store.ts replayForgets); what it forgot is logged. */
+  async replayForgets(): Promise<void> {
+    const forgot = await this.deps.store.replayForgets();
+    if (forgot > 0)
+      this.deps.logger.info({ forgot }, 'memory: forgotten notes a restore brought back are forgotten again');
   }
 
   /** The newest current notes of the person and the chat. */

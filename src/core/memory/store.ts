@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type Db, type MemorySource, schema } from '../db/index.ts';
 
+import type { ForgetJournal } from './journal.ts';
 import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
 import { type Embedding, type SimilarityKind, similarityKind, similarityOf } from './similarity.ts';
 import { contentWords } from './words.ts';
@@ -17,6 +18,10 @@ export interface MemoryNote {
   subject: string | null;
   source: MemorySource;
   createdAt: Date;
+  /** When it became true, as stated; null: when it was written. */
+  validFrom: Date | null;
+  /** The stronger note it disagrees with, if any. */
+  conflictsWith: string | null;
 }
 
 /** A note found for a query: its cosine similarity (null without embeddings) and its place by similarity. */
@@ -27,6 +32,9 @@ export interface Candidate extends MemoryNote {
 /** How many notes each half of a search brings back: the similarity ranks recall's background needs (4–15) and more. */
 const PER_SEARCH = 24;
 
+/** A forgotten note: its words and vector cleared; its hash stays, so the words are not brought back. */
+const TOMBSTONE = (at: Date) => ({ text: '', embedding: null, embeddingModel: null, forgottenAt: at });
+
 const NOTE_COLUMNS = {
   id: memories.id,
   owner: memories.owner,
@@ -34,6 +42,8 @@ const NOTE_COLUMNS = {
   subject: memories.subject,
   source: memories.source,
   createdAt: memories.createdAt,
+  validFrom: memories.validFrom,
+  conflictsWith: memories.conflictsWith,
 };
 
 /**
@@ -44,11 +54,13 @@ const NOTE_COLUMNS = {
 export class MemoryStore {
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly journal: ForgetJournal | undefined;
   private kind: Promise<SimilarityKind> | undefined;
 
-  constructor(deps: { db: Db; clock: Clock }) {
+  constructor(deps: { db: Db; clock: Clock; journal?: ForgetJournal }) {
     this.db = deps.db;
     this.clock = deps.clock;
+    this.journal = deps.journal;
   }
 
   /** Writes a note under the provenance ladder (remember.ts). */
@@ -57,24 +69,45 @@ export class MemoryStore {
   }
 
   /**
-   * Forgets current notes of `owners` (on `db`: a command's journalled transaction): their words and
-   * vectors are cleared and the rows stay as tombstones. Returns how many were forgotten (another
-   * owner's note, or one already forgotten, is not).
+   * Forgets current notes of `owners` (on `db`: a command's journalled transaction): each is written to
+   * the forget journal first (journal.ts), then its words and vector are cleared and the row stays as a
+   * tombstone. Returns how many were forgotten (another owner's note, or one already forgotten, is not).
    */
   async forget(input: { owners: readonly string[]; ids: readonly string[] }, db: Db = this.db): Promise<number> {
     if (input.ids.length === 0) return 0;
-    const rows = await db
-      .update(memories)
-      .set({ text: '', embedding: null, embeddingModel: null, forgottenAt: this.clock.now() })
-      .where(
-        and(
-          inArray(memories.id, [...input.ids]),
-          inArray(memories.owner, [...input.owners]),
-          isNull(memories.forgottenAt),
-        ),
-      )
-      .returning({ id: memories.id });
+    const where = and(
+      inArray(memories.id, [...input.ids]),
+      inArray(memories.owner, [...input.owners]),
+      isNull(memories.forgottenAt),
+    );
+    const at = this.clock.now();
+    const notes = await db
+      .select({ id: memories.id, owner: memories.owner, hash: memories.textHash })
+      .from(memories)
+      .where(where);
+    await this.journal?.append(notes.map((n) => ({ ...n, at: at.toISOString() })));
+    const rows = await db.update(memories).set(TOMBSTONE(at)).where(where).returning({ id: memories.id });
     return rows.length;
+  }
+
+  /**
+   * Applies the forget journal again: every journalled note, and any note of its owner with the same
+   * words (imported again under another id), is a tombstone. What a restored backup brought back is
+   * forgotten again; run at start. Returns how many notes it forgot.
+   */
+  async replayForgets(): Promise<number> {
+    const entries = (await this.journal?.entries()) ?? [];
+    let forgot = 0;
+    for (const e of entries) {
+      const same = or(eq(memories.id, e.id), and(eq(memories.owner, e.owner), eq(memories.textHash, e.hash)));
+      const rows = await this.db
+        .update(memories)
+        .set(TOMBSTONE(this.clock.now()))
+        .where(and(same, isNull(memories.forgottenAt)))
+        .returning({ id: memories.id });
+      forgot += rows.length;
+    }
+    return forgot;
   }
 
   /** The current note `id` of `owners`, if it is one. */

@@ -19,6 +19,8 @@ const TOLD: Record<RememberOutcome['outcome'], (o: RememberOutcome) => string> =
     `Kept as ${o.id} beside ${o.conflictsWith}: the person said otherwise, and a weaker source never ` +
     'overwrites that. Mention the conflict if it matters.',
   duplicate: (o) => `Already remembered (${o.id}).`,
+  older: (o) =>
+    `Kept as ${o.id}, as history: ${o.newer} is true since later, and an older fact never overwrites a newer one.`,
   forgotten: () =>
     'Not stored: the person asked to forget this. Only their saying it again (source "stated") stores it.',
 };
@@ -56,12 +58,26 @@ export function memoryTools(memory: MemoryPort) {
       input: z.object({
         text: z.string().trim().min(1).max(1_000).describe('The fact, in a sentence'),
         subject: z.string().max(100).optional().describe('What it is about, a few words'),
+        valid_from: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date, YYYY-MM-DD' })
+          .optional()
+          .describe('When it became true, as the person said (YYYY-MM-DD); leave out for now'),
         source: z.enum(MEMORY_SOURCES).default('inferred'),
         scope: z.enum(['person', 'chat']).default('person'),
       }),
       precheck: (_args, ctx) => void turnOf(ctx),
-      async run({ text, subject, source, scope }, ctx) {
-        const outcome = await memory.remember(turnOf(ctx), { text, source, scope, ...(subject && { subject }) });
+      async run({ text, subject, source, scope, valid_from }, ctx) {
+        const validFrom = valid_from ? new Date(`${valid_from}T00:00:00Z`) : undefined;
+        if (validFrom && Number.isNaN(validFrom.getTime()))
+          throw new RefusedBeforeEffect(`${valid_from} is not a date`);
+        const outcome = await memory.remember(turnOf(ctx), {
+          text,
+          source,
+          scope,
+          ...(subject && { subject }),
+          ...(validFrom && { validFrom }),
+        });
         return TOLD[outcome.outcome](outcome);
       },
     }),
