@@ -123,4 +123,21 @@ describe('memory tools', () => {
     expect((await store.recent(['person:maya'], 20)).map((n) => n.id)).not.toContain(ids[1]);
     expect(await registry.classify('memory_forget', {}, as('42'))).toMatchObject({ kind: 'refuse' });
   });
+
+  it('memory_store takes when a fact became true: an older one written later is kept as history', async () => {
+    const now = { text: 'I work at Zain', subject: 'employer', source: 'stated', valid_from: '2025-09-01' };
+    const before = { text: 'I worked at KOC', subject: 'employer', source: 'stated', valid_from: '2019-02-01' };
+    const current = await registry.execute('memory_store', now, as('42'));
+    const id = /\((mem_[0-9a-f]+)\)/.exec(current.ok ? current.output : '')![1]!;
+    expect(await registry.execute('memory_store', before, as('42'))).toMatchObject({
+      ok: true,
+      output: expect.stringMatching(new RegExp(`^Kept as mem_[0-9a-f]+, as history: ${id} is true since later`)),
+    });
+    const texts = (await store.recent(['person:maya'], 50)).map((n) => n.text);
+    expect(texts).toContain('I work at Zain');
+    expect(texts).not.toContain('I worked at KOC');
+    expect(await registry.classify('memory_store', { ...now, valid_from: 'last year' }, as('42'))).toMatchObject({
+      kind: 'invalid',
+    });
+  });
 });
