@@ -3,10 +3,15 @@
 // question — never a date of its own. parseWhen refuses such words, so no path reads them as "today at 9".
 import { describe, expect, it } from 'vitest';
 import { anchorWhen, type DatedNote } from '../../src/core/schedules/anchor.ts';
+import { scheduleTools } from '../../src/core/schedules/tools.ts';
 import { parseWhen } from '../../src/core/schedules/when.ts';
+import { ToolRegistry } from '../../src/core/tools/registry.ts';
 
 const NOW = new Date('2026-12-01T09:00:00Z');
 const ZONE = 'Asia/Kuwait';
+const never = () => {
+  throw new Error('not called');
+};
 const note = (id: string, text: string, written = NOW): DatedNote => ({ id, text, createdAt: written });
 
 /** A memory holding `notes`: those that hold every word asked for, as the memory's full-text search finds them. */
@@ -109,5 +114,26 @@ describe('anchoring a time to memory', () => {
     await expect(anchorWhen('the day before my exam at 9am', { now: NOW, zone: ZONE, ...memory })).rejects.toThrow(
       /not in the future/,
     );
+  });
+
+  it('schedule_task refuses a remembered day as a cron pattern before any card, pointing to schedule_reminder', async () => {
+    const registry = new ToolRegistry();
+    const port = { remind: never, addCron: never, format: never, anchor: never } as unknown as Parameters<
+      typeof scheduleTools
+    >[0];
+    for (const tool of scheduleTools(port)) registry.register(tool);
+    const ctx = {
+      workspace: '/nonexistent',
+      env: {},
+      turn: { chat: 'telegram:42', requester: { platform: 'telegram', id: '42' }, threadId: 't' },
+    };
+    const pattern = 'the day before my exam at 9am';
+    expect(await registry.classify('schedule_task', { pattern, prompt: 'revise' }, ctx)).toMatchObject({
+      kind: 'refuse',
+      reason: expect.stringContaining('use schedule_reminder'),
+    });
+    expect(await registry.classify('schedule_task', { pattern: '0 9 * * *', prompt: 'revise' }, ctx)).toMatchObject({
+      kind: 'ask',
+    });
   });
 });

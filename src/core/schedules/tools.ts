@@ -3,6 +3,7 @@ import { RefusedBeforeEffect } from '../effects/index.ts';
 import { KazmaError } from '../errors.ts';
 import type { ChatRef } from '../surface/index.ts';
 import { defineTool, type ToolContext } from '../tools/index.ts';
+import { findAnchor } from './anchor-phrase.ts';
 import type { Schedules } from './service.ts';
 
 /** The chat a scheduled job answers in: the turn's (a task's thread has none of its own). */
@@ -77,6 +78,14 @@ export function scheduleTools(schedules: SchedulesPort) {
       effects: true,
       outside: false,
       input: z.object({ pattern: z.string().min(1).max(100), prompt: z.string().min(1).max(4000) }),
+      // A day named by something remembered is one day, not a cron pattern: never read as one.
+      precheck({ pattern }) {
+        if (findAnchor(pattern))
+          throw new RefusedBeforeEffect(
+            `"${pattern}" names one day by something remembered, not a repeating schedule; nothing was ` +
+              'scheduled. For a one-off, use schedule_reminder, which anchors that day to memory',
+          );
+      },
       async run({ pattern, prompt }, ctx) {
         const row = await schedules.addCron({ pattern, prompt, chat: chatOf(ctx), requester: ctx.turn!.requester });
         return `Scheduled ${row.id}: "${row.pattern}" (${row.zone}) runs: ${row.text}`;
