@@ -12,6 +12,7 @@ export function registerCommands(m: Modules, clock: Clock): void {
     ...m.approvals.commands,
     ...m.tasks.commands,
     ...m.schedules.commands,
+    ...(m.memory?.commands ?? []),
     ...m.runs.commands,
     m.settings.command,
     m.pairing.command,

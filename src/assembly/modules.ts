@@ -120,6 +120,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     clock,
     logger,
     tasks: tasks.tasks,
+    ...(memory && { notesAbout: (requester, chat, words) => memory.memory.notesWith({ chat, requester }, words) }),
   });
   const serverRequests = serverRequestHandler({
     questions,
@@ -212,6 +213,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     agent,
     tasks,
     schedules,
+    memory,
     mcp,
     skills,
     settings,

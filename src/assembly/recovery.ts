@@ -20,6 +20,8 @@ export async function recoverAtStart(base: Base, m: Modules, o: RecoveryOptions)
   // left owed, before it started is the last run's: marked "delivery unknown" (the effect carried out) now,
   // not after the staleness wait other processes need. Not one moved since: the platforms and workers
   // started before this may be sending, or deciding, already.
+  // Notes forgotten after the backup this database was restored from: forgotten again (memory/journal.ts).
+  await m.memory?.memory.replayForgets();
   await base.outbox.recover({ sendingBefore: solo ? o.bootedAt : new Date(Date.now() - SENDING_STALE_MS) });
   await m.questions.recoverEffects(solo ? { staleBefore: o.bootedAt } : {});
   await m.approvals.reconciler.sweep();

@@ -75,9 +75,9 @@ for (const backend of BACKENDS) {
       expect(prompt).not.toContain('Recalled notes');
     });
 
-    it('remembers through the model’s remember call without a card, and recalls it after /new', async () => {
+    it('remembers through the model’s memory_store call without a card, and recalls it after /new', async () => {
       const args = { text: 'My sister is called Sara', subject: 'sister', source: 'stated' };
-      llm.script({ toolCalls: [{ name: 'remember', args }] }, { text: 'Noted.' });
+      llm.script({ toolCalls: [{ name: 'memory_store', args }] }, { text: 'Noted.' });
       await say('telegram', 'telegram:42', '42', 'Remember: my sister is called Sara');
       await say('telegram', 'telegram:42', '42', '/new');
       const prompt = await promptFor('telegram', 'telegram:42', '42', 'What is my sister called?');

@@ -125,6 +125,7 @@ describe('/jobs and /cron', () => {
   } as unknown as ScheduleRow;
   const port: ScheduleCommandsPort = {
     recordReminder: async () => row,
+    anchor: async () => ({ kind: 'plain' }),
     recordCron: async (_tx, input) => {
       log.push(`cron ${JSON.stringify(input.pattern)} ${JSON.stringify(input.prompt)}`);
       return row;

@@ -28,6 +28,7 @@ const INVOCATIONS: Record<string, string[]> = {
   remind: ['/remind in 30m stretch'],
   cron: ['/cron add "0 9 * * 1-5" summarise the alerts'],
   jobs: ['/jobs', '/jobs cancel jb_none'],
+  memory: ['/memory', '/memory search exam', '/memory forget mem_none'],
   incidents: ['/incidents'],
   config: [
     '/config tools list',

@@ -67,9 +67,10 @@ function calls(skill: string): Record<string, { args: Record<string, unknown>; s
     list_agent_skills: { args: {}, shows: 'compiled-skill' },
     load_agent_skill: { args: { name: 'compiled-skill' }, shows: 'Say hello from the compiled build.' },
     start_task: { args: { goal: 'count to three' }, shows: /task/i },
-    remember: { args: { text: 'The bundle remembers', source: 'stated' }, shows: 'Remembered' },
+    memory_store: { args: { text: 'The bundle remembers', source: 'stated' }, shows: 'Remembered' },
+    memory_search: { args: { query: 'what does the bundle remember?' }, shows: /bundle remembers|Nothing remembered/ },
     // An id nobody has: the refusal before any card is the tool reaching its store.
-    forget: { args: { id: 'mem_0' }, shows: 'there is no note mem_0' },
+    memory_forget: { args: { id: 'mem_0' }, shows: 'there is no note mem_0' },
     schedule_reminder: { args: { when: 'in 2 hours', text: 'stretch' }, shows: 'stretch' },
     schedule_task: { args: { pattern: '0 9 * * *', prompt: 'report' }, shows: '0 9 * * *' },
     mcp_list_resources: { args: { server: 'everything' }, shows: 'demo://' },

@@ -5,7 +5,10 @@ const settings = { minScore: 0.35, maxGap: 0.25, maxNotes: 6, maxTokens: 600, mi
 let n = 0;
 const note = (text: string, similarity: number | null = null, source: 'stated' | 'inferred' | 'tool' = 'stated') => ({
   id: `mem_${++n}`,
+  owner: 'person:maya',
   text,
+  validFrom: null,
+  conflictsWith: null,
   subject: null,
   source,
   createdAt: new Date('2026-12-01T09:00:00Z'),

@@ -82,8 +82,8 @@ describeEachBackend('memory store', (db) => {
   it('forgets as a tombstone that stays forgotten: the words are gone and not inferred back', async () => {
     const owner = 'person:forget';
     const note = await store().remember({ owner, text: 'I live at 5 Palm Street', source: 'stated' });
-    expect(await store().forget({ owners: ['person:someone-else'], id: note.id })).toBe(false);
-    expect(await store().forget({ owners: [owner], id: note.id })).toBe(true);
+    expect(await store().forget({ owners: ['person:someone-else'], ids: [note.id] })).toBe(0);
+    expect(await store().forget({ owners: [owner], ids: [note.id] })).toBe(1);
     expect(await store().candidates({ owners: [owner], query: 'palm street' })).toEqual([]);
     const [row] = await db()
       .db.execute<{ text: string }>(sql`select text from memories where id = ${note.id}`)

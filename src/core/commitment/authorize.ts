@@ -1,4 +1,4 @@
-import { firstRefusal, type AuthorizeEffect, type Guard } from '../tools/index.ts';
+import { firstRefusal, resolveCall, type AuthorizeEffect, type Guard } from '../tools/index.ts';
 import type { Clarifier } from './clarify.ts';
 import { SEND_MESSAGE } from './send-message.ts';
 import { decideTarget, type OutboundConfig } from './targets.ts';
@@ -16,14 +16,16 @@ export interface AuthorizeOptions {
  * tool's own policy, the commitment guard — protected settings, catastrophic shell — and the egress
  * guard), then the commitment decisions a guard cannot make: a `send_message` alias is rewritten to
  * its chat (the approval card says so), a target that is not allowed becomes a clarify card, and an
- * unreadable one is refused. Runs before an approval card exists and again right before the effect;
- * it changes nothing itself (a clarify card is posted only when the call runs).
+ * unreadable one is refused; another tool's own `resolve` rewrites its arguments (a date anchored to
+ * memory: schedule_reminder) or refuses with a question. Runs before an approval card exists and again
+ * right before the effect; it changes nothing itself (a clarify card is posted only when the call runs).
  */
 export function createAuthorizeEffect(options: AuthorizeOptions): AuthorizeEffect {
   return async (call, ctx) => {
     const reason = await firstRefusal(options.guards, call, ctx);
     if (reason !== undefined) return { kind: 'refuse', reason };
-    if (call.tool.name !== SEND_MESSAGE) return { kind: 'allow' };
+    // The tool's own rewrite: a date anchored to memory (its note is on the card), or a question instead.
+    if (call.tool.name !== SEND_MESSAGE) return resolveCall(call, ctx);
     const { to, text } = call.args as { to: string; text: string };
     const decision = decideTarget(to, options.outbound);
     if (decision.kind === 'refuse') return decision;

@@ -3,7 +3,8 @@ import { duration } from './duration.ts';
 
 /**
  * `memory` in kazma.yaml: what Kazma remembers and recalls (docs/configuration.md, docs/chat.md).
- * The recall thresholds are provisional until the recall benchmark sets them (issue 39 §5).
+ * The recall thresholds' defaults are what `bench/memory-recall.ts --tune` picks on its tuning half
+ * (bench/memory-recall/results.v1.json holds their scores; a test keeps them from falling).
  *
  * @example
  * memory:
@@ -14,6 +15,11 @@ export const memorySchema = z
   .strictObject({
     /** Off: no memory tools, nothing recalled (what is stored stays). */
     enabled: z.boolean().default(true),
+    /**
+     * The forget journal (memory/journal.ts): every forgetting, re-applied at start, so a restored backup
+     * does not bring forgotten notes back. Empty: `<data_dir>/memory-forgotten.jsonl`.
+     */
+    forget_journal: z.string().default(''),
     embeddings: z
       .strictObject({
         /** The embedding model's name at the endpoint. */
@@ -30,9 +36,9 @@ export const memorySchema = z
         /** A note is recalled only when its score (lift over the background + word overlap) reaches this. */
         min_score: z.number().min(0).max(2).default(0.35),
         /** The least the background similarity is taken to be (with few notes there is none to measure). */
-        min_background: z.number().min(0).max(1).default(0.2),
+        min_background: z.number().min(0).max(1).default(0.1),
         /** Notes after a drop in score larger than this are left out, however high they are. */
-        max_gap: z.number().min(0).max(2).default(0.25),
+        max_gap: z.number().min(0).max(2).default(0.1),
         /** At most this many notes per turn. */
         max_notes: z.number().int().min(0).max(50).default(6),
         /** At most this many approximate tokens (~4 characters each) of recalled notes per turn. */

@@ -1,3 +1,4 @@
+import type { Db } from '../db/index.ts';
 import type { Actor } from '../surface/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
@@ -56,7 +57,7 @@ export class Memory {
   /** Writes a note of the person (or, `scope: 'chat'`, of the chat), with its embedding when there is one. */
   async remember(
     turn: TurnParties,
-    note: Pick<NewMemory, 'text' | 'subject' | 'source'> & { scope: keyof MemoryOwners },
+    note: Pick<NewMemory, 'text' | 'subject' | 'source' | 'validFrom'> & { scope: keyof MemoryOwners },
   ): Promise<RememberOutcome> {
     const owner = this.ownersOf(turn)[note.scope];
     const embedding = await this.embed(note.text);
@@ -65,6 +66,7 @@ export class Memory {
       text: note.text,
       source: note.source,
       ...(note.subject && { subject: note.subject }),
+      ...(note.validFrom && { validFrom: note.validFrom }),
       ...(embedding && { embedding }),
     });
   }
@@ -75,10 +77,46 @@ export class Memory {
     return this.deps.store.find([person, chat], id);
   }
 
-  /** Forgets the note `id` of the person or the chat (a tombstone); false when it is neither's. */
-  forget(turn: TurnParties, id: string): Promise<boolean> {
+  /** The current notes of the person and the chat that hold every content word of `words` (a date's anchor). */
+  notesWith(turn: TurnParties, words: string): Promise<MemoryNote[]> {
     const { person, chat } = this.ownersOf(turn);
-    return this.deps.store.forget({ owners: [person, chat], id });
+    return this.deps.store.withWords([person, chat], words);
+  }
+
+  /** Forgets notes of the person or the chat (tombstones), on `db`; how many it forgot. */
+  forgetOn(db: Db | undefined, turn: TurnParties, ids: readonly string[]): Promise<number> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.forget({ owners: [person, chat], ids }, db);
+  }
+
+  /** At start: the forget journal applied again (store.ts replayForgets); what it forgot is logged. */
+  async replayForgets(): Promise<void> {
+    const forgot = await this.deps.store.replayForgets();
+    if (forgot > 0)
+      this.deps.logger.info({ forgot }, 'memory: forgotten notes a restore brought back are forgotten again');
+  }
+
+  /** The newest current notes of the person and the chat. */
+  recent(turn: TurnParties, limit: number): Promise<MemoryNote[]> {
+    const { person, chat } = this.ownersOf(turn);
+    return this.deps.store.recent([person, chat], limit);
+  }
+
+  /**
+   * The notes of the person and the chat that bear on `query`, best first: recall's score and floor,
+   * without its cut at a gap or its token budget.
+   */
+  async search(turn: TurnParties, query: string, limit = 10): Promise<MemoryNote[]> {
+    if (query.trim() === '') return [];
+    const { person, chat } = this.ownersOf(turn);
+    const embedding = await this.embed(query);
+    const candidates = await this.deps.store.candidates({
+      owners: [person, chat],
+      query,
+      ...(embedding && { embedding }),
+    });
+    const settings = { ...this.deps.recall, maxGap: Number.POSITIVE_INFINITY, maxTokens: Number.POSITIVE_INFINITY };
+    return selectRecalled(query, candidates, { ...settings, maxNotes: limit });
   }
 
   /**

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type Db, type MemorySource, schema } from '../db/index.ts';
 
+import type { ForgetJournal } from './journal.ts';
 import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
 import { type Embedding, type SimilarityKind, similarityKind, similarityOf } from './similarity.ts';
 import { contentWords } from './words.ts';
@@ -11,10 +12,16 @@ const { memories } = schema;
 /** A note as recall and the tools see it. */
 export interface MemoryNote {
   id: string;
+  /** `person:…`, `user:…` or `chat:…` (service.ts ownersOf). */
+  owner: string;
   text: string;
   subject: string | null;
   source: MemorySource;
   createdAt: Date;
+  /** When it became true, as stated; null: when it was written. */
+  validFrom: Date | null;
+  /** The stronger note it disagrees with, if any. */
+  conflictsWith: string | null;
 }
 
 /** A note found for a query: its cosine similarity (null without embeddings) and its place by similarity. */
@@ -25,12 +32,18 @@ export interface Candidate extends MemoryNote {
 /** How many notes each half of a search brings back: the similarity ranks recall's background needs (4–15) and more. */
 const PER_SEARCH = 24;
 
+/** A forgotten note: its words and vector cleared; its hash stays, so the words are not brought back. */
+const TOMBSTONE = (at: Date) => ({ text: '', embedding: null, embeddingModel: null, forgottenAt: at });
+
 const NOTE_COLUMNS = {
   id: memories.id,
+  owner: memories.owner,
   text: memories.text,
   subject: memories.subject,
   source: memories.source,
   createdAt: memories.createdAt,
+  validFrom: memories.validFrom,
+  conflictsWith: memories.conflictsWith,
 };
 
 /**
@@ -41,11 +54,13 @@ const NOTE_COLUMNS = {
 export class MemoryStore {
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly journal: ForgetJournal | undefined;
   private kind: Promise<SimilarityKind> | undefined;
 
-  constructor(deps: { db: Db; clock: Clock }) {
+  constructor(deps: { db: Db; clock: Clock; journal?: ForgetJournal }) {
     this.db = deps.db;
     this.clock = deps.clock;
+    this.journal = deps.journal;
   }
 
   /** Writes a note under the provenance ladder (remember.ts). */
@@ -54,16 +69,45 @@ export class MemoryStore {
   }
 
   /**
-   * Forgets one current note of `owners`: its words and vector are cleared and the row stays as a
-   * tombstone. False when no such note (another owner's, or already forgotten).
+   * Forgets current notes of `owners` (on `db`: a command's journalled transaction): each is written to
+   * the forget journal first (journal.ts), then its words and vector are cleared and the row stays as a
+   * tombstone. Returns how many were forgotten (another owner's note, or one already forgotten, is not).
    */
-  async forget(input: { owners: readonly string[]; id: string }): Promise<boolean> {
-    const rows = await this.db
-      .update(memories)
-      .set({ text: '', embedding: null, embeddingModel: null, forgottenAt: this.clock.now() })
-      .where(and(eq(memories.id, input.id), inArray(memories.owner, [...input.owners]), isNull(memories.forgottenAt)))
-      .returning({ id: memories.id });
-    return rows.length > 0;
+  async forget(input: { owners: readonly string[]; ids: readonly string[] }, db: Db = this.db): Promise<number> {
+    if (input.ids.length === 0) return 0;
+    const where = and(
+      inArray(memories.id, [...input.ids]),
+      inArray(memories.owner, [...input.owners]),
+      isNull(memories.forgottenAt),
+    );
+    const at = this.clock.now();
+    const notes = await db
+      .select({ id: memories.id, owner: memories.owner, hash: memories.textHash })
+      .from(memories)
+      .where(where);
+    await this.journal?.append(notes.map((n) => ({ ...n, at: at.toISOString() })));
+    const rows = await db.update(memories).set(TOMBSTONE(at)).where(where).returning({ id: memories.id });
+    return rows.length;
+  }
+
+  /**
+   * Applies the forget journal again: every journalled note, and any note of its owner with the same
+   * words (imported again under another id), is a tombstone. What a restored backup brought back is
+   * forgotten again; run at start. Returns how many notes it forgot.
+   */
+  async replayForgets(): Promise<number> {
+    const entries = (await this.journal?.entries()) ?? [];
+    let forgot = 0;
+    for (const e of entries) {
+      const same = or(eq(memories.id, e.id), and(eq(memories.owner, e.owner), eq(memories.textHash, e.hash)));
+      const rows = await this.db
+        .update(memories)
+        .set(TOMBSTONE(this.clock.now()))
+        .where(and(same, isNull(memories.forgottenAt)))
+        .returning({ id: memories.id });
+      forgot += rows.length;
+    }
+    return forgot;
   }
 
   /** The current note `id` of `owners`, if it is one. */
@@ -87,6 +131,19 @@ export class MemoryStore {
       .select(NOTE_COLUMNS)
       .from(memories)
       .where(this.current(owners))
+      .orderBy(desc(memories.seq))
+      .limit(limit);
+  }
+
+  /** The current notes of `owners` holding every content word of `words` (full text), newest first. */
+  withWords(owners: readonly string[], words: string, limit = 20): Promise<MemoryNote[]> {
+    const held = contentWords(words);
+    if (held.length === 0) return Promise.resolve([]);
+    const query = sql`websearch_to_tsquery('simple', ${held.join(' ')})`;
+    return this.db
+      .select(NOTE_COLUMNS)
+      .from(memories)
+      .where(and(this.current(owners), sql`${memories.search} @@ ${query}`))
       .orderBy(desc(memories.seq))
       .limit(limit);
   }

@@ -10,12 +10,16 @@ import {
 } from '../commands/index.ts';
 import type { Db } from '../db/index.ts';
 import { KazmaError } from '../errors.ts';
+import type { Anchoring } from './anchor.ts';
+import type { ReminderInput } from './inputs.ts';
 import type { ScheduleRow } from './store.ts';
 
 /** What the schedule commands use of the schedules module. */
 export interface ScheduleCommandsPort {
   /** Writes a reminder's row on `tx` (the command's journalled transaction). */
-  recordReminder(tx: Db, input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
+  recordReminder(tx: Db, input: ReminderInput): Promise<ScheduleRow>;
+  /** Anchors a time that names a remembered thing ("the day before my exam") to the person's memory. */
+  anchor(input: { words: string; chat: ChatRef; requester: Actor }): Promise<Anchoring>;
   /** Writes a cron job's row on `tx`. */
   recordCron(tx: Db, input: { pattern: string; prompt: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow>;
   /** Gives a recorded row its job, keyed by the row id (so again makes none); throws for a refused pattern. */
@@ -53,12 +57,17 @@ function remindCommand(port: ScheduleCommandsPort): ChatCommand {
       if (!ctx.rest.trim())
         return ctx.reply('Usage: /remind <when> <text>, e.g. /remind in 30m stretch, /remind tomorrow 9am standup.');
       try {
+        // From memory, without a model call: "the day before my exam at 9am" becomes its date, or a question.
+        const anchoring = await port.anchor({ words: ctx.rest, chat: ctx.chat, requester: ctx.actor });
+        if (anchoring.kind === 'ask') return ctx.reply(anchoring.question);
+        const from = anchoring.kind === 'anchored' ? `${anchoring.said}: ${anchoring.from}` : undefined;
+        const words = anchoring.kind === 'anchored' ? anchoring.words : ctx.rest;
         const row = await recordOnce(ctx, port, 'remind', (tx) =>
-          port.recordReminder(tx, { words: ctx.rest, chat: ctx.chat, requester: ctx.actor }),
+          port.recordReminder(tx, { words, chat: ctx.chat, requester: ctx.actor, ...(from && { from }) }),
         );
         return ctx.reply(
-          `⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${row.id}; /jobs cancel ${row.id} ` +
-            `to cancel).`,
+          `⏰ I will remind this chat on ${port.format(row.dueAt!)}: ${row.text} (${from ? `${from}; ` : ''}` +
+            `${row.id}; /jobs cancel ${row.id} to cancel).`,
         );
       } catch (error) {
         return ctx.reply(`Not scheduled: ${why(error)}.`);

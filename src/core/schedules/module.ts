@@ -10,7 +10,7 @@ import type { OutboxDispatcher } from '../outbox/index.ts';
 import type { Tasks } from '../tasks/index.ts';
 import type { ToolRegistry } from '../tools/index.ts';
 import { scheduleCommands, scheduleStatus } from './commands.ts';
-import { Schedules } from './service.ts';
+import { Schedules, type SchedulesOptions } from './service.ts';
 import { scheduleTools } from './tools.ts';
 
 /** What {@link createSchedules} needs. */
@@ -23,6 +23,8 @@ export interface SchedulesDeps {
   tasks: Pick<Tasks, 'start'>;
   registry: ToolRegistry;
   access: AccessPolicy;
+  /** The requester's remembered notes holding some words (the memory module; absent when memory is off). */
+  notesAbout?: SchedulesOptions['notesAbout'];
   clock: Clock;
   logger: Logger;
 }
@@ -43,6 +45,7 @@ export function createSchedules({
   tasks,
   registry,
   access,
+  notesAbout,
   clock,
   logger,
 }: SchedulesDeps): SchedulesModule {
@@ -55,11 +58,13 @@ export function createSchedules({
     zone: loaded.config.time.zone,
     startTask: (input) => tasks.start(input),
     operatorName: (actor) => access.operatorOf(actor)?.name,
+    ...(notesAbout && { notesAbout }),
   });
   kinds.register(schedules.fireJob).register(schedules.cronJob);
   for (const tool of scheduleTools(schedules)) registry.register(tool);
   const port = {
     recordReminder: (tx: Db, input: Parameters<Schedules['remind']>[0]) => schedules.recordReminder(tx, input),
+    anchor: (input: Parameters<Schedules['anchor']>[0]) => schedules.anchor(input),
     recordCron: (tx: Db, input: Parameters<Schedules['addCron']>[0]) => schedules.recordCron(tx, input),
     arm: (row: Parameters<Schedules['arm']>[0]) => schedules.arm(row),
     cancel: (id: string) => schedules.cancel(id),

@@ -20,7 +20,10 @@ import {
   settleSchedule,
   type ScheduleRow,
 } from './store.ts';
+import { anchorWhen, type Anchoring, type DatedNote } from './anchor.ts';
 import { parseWhen } from './when.ts';
+import { formatInZone } from './zoned.ts';
+import type { CronInput, ReminderInput } from './inputs.ts';
 
 /** Options for {@link Schedules}. */
 export interface SchedulesOptions {
@@ -30,6 +33,8 @@ export interface SchedulesOptions {
   /** Starts the task a cron job runs (the tasks module). */
   startTask(input: { goal: string; origin: ChatRef; requester: Actor }): Promise<unknown>;
   operatorName: (actor: Actor) => string | undefined;
+  /** The requester's remembered notes that hold `words` (the memory module); absent: memory is off. */
+  notesAbout?: (requester: Actor, chat: ChatRef, words: string) => Promise<DatedNote[]>;
   /** `time.zone`. */
   zone: string;
   clock: Clock;
@@ -38,13 +43,6 @@ export interface SchedulesOptions {
 
 /** Attempts of a firing: 1 s, then doubling, about two minutes in all. */
 const RIDE_OUT_OUTAGES = { attempts: 8, backoffMs: 1_000 } as const;
-
-interface CronInput {
-  pattern: string;
-  prompt: string;
-  chat: ChatRef;
-  requester: Actor;
-}
 
 /** A reminder that fires this long after it was due says it is late. */
 const LATE_AFTER_MS = 60_000;
@@ -84,12 +82,22 @@ export class Schedules {
   }
 
   /** `/remind <when> <text>`: reads the time in `time.zone`, records the reminder, and schedules it. */
-  async remind(input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
+  async remind(input: ReminderInput): Promise<ScheduleRow> {
     return this.arm(await this.recordReminder(this.#o.db, input));
   }
 
-  /** {@link remind}'s row, written on `db` (a command's transaction); {@link arm} then schedules it. */
-  async recordReminder(db: Db, input: { words: string; chat: ChatRef; requester: Actor }): Promise<ScheduleRow> {
+  /** Anchors a time that names a remembered thing ("the day before my exam") to the requester's memory. */
+  anchor(input: { words: string; chat: ChatRef; requester: Actor }): Promise<Anchoring> {
+    const about = this.#o.notesAbout;
+    const notesAbout = about && ((words: string) => about(input.requester, input.chat, words));
+    return anchorWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone, ...(notesAbout && { notesAbout }) });
+  }
+
+  /**
+   * {@link remind}'s row, written on `db` (a command's transaction); {@link arm} then schedules it. `from`
+   * (where an anchored date came from) is kept with the words.
+   */
+  async recordReminder(db: Db, input: ReminderInput): Promise<ScheduleRow> {
     const when = await parseWhen(input.words, { now: this.#o.clock.now(), zone: this.#o.zone });
     if (!when.rest)
       throw new ScheduleError(`what should I remind you of at ${this.format(when.at)}? Write it after the time`);
@@ -101,7 +109,7 @@ export class Schedules {
       text: when.rest,
       dueAt: when.at,
       zone: this.#o.zone,
-      words: when.words,
+      words: input.from ? `${when.words} (${input.from})` : when.words,
     });
   }
 
@@ -220,17 +228,7 @@ export class Schedules {
 
   /** `Tue 24 Dec 2026, 18:00 (Asia/Kuwait)`. */
   format(at: Date): string {
-    const text = new Intl.DateTimeFormat('en-GB', {
-      timeZone: this.#o.zone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(at);
-    return `${text} (${this.#o.zone})`;
+    return formatInZone(at, this.#o.zone);
   }
 
   async #enqueueFire(row: ScheduleRow): Promise<void> {

@@ -4,6 +4,7 @@
 // A clock time ("2027-07-15 09:00", "tomorrow 9am", "in 3 days") is read with the zone's offset on that
 // date (zoned.ts); "in 2 hours" is elapsed time; a zone in the words ("09:00 UTC") wins.
 import { KazmaError } from '../errors.ts';
+import { findAnchor } from './anchor-phrase.ts';
 import { readTokens } from './arabic.ts';
 import { zonedInstant, zoneOffsetMs } from './zoned.ts';
 
@@ -51,6 +52,13 @@ function expandUnits(word: string): string {
  * is ambiguous (`03/04`: March 4th or April 3rd?).
  */
 export async function parseWhen(text: string, options: { now: Date; zone: string }): Promise<ParsedWhen> {
+  // "the day before my exam at 9am" is anchored to memory first (anchor.ts); read here, it would be today at 9.
+  const anchor = findAnchor(text);
+  if (anchor)
+    throw new WhenError(
+      `"${text.slice(anchor.index, anchor.nouns[0]!.end)}" names a day by something remembered, ` +
+        'and no date for it was found',
+    );
   // Loaded on the first reminder, not at start (chrono.ts says why through a file of ours).
   const { parseTimes } = await import('./chrono.ts');
   const tokens = readTokens(text).map((t) => ({ ...t, read: expandUnits(t.read) }));

@@ -57,3 +57,18 @@ export function zonedInstant(wall: WallTime, zone: string): Date {
   // with the offset before the gap, which lands as far past the gap's end as the time was past its start.
   return new Date(fits.length > 0 ? Math.min(...fits) : asUtc - before);
 }
+
+/** `Tue 24 Dec 2026, 18:00 (Asia/Kuwait)`. */
+export function formatInZone(at: Date, zone: string): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${text} (${zone})`;
+}

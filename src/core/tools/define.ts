@@ -57,6 +57,12 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   /** Does the work. A string is passed to the model as is; anything else is JSON-encoded. */
   run(args: z.output<S>, ctx: ToolContext): Promise<unknown>;
   /**
+   * Rewrites a call's arguments before any card and again before the effect (a date anchored to memory):
+   * `note` says what changed and is shown on the card; undefined leaves them as they are. Throw
+   * `RefusedBeforeEffect` to refuse (a question for the person). Must not change anything.
+   */
+  resolve?(args: z.output<S>, ctx: ToolContext): Promise<{ args: z.output<S>; note: string } | undefined>;
+  /**
    * Cheap check before approval is even asked; throw `RefusedBeforeEffect` to refuse the call.
    * Must not change anything.
    */

@@ -5,6 +5,7 @@ export { fenceOutside } from './fence.ts';
 export type { AuthorizeEffect } from './guards/authorization.ts';
 export type { Guard } from './guards/guard.ts';
 export { createGuardList, firstRefusal } from './guards/list.ts';
+export { resolveCall } from './guards/authorization.ts';
 export { ToolRegistry } from './registry.ts';
 export { checkCatastrophic } from './shell/catastrophic.ts';
 export { gitEnv } from './shell/git-env.ts';

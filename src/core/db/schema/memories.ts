@@ -15,7 +15,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
  * stop words, so Arabic and English words match as written. `embedding` is a plain `real[]` (with the
  * model that made it), so a PostgreSQL without pgvector stores and compares it too. A forgotten note is a
  * tombstone: its text and embedding are cleared, its `text_hash` stays, so the same words are not brought
- * back by anything but the person saying them again. `superseded_by` names the note that replaced it.
+ * back by anything but the person saying them again. `superseded_by` names the note that replaced it (or,
+ * for a note about an older time written later, the newer one it stands behind).
  */
 export const memories = pgTable(
   'memories',
@@ -29,7 +30,11 @@ export const memories = pgTable(
     subject: text('subject'),
     source: text('source', { enum: MEMORY_SOURCES }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the fact became true, as stated ("since March"); null: when it was written (`created_at`). */
+    validFrom: timestamp('valid_from', { withTimezone: true }),
     supersededBy: text('superseded_by'),
+    /** A note from a stronger source this one disagrees with: both are kept and shown, never resolved silently. */
+    conflictsWith: text('conflicts_with'),
     forgottenAt: timestamp('forgotten_at', { withTimezone: true }),
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),

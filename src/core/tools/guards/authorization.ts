@@ -1,3 +1,4 @@
+import { RefusedBeforeEffect } from '../../effects/index.ts';
 import type { ToolContext } from '../define.ts';
 import type { Guard, GuardCall } from './guard.ts';
 import { firstRefusal } from './list.ts';
@@ -23,6 +24,22 @@ export type AuthorizeEffect = (call: GuardCall, ctx: ToolContext) => Promise<Aut
 export function guardsOnly(guards: readonly Guard[]): AuthorizeEffect {
   return async (call, ctx) => {
     const reason = await firstRefusal(guards, call, ctx);
-    return reason === undefined ? { kind: 'allow' } : { kind: 'refuse', reason };
+    return reason === undefined ? resolveCall(call, ctx) : { kind: 'refuse', reason };
   };
+}
+
+/**
+ * The tool's own rewrite of its arguments (`ToolDefinition.resolve`), as an authorization: allow (no
+ * rewrite), rewrite, or refuse. Fails closed: a resolve that throws refuses the call.
+ */
+export async function resolveCall(call: GuardCall, ctx: ToolContext): Promise<Authorization> {
+  if (!call.tool.resolve) return { kind: 'allow' };
+  try {
+    const resolved = await call.tool.resolve(call.args, ctx);
+    return resolved ? { kind: 'rewrite', args: resolved.args, note: resolved.note } : { kind: 'allow' };
+  } catch (error) {
+    if (error instanceof RefusedBeforeEffect) return { kind: 'refuse', reason: error.reason };
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'refuse', reason: `the arguments of "${call.tool.name}" could not be resolved: ${message}` };
+  }
 }
