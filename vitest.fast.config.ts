@@ -20,6 +20,7 @@ export const PROCESS_TESTS = [
   'tests/console/cli-usage.test.ts',
   'tests/console/kazma-chat.test.ts',
   'tests/deploy/deploy-files.test.ts',
+  'tests/deploy/migrate-data.test.ts',
   'tests/effects/crash.test.ts',
   'tests/foundation/build.test.ts',
   'tests/foundation/compiled-tools.test.ts',

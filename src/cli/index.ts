@@ -12,6 +12,7 @@ export const subcommands: Record<string, () => Promise<Subcommand>> = {
   worker: async () => (await import('./commands/worker.ts')).worker,
   chat: async () => (await import('./commands/chat.ts')).chat,
   migrate: async () => (await import('./commands/migrate.ts')).migrate,
+  'migrate-data': async () => (await import('./commands/migrate-data.ts')).migrateData,
   'config check': async () => (await import('./commands/config-check.ts')).configCheck,
   doctor: async () => (await import('./commands/doctor.ts')).doctor,
   'mcp add': async () => (await import('./commands/mcp.ts')).mcpAdd,

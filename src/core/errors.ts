@@ -8,6 +8,7 @@ export type KazmaErrorCode =
   | 'agent_skill_invalid'
   | 'agent_skill_source_refused'
   | 'cas_unknown_column'
+  | 'copy_target_not_empty'
   | 'chat_ref_invalid'
   | 'checkpointer_busy'
   | 'checkpointer_no_url'

@@ -1,5 +1,6 @@
 export { openDatabase, redactUrl, type Database, type Db } from './client.ts';
 export { migrateDatabase, type MigrationStep } from './migrate.ts';
+export { copyDatabase, DATA_SCHEMAS } from './copy.ts';
 export * as schema from './schema/index.ts';
 export { isConnectionError, onLiveConnection } from './connection-errors.ts';
 export { DataDirLockedError } from './data-dir-lock.ts';
