@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   type Db,
   approvalGates,
   approvalGrants,
   decisionAudit,
+  type GatePolicy,
   type GateState,
   type StoredActor,
 } from '../db/index.ts';
@@ -28,6 +29,7 @@ export interface NewGate {
   args: unknown;
   tier?: string;
   reason?: string;
+  policy?: GatePolicy | undefined;
   expiresAt: Date;
 }
 
@@ -35,7 +37,13 @@ export interface NewGate {
 export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
   const [row] = await db
     .insert(approvalGates)
-    .values({ ...gate, args: gate.args ?? {}, argsHash: canonicalArgsHash(gate.args ?? {}), state: 'pending' })
+    .values({
+      ...gate,
+      policy: gate.policy ?? null,
+      args: gate.args ?? {},
+      argsHash: canonicalArgsHash(gate.args ?? {}),
+      state: 'pending',
+    })
     .returning();
   return row!;
 }
@@ -87,7 +95,16 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
     .orderBy(approvalGates.expiresAt);
 }
 
-export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
+export type AuditOutcome =
+  | 'won'
+  | 'counted'
+  | 'duplicate'
+  | 'lost'
+  | 'refused'
+  | 'expired'
+  | 'superseded'
+  | 'escalated'
+  | 'unknown_gate';
 
 /**
  * Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`); an
@@ -130,7 +147,15 @@ export function grantPattern(args: unknown): string {
 
 export async function addGrant(
   db: Db,
-  grant: { chat: string; tool: string; args: unknown; grantedBy?: StoredActor; gateId?: string; expiresAt: Date },
+  grant: {
+    chat: string;
+    tool: string;
+    args: unknown;
+    grantedBy?: StoredActor;
+    gateId?: string;
+    approvals?: number;
+    expiresAt: Date;
+  },
 ): Promise<string> {
   const id = `gr_${randomBytes(6).toString('base64url')}`;
   await db.insert(approvalGrants).values({
@@ -140,13 +165,18 @@ export async function addGrant(
     pattern: grantPattern(grant.args),
     grantedBy: grant.grantedBy,
     gateId: grant.gateId,
+    approvals: grant.approvals ?? 1,
     expiresAt: grant.expiresAt,
   });
   return id;
 }
 
-/** The live grant covering this call in this chat, if any. */
-export async function findGrant(db: Db, call: { chat: string; tool: string; args: unknown }, now: Date) {
+/** The live grant covering this call in this chat, if any, given by at least `approvals` operators (default 1). */
+export async function findGrant(
+  db: Db,
+  call: { chat: string; tool: string; args: unknown; approvals?: number },
+  now: Date,
+) {
   const [row] = await db
     .select()
     .from(approvalGrants)
@@ -155,6 +185,7 @@ export async function findGrant(db: Db, call: { chat: string; tool: string; args
         eq(approvalGrants.chat, call.chat),
         eq(approvalGrants.tool, call.tool),
         eq(approvalGrants.pattern, grantPattern(call.args)),
+        gte(approvalGrants.approvals, call.approvals ?? 1),
         gt(approvalGrants.expiresAt, now),
         isNull(approvalGrants.revokedAt),
       ),

@@ -13,6 +13,7 @@ import { parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
 import { DurableApprovalBroker } from './durable-broker.ts';
+import { ApprovalPolicies } from './policy.ts';
 import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
 
 /** What the approval broker needs (built before the agent, which asks it questions). */
@@ -42,6 +43,7 @@ export function createApprovalBroker({
     secrets: loaded.secrets,
     clock,
     channels: approvals.channels as ChatRef[],
+    policies: new ApprovalPolicies(approvals),
     timeoutMs: approvals.timeout,
     grantTtlMs: approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),

@@ -61,5 +61,3 @@ export const approvalPoliciesSchema = z.array(approvalPolicySchema).default([]);
 
 /** `approvals.require: { <tool>: <n> }`: shorthand for a policy `{ match: { tools: [<tool>] }, approvals: <n> }`. */
 export const approvalRequireSchema = z.record(z.string().min(1), z.number().int().min(1).max(20)).default({});
-
-export type ApprovalPolicyConfig = z.output<typeof approvalPolicySchema>;

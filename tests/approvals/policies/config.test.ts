@@ -85,7 +85,9 @@ approvals:
     expect(issuesOf('approvals: { policies: [ { match: { tool: [shell] } } ] }')).toEqual([
       expect.stringMatching(/^approvals\.policies\[0\]\.match\.tool: unknown key \(did you mean "tools"\?\)$/),
     ]);
-    expect(issuesOf('approvals: { policies: [ { approvals: 0 } ] }')[0]).toMatch(/^approvals\.policies\[0\]\.approvals: /);
+    expect(issuesOf('approvals: { policies: [ { approvals: 0 } ] }')[0]).toMatch(
+      /^approvals\.policies\[0\]\.approvals: /,
+    );
     expect(issuesOf('approvals: { policies: [ { deny_reason: always } ] }')[0]).toMatch(
       /^approvals\.policies\[0\]\.deny_reason: /,
     );
