@@ -4,8 +4,9 @@ import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type DecisionKind, type FirstDecisionWins, storedActor } from '../decisions/index.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
+import { type ApprovalRecord, approvalRecords } from './export.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
-import { grantIfAlways, liveGrants } from './grants.ts';
+import { findGrant, grantIfAlways, liveGrants } from './grants.ts';
 import type { ApprovalPolicies } from './policy.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
@@ -196,11 +197,16 @@ export class DurableApprovalBroker implements ApprovalBroker {
 
   async isGranted(call: { chat: ChatRef; tool: string; args: unknown; tier?: string }): Promise<boolean> {
     const required = this.#o.policies?.required({ ...call, tier: call.tier ?? 'unknown' }) ?? 1;
-    return (await store.findGrant(this.#o.db, { ...call, approvals: required }, this.#clock.now())) !== undefined;
+    return (await findGrant(this.#o.db, { ...call, approvals: required }, this.#clock.now())) !== undefined;
   }
 
   grants(chat?: ChatRef): Promise<Grant[]> {
     return liveGrants(this.#o.db, chat, this.#clock.now());
+  }
+
+  /** Every step of the questions asked (approvalRecords), for `/approvals history` and the export. */
+  history(filter: Parameters<typeof approvalRecords>[1]): Promise<ApprovalRecord[]> {
+    return approvalRecords(this.#o.db, filter);
   }
 
   revokeGrant(id: string): Promise<boolean> {

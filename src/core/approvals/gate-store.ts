@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   type Db,
   approvalGates,
@@ -135,63 +135,6 @@ export async function auditOf(db: Db, gateId: string) {
     .from(decisionAudit)
     .where(and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId)))
     .orderBy(decisionAudit.id);
-}
-
-/**
- * The argument pattern an "always" covers. For shell it is the exact command (argv), so approving
- * `git status` never approves `rm -rf src`; for other tools the canonical arguments.
- */
-export function grantPattern(args: unknown): string {
-  return canonicalArgsHash(args ?? {});
-}
-
-export async function addGrant(
-  db: Db,
-  grant: {
-    chat: string;
-    tool: string;
-    args: unknown;
-    grantedBy?: StoredActor;
-    gateId?: string;
-    approvals?: number;
-    expiresAt: Date;
-  },
-): Promise<string> {
-  const id = `gr_${randomBytes(6).toString('base64url')}`;
-  await db.insert(approvalGrants).values({
-    id,
-    chat: grant.chat,
-    tool: grant.tool,
-    pattern: grantPattern(grant.args),
-    grantedBy: grant.grantedBy,
-    gateId: grant.gateId,
-    approvals: grant.approvals ?? 1,
-    expiresAt: grant.expiresAt,
-  });
-  return id;
-}
-
-/** The live grant covering this call in this chat, if any, given by at least `approvals` operators (default 1). */
-export async function findGrant(
-  db: Db,
-  call: { chat: string; tool: string; args: unknown; approvals?: number },
-  now: Date,
-) {
-  const [row] = await db
-    .select()
-    .from(approvalGrants)
-    .where(
-      and(
-        eq(approvalGrants.chat, call.chat),
-        eq(approvalGrants.tool, call.tool),
-        eq(approvalGrants.pattern, grantPattern(call.args)),
-        gte(approvalGrants.approvals, call.approvals ?? 1),
-        gt(approvalGrants.expiresAt, now),
-        isNull(approvalGrants.revokedAt),
-      ),
-    )
-    .limit(1);
-  return row;
 }
 
 export async function liveGrants(db: Db, chat: string | undefined, now: Date) {
