@@ -7,7 +7,7 @@ import { outboxOfOwner } from '../outbox/index.ts';
 import { type ApprovalRecord, approvalRecords } from './export.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import { findGrant, grantIfAlways, liveGrants } from './grants.ts';
-import type { ApprovalPolicies } from './policy.ts';
+import { type ApprovalPolicies, reasonQuestion } from './policy.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
 import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, GatePage, Grant } from './port.ts';
@@ -104,6 +104,10 @@ export class DurableApprovalBroker implements ApprovalBroker {
       ...(input.eventKey && { eventKey: input.eventKey }),
     };
     const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
+    // A Deny its policy wants a reason for, given without one, decides nothing: the denier is asked why.
+    const unexplained = input.decision === 'deny' && !input.reason?.trim() && (seen ?? (await this.get(input.gateId)));
+    const ask = unexplained && reasonQuestion(unexplained, this.#kind, input.actor);
+    if (ask) return { ok: false, reason: 'reason_required', message: ask, gate: unexplained };
     const outcome = await this.#o.decisions.decide(this.#kind, request, {
       ...(seen && { seen }),
       ...(input.tapped && { tapped: input.tapped }),

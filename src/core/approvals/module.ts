@@ -119,8 +119,7 @@ export function createApprovals({
     decide: (input: Parameters<ApprovalDecider['decide']>[0]) => decider.decide(input),
     grants: (chat: ChatRef) => broker.grants(chat),
     revokeGrant: (id: string) => broker.revokeGrant(id),
-    history: (chat: ChatRef, questions: number) =>
-      broker.history({ chat, limit: questions, secrets: loaded.secrets }),
+    history: (chat: ChatRef, questions: number) => broker.history({ chat, limit: questions, secrets: loaded.secrets }),
   };
   return {
     decider,

@@ -2,7 +2,9 @@
 // decide under it. The policy is resolved once, when the question is asked, and kept with the gate.
 import type { KazmaConfig } from '../config/index.ts';
 import type { GatePolicy, StoredActor } from '../db/index.ts';
+import type { DecisionKind } from '../decisions/index.ts';
 import type { Actor } from '../surface/index.ts';
+import type { Gate } from './port.ts';
 
 /** The call a policy is matched against: what the model asked for, as the card shows it. */
 export interface PolicyCall {
@@ -92,4 +94,20 @@ export function policyRefusal(
   if (!policy.requesterMayApprove && same)
     return `under the policy ${policy.name} the requester may not approve: another operator must decide`;
   return undefined;
+}
+
+/**
+ * What a Deny without a reason is asked when the gate's policy requires one (`deny_reason: required`), the gate is
+ * open and `actor` may decide it; undefined otherwise (the Deny goes ahead, or is refused as any decision would be).
+ */
+export function reasonQuestion(
+  gate: Gate,
+  kind: Pick<DecisionKind<unknown, string, Gate>, 'isOpen' | 'refusal'>,
+  actor: Actor,
+): string | undefined {
+  if (gate.policy?.denyReason !== 'required' || !kind.isOpen(gate) || kind.refusal(gate, actor)) return undefined;
+  return (
+    `A Deny of ${gate.call.tool} needs a reason (policy ${gate.policy.name}): reply with it, ` +
+    `or send /deny ${gate.gateId} <reason>.`
+  );
 }

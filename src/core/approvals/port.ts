@@ -68,6 +68,8 @@ export interface Gate extends ApprovalRequest {
 export type DecideOutcome =
   | { ok: true; gate: Gate; resume: ResumeDecision }
   | { ok: false; message: string; reason: 'refused' | 'decided' | 'unknown'; gate?: Gate }
+  /** A Deny without the reason its policy requires (deny_reason: required): nothing was decided. */
+  | { ok: false; message: string; reason: 'reason_required'; gate: Gate }
   /** One approval of several a policy asks was counted; the call has not run (yet). */
   | { ok: false; message: string; reason: 'counted'; gate: Gate };
 
