@@ -118,6 +118,11 @@ export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly s
   // Under a policy of several approvals the card says who has approved so far, and under which policy.
   if (gate.policy && gate.policy.approvals > 1)
     fields.push({ label: 'Approvals', value: `${tally(gate)} (policy ${visibleLine(gate.policy.name)})` });
+  if (gate.policy && gate.escalatedAt)
+    fields.push({
+      label: 'Escalated',
+      value: `to ${gate.policy.escalateTo.map((to) => visibleLine(to)).join(', ')} at ${clock(gate.escalatedAt)}`,
+    });
   if (gate.state !== 'pending') return { title: `Approval: ${tool}`, fields, buttons: [], footer: outcomeLine(gate) };
   const minutes = Math.max(0, Math.ceil((gate.expiresAt.getTime() - now.getTime()) / 60_000));
   return {

@@ -1,9 +1,10 @@
-import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type DecisionKind, type FirstDecisionWins, storedActor } from '../decisions/index.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
+import type { Escalations } from './escalation.ts';
 import { type ApprovalRecord, approvalRecords } from './export.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
 import { findGrant, grantIfAlways, liveGrants } from './grants.ts';
@@ -24,6 +25,8 @@ export interface DurableBrokerOptions {
   operatorName: (actor: Actor) => string | undefined;
   /** approvals.policies and approvals.require: which policy a question is asked under. */
   policies?: ApprovalPolicies;
+  /** Arms each new question's escalation timer (a policy's escalate_after); absent: none. */
+  escalations?: Escalations;
   /** approvals.channels: every card also goes here. */
   channels: readonly ChatRef[];
   timeoutMs: number;
@@ -71,7 +74,16 @@ export class DurableApprovalBroker implements ApprovalBroker {
       return { gate: gateFromRow(row), ids: await this.#o.decisions.post(tx, this.#kind, row.id, row, destinations) };
     });
     await this.#dispatch(ids);
+    // A timer Redis did not take is escalated by the sweep (Escalations.overdue) all the same.
+    await this.#o.escalations
+      ?.schedule(gate)
+      .catch((error: unknown) => this.#o.logger?.warn({ err: error, gate: gate.gateId }, 'escalation not armed'));
     return gate;
+  }
+
+  /** The escalation timers and the escalation itself, when approvals.policies escalate. */
+  get escalations(): Escalations | undefined {
+    return this.#o.escalations;
   }
 
   async repost(gateId: string, destination: ChatRef): Promise<boolean> {
@@ -87,15 +99,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return ids.length > 0;
   }
 
-  async decide(input: {
-    gateId: string;
-    decision: Decision;
-    actor: Actor;
-    reason?: string;
-    seen?: Gate;
-    eventKey?: string;
-    tapped?: MessageRef;
-  }): Promise<DecideOutcome> {
+  async decide(input: Parameters<ApprovalBroker['decide']>[0]): Promise<DecideOutcome> {
     const request = {
       id: input.gateId,
       decision: input.decision,

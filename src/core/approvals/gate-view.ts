@@ -31,6 +31,7 @@ export function gateFromRow(row: GateRow): Gate {
     updatedAt: row.updatedAt,
     expiresAt: row.expiresAt,
     ...(row.policy && { policy: row.policy, approvals: row.approvals }),
+    ...(row.escalatedAt && { escalatedAt: row.escalatedAt }),
   };
 }
 

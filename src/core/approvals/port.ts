@@ -62,6 +62,8 @@ export interface Gate extends ApprovalRequest {
   policy?: GatePolicy;
   /** The approvals counted so far under a policy of more than one. */
   approvals?: GateApproval[];
+  /** When the question also went to its policy's escalate_to (no quorum by escalate_after). */
+  escalatedAt?: Date;
 }
 
 /** The outcome of a decision: the winner gets the value to resume with; everyone else gets why not. */
