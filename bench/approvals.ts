@@ -7,9 +7,12 @@
 //  (b) decision → every card edited: three in-process surfaces behind the real BullMQ outbox worker;
 //      per gate, decide() start → the last of its three edits delivered; p50/p99 over 100 gates against
 //      a baseline from the same run (three bare BullMQ jobs on the same Redis, added → all processed),
-//      and the statements one uncontended winning decision issues (claim, audit, card edits).
+//      and the statements one uncontended winning decision issues (claim, audit, card edits);
+//  (c) a 2-of-3 policy (approvals.policies: two of maya, ana, ben): 1,000 concurrent approvals over 100 gates
+//      (10 per gate from the three approvers): gates reaching the quorum exactly once, decisions/s and SQL
+//      statements per decision (an approval counted, a repeat told, a loser re-counting included).
 //
-//   node --import tsx bench/approvals.ts [--only decisions|edits] [--database pglite|postgres] [--runs 1]
+//   node --import tsx bench/approvals.ts [--only decisions|edits|quorum] [--database pglite|postgres] [--runs 1]
 //
 // `--only` runs one part, `--database` one database; `--runs N` repeats (a) N times on each database
 // (a fresh database each time), to see past the noise of a shared machine. (a) also prints the CPU time
@@ -20,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
+import { ApprovalPolicies } from '../src/core/approvals/policy.ts';
 import { auditOf } from '../src/core/approvals/gate-store.ts';
 import type { Decision, Gate } from '../src/core/approvals/port.ts';
 import {
@@ -56,8 +60,31 @@ const CHANNELS: ChatRef[] = ['slack:C1', 'discord:D1'];
 const logger = createLogger({ level: 'silent' });
 const noOutbox: OutboxDispatcher = { dispatch: async () => {} };
 
-function broker(db: Db, outbox: OutboxDispatcher, channels: ChatRef[]): DurableApprovalBroker {
+/** approvals.policies with one 2-of-3 policy on `launch`. */
+const TWO_OF_THREE = new ApprovalPolicies({
+  approvers: [],
+  requester_may_approve: true,
+  timeout: 3_600_000,
+  grant_ttl: 3_600_000,
+  channels: [],
+  lease_ttl: 15_000,
+  policies: [
+    {
+      name: 'two-of-three',
+      match: { tools: ['launch'] },
+      approvals: 2,
+      approvers: ['maya', 'ana', 'ben'],
+      escalate_after: undefined,
+      escalate_to: [],
+      deny_reason: 'optional',
+    },
+  ],
+  require: {},
+});
+
+function broker(db: Db, outbox: OutboxDispatcher, channels: ChatRef[], policies?: ApprovalPolicies) {
   return new DurableApprovalBroker({
+    ...(policies && { policies }),
     db,
     decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }),
     channels,
@@ -132,6 +159,45 @@ async function decisions(kind: Backend): Promise<void> {
     const gatesWithOneWinner = audited.filter((n) => n === 1).length;
     console.log(
       `(a) ${kind.padEnd(8)} ${attempts.length} decisions over ${GATES} gates: winners ${winners} (gates with exactly one 'won' audit row: ${gatesWithOneWinner}), wall ${ms(wall)} (node CPU ${ms((user + system) / 1000)}), ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`,
+    );
+  } finally {
+    await counted.close();
+    await database.dispose();
+  }
+}
+
+/** (c) 1,000 approvals at once over 100 gates under a 2-of-3 policy. */
+async function quorum(kind: Backend): Promise<void> {
+  const database = await freshDatabase(kind);
+  const counted = countingDb(database);
+  try {
+    const b = broker(counted.db, noOutbox, [], TWO_OF_THREE);
+    const gates = await openGates(b, 'c');
+    const approvers = ACTORS.slice(0, 3);
+    const attempts = gates.flatMap((gate, g) =>
+      Array.from({ length: PER_GATE }, (_, k) => ({
+        gateId: gate.gateId,
+        seen: gate,
+        actor: approvers[(g + k) % approvers.length]!,
+        decision: 'once' as Decision,
+      })),
+    );
+    for (let i = attempts.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [attempts[i], attempts[j]] = [attempts[j]!, attempts[i]!];
+    }
+    counted.reset();
+    const start = performance.now();
+    const outcomes = await Promise.all(attempts.map((a) => b.decide(a)));
+    const wall = performance.now() - start;
+    const statements = counted.statements.length;
+    const winners = outcomes.filter((o) => o.ok).length;
+    const rows = await Promise.all(gates.map((g) => auditOf(database.db, g.gateId)));
+    const exact = rows.filter(
+      (r) => r.filter((x) => x.outcome === 'won').length === 1 && r.filter((x) => x.outcome === 'counted').length === 1,
+    ).length;
+    console.log(
+      `(c) ${kind.padEnd(8)} 2-of-3 policy, ${attempts.length} approvals over ${GATES} gates: quorums ${winners} (gates with exactly one 'counted' and one 'won' row: ${exact}), wall ${ms(wall)}, ${(attempts.length / (wall / 1000)).toFixed(0)} decisions/s, ${(statements / attempts.length).toFixed(2)} statements per decision (${statements} in all)`,
     );
   } finally {
     await counted.close();
@@ -255,7 +321,8 @@ async function obliterate(queue: QueueConnection, name: string): Promise<void> {
 const { values } = parseArgs({
   options: { only: { type: 'string' }, database: { type: 'string' }, runs: { type: 'string', default: '1' } },
 });
-if (values.only && !['decisions', 'edits'].includes(values.only)) throw new Error('--only is decisions or edits');
+if (values.only && !['decisions', 'edits', 'quorum'].includes(values.only))
+  throw new Error('--only is decisions, edits or quorum');
 if (values.database && !(BACKENDS as readonly string[]).includes(values.database))
   throw new Error(`--database is one of ${BACKENDS.join(', ')}`);
 const runs = Number(values.runs);
@@ -263,8 +330,11 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a posit
 const backends = values.database ? [values.database as Backend] : BACKENDS;
 
 const began = performance.now();
-if (values.only !== 'edits') for (const kind of backends) for (let run = 0; run < runs; run++) await decisions(kind);
-if (values.only === 'decisions') {
+if (!values.only || values.only === 'decisions')
+  for (const kind of backends) for (let run = 0; run < runs; run++) await decisions(kind);
+if (!values.only || values.only === 'quorum')
+  for (const kind of backends) for (let run = 0; run < runs; run++) await quorum(kind);
+if (values.only === 'decisions' || values.only === 'quorum') {
   console.log(`total ${((performance.now() - began) / 1000).toFixed(1)} s`);
   process.exit(0);
 }

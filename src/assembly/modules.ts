@@ -75,7 +75,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
   });
   const { registry } = tools;
   const memory = createMemory({ loaded, db, access, registry, clock, logger });
-  const broker = createApprovalBroker({ loaded, db, decisions, access, clock, logger });
+  const broker = createApprovalBroker({ loaded, db, decisions, access, clock, logger, jobs: { queue: jobs, kinds } });
   const progress = progressStamps({ db, logger });
   // One lease table per process, shared by the chat's turn order and the agent's runs. The embedded
   // database has one process (the data-dir lock), so its leases live in this object's memory and a

@@ -22,6 +22,7 @@ export const subcommands: Record<string, () => Promise<Subcommand>> = {
   'tools list': async () => (await import('./commands/tools.ts')).toolsList,
   'tools toggle': async () => (await import('./commands/tools.ts')).toolsToggle,
   vault: async () => (await import('./commands/vault.ts')).vault,
+  'approvals export': async () => (await import('./commands/approvals.ts')).approvalsExport,
   'hub sign': async () => (await import('./commands/hub.ts')).hubSign,
   'hub validate': async () => (await import('./commands/hub.ts')).hubValidate,
   'hub list': async () => (await import('./commands/hub.ts')).hubList,

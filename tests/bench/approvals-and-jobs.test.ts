@@ -17,6 +17,12 @@ describe('bench/approvals.ts, bench/jobs.ts and bench/scale.ts run', () => {
       );
       expect(out).toMatch(
         new RegExp(
+          `^\\(c\\) ${database}\\s+2-of-3 policy, 1000 approvals over 100 gates: quorums 100 \\(gates with exactly one 'counted' and one 'won' row: 100\\), wall ${N} ms, ${N} decisions/s, ${N} statements per decision`,
+          'm',
+        ),
+      );
+      expect(out).toMatch(
+        new RegExp(
           `^\\(b\\) ${database}\\s+decide\\(\\) → last of 3 card edits delivered, 100 gates: p50 ${N} ms`,
           'm',
         ),

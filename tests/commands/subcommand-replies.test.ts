@@ -47,6 +47,15 @@ describe('/approvals', () => {
     decide: async () => ({ ok: false }) as never,
     grants: async () => [],
     revokeGrant: async (id) => Boolean(log.push(`revoke ${id}`)) && id === 'gr_1',
+    history: async (_chat, n) => {
+      log.push(`history ${n}`);
+      const common = { gate: 'gt_1', tool: 'shell', args: '{"command":"git push"}', requester: 'maya' };
+      const none = { chat: null, policy: null, decision: null, detail: null };
+      return [
+        { ...common, ...none, at: '2026-01-02T12:03:00.000Z', step: 'requested', by: 'maya', platform: 'telegram' },
+        { ...common, ...none, at: '2026-01-02T12:04:00.000Z', step: 'counted', by: 'omar', platform: 'slack' },
+      ].map((r) => ({ ...r, policy: 'production', decision: r.step === 'counted' ? 'once' : null }));
+    },
   };
   const commands = approvalCommands(port);
   const listed = ['reply: 1 approval waiting in this chat:', 'repost gt_1'];
@@ -60,6 +69,18 @@ describe('/approvals', () => {
     ['/approvals revoke gr_1', ['revoke gr_1', 'reply: Revoked gr_1: that call will ask again.']],
     ['/approvals revoke gr_2 x', ['revoke gr_2', 'reply: No grant gr_2 is in force.']],
     ['/approvals Revoke gr_1', listed],
+    [
+      '/approvals history',
+      [
+        'history 5',
+        'reply: Approval history of this chat (the last 5 questions, every step):\n' +
+          '2026-01-02 12:03 UTC · gt_1 · requested shell {"command":"git push"} by maya\n' +
+          '2026-01-02 12:04 UTC · gt_1 · counted once by omar on slack\n' +
+          'gt_1: policy production\n' +
+          'Everything, with who decided where: kazma approvals export.',
+      ],
+    ],
+    ['/approvals history 0', ['reply: Usage: /approvals history [n] (n from 1 to 20 questions; default 5).']],
     ['/approvals nonsense', listed],
     ['/approvals constructor', listed],
   ])('%s', async (text, expected) => {

@@ -161,7 +161,8 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
       ...(body.data.reason && { reason: body.data.reason }),
     });
     if (outcome.ok) return visible(c, { ok: true, approval: publicGate(outcome.gate, options.secrets) });
-    const status = outcome.reason === 'unknown' ? 404 : outcome.reason === 'refused' ? 403 : 409;
+    // 202: one approval of several a policy asks was counted; the call runs once the last is given.
+    const status = { unknown: 404, refused: 403, counted: 202, decided: 409, reason_required: 422 } as const;
     return visible(
       c,
       {
@@ -170,7 +171,7 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
         message: outcome.message,
         ...(outcome.gate && { approval: publicGate(outcome.gate, options.secrets) }),
       },
-      status,
+      status[outcome.reason],
     );
   });
   return app;
@@ -180,7 +181,7 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
  * A JSON answer that carries outside text (tool names, arguments): the same JSON, but a bidi override
  * or a zero-width character in it is written as an escape, so `curl` in a terminal shows it.
  */
-function visible(c: Context, value: unknown, status: 200 | 404 | 403 | 409 = 200): Response {
+function visible(c: Context, value: unknown, status: 200 | 202 | 404 | 403 | 409 | 422 = 200): Response {
   return c.body(visibleJson(value), status, { 'content-type': 'application/json; charset=UTF-8' });
 }
 

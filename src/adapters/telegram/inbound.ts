@@ -10,6 +10,7 @@ import type { CallbackAnswers } from './answers.ts';
 import { tappedLabel, type CallbackCodec } from './cards.ts';
 import { attachmentsOf } from './files.ts';
 import { actorOf, chatRefOf, messageKeyOf, PLATFORM } from './ids.ts';
+import { asDenyReason } from './reasons.ts';
 import { parseUpdate } from './update-schema.ts';
 
 /** Which group messages reach Kazma: only those addressed to the bot, or every one. */
@@ -146,8 +147,9 @@ export function toEvent(update: Update, me: Me, groups: GroupMode, codec: Callba
   const attachments = attachmentsOf(message);
   const written = message.text ?? message.caption ?? (attachments.length > 0 ? '' : undefined);
   if (written === undefined) return undefined;
-  const text = addressedText({ ...message, text: written }, me, groups, attachments.length > 0);
-  if (text === undefined) return undefined;
+  const addressed = addressedText({ ...message, text: written }, me, groups, attachments.length > 0);
+  if (addressed === undefined) return undefined;
+  const text = asDenyReason(addressed, message.reply_to_message, me.id);
   return {
     kind: 'message',
     eventId,

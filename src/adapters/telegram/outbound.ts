@@ -26,6 +26,7 @@ import { openTelegramFile } from './files.ts';
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
+import { askDenyReason } from './reasons.ts';
 import type { TypingRefresher } from '../../core/chat/index.ts';
 
 /** Options for {@link TelegramSurface}. */
@@ -151,6 +152,11 @@ export class TelegramSurface implements Surface {
   async replyPrivately(chat: ChatRef, actor: Actor, text: string, options: PrivateReplyOptions = {}): Promise<void> {
     const { chatId } = targetOf(chat);
     if (options.whole) return this.#wholePrivately(chat, actor, text);
+    // A required deny reason: the tap is answered, and a force-reply prompt in its chat takes the reason.
+    if (options.askReason) {
+      await this.#o.answers.privately(String(chatId), actor.id, text);
+      return askDenyReason(this.#o.api, targetOf(chat), options.askReason.gateId);
+    }
     if (await this.#o.answers.privately(String(chatId), actor.id, text)) return;
     if (String(chatId) === actor.id) {
       await this.send(chat, { text });

@@ -28,7 +28,7 @@ const message = z.looseObject({
   entities: z
     .array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number(), user: user.optional() }))
     .optional(),
-  reply_to_message: z.looseObject({ from: user.optional() }).optional(),
+  reply_to_message: z.looseObject({ from: user.optional(), text: z.string().optional() }).optional(),
 });
 const updateSchema = z.looseObject({
   update_id: z.number().int().nonnegative(),

@@ -65,6 +65,13 @@ export function showAllText(gate: Gate, secrets: readonly string[] = []): string
 
 const rendered = (value: unknown): number => JSON.stringify(value)?.length ?? 0;
 
+/** Where a quorum stands: "1 of 2 approvals — maya ✅" (names as access.operators spells them). */
+export function tally(gate: Gate): string {
+  const approvals = gate.approvals ?? [];
+  const names = approvals.map((a) => `${visibleLine(a.operator)} ✅`).join(' ');
+  return `${approvals.length} of ${gate.policy?.approvals ?? 1} approvals${names ? ` — ${names}` : ''}`;
+}
+
 /**
  * One sentence saying where a gate stands, for a settled card's footer and for every losing tap:
  * "Approved once by maya on Slack at 12:03 UTC".
@@ -108,6 +115,14 @@ export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly s
     },
     { label: 'Gate', value: gate.gateId },
   ];
+  // Under a policy of several approvals the card says who has approved so far, and under which policy.
+  if (gate.policy && gate.policy.approvals > 1)
+    fields.push({ label: 'Approvals', value: `${tally(gate)} (policy ${visibleLine(gate.policy.name)})` });
+  if (gate.policy && gate.escalatedAt)
+    fields.push({
+      label: 'Escalated',
+      value: `to ${gate.policy.escalateTo.map((to) => visibleLine(to)).join(', ')} at ${clock(gate.escalatedAt)}`,
+    });
   if (gate.state !== 'pending') return { title: `Approval: ${tool}`, fields, buttons: [], footer: outcomeLine(gate) };
   const minutes = Math.max(0, Math.ceil((gate.expiresAt.getTime() - now.getTime()) / 60_000));
   return {

@@ -1,6 +1,7 @@
 import type { ChatRef } from '../surface/index.ts';
 import { type ChatCommand, type CommandContext, runSubcommands, type StatusSection } from '../commands/index.ts';
 import type { DecisionInput } from './decide.ts';
+import type { ApprovalRecord } from './export.ts';
 import type { DecideOutcome, Grant } from './port.ts';
 
 /** What the approval commands use of the approvals module. */
@@ -12,11 +13,25 @@ export interface ApprovalCommandsPort {
   decide(input: DecisionInput): Promise<DecideOutcome>;
   grants(chat: ChatRef): Promise<Grant[]>;
   revokeGrant(id: string): Promise<boolean>;
+  /** Every step of the newest `questions` questions asked in `chat`, oldest first. */
+  history(chat: ChatRef, questions: number): Promise<ApprovalRecord[]>;
+}
+
+/** At most this many questions in one `/approvals history`. */
+const HISTORY_MAX = 20;
+
+/** One step as `/approvals history` shows it: when, which question, what, who and how. */
+function historyLine(r: ApprovalRecord): string {
+  const when = `${r.at.slice(0, 10)} ${r.at.slice(11, 16)} UTC`;
+  const how = [r.decision, r.by && `by ${r.by}`, r.platform && `on ${r.platform}`].filter(Boolean).join(' ');
+  const step = r.step === 'requested' ? `requested ${r.tool} ${r.args} by ${r.requester ?? 'someone'}` : r.step;
+  return `${when} · ${r.gate} · ${step}${r.step === 'requested' ? '' : ` ${how}`}${r.detail ? ` — ${r.detail}` : ''}`;
 }
 
 /**
  * `/approvals` — the questions waiting in this chat, each shown again as a card with its buttons;
- * `/approvals grants` — the "always" answers in force here; `/approvals revoke <id>` — end one.
+ * `/approvals grants` — the "always" answers in force here; `/approvals revoke <id>` — end one;
+ * `/approvals history [n]` — every step of the last n questions of this chat.
  */
 function approvalsCommand(port: ApprovalCommandsPort): ChatCommand {
   const waiting = async (ctx: CommandContext) => {
@@ -28,7 +43,9 @@ function approvalsCommand(port: ApprovalCommandsPort): ChatCommand {
   };
   return {
     name: 'approvals',
-    summary: 'show waiting approvals (with buttons); "grants" lists always-grants, "revoke <id>" ends one',
+    summary:
+      'show waiting approvals (with buttons); "grants" lists always-grants, "revoke <id>" ends one, ' +
+      '"history [n]" the last questions step by step',
     serial: false,
     run: runSubcommands({
       command: 'approvals',
@@ -45,6 +62,25 @@ function approvalsCommand(port: ApprovalCommandsPort): ChatCommand {
             );
             return ctx.reply(
               ['"Always" grants in this chat:', ...lines, 'End one with /approvals revoke <id>.'].join('\n'),
+            );
+          },
+        },
+        history: {
+          params: '[n]',
+          async run(ctx, { words: [n] }) {
+            const count = n === undefined ? 5 : Number(n);
+            if (!Number.isInteger(count) || count < 1 || count > HISTORY_MAX)
+              return ctx.reply(`Usage: /approvals history [n] (n from 1 to ${HISTORY_MAX} questions; default 5).`);
+            const records = await port.history(ctx.chat, count);
+            if (records.length === 0) return ctx.reply('No approval questions were asked in this chat.');
+            const policies = records.filter((r) => r.step === 'requested' && r.policy);
+            return ctx.reply(
+              [
+                `Approval history of this chat (the last ${count} question${count === 1 ? '' : 's'}, every step):`,
+                ...records.map(historyLine),
+                ...policies.map((r) => `${r.gate}: policy ${r.policy}`),
+                'Everything, with who decided where: kazma approvals export.',
+              ].join('\n'),
             );
           },
         },

@@ -69,7 +69,8 @@ export class ApprovalDecider {
   async decideNow(input: DecisionInput): Promise<DecideOutcome> {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
-      if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message);
+      const ask = outcome.reason === 'reason_required' && { askReason: { gateId: input.gateId } };
+      if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message, ask || undefined);
       return outcome;
     }
     // Here and only here: the compare-and-set picked this decision, so it counts once however many tapped.

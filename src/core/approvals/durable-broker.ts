@@ -1,11 +1,14 @@
-import type { ChatRef, Actor, MessageRef } from '../surface/index.ts';
+import type { ChatRef, Actor } from '../surface/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Db, GateState } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type DecisionKind, type FirstDecisionWins, storedActor } from '../decisions/index.ts';
-import { runQueue } from '../runs/index.ts';
 import { outboxOfOwner } from '../outbox/index.ts';
+import type { Escalations } from './escalation.ts';
+import { type ApprovalRecord, approvalRecords } from './export.ts';
 import { GATE_OWNER, gateKind } from './gate-kind.ts';
+import { findGrant, grantIfAlways, liveGrants } from './grants.ts';
+import { type ApprovalPolicies, reasonQuestion } from './policy.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
 import type { ApprovalBroker, ApprovalRequest, DecideOutcome, Decision, Gate, GatePage, Grant } from './port.ts';
@@ -20,6 +23,10 @@ export interface DurableBrokerOptions {
   mayDecide: (actor: Actor, requester: Actor) => string | undefined;
   /** The operator name of an actor, for "approved by maya" whatever platform she tapped on. */
   operatorName: (actor: Actor) => string | undefined;
+  /** approvals.policies and approvals.require: which policy a question is asked under. */
+  policies?: ApprovalPolicies;
+  /** Arms each new question's escalation timer (a policy's escalate_after); absent: none. */
+  escalations?: Escalations;
   /** approvals.channels: every card also goes here. */
   channels: readonly ChatRef[];
   timeoutMs: number;
@@ -61,12 +68,22 @@ export class DurableApprovalBroker implements ApprovalBroker {
         args: request.call.args,
         tier: request.call.tier,
         reason: request.call.reason,
+        policy: this.#o.policies?.for(request.call),
         expiresAt,
       });
       return { gate: gateFromRow(row), ids: await this.#o.decisions.post(tx, this.#kind, row.id, row, destinations) };
     });
     await this.#dispatch(ids);
+    // A timer Redis did not take is escalated by the sweep (Escalations.overdue) all the same.
+    await this.#o.escalations
+      ?.schedule(gate)
+      .catch((error: unknown) => this.#o.logger?.warn({ err: error, gate: gate.gateId }, 'escalation not armed'));
     return gate;
+  }
+
+  /** The escalation timers and the escalation itself, when approvals.policies escalate. */
+  get escalations(): Escalations | undefined {
+    return this.#o.escalations;
   }
 
   async repost(gateId: string, destination: ChatRef): Promise<boolean> {
@@ -82,15 +99,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return ids.length > 0;
   }
 
-  async decide(input: {
-    gateId: string;
-    decision: Decision;
-    actor: Actor;
-    reason?: string;
-    seen?: Gate;
-    eventKey?: string;
-    tapped?: MessageRef;
-  }): Promise<DecideOutcome> {
+  async decide(input: Parameters<ApprovalBroker['decide']>[0]): Promise<DecideOutcome> {
     const request = {
       id: input.gateId,
       decision: input.decision,
@@ -99,10 +108,14 @@ export class DurableApprovalBroker implements ApprovalBroker {
       ...(input.eventKey && { eventKey: input.eventKey }),
     };
     const seen = input.seen?.gateId === input.gateId ? input.seen : undefined;
+    // A Deny its policy wants a reason for, given without one, decides nothing: the denier is asked why.
+    const unexplained = input.decision === 'deny' && !input.reason?.trim() && (seen ?? (await this.get(input.gateId)));
+    const ask = unexplained && reasonQuestion(unexplained, this.#kind, input.actor);
+    if (ask) return { ok: false, reason: 'reason_required', message: ask, gate: unexplained };
     const outcome = await this.#o.decisions.decide(this.#kind, request, {
       ...(seen && { seen }),
       ...(input.tapped && { tapped: input.tapped }),
-      afterWin: (row) => this.#grantIfAlways(row),
+      afterWin: (row) => grantIfAlways(this.#o.db, row, new Date(this.#clock.now().getTime() + this.#o.grantTtlMs)),
     });
     if (outcome.ok) {
       const gate = gateFromRow(outcome.question);
@@ -117,22 +130,9 @@ export class DurableApprovalBroker implements ApprovalBroker {
       };
     }
     if (outcome.reason === 'unknown') return { ok: false, reason: 'unknown', message: outcome.message };
-    const gate = outcome.reason === 'refused' ? outcome.seen : gateFromRow(outcome.question);
-    return { ok: false, reason: outcome.reason, message: outcome.message, gate };
-  }
-
-  /** An "always" answer covers the same call in the same chat until the grant's time is up. */
-  async #grantIfAlways(row: GateRow): Promise<void> {
-    if (row.decision !== 'always') return;
-    const gate = gateFromRow(row);
-    await store.addGrant(this.#o.db, {
-      chat: runQueue(gate),
-      tool: gate.call.tool,
-      args: gate.call.args,
-      grantedBy: row.decidedBy ?? undefined,
-      gateId: gate.gateId,
-      expiresAt: new Date(this.#clock.now().getTime() + this.#o.grantTtlMs),
-    });
+    if (outcome.reason === 'refused')
+      return { ok: false, reason: 'refused', message: outcome.message, gate: outcome.seen };
+    return { ok: false, reason: outcome.reason, message: outcome.message, gate: gateFromRow(outcome.question) };
   }
 
   async beginResume(gateId: string): Promise<boolean> {
@@ -203,19 +203,18 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return row && gateFromRow(row);
   }
 
-  async isGranted(call: { chat: ChatRef; tool: string; args: unknown }): Promise<boolean> {
-    return (await store.findGrant(this.#o.db, call, this.#clock.now())) !== undefined;
+  async isGranted(call: { chat: ChatRef; tool: string; args: unknown; tier?: string }): Promise<boolean> {
+    const required = this.#o.policies?.required({ ...call, tier: call.tier ?? 'unknown' }) ?? 1;
+    return (await findGrant(this.#o.db, { ...call, approvals: required }, this.#clock.now())) !== undefined;
   }
 
-  async grants(chat?: ChatRef): Promise<Grant[]> {
-    const rows = await store.liveGrants(this.#o.db, chat, this.#clock.now());
-    return rows.map((r) => ({
-      id: r.id,
-      chat: r.chat as ChatRef,
-      tool: r.tool,
-      expiresAt: r.expiresAt,
-      ...(r.grantedBy && { grantedBy: r.grantedBy.operator ?? r.grantedBy.id }),
-    }));
+  grants(chat?: ChatRef): Promise<Grant[]> {
+    return liveGrants(this.#o.db, chat, this.#clock.now());
+  }
+
+  /** Every step of the questions asked (approvalRecords), for `/approvals history` and the export. */
+  history(filter: Parameters<typeof approvalRecords>[1]): Promise<ApprovalRecord[]> {
+    return approvalRecords(this.#o.db, filter);
   }
 
   revokeGrant(id: string): Promise<boolean> {

@@ -5,10 +5,12 @@ import type { Clock } from '../clock.ts';
 import type { Actor } from '../surface/index.ts';
 import { approvalGates, type Db } from '../db/index.ts';
 import { type DecisionKind, storedActor } from '../decisions/index.ts';
-import { gateCard, outcomeLine } from './card.ts';
+import { gateCard, outcomeLine, tally } from './card.ts';
 import * as store from './gate-store.ts';
 import { gateFromRow } from './gate-view.ts';
+import { policyRefusal } from './policy.ts';
 import type { Decision, Gate } from './port.ts';
+import { needsQuorum, settleByQuorum } from './quorum.ts';
 import { transitionGate, type GateRow } from './transition.ts';
 
 /** What the gate kind reads from its broker. */
@@ -36,23 +38,34 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
     // Open while pending and not past its expiry: a gate the sweep has not yet moved to timeout (it runs
     // every runs.sweep_interval, and not at all while Redis is down) is closed all the same.
     isOpen: (gate) => gate.state === 'pending' && gate.expiresAt.getTime() > o.clock.now().getTime(),
-    // The requester never changes after the gate is opened, so a gate read to route the tap will do.
-    refusal: (gate, actor) => o.mayDecide(actor, gate.requester),
-    async settle(request) {
+    // The requester and the policy never change after the gate is opened, so a gate read to route the tap will do.
+    refusal: (gate, actor) =>
+      gate.policy
+        ? policyRefusal(gate.policy, actor, gate.requester, o.operatorName)
+        : o.mayDecide(actor, gate.requester),
+    async settle(request, seen) {
       const decidedBy = stored(request.actor);
+      // Part of the compare-and-set: a tap that reaches the row after its expiry loses, however late the sweep.
+      const notExpired = sql`${approvalGates.expiresAt} > ${sql.param(o.clock.now(), approvalGates.expiresAt)}`;
+      const patch = {
+        decision: request.decision,
+        denyReason: request.reason ?? null,
+        decidedBy,
+        decidedPlatform: request.actor.platform,
+        claimedAt: o.clock.now(),
+      };
+      const operator = decidedBy.operator;
+      const gate = seen ?? (await this.load(request.id));
+      if (operator && gate && needsQuorum(gate, request.decision)) {
+        const now = o.clock.now();
+        return settleByQuorum(o.db, { request, seen: gate, operator, decidedBy, patch, notExpired, now });
+      }
       const moved = await transitionGate(o.db, {
         id: request.id,
         from: 'pending',
         to: 'claimed',
-        // Part of the compare-and-set: a tap that reaches the row after its expiry loses, however late the sweep.
-        guard: sql`${approvalGates.expiresAt} > ${sql.param(o.clock.now(), approvalGates.expiresAt)}`,
-        patch: {
-          decision: request.decision,
-          denyReason: request.reason ?? null,
-          decidedBy,
-          decidedPlatform: request.actor.platform,
-          claimedAt: o.clock.now(),
-        },
+        guard: notExpired,
+        patch,
         audit: {
           actor: decidedBy,
           decision: request.decision,
@@ -61,6 +74,11 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         },
       });
       return { won: moved.ok, question: moved.gate };
+    },
+    countedMessage: (row) => {
+      const gate = gateFromRow(row);
+      const left = (gate.policy?.approvals ?? 1) - (gate.approvals?.length ?? 0);
+      return `Your approval is counted: ${tally(gate)}. ${gate.call.tool} runs after ${left} more.`;
     },
     audit: (entry) =>
       store.audit(o.db, {
@@ -72,7 +90,11 @@ export function gateKind(o: GateKindOptions): DecisionKind<GateRow, Decision, Ga
         ...(entry.eventKey && { eventKey: entry.eventKey }),
       }),
     lostMessage(row, request) {
-      const line = outcomeLine(gateFromRow(row));
+      const gate = gateFromRow(row);
+      const line = outcomeLine(gate);
+      const operator = o.operatorName(request.actor);
+      if (row.state === 'pending' && operator && row.approvals.some((a) => a.operator === operator))
+        return `You already approved this; you count once: ${tally(gate)}.`;
       const same =
         row.decidedBy?.platform === request.actor.platform &&
         row.decidedBy.id === request.actor.id &&

@@ -5,6 +5,7 @@ import {
   approvalGates,
   approvalGrants,
   decisionAudit,
+  type GatePolicy,
   type GateState,
   type StoredActor,
 } from '../db/index.ts';
@@ -28,6 +29,7 @@ export interface NewGate {
   args: unknown;
   tier?: string;
   reason?: string;
+  policy?: GatePolicy | undefined;
   expiresAt: Date;
 }
 
@@ -35,7 +37,13 @@ export interface NewGate {
 export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
   const [row] = await db
     .insert(approvalGates)
-    .values({ ...gate, args: gate.args ?? {}, argsHash: canonicalArgsHash(gate.args ?? {}), state: 'pending' })
+    .values({
+      ...gate,
+      policy: gate.policy ?? null,
+      args: gate.args ?? {},
+      argsHash: canonicalArgsHash(gate.args ?? {}),
+      state: 'pending',
+    })
     .returning();
   return row!;
 }
@@ -87,7 +95,16 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
     .orderBy(approvalGates.expiresAt);
 }
 
-export type AuditOutcome = 'won' | 'lost' | 'refused' | 'expired' | 'superseded' | 'unknown_gate';
+export type AuditOutcome =
+  | 'won'
+  | 'counted'
+  | 'duplicate'
+  | 'lost'
+  | 'refused'
+  | 'expired'
+  | 'superseded'
+  | 'escalated'
+  | 'unknown_gate';
 
 /**
  * Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`); an
@@ -118,49 +135,6 @@ export async function auditOf(db: Db, gateId: string) {
     .from(decisionAudit)
     .where(and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId)))
     .orderBy(decisionAudit.id);
-}
-
-/**
- * The argument pattern an "always" covers. For shell it is the exact command (argv), so approving
- * `git status` never approves `rm -rf src`; for other tools the canonical arguments.
- */
-export function grantPattern(args: unknown): string {
-  return canonicalArgsHash(args ?? {});
-}
-
-export async function addGrant(
-  db: Db,
-  grant: { chat: string; tool: string; args: unknown; grantedBy?: StoredActor; gateId?: string; expiresAt: Date },
-): Promise<string> {
-  const id = `gr_${randomBytes(6).toString('base64url')}`;
-  await db.insert(approvalGrants).values({
-    id,
-    chat: grant.chat,
-    tool: grant.tool,
-    pattern: grantPattern(grant.args),
-    grantedBy: grant.grantedBy,
-    gateId: grant.gateId,
-    expiresAt: grant.expiresAt,
-  });
-  return id;
-}
-
-/** The live grant covering this call in this chat, if any. */
-export async function findGrant(db: Db, call: { chat: string; tool: string; args: unknown }, now: Date) {
-  const [row] = await db
-    .select()
-    .from(approvalGrants)
-    .where(
-      and(
-        eq(approvalGrants.chat, call.chat),
-        eq(approvalGrants.tool, call.tool),
-        eq(approvalGrants.pattern, grantPattern(call.args)),
-        gt(approvalGrants.expiresAt, now),
-        isNull(approvalGrants.revokedAt),
-      ),
-    )
-    .limit(1);
-  return row;
 }
 
 export async function liveGrants(db: Db, chat: string | undefined, now: Date) {

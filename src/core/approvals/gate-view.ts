@@ -30,6 +30,8 @@ export function gateFromRow(row: GateRow): Gate {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     expiresAt: row.expiresAt,
+    ...(row.policy && { policy: row.policy, approvals: row.approvals }),
+    ...(row.escalatedAt && { escalatedAt: row.escalatedAt }),
   };
 }
 

@@ -5,7 +5,7 @@ import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { ActionRouter, FirstDecisionWins } from '../decisions/index.ts';
-import type { SweepStep } from '../jobs/index.ts';
+import type { JobKinds, JobQueue, SweepStep } from '../jobs/index.ts';
 import type { Logger } from '../log/index.ts';
 import type { Meter } from '../metrics/index.ts';
 import { runQueue } from '../runs/index.ts';
@@ -13,6 +13,8 @@ import { parseApprovalActionId, showAllText } from './card.ts';
 import { approvalCommands, approvalStatus } from './commands.ts';
 import { ApprovalDecider, type GateResumer } from './decide.ts';
 import { DurableApprovalBroker } from './durable-broker.ts';
+import { Escalations } from './escalation.ts';
+import { ApprovalPolicies } from './policy.ts';
 import { ApprovalReconciler, type ResumingRunner } from './reconciler.ts';
 
 /** What the approval broker needs (built before the agent, which asks it questions). */
@@ -23,6 +25,8 @@ export interface ApprovalBrokerDeps {
   access: AccessPolicy;
   clock: Clock;
   logger: Logger;
+  /** Where a policy's escalation timers run (approvals.policies[].escalate_after); absent: no timers. */
+  jobs?: { queue: JobQueue; kinds: JobKinds };
 }
 
 /** The durable broker for `approvals.*`: who may decide comes from `access`. */
@@ -33,8 +37,25 @@ export function createApprovalBroker({
   access,
   clock,
   logger,
+  jobs,
 }: ApprovalBrokerDeps): DurableApprovalBroker {
-  const { approvals } = loaded.config;
+  const { approvals, access: operators } = loaded.config;
+  const escalations =
+    jobs &&
+    new Escalations({
+      db,
+      decisions,
+      jobs: jobs.queue,
+      clock,
+      logger,
+      secrets: loaded.secrets,
+      // An operator's private chat: on Telegram their id is the chat; on Slack a user id opens the DM.
+      chatOf: (name) => {
+        const o = operators.operators.find((op) => op.name === name);
+        return o?.telegram ? `telegram:${o.telegram}` : o?.slack ? `slack:${o.slack}` : undefined;
+      },
+    });
+  if (escalations) jobs.kinds.register(escalations.job);
   return new DurableApprovalBroker({
     db,
     decisions,
@@ -42,6 +63,8 @@ export function createApprovalBroker({
     secrets: loaded.secrets,
     clock,
     channels: approvals.channels as ChatRef[],
+    policies: new ApprovalPolicies(approvals),
+    ...(escalations && { escalations }),
     timeoutMs: approvals.timeout,
     grantTtlMs: approvals.grant_ttl,
     mayDecide: (actor, requester) => access.approvalRefusal(actor, requester),
@@ -117,12 +140,19 @@ export function createApprovals({
     decide: (input: Parameters<ApprovalDecider['decide']>[0]) => decider.decide(input),
     grants: (chat: ChatRef) => broker.grants(chat),
     revokeGrant: (id: string) => broker.revokeGrant(id),
+    history: (chat: ChatRef, questions: number) => broker.history({ chat, limit: questions, secrets: loaded.secrets }),
   };
   return {
     decider,
     reconciler,
     commands: approvalCommands(port),
     status: approvalStatus(port),
-    sweep: { name: 'approvals', run: () => reconciler.sweep() },
+    sweep: {
+      name: 'approvals',
+      run: async () => {
+        await reconciler.sweep();
+        await broker.escalations?.overdue();
+      },
+    },
   };
 }

@@ -2,7 +2,7 @@
 // approval questions. The durable broker (gate table + outbox) implements it; the runner only ever
 // resumes what the broker says was decided, and tells the broker when the resume began and ended.
 import type { Actor, ChatRef, MessageRef } from '../surface/index.ts';
-import type { Decision, GateState } from '../db/index.ts';
+import type { Decision, GateApproval, GatePolicy, GateState } from '../db/index.ts';
 
 export { DECISIONS, type Decision, type GateState } from '../db/index.ts';
 
@@ -58,12 +58,22 @@ export interface Gate extends ApprovalRequest {
   updatedAt: Date;
   expiresAt: Date;
   error?: string;
+  /** The approval policy the question was asked under (approvals.policies); none: one approval decides. */
+  policy?: GatePolicy;
+  /** The approvals counted so far under a policy of more than one. */
+  approvals?: GateApproval[];
+  /** When the question also went to its policy's escalate_to (no quorum by escalate_after). */
+  escalatedAt?: Date;
 }
 
 /** The outcome of a decision: the winner gets the value to resume with; everyone else gets why not. */
 export type DecideOutcome =
   | { ok: true; gate: Gate; resume: ResumeDecision }
-  | { ok: false; message: string; reason: 'refused' | 'decided' | 'unknown'; gate?: Gate };
+  | { ok: false; message: string; reason: 'refused' | 'decided' | 'unknown'; gate?: Gate }
+  /** A Deny without the reason its policy requires (deny_reason: required): nothing was decided. */
+  | { ok: false; message: string; reason: 'reason_required'; gate: Gate }
+  /** One approval of several a policy asks was counted; the call has not run (yet). */
+  | { ok: false; message: string; reason: 'counted'; gate: Gate };
 
 /** An "always" answer still in force. */
 export interface Grant {
@@ -123,8 +133,11 @@ export interface ApprovalBroker {
    */
   list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage }): Promise<Gate[]>;
   get(gateId: string): Promise<Gate | undefined>;
-  /** True when an earlier "always" covers this call in this chat. */
-  isGranted(call: { chat: ChatRef; tool: string; args: unknown }): Promise<boolean>;
+  /**
+   * True when an earlier "always" covers this call in this chat, given by as many operators as the call's policy
+   * asks now (a grant never widens: not to other arguments, nor to a policy that asks more).
+   */
+  isGranted(call: { chat: ChatRef; tool: string; args: unknown; tier?: string }): Promise<boolean>;
   grants(chat?: ChatRef): Promise<Grant[]>;
   /** Revokes a grant; false when there was none with that id. */
   revokeGrant(id: string): Promise<boolean>;

@@ -83,3 +83,39 @@ export async function transitionGate(
   });
   return won ? { ok: true, gate: row } : { ok: false, gate: row };
 }
+
+/**
+ * Counts one approval of a gate that needs several (its policy's `approvals`), by compare-and-set.
+ *
+ * Inputs: the gate id, how many approvals the caller saw counted (`seen`), the list with this one appended, whether
+ * it completes the quorum, the decision's columns (when it does) and the attempt's audit.
+ * Output: as {@link transitionGate}: moved (the row after), or not and the row as it stands.
+ * Invariants: ONE statement: `UPDATE … WHERE id AND state = 'pending' AND jsonb_array_length(approvals) = $seen`, so
+ * of racing callers that saw the same count exactly one appends (approvals only ever grow, so a count names one
+ * list); a loser reads the row as the winner left it and counts again from there. The last approval also moves the
+ * gate pending → claimed, so the quorum is reached once and the call resumed by that caller alone. An approval that
+ * is not the last leaves the state pending (the one move besides LEGAL_MOVES, and never any other state).
+ */
+export async function countApproval(
+  db: Db,
+  move: { id: string; seen: number; approvals: unknown[]; last: boolean; patch: GatePatch; audit: TransitionAudit },
+  notExpired: SQL,
+): Promise<TransitionResult> {
+  const { won, row } = await compareAndSet(db, {
+    table: approvalGates,
+    idColumn: approvalGates.id,
+    stateColumn: approvalGates.state,
+    id: move.id,
+    from: 'pending',
+    to: move.last ? 'claimed' : 'pending',
+    set: { ...(move.last && move.patch), approvals: move.approvals, updatedAt: sql`now()` },
+    guard: sql`${notExpired} and jsonb_array_length(${approvalGates.approvals}) = ${sql.param(move.seen)}`,
+    audit: {
+      kind: 'gate',
+      outcomes: { won: move.last ? 'won' : 'counted', lost: 'lost', unknown: 'unknown_gate' },
+      ...move.audit,
+      ...(move.audit.actor && { platform: move.audit.actor.platform }),
+    },
+  });
+  return won ? { ok: true, gate: row } : { ok: false, gate: row };
+}

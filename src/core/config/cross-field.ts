@@ -1,5 +1,6 @@
 // Rules across keys of kazma.yaml that zod's shape cannot express; each issue names the key and the fix.
 import { isVaultPointer } from '../secrets/index.ts';
+import { approvalPolicyIssues } from './approval-policy-rules.ts';
 import { outboundConfigIssues } from './outbound-rules.ts';
 import { platformIssues } from './platform-rules.ts';
 import type { KazmaConfig } from './schema.ts';
@@ -12,7 +13,7 @@ export function crossFieldIssues(config: KazmaConfig): string[] {
   config.approvals.approvers.forEach((name, i) => {
     if (!names.has(name)) issues.push(`approvals.approvers[${i}]: "${name}" is not in access.operators`);
   });
-  issues.push(...apiTokenIssues(config));
+  issues.push(...approvalPolicyIssues(config), ...apiTokenIssues(config));
   // The vault is stored in the database, so the database cannot be found through it.
   if (isVaultPointer(config.database.url))
     issues.push(

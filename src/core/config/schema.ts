@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
+import { approvalPoliciesSchema, approvalRequireSchema } from './approval-policies-schema.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
 import { mediaSchema } from './media-schema.ts';
@@ -82,6 +83,8 @@ export const configSchema = z.strictObject({
     channels: z.array(chatRef).default([]),
     /** A decided gate whose process stopped heart-beating this long ago is presumed dead and healed. */
     lease_ttl: duration('15s'),
+    policies: approvalPoliciesSchema,
+    require: approvalRequireSchema,
   }),
   telegram: section({
     enabled: z.boolean().default(false),

@@ -11,6 +11,8 @@ export {
   approvalGates,
   approvalGrants,
   type Decision,
+  type GateApproval,
+  type GatePolicy,
   type GateState,
   type StoredActor,
 } from './schema/approvals.ts';

@@ -42,9 +42,13 @@ export interface DecisionKind<Q, D extends string, S = Q> {
    * THE decision, in one statement (core/decisions/compare-and-set.ts): open → decided by compare-and-set,
    * the attempt's audit row (won, lost, or unknown) and — for a loser — the row as the winner left it.
    * Output: whether this call moved it, and the question as it stands. Invariant: of racing calls exactly
-   * one gets `won: true`, and every attempt has exactly one audit row.
+   * one gets `won: true`, and every attempt has exactly one audit row. `seen`: the question as the caller read it.
+   * `counted`: not the decision but a step toward it (one approval of several a policy asks): the cards are
+   * edited to show it, and the caller is told `countedMessage`.
    */
-  settle(request: DecisionRequest<D>): Promise<{ won: boolean; question: Q | undefined }>;
+  settle(request: DecisionRequest<D>, seen?: S): Promise<{ won: boolean; question: Q | undefined; counted?: boolean }>;
+  /** What a counted step's author is told ("Counted: 1 of 2 approvals"). */
+  countedMessage?(question: Q, request: DecisionRequest<D>): string;
   /** Records an attempt the statement never ran for (refused, unknown); once per event (`eventKey`). */
   audit(entry: {
     id: string;
@@ -65,7 +69,8 @@ export type FirstDecision<Q, S = Q> =
   | { ok: true; question: Q }
   | { ok: false; reason: 'unknown'; message: string }
   | { ok: false; reason: 'refused'; message: string; seen: S }
-  | { ok: false; reason: 'decided'; message: string; question: Q };
+  | { ok: false; reason: 'decided'; message: string; question: Q }
+  | { ok: false; reason: 'counted'; message: string; question: Q };
 
 /** Options of one {@link FirstDecisionWins.decide} call. */
 export interface DecideOptions<Q, S> {
@@ -131,12 +136,17 @@ export class FirstDecisionWins {
     }
     const proof =
       options.tapped && (await proveTappedCard(this.#o.db, { kind: kind.owner, id: request.id }, options.tapped));
-    const settled = await kind.settle(request);
+    const settled = await kind.settle(request, seen);
     if (!settled.question) return this.#unknown(kind); // gone since it was read; the statement audited it
     // The decision's edits reach every recorded card; a tapped copy they cannot reach is edited here. So is a
     // card recorded just now of a question already settled: its decision's edit found nothing to edit.
     if (options.tapped && (proof === 'copy' || (proof === 'recorded' && !settled.won)))
       await this.#showOn(options.tapped, kind.card(settled.question));
+    if (settled.counted) {
+      await this.editCards(kind, request.id, settled.question);
+      const message = kind.countedMessage?.(settled.question, request) ?? 'Counted.';
+      return { ok: false, reason: 'counted', message, question: settled.question };
+    }
     if (!settled.won)
       return {
         ok: false,

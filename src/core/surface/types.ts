@@ -171,6 +171,11 @@ export interface PartialAnswer {
 /** Options for {@link Surface.replyPrivately}. */
 export interface PrivateReplyOptions {
   whole?: boolean;
+  /**
+   * The text asks the person why they deny this gate (a policy's `deny_reason: required`): a platform that can
+   * offers a reply field (Telegram: a force-reply prompt) whose answer comes back as `/deny <gate> <reason>`.
+   */
+  askReason?: { gateId: string };
 }
 
 /**

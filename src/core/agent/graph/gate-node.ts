@@ -16,7 +16,7 @@ import {
 export interface GateNodeDeps {
   registry: ToolRegistry;
   /** An earlier "always" covers this call (ApprovalBroker.isGranted). */
-  isGranted: (call: { chat: string; tool: string; args: unknown }) => Promise<boolean>;
+  isGranted: (call: { chat: string; tool: string; args: unknown; tier?: string }) => Promise<boolean>;
   toolContext: (signal?: AbortSignal) => ToolContext;
   /**
    * Whether anyone can be asked about a call made in `chat` (a chatless run — `thread:<id>` — can be
@@ -71,12 +71,15 @@ export function gateNode(deps: GateNodeDeps) {
       else if (c.kind === 'invalid') verdicts[callId] = { action: 'invalid', error: c.error };
       // The card shows, and a grant matches, the arguments the model sent — not their parsed form with
       // defaults filled in, which the person did not see the model ask for.
-      else if (state.turn && (await deps.isGranted({ chat: state.turn.chat, tool: call.name, args: call.args }))) {
+      else if (
+        state.turn &&
+        (await deps.isGranted({ chat: state.turn.chat, tool: call.name, args: call.args, tier: tierOf(c.tool) }))
+      ) {
         verdicts[callId] = { action: 'run', via: 'grant' };
       } else if (state.turn && deps.canAsk && !deps.canAsk(state.turn.chat)) {
         verdicts[callId] = { action: 'deny', reason: NOWHERE_TO_ASK };
       } else {
-        const tier = c.tool ? (c.tool.tier ?? 'none') : 'unknown';
+        const tier = tierOf(c.tool);
         question ??= { kind: 'tool_approval', callId, tool: call.name, args: call.args, tier, reason: c.reason };
       }
     }
@@ -100,4 +103,9 @@ export function verdictFor(answer: unknown, callId: string): Verdict | undefined
   const reason =
     typeof a.reason === 'string' ? a.reason : a.decision === 'deny' ? undefined : 'the answer could not be read';
   return { action: 'deny', ...by, ...(reason !== undefined && { reason }) };
+}
+
+/** A call's tier as a card and a policy read it: `none` for a registered tool without one, `unknown` for none. */
+function tierOf(tool: { tier?: string } | undefined): string {
+  return tool ? (tool.tier ?? 'none') : 'unknown';
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Every state a gate can be in; only transitionGate() (core/approvals/transition.ts) writes it. */
 export const GATE_STATES = ['pending', 'claimed', 'resuming', 'settled', 'timeout', 'superseded', 'error'] as const;
@@ -14,6 +14,28 @@ export interface StoredActor {
   displayName?: string;
   /** The operator name from access.operators, when the actor is one. */
   operator?: string;
+}
+
+/**
+ * The approval policy a gate was opened under (approvals.policies), as it was then: a later change of the
+ * file does not change a question already asked. `approvers` empty: every operator.
+ */
+export interface GatePolicy {
+  name: string;
+  approvals: number;
+  approvers: string[];
+  requesterMayApprove: boolean;
+  denyReason: 'optional' | 'required';
+  escalateAfterMs?: number;
+  escalateTo: string[];
+}
+
+/** One counted approval of a gate under a policy of more than one: who (one operator, whatever platform), how, when. */
+export interface GateApproval {
+  operator: string;
+  actor: StoredActor;
+  decision: 'once' | 'always';
+  at: string;
 }
 
 /**
@@ -45,6 +67,12 @@ export const approvalGates = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     error: text('error'),
+    /** The policy the gate was opened under; null: none matched (one approval, the access rules). */
+    policy: jsonb('policy').$type<GatePolicy>(),
+    /** Approvals counted so far (a policy of more than one); the last one moves the gate to claimed. */
+    approvals: jsonb('approvals').$type<GateApproval[]>().notNull().default([]),
+    /** When the cards went to the policy's escalate_to (once). */
+    escalatedAt: timestamp('escalated_at', { withTimezone: true }),
   },
   (t) => [
     check(
@@ -67,6 +95,8 @@ export const approvalGrants = pgTable(
     pattern: text('pattern'),
     grantedBy: jsonb('granted_by').$type<StoredActor>(),
     gateId: text('gate_id'),
+    /** How many operators approved the "always": it covers a call only under a policy that asks no more. */
+    approvals: integer('approvals').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
