@@ -126,6 +126,35 @@ describe('dates anchored to memory', () => {
     expect(row?.words).toContain(`the day before my exam: 2027-01-14 from ${examNote}`);
   });
 
+  it('schedule_reminder: when the remembered date changes between the card and the tap, nothing runs', async () => {
+    const before = (await rowsOf(MAYA)).length;
+    const args = { when: 'the day before my exam at 8am', text: 'print the notes' };
+    llm.script({ toolCalls: [{ name: 'schedule_reminder', args }] }, { text: 'Could not.' });
+    await say(MAYA, 'remind me the day before my exam at 8am to print the notes');
+    const card = surface.openCard()!.card;
+    expect(card.fields.find((f) => f.label === 'Why')?.value).toContain('Wed, 13 Jan 2027, 08:00');
+    // The exam moves after the card was shown: what the approver saw is no longer what would run.
+    const store = new MemoryStore({ db: k.database.db, clock: new FakeClock('2026-12-02T09:00:00Z') });
+    await store.forget({ owners: ['person:maya'], ids: [examNote] });
+    await store.remember({ owner: 'person:maya', text: 'My exam is on 20 January', source: 'stated' });
+    const button = card.buttons.find((b) => b.id.endsWith(':once'))!;
+    await k.kazma.core.pipeline.handle({
+      kind: 'action',
+      eventId: randomUUID(),
+      platform: 'telegram',
+      chat: chatOf(MAYA),
+      actor: MAYA,
+      actionId: button.id,
+    });
+    await k.settled();
+    expect(await rowsOf(MAYA)).toHaveLength(before);
+    const told = llm.requests
+      .at(-1)!
+      .messages!.filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    expect(told.at(-1)).toMatch(/resolve differently now than on the approved card/);
+  });
+
   it('schedule_reminder with nothing remembered: no card, nothing scheduled, the model is told to ask', async () => {
     const cards = surface.cards.length;
     const args = { when: 'two days after the launch at 10am', text: 'write the recap' };

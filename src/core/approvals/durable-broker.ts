@@ -66,6 +66,7 @@ export class DurableApprovalBroker implements ApprovalBroker {
         requester: storedActor(request.requester, this.#o.operatorName(request.requester)),
         tool: request.call.tool,
         args: request.call.args,
+        ...(request.call.rewritten && { rewritten: request.call.rewritten }),
         tier: request.call.tier,
         reason: request.call.reason,
         policy: this.#o.policies?.for(request.call),

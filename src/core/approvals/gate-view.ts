@@ -12,6 +12,7 @@ export function gateFromRow(row: GateRow): Gate {
     args: row.args,
     tier: row.tier ?? 'unknown',
     reason: row.reason ?? 'needs approval',
+    ...(row.rewritten && { rewritten: row.rewritten }),
   };
   return {
     gateId: row.id,

@@ -24,6 +24,11 @@ export interface ApprovalQuestion {
   /** The tool's tier, `none` for a registered tool without one, `unknown` for a tool the registry lacks. */
   tier: string;
   reason: string;
+  /**
+   * The arguments as rewritten before the card (an alias's chat, a date anchored to memory), shown in its
+   * reason: an approval runs exactly these, and refuses the call if it resolves otherwise by then.
+   */
+  rewritten?: Record<string, unknown>;
 }
 
 /** What the runner hands over when the graph paused on a question. */

@@ -6,6 +6,7 @@ import type { ToolContext, ToolDefinition } from './define.ts';
 import { fenceOutside } from './fence.ts';
 import { createGuardList, guardsOnly, type Authorization, type AuthorizeEffect, type Guard } from './guards/index.ts';
 import { toolSpecs, type ToolSpec } from './specs.ts';
+import { type ApprovedArgs, changedSinceApproval } from './approved-args.ts';
 import type { ExecuteResult } from '../db/index.ts';
 
 /**
@@ -15,7 +16,7 @@ import type { ExecuteResult } from '../db/index.ts';
  */
 export type Classification =
   | { kind: 'run'; tool: ToolDefinition; args: Record<string, unknown> }
-  | { kind: 'ask'; tool?: ToolDefinition; args: unknown; reason: string }
+  | { kind: 'ask'; tool?: ToolDefinition; args: unknown; reason: string; rewritten?: Record<string, unknown> }
   | { kind: 'refuse'; reason: string }
   | { kind: 'invalid'; error: string };
 
@@ -137,7 +138,8 @@ export class ToolRegistry {
       (tool.tier
         ? `"${name}" is a ${tool.tier} tool and needs approval`
         : `"${name}" has no tier, so it needs approval`);
-    return { kind: 'ask', tool, args, reason: auth.kind === 'rewrite' ? `${reason}; ${auth.note}` : reason };
+    if (auth.kind !== 'rewrite') return { kind: 'ask', tool, args, reason };
+    return { kind: 'ask', tool, args, reason: `${reason}; ${auth.note}`, rewritten: auth.args };
   }
 
   /**
@@ -158,7 +160,7 @@ export class ToolRegistry {
    * @example
    * await runWithJournal({ journal, key, tool: name, args, effects, ...registry.prepare(name, args, ctx) });
    */
-  prepare(name: string, rawArgs: unknown, ctx: ToolContext): PreparedCall {
+  prepare(name: string, rawArgs: unknown, ctx: ToolContext, approved?: ApprovedArgs): PreparedCall {
     const mask = (text: string): string => maskText(text, ctx.secrets);
     let passed: { tool: ToolDefinition; args: Record<string, unknown>; auth: Authorization } | undefined;
     return {
@@ -170,6 +172,8 @@ export class ToolRegistry {
         if (!parsed.ok) return { ok: false, error: parsed.error };
         const auth = await this.#authorize({ tool, args: parsed.args }, ctx);
         if (auth.kind === 'refuse') return { ok: false, error: mask(`refused: ${auth.reason}`), refused: true };
+        const changed = approved && changedSinceApproval(approved, auth);
+        if (changed) return { ok: false, error: mask(`refused: ${changed}`), refused: true };
         passed = { tool, args: auth.kind === 'rewrite' ? auth.args : parsed.args, auth };
         return undefined;
       },

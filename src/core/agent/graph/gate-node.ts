@@ -36,6 +36,8 @@ export interface GateAnswer {
   decision: Decision;
   by?: string;
   reason?: string;
+  /** The rewrite the decided card showed (none: the arguments as sent): what an approval lets run. */
+  rewritten?: Record<string, unknown>;
 }
 
 /**
@@ -80,7 +82,16 @@ export function gateNode(deps: GateNodeDeps) {
         verdicts[callId] = { action: 'deny', reason: NOWHERE_TO_ASK };
       } else {
         const tier = tierOf(c.tool);
-        question ??= { kind: 'tool_approval', callId, tool: call.name, args: call.args, tier, reason: c.reason };
+        const rewritten = c.kind === 'ask' && c.rewritten ? { rewritten: c.rewritten } : {};
+        question ??= {
+          kind: 'tool_approval',
+          callId,
+          tool: call.name,
+          args: call.args,
+          tier,
+          reason: c.reason,
+          ...rewritten,
+        };
       }
     }
     if (question) {
@@ -99,7 +110,10 @@ export function verdictFor(answer: unknown, callId: string): Verdict | undefined
   const a = (typeof answer === 'object' && answer !== null ? answer : {}) as Partial<GateAnswer>;
   if (a.callId !== undefined && a.callId !== callId) return undefined;
   const by = typeof a.by === 'string' ? { by: a.by } : {};
-  if (a.decision === 'once' || a.decision === 'always') return { action: 'run', via: 'approval', ...by };
+  if (a.decision === 'once' || a.decision === 'always') {
+    const approved = { rewritten: typeof a.rewritten === 'object' && a.rewritten !== null ? a.rewritten : null };
+    return { action: 'run', via: 'approval', ...by, approved };
+  }
   const reason =
     typeof a.reason === 'string' ? a.reason : a.decision === 'deny' ? undefined : 'the answer could not be read';
   return { action: 'deny', ...by, ...(reason !== undefined && { reason }) };

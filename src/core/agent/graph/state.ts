@@ -11,7 +11,13 @@ import { conversationReducer } from './conversation-reducer.ts';
  * run it, or tell the model it was refused (precheck), invalid (arguments) or denied (a person).
  */
 export type Verdict =
-  | { action: 'run'; via: 'tier' | 'grant' | 'approval'; by?: string }
+  | {
+      action: 'run';
+      via: 'tier' | 'grant' | 'approval';
+      by?: string;
+      /** An approval's: the rewrite its card showed (null: none); the run refuses arguments resolved otherwise. */
+      approved?: { rewritten: Record<string, unknown> | null };
+    }
   | { action: 'refuse'; reason: string }
   | { action: 'invalid'; error: string }
   | { action: 'deny'; by?: string; reason?: string };

@@ -86,7 +86,7 @@ export function toolsNode(deps: ToolsNodeDeps) {
         deps.progress?.(threadId);
         // The chat's live message says what runs now (core/streaming), until the model writes again.
         liveReplyOf(config)?.progress({ tool: call.name, args: call.args });
-        const prepared = deps.registry.prepare(call.name, call.args, ctx);
+        const prepared = deps.registry.prepare(call.name, call.args, ctx, verdict.approved);
         const run = () =>
           runWithJournal({
             journal: deps.journal,

@@ -180,7 +180,8 @@ export class TurnRunner {
     // After a crash mid-resume the gate is already `resuming`; resuming again is safe because effects
     // that started are in the journal and are reported, never repeated.
     if (!options.alreadyResuming && !(await this.#o.broker.beginResume(gate.gateId))) return undefined;
-    const answer: GateAnswer = { callId: gate.call.callId, ...resume };
+    const { rewritten } = gate.call;
+    const answer: GateAnswer = { callId: gate.call.callId, ...resume, ...(rewritten && { rewritten }) };
     // The lease: while this resume runs, sweeps in other processes must not take the gate for abandoned.
     // It beats while waiting for the thread's lease too: another process's turn may hold the thread.
     const beat = setInterval(

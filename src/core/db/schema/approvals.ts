@@ -53,6 +53,8 @@ export const approvalGates = pgTable(
     requester: jsonb('requester').$type<StoredActor>(),
     tool: text('tool').notNull(),
     args: jsonb('args').notNull(),
+    /** The arguments as rewritten before the card (an alias, a date anchored to memory): what approval runs. */
+    rewritten: jsonb('rewritten').$type<Record<string, unknown>>(),
     argsHash: text('args_hash').notNull(),
     tier: text('tier'),
     reason: text('reason'),

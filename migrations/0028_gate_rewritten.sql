@@ -1,0 +1,1 @@
+ALTER TABLE "approval_gates" ADD COLUMN "rewritten" jsonb;
