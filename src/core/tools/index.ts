@@ -7,7 +7,6 @@ export type { Guard } from './guards/guard.ts';
 export { createGuardList, firstRefusal } from './guards/list.ts';
 export { resolveCall } from './guards/authorization.ts';
 export { ToolRegistry } from './registry.ts';
-export type { ApprovedArgs } from './approved-args.ts';
 export { checkCatastrophic } from './shell/catastrophic.ts';
 export { gitEnv } from './shell/git-env.ts';
 export { parseCommand } from './shell/parse.ts';
