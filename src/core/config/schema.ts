@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
-import { mediaSchema } from './media-schema.ts';
+import { mediaSchema, transcriptionSchema } from './media-schema.ts';
 import { metricsSchema } from './metrics-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { uiSchema } from './ui-schema.ts';
@@ -62,6 +62,7 @@ export const configSchema = z.strictObject({
     max_retries: z.number().int().min(0).max(10).default(3),
     /** The model takes images; off, a photo is not sent to it and the person is told. */
     vision: z.boolean().default(true),
+    transcription: transcriptionSchema,
     fallbacks: z.array(z.strictObject(modelEntry)).default([]),
   }),
   time: section({ zone: z.string().default('UTC') }),

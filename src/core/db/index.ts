@@ -29,3 +29,4 @@ export { ARCHIVE_REASONS, threadTranscript } from './schema/transcript.ts';
 export { vaultKeyring, vaultSecrets } from './schema/vault.ts';
 export { uiSessions } from './schema/ui-sessions.ts';
 export { DiskSpace } from './disk-space.ts';
+export { mediaTranscripts } from './schema/media.ts';

@@ -1,2 +1,4 @@
-// Media in: a message's photos and documents, downloaded within limits and made into the model's input.
+// Media in: a message's photos, documents and voice, downloaded within limits and made into the model's input.
 export { MediaReader } from './reader.ts';
+export { transcriptionSettings } from './transcribe.ts';
+export { TranscriptStore } from './transcripts.ts';

@@ -24,7 +24,8 @@ interface EventBase {
  * a crash downloads it again. `ref` is the adapter's own (a Telegram file_id, a Slack file id, a Discord URL).
  */
 export interface Attachment {
-  kind: 'image' | 'document';
+  /** `audio`: a voice message or an audio file, transcribed (core/media). */
+  kind: 'image' | 'document' | 'audio';
   ref: string;
   name?: string;
   /** The type the platform or the sender declared; the bytes are checked, never trusted to match. */

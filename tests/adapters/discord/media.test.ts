@@ -20,6 +20,7 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
   llm.requests.length = 0;
+  llm.transcriptions.length = 0;
 });
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
@@ -61,5 +62,24 @@ describe('attachments on Discord', () => {
     const text = contentText(lastUser()?.content);
     expect(text).toContain('📎 notes.pdf, 1 page\n«outside:');
     expect(text).toContain('Discord design notes');
+  });
+
+  it('transcribes a voice message once and sends its words to the model', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const ogg = Buffer.concat([Buffer.from('OggS'), randomBytes(5_000)]);
+    llm.hearNext('ship it on Thursday');
+    h.say({
+      channelId: DM_OF[MAYA.id]!,
+      author: MAYA,
+      content: '',
+      guild: false,
+      files: [{ name: 'voice-message.ogg', type: 'audio/ogg', data: ogg }],
+    });
+    await h.settled();
+    expect(llm.transcriptions.map((t) => [t.fileName, t.fileType, t.bytes.equals(ogg)])).toEqual([
+      ['voice-message.ogg', 'audio/ogg', true],
+    ]);
+    expect(contentText(lastUser()?.content)).toContain('ship it on Thursday');
+    expect(JSON.stringify(llm.requests)).not.toContain('/attachments/');
   });
 });

@@ -22,12 +22,32 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
   llm.requests.length = 0;
+  llm.transcriptions.length = 0;
 });
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
 const lastUser = () => [...(llm.requests.at(-1)?.messages ?? [])].reverse().find((m) => m.role === 'user');
 
 describe('files on Slack', () => {
+  it('transcribes an audio clip once, read with the bot token, and sends its words to the model', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const clip = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), randomBytes(4_000)]);
+    llm.hearNext('remind the team about the demo');
+    await h.fake.signer.sendMessage(h.url, {
+      channel: dmOf(MAYA),
+      user: MAYA.id,
+      text: '',
+      files: [{ name: 'audio_message.webm', mimetype: 'audio/webm', bytes: new Uint8Array(clip) }],
+    });
+    await h.settled();
+    expect(llm.transcriptions.map((t) => [t.fileName, t.fileType, t.bytes.equals(clip)])).toEqual([
+      ['audio_message.webm', 'audio/webm', true],
+    ]);
+    expect(h.fake.fileDownloads).toEqual([{ id: expect.any(String), authorized: true }]);
+    expect(contentText(lastUser()?.content)).toContain('remind the team about the demo');
+    expect(JSON.stringify(llm.requests)).not.toContain(h.fake.botToken);
+  });
+
   it('sends a shared image to the model as a data: URL, read with the bot token', async () => {
     h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(3_000)]);

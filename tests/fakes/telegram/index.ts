@@ -12,9 +12,11 @@ import {
   FileStore,
   userDocument,
   userPhoto,
+  userVoice,
   type Download,
   type UserDocumentInput,
   type UserPhotoInput,
+  type UserVoiceInput,
 } from './files.ts';
 import { tap, userMessage, type TapInput, type UserMessageInput } from './inbound.ts';
 import { METHODS, commandKey, lookupMethod, type BotCommand, type FakeState } from './methods.ts';
@@ -27,7 +29,7 @@ export { telegramHtmlToPlain, parseTelegramHtml } from './html.ts';
 export type { StoredMessage, StoredVersion } from './store.ts';
 export type { TapInput, UserMessageInput, UserInput } from './inbound.ts';
 export type { Delivery } from './updates.ts';
-export type { Download, UserDocumentInput, UserPhotoInput } from './files.ts';
+export type { Download, UserDocumentInput, UserPhotoInput, UserVoiceInput } from './files.ts';
 export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
@@ -52,6 +54,8 @@ export interface FakeTelegram {
   /** A user sends a photo (its sizes smallest first) or a document; the bot reads it with getFile. */
   sendUserPhoto(input: UserPhotoInput): TgUpdate;
   sendUserDocument(input: UserDocumentInput): TgUpdate;
+  /** A user sends a voice note, or an audio file when `fileName` is given. */
+  sendUserVoice(input: UserVoiceInput): TgUpdate;
   /** Every download of a file's bytes (`/file/bot<token>/<path>`), in order. */
   downloads: Download[];
   /** Registers a chat the bot may write to without a user having written first (e.g. approval channels). */
@@ -220,6 +224,7 @@ export async function startFakeTelegram(
     tapButton: (input) => tap(state, input),
     sendUserPhoto: (input) => userPhoto(state, files, input),
     sendUserDocument: (input) => userDocument(state, files, input),
+    sendUserVoice: (input) => userVoice(state, files, input),
     downloads: files.downloads,
     addChat: (chat) => state.store.addChat(chat),
     messages: (chatId, o = {}) => state.store.list(chatId, o.includeDeleted),

@@ -15,3 +15,4 @@ export * from './mcp.ts';
 export * from './transcript.ts';
 export * from './memories.ts';
 export * from './ui-sessions.ts';
+export * from './media.ts';
