@@ -20,6 +20,8 @@ const THINKING = '⋯ thinking…';
  */
 export class ConsoleSurface implements Surface {
   readonly platform = 'console';
+  /** A file "sent" to the terminal is shown by where its copy is kept: the person opens it there. */
+  readonly fileLimit = 2 * 1024 ** 3;
   readonly #terminal: Terminal;
   readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
@@ -52,7 +54,8 @@ export class ConsoleSurface implements Surface {
       else this.#write(`\n${renderReply(message.text)}`);
       return draft;
     }
-    this.#write(renderReply(message.text));
+    const file = message.file && `📎 ${message.file.name} (${message.file.size} bytes): ${message.file.path}`;
+    this.#write(renderReply(file ? [file, message.text].filter(Boolean).join('\n') : message.text));
     return { chat, id: `m${++this.#sent}` };
   }
 

@@ -57,9 +57,20 @@ export interface Download {
   cancelled?: boolean;
 }
 
+/** A file the bot uploaded (sendDocument, sendPhoto): where it went, and its bytes as they arrived. */
+export interface Upload {
+  method: 'sendDocument' | 'sendPhoto';
+  chatId: number;
+  messageId: number;
+  name: string;
+  bytes: Buffer;
+  caption?: string;
+}
+
 export class FileStore {
   readonly #files = new Map<string, StoredFile>();
   readonly downloads: Download[] = [];
+  readonly uploads: Upload[] = [];
   #seq = 0;
 
   add(

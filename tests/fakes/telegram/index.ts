@@ -14,6 +14,7 @@ import {
   userPhoto,
   userVoice,
   type Download,
+  type Upload,
   type UserDocumentInput,
   type UserPhotoInput,
   type UserVoiceInput,
@@ -29,7 +30,7 @@ export { telegramHtmlToPlain, parseTelegramHtml } from './html.ts';
 export type { StoredMessage, StoredVersion } from './store.ts';
 export type { TapInput, UserMessageInput, UserInput } from './inbound.ts';
 export type { Delivery } from './updates.ts';
-export type { Download, UserDocumentInput, UserPhotoInput, UserVoiceInput } from './files.ts';
+export type { Download, Upload, UserDocumentInput, UserPhotoInput, UserVoiceInput } from './files.ts';
 export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
@@ -58,6 +59,8 @@ export interface FakeTelegram {
   sendUserVoice(input: UserVoiceInput): TgUpdate;
   /** Every download of a file's bytes (`/file/bot<token>/<path>`), in order. */
   downloads: Download[];
+  /** Every file the bot uploaded (sendDocument, sendPhoto), in order, with its bytes. */
+  uploads: Upload[];
   /** Registers a chat the bot may write to without a user having written first (e.g. approval channels). */
   addChat(chat: TgChat): void;
   /** The bot's messages in a chat, oldest first (deep copies); deleted ones only with `includeDeleted`. */
@@ -226,6 +229,7 @@ export async function startFakeTelegram(
     sendUserDocument: (input) => userDocument(state, files, input),
     sendUserVoice: (input) => userVoice(state, files, input),
     downloads: files.downloads,
+    uploads: files.uploads,
     addChat: (chat) => state.store.addChat(chat),
     messages: (chatId, o = {}) => state.store.list(chatId, o.includeDeleted),
     failNext(method, spec) {
