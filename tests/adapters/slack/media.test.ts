@@ -2,12 +2,15 @@
 // header (never a URL the model sees), an image goes to the model as a data: URL and a document as fenced
 // text, in the same user message as the words.
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { contentText } from '../../fakes/llm-wire.ts';
 import { textPdf } from '../../helpers/pdf.ts';
+import { clickDecision } from './contract-driver.ts';
 import { dmOf, MAYA, startSlackHarness, type SlackHarness } from './harness.ts';
 
 let llm: FakeLlm;
@@ -118,6 +121,22 @@ describe('files on Slack', () => {
         /could not be downloaded: the file is not on Slack \(<?http:\/\/localhost:\d+>?\), so the bot token was not sent there$/,
       ),
       'echo: look',
+    ]);
+  });
+
+  it('send_file: uploads a workspace file by the external upload flow, approved; the bytes arrive equal', async () => {
+    h = await startSlackHarness({ modelBaseUrl: llm.baseURL });
+    const bytes = randomBytes(120_000);
+    await writeFile(join(h.workspace, 'minutes.pdf'), bytes);
+    llm.script({ toolCalls: [{ name: 'send_file', args: { path: 'minutes.pdf', caption: 'المحضر 📎' } }] });
+    await h.fake.signer.sendMessage(h.url, { channel: dmOf(MAYA), user: MAYA.id, text: 'send the minutes' });
+    await h.settled();
+    expect(h.fake.uploads).toEqual([]);
+    const card = h.fake.messages(dmOf(MAYA)).find((m) => m.blocks?.some((b) => b.type === 'actions'))!;
+    expect(await clickDecision(h, MAYA, `slack:${dmOf(MAYA)}`, card.ts, 'once')).toBe(200);
+    await h.settled();
+    expect(h.fake.uploads.map((u) => [u.name, u.channel, u.comment, u.bytes.equals(bytes)])).toEqual([
+      ['minutes.pdf', dmOf(MAYA), 'المحضر 📎', true],
     ]);
   });
 });
