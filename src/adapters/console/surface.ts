@@ -9,6 +9,7 @@ import type {
   SendProgress,
   Surface,
 } from '../../core/surface/index.ts';
+import { openLocalFile } from './attach.ts';
 import { CARD_PREFIX, REPLY_PREFIX, renderCard, renderReply } from './render.ts';
 import { Terminal } from './terminal.ts';
 
@@ -22,6 +23,8 @@ export class ConsoleSurface implements Surface {
   readonly platform = 'console';
   /** A file "sent" to the terminal is shown by where its copy is kept: the person opens it there. */
   readonly fileLimit = 2 * 1024 ** 3;
+  /** A file sent in with `/attach <path>` (attach.ts). */
+  readonly openAttachment = openLocalFile;
   readonly #terminal: Terminal;
   readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
