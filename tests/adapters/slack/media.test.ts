@@ -10,6 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { contentText } from '../../fakes/llm-wire.ts';
 import { textPdf } from '../../helpers/pdf.ts';
+import { startFakeSlack } from '../../fakes/slack/index.ts';
+import { freshDatabase } from '../../helpers/databases.ts';
 import { clickDecision } from './contract-driver.ts';
 import { dmOf, MAYA, startSlackHarness, type SlackHarness } from './harness.ts';
 
@@ -138,5 +140,34 @@ describe('files on Slack', () => {
     expect(h.fake.uploads.map((u) => [u.name, u.channel, u.comment, u.bytes.equals(bytes)])).toEqual([
       ['minutes.pdf', dmOf(MAYA), 'المحضر 📎', true],
     ]);
+  });
+
+  it('send_file stopped after Slack took the upload, before it was recorded: not uploaded twice', async () => {
+    const database = await freshDatabase('pglite');
+    const fake = await startFakeSlack();
+    try {
+      h = await startSlackHarness({ modelBaseUrl: llm.baseURL, database, fake });
+      await writeFile(join(h.workspace, 'once.bin'), randomBytes(5_000));
+      llm.script({ toolCalls: [{ name: 'send_file', args: { path: 'once.bin' } }] });
+      await fake.signer.sendMessage(h.url, { channel: dmOf(MAYA), user: MAYA.id, text: 'send it once' });
+      await h.settled();
+      const card = fake.messages(dmOf(MAYA)).find((m) => m.blocks?.some((b) => b.type === 'actions'))!;
+      // Slack shares the file, and its answer never reaches this run: it is stopped first.
+      const held = fake.holdAnswer('files.completeUploadExternal');
+      await clickDecision(h, MAYA, `slack:${dmOf(MAYA)}`, card.ts, 'once');
+      await held.held;
+      await h.close();
+      h = undefined;
+      held.release();
+      h = await startSlackHarness({ modelBaseUrl: llm.baseURL, database, fake });
+      await h.settled();
+      expect(fake.uploads).toHaveLength(1);
+      expect(fake.calls.count('files.getUploadURLExternal')).toBe(1);
+    } finally {
+      await h?.close();
+      h = undefined;
+      await fake.close();
+      await database.dispose();
+    }
   });
 });
