@@ -44,7 +44,7 @@ export function sendFileTool(options: SendFileOptions) {
     // Before any card: the path is the workspace's, the file a regular one, within the platform's limit.
     async precheck({ path, to }, ctx) {
       const chat = to ?? ctx.turn?.chat;
-      const limit = chat && isChatRef(chat) ? options.surfaces.for(chat).fileLimit : undefined;
+      const limit = chat && isChatRef(chat) ? limitOf(options.surfaces, chat) : undefined;
       const size = await fileSize(path, ctx);
       if (limit !== undefined && size > limit) throw new RefusedBeforeEffect(overLimit(path, size, limit, chat!));
     },
@@ -123,4 +123,16 @@ async function fileSize(path: string, ctx: Pick<ToolContext, 'workspace'>): Prom
   } finally {
     await handle.close();
   }
+}
+
+/** The platform's upload limit; refused before any card when Kazma has no surface there or it sends no files. */
+function limitOf(surfaces: Pick<SurfaceRegistry, 'for'>, chat: ChatRef): number {
+  let limit: number | undefined;
+  try {
+    limit = surfaces.for(chat).fileLimit;
+  } catch {
+    throw new RefusedBeforeEffect(`Kazma is not connected to ${chat.split(':')[0]}, so it cannot send files there`);
+  }
+  if (limit === undefined) throw new RefusedBeforeEffect(`Kazma does not send files on ${chat.split(':')[0]}`);
+  return limit;
 }

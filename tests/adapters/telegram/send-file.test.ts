@@ -98,4 +98,16 @@ describe('send_file on Telegram', () => {
     expect(toolAnswer()).toMatch(/over the 52428800-byte limit for a bot's upload to telegram/);
     expect(h.fake.uploads).toEqual([]);
   });
+
+  it('refuses a target on a platform Kazma is not connected to, before any card', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    await writeFile(join(h.workspace, 'a.txt'), 'a');
+    llm.script({ toolCalls: [{ name: 'send_file', args: { path: 'a.txt', to: 'discord:123456789012345678' } }] });
+    h.say({ chatId: MAYA.id, from: MAYA, text: 'send it to discord' });
+    await h.settled();
+    expect(h.fake.messages(MAYA.id).filter((m) => m.reply_markup)).toEqual([]);
+    expect(toolAnswer()).toBe(
+      'refused before any effect: Kazma is not connected to discord, so it cannot send files there',
+    );
+  });
 });
