@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { LiveReplies } from '../streaming/index.ts';
 import { setMaxListeners } from 'node:events';
 import type { ApprovalBroker } from '../approvals/index.ts';
@@ -5,7 +6,7 @@ import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
-import { MediaReader, TranscriptStore, transcriptionSettings } from '../media/index.ts';
+import { MediaReader, pruneKeptFiles, TranscriptStore, transcriptionSettings } from '../media/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -61,7 +62,7 @@ export interface AgentModule {
   status: StatusSection;
   /**
    * Deletes checkpoints older than each thread's newest and what only they reach (checkpoint-retention.ts),
-   * and voice transcripts kept past `media.retention`.
+   * and voice transcripts and sent files' copies (data_dir/files) kept past `media.retention`.
    */
   sweep: SweepStep;
   /** Aborts running turns (shutdown past its timeout); they are taken up at the next start. */
@@ -187,7 +188,9 @@ export async function createAgent({
       name: 'checkpoints and transcripts',
       run: async () => {
         await retention.run();
-        await transcripts.prune(new Date(clock.now().getTime() - config.media.retention));
+        const before = new Date(clock.now().getTime() - config.media.retention);
+        await transcripts.prune(before);
+        await pruneKeptFiles(join(config.data_dir, 'files'), before);
       },
     },
     abort: () => aborter.abort(),
