@@ -64,7 +64,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
   // Before the tools: the web tools' egress guard and the commitment check (clarify cards are
   // questions) make up authorizeEffect, the one check every call passes before any effect.
   const web = createWeb({ loaded });
-  const commitment = createCommitment({ loaded, questions, replies, egress: web.guard });
+  const commitment = createCommitment({ loaded, questions, replies, surfaces, egress: web.guard });
   const agentSkills = createAgentSkills({ loaded, logger, clock });
   const tools = await createTools({
     loaded,

@@ -1,11 +1,16 @@
 // The console surface in-process: a ConsoleSession over streams, on the real core. Unknown and
 // untiered tools must be asked about; the answer is the next line.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConsoleSession, ConsoleSurface, renderCard } from '../../src/adapters/console/index.ts';
 import { defineTool } from '../../src/core/tools/define.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { contentText } from '../fakes/llm-wire.ts';
+import { textPdf } from '../helpers/pdf.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startTestCore, type TestCore } from '../agent/helpers/core.ts';
 
@@ -59,6 +64,29 @@ async function converse(lines: string[], interactive = false): Promise<string> {
 }
 
 describe('console session', () => {
+  it('/attach <path> sends a file in: a PDF’s text reaches the model fenced; a missing file is said', async () => {
+    t = await startTestCore({ baseURL: llm.baseURL });
+    const dir = await mkdtemp(join(tmpdir(), 'kazma-attach-'));
+    await writeFile(join(dir, 'plan.pdf'), textPdf(['The plan for Thursday']));
+    const out = await converse([`/attach ${join(dir, 'plan.pdf')}`, `/attach ${join(dir, 'gone.pdf')}`]);
+    const user = [...(llm.requests.at(-1)?.messages ?? [])].reverse().find((m) => m.role === 'user');
+    expect(contentText(user?.content)).toContain('📎 plan.pdf, 1 page');
+    expect(contentText(user?.content)).toContain('The plan for Thursday');
+    expect(out).toMatch(/kazma> ⚠️ .*gone\.pdf.* (does not exist|cannot be read)/);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('prints where a file Kazma sent (send_file) is kept, with its caption', async () => {
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (chunk: Buffer) => (printed += chunk));
+    const surface = new ConsoleSurface({ output });
+    const file = { name: 'chart.png', path: '/var/lib/kazma/files/ab12', size: 2048, sha256: 'ab12' };
+    await surface.send('console:local', { text: 'the chart', file });
+    expect(printed).toContain('kazma> 📎 chart.png (2048 bytes): /var/lib/kazma/files/ab12\n');
+    expect(printed).toContain('the chart');
+  });
+
   it('shows "thinking…" on a terminal while a turn runs, replaced by the reply; never on a pipe', async () => {
     t = await startTestCore({ baseURL: llm.baseURL });
     llm.hangNext(1, 600);

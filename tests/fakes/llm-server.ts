@@ -1,7 +1,8 @@
 // A small, honest fake of an OpenAI-compatible server: real HTTP on 127.0.0.1, driven by the real
 // @langchain/openai client, and `POST /v1/embeddings` (llm-embeddings.ts). The same steps answer Anthropic's
-// `POST /v1/messages` in its own wire format (llm-anthropic.ts; `model.base_url` is then `origin`). Tests script replies, inject
-// failures, hangs and holds, and read what was received.
+// `POST /v1/messages` in its own wire format (llm-anthropic.ts; `model.base_url` is then `origin`), and
+// `POST /v1/audio/transcriptions` (llm-transcription.ts). Tests script replies, inject failures, hangs and
+// holds, and read what was received.
 // Also runnable on its own (`node --import tsx tests/fakes/llm-server.ts`) for tests of a spawned Kazma.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,9 +19,11 @@ import {
 } from './llm-wire.ts';
 import { embeddingsResponse, type EmbeddingsRequestBody } from './llm-embeddings.ts';
 import { messageEvents, messageJson } from './llm-anthropic.ts';
+import { defaultTranscript, type FakeTranscription, transcriptionResponse } from './llm-transcription.ts';
 
 export type { ChatRequestBody, FakeStep, FakeToolCall } from './llm-wire.ts';
 export { fakeEmbedding } from './llm-embeddings.ts';
+export type { FakeTranscription } from './llm-transcription.ts';
 
 /** An injected failure: the status, and optionally the body (default: OpenAI-shaped) and headers. */
 export interface FakeFailure {
@@ -70,6 +73,10 @@ export interface FakeLlm {
    * machine can outrun. Taken before hangs; a client that gives up just goes away.
    */
   holdNext(n: number): FakeHold;
+  /** Every well-formed transcription request (`POST /v1/audio/transcriptions`), in order. */
+  transcriptions: FakeTranscription[];
+  /** What the next transcriptions hear, in order; then {@link defaultTranscript}. */
+  hearNext(...texts: string[]): void;
   /** Replace the default reply (used once the script is empty). */
   setDefault(fn: (body: ChatRequestBody) => FakeStep): void;
   close(): Promise<void>;
@@ -85,6 +92,13 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   let seq = 0;
   const requests: ChatRequestBody[] = [];
   const attempts: FakeAttempt[] = [];
+  const transcriptions: FakeTranscription[] = [];
+  const heard: string[] = [];
+  const hear: Hear = (headers, body) =>
+    transcriptionResponse(headers, body, (call) => {
+      transcriptions.push(call);
+      return heard.shift() ?? defaultTranscript(call.bytes);
+    });
 
   const reply = (body: ChatRequestBody, res: ServerResponse, wire: Wire, attempt?: FakeAttempt): void => {
     // The step is taken only when we really answer, so a request abandoned during a hang uses none.
@@ -142,7 +156,7 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
   };
 
   const server = createServer((req, res) => {
-    void route(req, res, chat).catch((err: unknown) => {
+    void route(req, res, chat, hear).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error', code: null } });
     });
   });
@@ -173,6 +187,10 @@ export async function startFakeLlm(opts: { port?: number } = {}): Promise<FakeLl
       for (let i = 0; i < n; i++) holds.push(released);
       return { release };
     },
+    transcriptions,
+    hearNext: (...texts) => {
+      heard.push(...texts);
+    },
     setDefault: (fn) => {
       fallback = fn;
     },
@@ -190,7 +208,9 @@ type Wire = 'openai' | 'anthropic';
 
 type ChatHandler = (body: ChatRequestBody, headers: IncomingHttpHeaders, res: ServerResponse, wire: Wire) => void;
 
-async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandler): Promise<void> {
+type Hear = (headers: IncomingHttpHeaders, body: Buffer) => Promise<{ status: number; json: unknown }>;
+
+async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandler, hear: Hear): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method === 'GET' && path === '/v1/models') {
     return sendJson(res, 200, {
@@ -217,15 +237,23 @@ async function route(req: IncomingMessage, res: ServerResponse, chat: ChatHandle
     const answer = embeddingsResponse(body);
     return sendJson(res, answer.status, answer.json);
   }
+  if (req.method === 'POST' && path === '/v1/audio/transcriptions') {
+    const answer = await hear(req.headers, await readBytes(req));
+    return sendJson(res, answer.status, answer.json);
+  }
   sendJson(res, 404, {
     error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error', code: null },
   });
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req)).toString('utf8');
+}
+
+async function readBytes(req: IncomingMessage): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -62,6 +62,10 @@ function calls(skill: string): Record<string, { args: Record<string, unknown>; s
     web_fetch: { args: { url: `${siteUrl}/page` }, shows: 'The bundle reads pages.' },
     web_search: { args: { query: 'bundle' }, shows: 'found in the bundle' },
     send_message: { args: { to: 'console:maya', text: 'hello from the bundle' }, shows: /sent|posted|console:maya/ },
+    send_file: {
+      args: { path: 'note.txt', to: 'console:maya' },
+      shows: /sent "note\.txt" \(24 bytes\) to console:maya/,
+    },
     // The model may not install from a local folder (issue 37 §1): the refusal itself is the tool working.
     install_agent_skill: { args: { source: skill }, shows: 'kazma agent-skills install' },
     list_agent_skills: { args: {}, shows: 'compiled-skill' },

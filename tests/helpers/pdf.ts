@@ -54,3 +54,73 @@ export function bombPdf(megabytes: number): Uint8Array {
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
 }
+
+const PAGE =
+  '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >>';
+const SHOWN = stream('BT /F1 12 Tf 72 720 Td (Hello from a hostile file) Tj ET');
+const FONT = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+
+/** A one-page PDF whose catalog has `catalog` more (an /OpenAction, /Names) and whose page has `page` more. */
+export function pdfWith(parts: { catalog?: string; page?: string; objects?: string[] }): Uint8Array {
+  return pdfOf([
+    `<< /Type /Catalog /Pages 2 0 R ${parts.catalog ?? ''} >>`,
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `${PAGE} ${parts.page ?? ''} >>`,
+    SHOWN,
+    FONT,
+    ...(parts.objects ?? []),
+  ]);
+}
+
+/** A PDF that runs JavaScript when opened, and whose link launches a program. */
+export function scriptedPdf(): Uint8Array {
+  return pdfWith({
+    catalog: '/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>',
+    page: '/Annots [<< /Type /Annot /Subtype /Link /Rect [0 0 100 100] /A << /S /Launch /F (calc.exe) >> >>]',
+  });
+}
+
+/** A PDF whose page's annotations are `depth` arrays deep: a parser that recurses runs out of stack. */
+export function nestedPdf(depth: number): Uint8Array {
+  return pdfWith({ objects: [`${'['.repeat(depth)}${']'.repeat(depth)}`], page: '/Annots 6 0 R' });
+}
+
+/**
+ * A PDF 1.5 whose catalog's /OpenAction is object 7, `hidden`, kept in a compressed object stream (an
+ * /ObjStm found through an xref stream): nothing of it shows in the file's raw bytes.
+ */
+export function hiddenActionPdf(hidden: string): Uint8Array {
+  const plain = [
+    '<< /Type /Catalog /Pages 2 0 R /OpenAction 7 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `${PAGE} >>`,
+    SHOWN,
+    FONT,
+  ];
+  const header = '7 0 ';
+  const packed = deflateSync(Buffer.from(header + hidden, 'latin1'));
+  plain.push(stream(packed, ` /Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode`));
+  let out = '%PDF-1.5\n';
+  const offsets: number[] = [];
+  plain.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xrefAt = Buffer.byteLength(out, 'latin1');
+  const entry = (type: number, field: number, index: number) => {
+    const b = Buffer.alloc(7);
+    b.writeUInt8(type, 0);
+    b.writeUInt32BE(field, 1);
+    b.writeUInt16BE(index, 5);
+    return b;
+  };
+  const table = Buffer.concat([
+    entry(0, 0, 65535),
+    ...offsets.map((o) => entry(1, o, 0)),
+    entry(2, 6, 0), // object 7: the first in object stream 6
+    entry(1, xrefAt, 0),
+  ]);
+  out += `8 0 obj\n${stream(table, ' /Type /XRef /Size 9 /W [1 4 2] /Root 1 0 R')}\nendobj\n`;
+  out += `startxref\n${xrefAt}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}

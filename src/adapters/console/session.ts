@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Actor, ChatRef, InboundEvent } from '../../core/surface/index.ts';
 import type { PipelineOutcome } from '../../core/chat/index.ts';
+import { attachedPath, localAttachment } from './attach.ts';
 import { buttonFor, CARD_PREFIX } from './render.ts';
 import type { ConsoleSurface } from './surface.ts';
 
@@ -81,13 +82,20 @@ export class ConsoleSession {
     if (this.#o.surface.openCard()) this.#o.surface.print(`${CARD_PREFIX}left unanswered: input ended`);
   }
 
-  #take(text: string): Promise<PipelineOutcome> {
+  async #take(text: string): Promise<PipelineOutcome> {
     const chat = this.#o.chat ?? CONSOLE_CHAT;
     const base = { eventId: randomUUID(), platform: 'console', chat, actor: this.#o.actor } as const;
     const open = this.#o.surface.openCard();
     const button = open && buttonFor(open.card, text);
     if (open && button)
       return this.#o.pipeline.handle({ ...base, kind: 'action', actionId: button.id, message: open.ref });
-    return this.#o.pipeline.handle({ ...base, kind: 'message', text });
+    const path = attachedPath(text);
+    if (path === undefined) return this.#o.pipeline.handle({ ...base, kind: 'message', text });
+    const attachment = await localAttachment(path);
+    if (typeof attachment === 'string') {
+      await this.#o.surface.send(chat, { text: attachment });
+      return 'handled';
+    }
+    return this.#o.pipeline.handle({ ...base, kind: 'message', text: '', attachments: [attachment] });
   }
 }

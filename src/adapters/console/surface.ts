@@ -9,6 +9,7 @@ import type {
   SendProgress,
   Surface,
 } from '../../core/surface/index.ts';
+import { openLocalFile } from './attach.ts';
 import { CARD_PREFIX, REPLY_PREFIX, renderCard, renderReply } from './render.ts';
 import { Terminal } from './terminal.ts';
 
@@ -20,6 +21,10 @@ const THINKING = '⋯ thinking…';
  */
 export class ConsoleSurface implements Surface {
   readonly platform = 'console';
+  /** A file "sent" to the terminal is shown by where its copy is kept: the person opens it there. */
+  readonly fileLimit = 2 * 1024 ** 3;
+  /** A file sent in with `/attach <path>` (attach.ts). */
+  readonly openAttachment = openLocalFile;
   readonly #terminal: Terminal;
   readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
@@ -52,7 +57,8 @@ export class ConsoleSurface implements Surface {
       else this.#write(`\n${renderReply(message.text)}`);
       return draft;
     }
-    this.#write(renderReply(message.text));
+    const file = message.file && `📎 ${message.file.name} (${message.file.size} bytes): ${message.file.path}`;
+    this.#write(renderReply(file ? [file, message.text].filter(Boolean).join('\n') : message.text));
     return { chat, id: `m${++this.#sent}` };
   }
 

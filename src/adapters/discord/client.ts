@@ -4,6 +4,7 @@
 // shutdown after the gateway is closed. @discordjs/rest waits out every 429 (by its Retry-After) and
 // retries 5xx and network failures `retries` times.
 import { Client, GatewayIntentBits, Partials, REST } from 'discord.js';
+import { discordRequest } from './rest-request.ts';
 
 /** What Kazma asks the gateway for. MessageContent is privileged: enable it in the Developer Portal. */
 export const INTENTS = [
@@ -33,6 +34,7 @@ export function createRest(options: { token: string; api: string } & RestOptions
     api: apiBase(options.api),
     retries: options.retries ?? 3,
     timeout: options.timeoutMs ?? 15_000,
+    makeRequest: discordRequest(), // never through the global dispatcher (rest-request.ts)
   }).setToken(options.token);
 }
 
@@ -44,7 +46,7 @@ export function createGatewayClient(options: { api: string }): Client {
   return new Client({
     intents: [...INTENTS],
     partials: [Partials.Channel],
-    rest: { api: apiBase(options.api) },
+    rest: { api: apiBase(options.api), makeRequest: discordRequest() },
     allowedMentions: { parse: [] },
   });
 }

@@ -13,7 +13,12 @@ export interface AttachmentLike {
 
 export function attachmentsOf(files: Iterable<AttachmentLike>): Attachment[] {
   return [...files].map((file) => ({
-    kind: file.contentType?.startsWith('image/') ? ('image' as const) : ('document' as const),
+    // A voice message is an `audio/ogg` attachment (flagged IS_VOICE_MESSAGE): heard, as any audio file.
+    kind: file.contentType?.startsWith('image/')
+      ? ('image' as const)
+      : file.contentType?.startsWith('audio/')
+        ? ('audio' as const)
+        : ('document' as const),
     ref: file.url,
     name: file.name,
     ...(file.contentType !== null && { mime: file.contentType }),

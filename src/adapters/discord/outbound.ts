@@ -6,6 +6,7 @@
 // its key's (deliveryKey), the same on every attempt, so a part sent before a stop is not sent twice.
 // Nothing pings: no mentions.
 import { openDiscordFile } from './files.ts';
+import { DISCORD_FILE_LIMIT, postDiscordFile } from './upload.ts';
 import { randomBytes } from 'node:crypto';
 import { Routes, type APIChannel, type APIMessage, type REST } from 'discord.js';
 import {
@@ -49,6 +50,7 @@ export interface DiscordSurfaceOptions {
 const NO_MENTIONS = { parse: [] };
 
 export class DiscordSurface implements Surface {
+  readonly fileLimit = DISCORD_FILE_LIMIT;
   readonly platform = PLATFORM;
   readonly #o: DiscordSurfaceOptions;
   readonly #cards = new Map<string, RenderedCard>();
@@ -64,6 +66,13 @@ export class DiscordSurface implements Surface {
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     this.#o.typing.stop(chat);
+    const { file } = message;
+    if (file) {
+      const key = progress?.key && deliveryKey(progress.key, 0);
+      const sent = await postDiscordFile(this.#o.rest, this.#o.api, channelOf(chat), { ...message, file }, key);
+      for (const content of sent.rest) await this.#post(channelOf(chat), { content });
+      return messageRefOf(chat, sent.id);
+    }
     return sendInParts(
       discordChunks(message.text),
       async (content, { key }) => messageRefOf(chat, await this.#post(channelOf(chat), { content }, key)),

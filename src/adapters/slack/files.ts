@@ -19,7 +19,7 @@ export function attachmentsOf(files: SlackFile[] | undefined): Attachment[] {
       ? []
       : [
           {
-            kind: file.mimetype?.startsWith('image/') ? ('image' as const) : ('document' as const),
+            kind: kindOf(file.mimetype),
             ref: file.url_private,
             ...(file.name !== undefined && { name: file.name }),
             ...(file.mimetype !== undefined && { mime: file.mimetype }),
@@ -28,6 +28,10 @@ export function attachmentsOf(files: SlackFile[] | undefined): Attachment[] {
         ],
   );
 }
+
+/** An image is seen, an audio clip (recorded in Slack: `audio/webm`, `audio/mp4`) is heard, the rest read. */
+const kindOf = (mime: string | undefined): Attachment['kind'] =>
+  mime?.startsWith('image/') ? 'image' : mime?.startsWith('audio/') ? 'audio' : 'document';
 
 const FILE_HOST = 'https://files.slack.com';
 

@@ -26,6 +26,7 @@ import { SlackApiError, slackError } from './errors.ts';
 import { openSlackFile } from './files.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
 import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
+import { SLACK_FILE_LIMIT, uploadSlackFile } from './upload.ts';
 import { deliveryMetadata, findPosted } from './posted.ts';
 import type { ResponseUrls } from './responses.ts';
 import type { KnownThreads } from './threads.ts';
@@ -52,6 +53,7 @@ const STATUS_REFUSED = new Set(['unknown_method', 'not_allowed', 'not_allowed_to
 const CARD_GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived']);
 
 export class SlackSurface implements Surface {
+  readonly fileLimit = SLACK_FILE_LIMIT;
   readonly platform = PLATFORM;
   readonly #o: SlackSurfaceOptions;
   /** Threads get "is thinking…" until the workspace refuses assistant.threads.setStatus. */
@@ -67,6 +69,9 @@ export class SlackSurface implements Surface {
 
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = this.#target(chat);
+    const { file } = message;
+    if (file)
+      return messageRefOf(chat, await uploadSlackFile(this.#o.client, this.#o.apiUrl, target, { ...message, file }));
     return sendInParts(
       parts(message.text),
       async (part, at) => messageRefOf(chat, await this.#post(target, part.text, part.blocks, at)),

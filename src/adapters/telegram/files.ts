@@ -8,19 +8,34 @@ import { telegramError } from './errors.ts';
 
 /**
  * The files of a message: a photo's largest size (Telegram lists them smallest first and has already
- * compressed it), or a document — an image sent "as a file" is an image.
+ * compressed it), a voice note, an audio file or a round video note (heard), or a document — an image
+ * sent "as a file" is an image, an audio file sent so is heard.
  */
 export function attachmentsOf(message: Message): Attachment[] {
   const photo = message.photo?.at(-1);
   if (photo) {
     return [{ kind: 'image', ref: photo.file_id, mime: 'image/jpeg', ...sizeOf(photo.file_size) }];
   }
+  const voice = message.voice ?? message.audio ?? message.video_note;
+  if (voice) {
+    const name = message.audio?.file_name;
+    const mime = 'mime_type' in voice ? voice.mime_type : 'video/mp4'; // a video note is always MPEG-4
+    return [
+      {
+        kind: 'audio',
+        ref: voice.file_id,
+        ...(name !== undefined && { name }),
+        ...(mime !== undefined && { mime }),
+        ...sizeOf(voice.file_size),
+      },
+    ];
+  }
   const doc = message.document;
   if (!doc) return [];
   const mime = doc.mime_type;
   return [
     {
-      kind: mime?.startsWith('image/') ? 'image' : 'document',
+      kind: mime?.startsWith('image/') ? 'image' : mime?.startsWith('audio/') ? 'audio' : 'document',
       ref: doc.file_id,
       ...(doc.file_name !== undefined && { name: doc.file_name }),
       ...(mime !== undefined && { mime }),

@@ -23,6 +23,7 @@ import type { Logger } from '../../core/log/index.ts';
 import type { CallbackAnswers } from './answers.ts';
 import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './cards.ts';
 import { openTelegramFile } from './files.ts';
+import { sendTelegramFile, TELEGRAM_FILE_LIMIT } from './upload.ts';
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
@@ -43,6 +44,7 @@ export interface TelegramSurfaceOptions {
 }
 
 export class TelegramSurface implements Surface {
+  readonly fileLimit = TELEGRAM_FILE_LIMIT;
   readonly platform = PLATFORM;
   readonly #o: TelegramSurfaceOptions;
   readonly #cards = new Map<string, RenderedCard>();
@@ -62,6 +64,11 @@ export class TelegramSurface implements Surface {
     this.#o.typing.stop(chat);
     const chunks = telegramChunks(message.text);
     const post = async (html: string) => messageRefOf(chat, await this.#sendHtml(target, html));
+    const { file } = message;
+    if (file)
+      return sendTelegramFile(this.#o.api, this.#o.apiRoot, chat, target, { ...message, file }, (t) =>
+        this.send(chat, { text: t }),
+      );
     // A draft preview (sendMessageDraft) is no message: the answer is sent for good with sendMessage.
     return sendInParts(chunks, post, progress, (draft, html) =>
       isPreview(draft) ? post(html) : this.#editText(draft, html),

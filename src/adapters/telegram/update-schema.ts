@@ -22,6 +22,11 @@ const message = z.looseObject({
   document: z
     .looseObject({ ...file, file_name: z.string().max(512).optional(), mime_type: z.string().max(256).optional() })
     .optional(),
+  voice: z.looseObject({ ...file, mime_type: z.string().max(256).optional() }).optional(),
+  audio: z
+    .looseObject({ ...file, file_name: z.string().max(512).optional(), mime_type: z.string().max(256).optional() })
+    .optional(),
+  video_note: z.looseObject(file).optional(),
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
   // `user` is only on a text_mention; checked here so a malformed one is refused, not a crash later.

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { LiveReplies } from '../streaming/index.ts';
 import { setMaxListeners } from 'node:events';
 import type { ApprovalBroker } from '../approvals/index.ts';
@@ -5,7 +6,7 @@ import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
-import { MediaReader } from '../media/index.ts';
+import { MediaReader, pruneKeptFiles, TranscriptStore, transcriptionSettings } from '../media/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -67,7 +68,10 @@ export interface AgentModule {
   chains: ModelChains;
   commands: ChatCommand[];
   status: StatusSection;
-  /** Deletes checkpoints older than each thread's newest and what only they reach (checkpoint-retention.ts). */
+  /**
+   * Deletes checkpoints older than each thread's newest and what only they reach (checkpoint-retention.ts),
+   * and voice transcripts and sent files' copies (data_dir/files) kept past `media.retention`.
+   */
   sweep: SweepStep;
   /** Aborts running turns (shutdown past its timeout); they are taken up at the next start. */
   abort(): void;
@@ -111,6 +115,7 @@ export async function createAgent({
     onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')),
   });
   const archive = new TranscriptArchive(database.db);
+  const transcripts = new TranscriptStore(database.db);
   const journal = new EffectJournal(database.db);
   const graph = buildAgentGraph({
     chains,
@@ -165,7 +170,9 @@ export async function createAgent({
           timeoutMs: config.media.parse_timeout,
           memoryMb: Math.floor(config.media.parse_memory / 1024 ** 2),
         },
+        transcription: transcriptionSettings(config),
       },
+      transcripts,
     }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
     running,
@@ -193,7 +200,15 @@ export async function createAgent({
     chains,
     commands: [newCommand(port), compactCommand(port), stopCommand(port)],
     status: agentStatus(port),
-    sweep: { name: 'checkpoints', run: () => retention.run() },
+    sweep: {
+      name: 'checkpoints and transcripts',
+      run: async () => {
+        await retention.run();
+        const before = new Date(clock.now().getTime() - config.media.retention);
+        await transcripts.prune(before);
+        await pruneKeptFiles(join(config.data_dir, 'files'), before);
+      },
+    },
     abort: () => aborter.abort(),
     close: () => checkpointer.close(),
   };

@@ -1,5 +1,6 @@
 import { firstRefusal, resolveCall, type AuthorizeEffect, type Guard } from '../tools/index.ts';
 import type { Clarifier } from './clarify.ts';
+import { SEND_FILE } from './send-file.ts';
 import { SEND_MESSAGE } from './send-message.ts';
 import { decideTarget, type OutboundConfig } from './targets.ts';
 
@@ -25,12 +26,17 @@ export function createAuthorizeEffect(options: AuthorizeOptions): AuthorizeEffec
     const reason = await firstRefusal(options.guards, call, ctx);
     if (reason !== undefined) return { kind: 'refuse', reason };
     // The tool's own rewrite: a date anchored to memory (its note is on the card), or a question instead.
-    if (call.tool.name !== SEND_MESSAGE) return resolveCall(call, ctx);
-    const { to, text } = call.args as { to: string; text: string };
+    if (call.tool.name !== SEND_MESSAGE && call.tool.name !== SEND_FILE) return resolveCall(call, ctx);
+    const { to, text, caption, path } = call.args as { to?: string; text?: string; caption?: string; path?: string };
+    if (to === undefined) return { kind: 'allow' }; // send_file to the chat it was asked in
     const decision = decideTarget(to, options.outbound);
     if (decision.kind === 'refuse') return decision;
     if (decision.kind === 'clarify') {
-      return { kind: 'clarify', ask: (runCtx) => options.clarifier.ask({ to, text, known: decision.known }, runCtx) };
+      const about = call.tool.name === SEND_FILE ? { text: caption ?? '', path } : { text: text ?? '' };
+      return {
+        kind: 'clarify',
+        ask: (runCtx) => options.clarifier.ask({ to, ...about, known: decision.known }, runCtx),
+      };
     }
     if (decision.chat === to) return { kind: 'allow' };
     return { kind: 'rewrite', args: { ...call.args, to: decision.chat }, note: `"${to}" is ${decision.chat}` };

@@ -136,6 +136,7 @@ function collectSecrets(config: KazmaConfig): string[] {
     ...config.access.operators.map((o) => o.api_token),
     config.model.api_key,
     ...config.model.fallbacks.map((f) => f.api_key),
+    config.model.transcription.api_key,
     // Each platform's secret keys come from the platform list, so a new platform's tokens are masked too.
     ...CHAT_PLATFORM_IDS.flatMap((platform) =>
       CHAT_PLATFORMS[platform].secretKeys.map((key) => (config[platform] as Record<string, unknown>)[key]),

@@ -19,5 +19,21 @@ export const mediaSchema = z
     /** Reading one document (in a worker thread) is stopped past this long, or past this much memory. */
     parse_timeout: duration('20s', { min: '1s' }),
     parse_memory: size('256MB', { min: '32MB' }),
+    /** How long a voice message's transcript and a sent file's copy (data_dir/files) are kept. */
+    retention: duration('30d', { min: '1h' }),
+  })
+  .prefault({});
+
+/**
+ * `model.transcription` in kazma.yaml: voice messages and audio files are transcribed through an
+ * OpenAI-compatible `POST <base_url>/audio/transcriptions` (multipart). `base_url` empty: the model's own
+ * endpoint, with the model's key; a `base_url` of its own gets only its own `api_key`, never the model's.
+ * `name` empty: voice is not transcribed, and the person is told.
+ */
+export const transcriptionSchema = z
+  .strictObject({
+    name: z.string().default('whisper-1'),
+    base_url: z.string().default(''),
+    api_key: z.string().default(''),
   })
   .prefault({});

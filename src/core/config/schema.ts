@@ -3,7 +3,7 @@ import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface
 import { approvalPoliciesSchema, approvalRequireSchema } from './approval-policies-schema.ts';
 import { mcpServersSchema } from './mcp-schema.ts';
 import { memorySchema } from './memory-schema.ts';
-import { mediaSchema } from './media-schema.ts';
+import { mediaSchema, transcriptionSchema } from './media-schema.ts';
 import { metricsSchema } from './metrics-schema.ts';
 import { tracingSchema } from './tracing-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
@@ -65,6 +65,7 @@ export const configSchema = z.strictObject({
     max_retries: z.number().int().min(0).max(10).default(3),
     /** The model takes images; off, a photo is not sent to it and the person is told. */
     vision: z.boolean().default(true),
+    transcription: transcriptionSchema,
     fallbacks: z.array(z.strictObject(modelEntry)).default([]),
   }),
   time: section({ zone: z.string().default('UTC') }),

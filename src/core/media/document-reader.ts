@@ -1,6 +1,7 @@
 // A document someone sent, made into text for the model: its type decided from its name, declared type
-// and first bytes; read in a worker thread within limits (document-worker.mjs); cut to a budget with a
-// note; fenced as outside text, with the file's name, so what it says reaches the model as data.
+// and first bytes; read in a worker thread within limits (document-worker.mjs), a PDF after its policy
+// (pdf-policy.mjs: scripts, launch actions, embedded files and encryption refused, links left out); cut
+// to a budget with a note; fenced as outside text, with the file's name, so it reaches the model as data.
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import type { Attachment } from '../surface/index.ts';
@@ -40,15 +41,15 @@ export async function readDocument(
   if (kind === 'text' && head.includes(0))
     throw new MediaRefusal(`📎 ${label} does not look like text (it holds binary bytes), so it was not read.`);
   const copy = new Uint8Array(bytes); // moved to the worker, not copied again
-  let read: { ok: true; text: string; chars: number; pages?: number } | { ok: false; error: string };
+  let read: WorkerAnswer;
   try {
     read = await runWorker(WORKER_FILE, { bytes: copy, pdf: kind === 'pdf', maxChars: limits.maxChars }, limits, [
       copy.buffer,
     ]);
   } catch (error) {
-    throw new MediaRefusal(`⚠️ ${label} could not be read: ${(error as Error).message}.`);
+    throw new MediaRefusal(`⚠️ ${label} could not be read: ${sentence((error as Error).message)}.`);
   }
-  if (!read.ok) throw new MediaRefusal(`⚠️ ${label} could not be read: ${read.error}.`);
+  if (!read.ok) throw new MediaRefusal(refusalOf(read, label));
   const name = attachment.name ?? (kind === 'pdf' ? 'document.pdf' : 'document.txt');
   const pages = read.pages === undefined ? '' : `, ${read.pages} page${read.pages === 1 ? '' : 's'}`;
   const cut =
@@ -56,8 +57,39 @@ export async function readDocument(
       ? `\n[Only the first ${read.text.length} of its ${read.chars} characters are shown: it is longer than ` +
         'the budget for a document.]'
       : '';
-  return `📎 ${name}${pages}\n${fenceOutside(read.text, `the file "${name}"`)}${cut}`;
+  const links = read.links
+    ? `\n[${read.links === 1 ? '1 link' : `${read.links} links`} to the web or to files were left out: only ` +
+      'its text was read, nothing it points to.]'
+    : '';
+  return `📎 ${name}${pages}\n${fenceOutside(read.text, `the file "${name}"`)}${cut}${links}`;
 }
+
+/** What the worker answers (document-worker.mjs). */
+type WorkerAnswer =
+  | { ok: true; text: string; chars: number; pages?: number; links?: number }
+  | { ok: false; error?: string; refused?: string[]; encrypted?: boolean };
+
+/** The sentence for a document the worker did not read: the PDF policy's refusals, or its error. */
+function refusalOf(read: Extract<WorkerAnswer, { ok: false }>, label: string): string {
+  if (read.encrypted)
+    return `🔒 ${label} is encrypted (it needs a password to open), so it was not read; send it unlocked.`;
+  if (read.refused?.length) {
+    const what =
+      read.refused.length > 1 ? `${read.refused.slice(0, -1).join(', ')} and ${read.refused.at(-1)}` : read.refused[0];
+    return (
+      `⚠️ ${label} was not read: it holds ${what}, which can act on the machine of whoever opens it. ` +
+      'Send it without them (printed to a new PDF, say).'
+    );
+  }
+  return `⚠️ ${label} could not be read: ${sentence(read.error ?? 'the reader gave no answer')}.`;
+}
+
+/**
+ * A reader's message made part of a sentence: its own full stop dropped ("Invalid PDF structure."), and a
+ * parser out of stack (objects nested to exhaust it) said in the person's words.
+ */
+const sentence = (message: string) =>
+  /call stack/i.test(message) ? 'it is nested too deeply to read' : message.trim().replace(/\.+$/, '');
 
 /** The worker's file, found from Kazma's folder: the source and the bundle in dist/ run the same one. */
 const WORKER_FILE = join(PACKAGE_ROOT, 'src/core/media/document-worker.mjs');

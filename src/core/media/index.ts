@@ -1,2 +1,5 @@
-// Media in: a message's photos and documents, downloaded within limits and made into the model's input.
+// Media in: a message's photos, documents and voice, downloaded within limits and made into the model's input.
+export { pruneKeptFiles } from './kept-files.ts';
 export { MediaReader } from './reader.ts';
+export { transcriptionSettings } from './transcribe.ts';
+export { TranscriptStore } from './transcripts.ts';

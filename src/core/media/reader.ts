@@ -1,11 +1,15 @@
 // A message's files made into what the model is sent: one user message whose content is the text (a
-// caption), each image as a `data:` URL — never the platform's URL, which may carry a bot token — and each
-// document's text fenced as outside text. What cannot be read is said to the person, never guessed at.
+// caption), each image as a `data:` URL — never the platform's URL, which may carry a bot token — each
+// document's text fenced as outside text, and each voice message's transcript (kept once heard, so a turn
+// taken up again does not transcribe it twice), shown to the person in a "🎙 heard: …" line. What cannot
+// be read is said to the person, never guessed at.
 import type { Attachment, ChatRef, SurfaceRegistry } from '../surface/index.ts';
 import { type DocumentLimits, documentKind, readDocument } from './document-reader.ts';
 import { downloadWithin, MediaRefusal } from './download.ts';
 import { imageTypeOf } from './sniff.ts';
-import { labelOf } from './wording.ts';
+import { type TranscriptionSettings, transcribe } from './transcribe.ts';
+import { type TranscriptStore, transcriptKey } from './transcripts.ts';
+import { heardLine, labelOf } from './wording.ts';
 
 /** A part of a user message's content, in the OpenAI shape LangChain passes on (and converts for others). */
 export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -16,9 +20,10 @@ export interface MediaSettings {
   /** The model takes images; off, an image is not sent and the person is told. */
   vision: boolean;
   documents: DocumentLimits;
+  transcription: TranscriptionSettings;
 }
 
-/** A message ready for the model: its content, and notes for the person about files that were not read. */
+/** A message ready for the model: its content, and notes for the person (files not read, voice heard). */
 export interface ReadMessage {
   content: string | ContentPart[];
   notes: string[];
@@ -30,6 +35,8 @@ export interface ReadMessage {
 export interface MediaReaderOptions {
   surfaces: Pick<SurfaceRegistry, 'for'>;
   settings: MediaSettings;
+  /** Where transcripts are kept; absent, a voice message is transcribed each time its turn runs. */
+  transcripts?: TranscriptStore;
 }
 
 export class MediaReader {
@@ -45,7 +52,7 @@ export class MediaReader {
     const parts: ContentPart[] = [];
     for (const attachment of attachments) {
       try {
-        parts.push(await this.#part(chat, attachment, signal));
+        parts.push(await this.#part(chat, attachment, notes, signal));
       } catch (error) {
         if (!(error instanceof MediaRefusal)) throw error;
         notes.push(error.message);
@@ -56,7 +63,7 @@ export class MediaReader {
     return { content: [...words, ...parts], notes, empty: false };
   }
 
-  async #part(chat: ChatRef, attachment: Attachment, signal?: AbortSignal): Promise<ContentPart> {
+  async #part(chat: ChatRef, attachment: Attachment, notes: string[], signal?: AbortSignal): Promise<ContentPart> {
     const label = labelOf(attachment);
     const { maxBytes, vision } = this.#o.settings;
     if (attachment.kind === 'image' && !vision)
@@ -64,6 +71,11 @@ export class MediaReader {
         `🖼 This model cannot see images (\`model.vision\` is off), so ${label} was not shown to it.`,
       );
     if (attachment.kind === 'document') documentKind(attachment, label); // an unread type is not downloaded
+    if (attachment.kind === 'audio') {
+      const words = await this.#heard(chat, attachment, label, signal);
+      notes.push(heardLine(words));
+      return { type: 'text', text: `🎙 ${label}, transcribed:\n${words}` };
+    }
     const surface = this.#o.surfaces.for(chat);
     const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
     if (attachment.kind === 'document')
@@ -71,5 +83,22 @@ export class MediaReader {
     const mime = imageTypeOf(bytes);
     if (!mime) throw new MediaRefusal(`📎 ${label} is not an image Kazma can read (JPEG, PNG, GIF or WebP).`);
     return { type: 'image_url', image_url: { url: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}` } };
+  }
+
+  /** A voice message's words: kept ones, else downloaded, transcribed once and kept. */
+  async #heard(chat: ChatRef, attachment: Attachment, label: string, signal?: AbortSignal): Promise<string> {
+    const key = transcriptKey(chat, attachment);
+    const kept = await this.#o.transcripts?.get(key);
+    if (kept !== undefined) return kept;
+    const { maxBytes, transcription } = this.#o.settings;
+    if (transcription.model === '')
+      throw new MediaRefusal(
+        `🎙 Kazma does not transcribe voice (\`model.transcription.name\` is empty), so ${label} was not heard.`,
+      );
+    const surface = this.#o.surfaces.for(chat);
+    const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
+    const words = await transcribe(transcription, bytes, attachment, label, signal);
+    if (words === '') throw new MediaRefusal(`🎙 Nothing could be heard in ${label}.`);
+    return this.#o.transcripts ? this.#o.transcripts.keep(key, words) : words;
   }
 }

@@ -12,5 +12,16 @@ export function sizeText(bytes: number): string {
 /** "the photo", "the file", or the file's name in quotes. */
 export function labelOf(attachment: Attachment): string {
   if (attachment.name) return `"${attachment.name}"`;
-  return attachment.kind === 'image' ? 'the photo' : 'the file';
+  return attachment.kind === 'image' ? 'the photo' : attachment.kind === 'audio' ? 'the voice message' : 'the file';
+}
+
+/** How long the "🎙 heard: …" line may be: enough to check Kazma heard right, short enough to skip. */
+const HEARD_CHARS = 200;
+
+/** The line that shows the person what Kazma heard in their voice message (the model gets all of it). */
+export function heardLine(words: string): string {
+  const flat = words.replace(/\s+/g, ' ').trim();
+  const chars = [...flat]; // whole characters: an Arabic letter or an emoji is never cut in half
+  const short = chars.length > HEARD_CHARS ? `${chars.slice(0, HEARD_CHARS).join('').trimEnd()}…` : flat;
+  return `🎙 heard: ${short}`;
 }

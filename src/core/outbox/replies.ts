@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { ChatRef, Message, MessageRef, SurfaceRegistry } from '../surface/index.ts';
+import type { ChatRef, Message, MessageRef, OutboundFile, SurfaceRegistry } from '../surface/index.ts';
 import { onLiveConnection, type Db, builtOnce, outbox } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -39,6 +39,8 @@ export type DraftFor = (text: string) => readonly MessageRef[] | undefined;
 export interface Reply {
   key: string;
   text: string;
+  /** A file sent with the text (its caption): `send_file`. */
+  file?: OutboundFile;
 }
 
 /** Options for {@link ReplyOutbox}. */
@@ -96,7 +98,7 @@ export class ReplyOutbox {
       const [row] = await insertReply(this.#o.db).execute({
         id,
         destination: chat,
-        payload: { text: reply.text },
+        payload: { text: reply.text, ...(reply.file && { file: reply.file }) },
         state: queued ? 'pending' : 'sending',
         mine: JSON.stringify(mine),
       });

@@ -15,7 +15,7 @@ const base = {
 };
 
 const attachment = z.object({
-  kind: z.enum(['image', 'document']),
+  kind: z.enum(['image', 'document', 'audio']),
   ref: z.string().min(1).max(2048),
   name: z.string().max(512).optional(),
   mime: z.string().max(256).optional(),

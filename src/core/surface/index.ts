@@ -16,6 +16,7 @@ export { InvalidChatRefError, chatOf, formatChatRef, isChatRef, parseChatRef, ty
 export { closePartial } from './partial.ts';
 export { deliveryKey, sendInParts, showInParts, type PartPost } from './send-parts.ts';
 export { SurfaceRegistry } from './surfaces.ts';
+export { isPhotoName, outboundBytes } from './outbound-file.ts';
 export { TextCutter, clipText, ellipsis } from './text-split.ts';
 export type {
   Actor,
@@ -31,6 +32,7 @@ export type {
   InboundMessage,
   Message,
   MessageRef,
+  OutboundFile,
   PartialAnswer,
   PrivateReplyOptions,
   SendProgress,

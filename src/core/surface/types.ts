@@ -29,7 +29,8 @@ interface EventBase {
  * a crash downloads it again. `ref` is the adapter's own (a Telegram file_id, a Slack file id, a Discord URL).
  */
 export interface Attachment {
-  kind: 'image' | 'document';
+  /** `audio`: a voice message or an audio file, transcribed (core/media). */
+  kind: 'image' | 'document' | 'audio';
   ref: string;
   name?: string;
   /** The type the platform or the sender declared; the bytes are checked, never trusted to match. */
@@ -78,7 +79,22 @@ export type InboundEvent = InboundMessage | InboundCommand | InboundAction;
 
 /** An outbound message: canonical Markdown; each adapter converts to its dialect and splits it. */
 export interface Message {
+  /** The text; with a file, its caption (may be empty). */
   text: string;
+  /** A file to upload with the text (`send_file`): only to a surface with {@link Surface.fileLimit}. */
+  file?: OutboundFile;
+}
+
+/**
+ * A file Kazma sends: a copy taken when the tool ran, kept under `data_dir/files` by its SHA-256, so every
+ * attempt at the send (after a crash too) uploads exactly the bytes that were checked and approved.
+ */
+export interface OutboundFile {
+  name: string;
+  /** The kept copy's absolute path. */
+  path: string;
+  size: number;
+  sha256: string;
 }
 
 /** A button on a card. `id` comes back as {@link InboundAction.actionId}; keep it under 64 bytes. */
@@ -213,4 +229,9 @@ export interface Surface {
    * adapter). `signal` aborts the download. Optional: a surface without it gets no files.
    */
   openAttachment?(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload>;
+  /**
+   * The largest file this surface uploads, in bytes (the platform's own limit for a bot): a surface with it
+   * sends a {@link Message.file} with its text as the caption. Absent: it sends no files.
+   */
+  readonly fileLimit?: number;
 }

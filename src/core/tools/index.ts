@@ -15,5 +15,6 @@ export { runContained, type ContainedOptions, type ContainedSettings } from './s
 export { isSystem } from './shell/mounts.ts';
 export { parseRunAs, SandboxProbes } from './shell/sandbox.ts';
 export type { ToolSpec } from './specs.ts';
-export { workspaceRoot } from './workspace.ts';
+export { resolveInWorkspace, workspaceRoot } from './workspace.ts';
+export { openInWorkspace } from './workspace-open.ts';
 export { MCP_PREFIX } from './prefixes.ts';

@@ -1,7 +1,9 @@
 // Attachments sent to Kazma on Discord: each is downloaded from its (signed) CDN URL, an image goes to the
 // model as a data: URL and a document as fenced text, in the same user message as the words; no URL of
 // Discord's reaches the model.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { contentText } from '../../fakes/llm-wire.ts';
@@ -20,6 +22,7 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
   llm.requests.length = 0;
+  llm.transcriptions.length = 0;
 });
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
@@ -61,5 +64,62 @@ describe('attachments on Discord', () => {
     const text = contentText(lastUser()?.content);
     expect(text).toContain('📎 notes.pdf, 1 page\n«outside:');
     expect(text).toContain('Discord design notes');
+  });
+
+  it('transcribes a voice message once and sends its words to the model', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const ogg = Buffer.concat([Buffer.from('OggS'), randomBytes(5_000)]);
+    llm.hearNext('ship it on Thursday');
+    h.say({
+      channelId: DM_OF[MAYA.id]!,
+      author: MAYA,
+      content: '',
+      guild: false,
+      files: [{ name: 'voice-message.ogg', type: 'audio/ogg', data: ogg }],
+    });
+    await h.settled();
+    expect(llm.transcriptions.map((t) => [t.fileName, t.fileType, t.bytes.equals(ogg)])).toEqual([
+      ['voice-message.ogg', 'audio/ogg', true],
+    ]);
+    expect(contentText(lastUser()?.content)).toContain('ship it on Thursday');
+    expect(JSON.stringify(llm.requests)).not.toContain('/attachments/');
+  });
+
+  it('send_file: uploads a workspace file, approved, with its caption; the bytes arrive equal', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const bytes = randomBytes(300_000);
+    await writeFile(join(h.workspace, 'export.csv'), bytes);
+    llm.script({ toolCalls: [{ name: 'send_file', args: { path: 'export.csv', caption: 'the export 📎' } }] });
+    const dm = DM_OF[MAYA.id]!;
+    h.say({ channelId: dm, author: MAYA, content: 'send the export', guild: false });
+    await h.settled();
+    const card = h.fake.messages(dm).find((m) => m.components.length > 0)!;
+    const once = card.components[0].components.find((b: { custom_id: string }) => b.custom_id.endsWith(':once'));
+    h.click({ channelId: dm, messageId: card.id, user: MAYA, customId: once.custom_id });
+    await h.settled();
+    const sent = h.fake.messages(dm).filter((m) => m.files.length > 0);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.content).toBe('the export 📎');
+    expect(sent[0]!.attachments[0]).toMatchObject({ filename: 'export.csv', size: bytes.length });
+    expect(sent[0]!.files[0]!.data.equals(bytes)).toBe(true);
+  });
+
+  it('an upload sent again under its delivery key (a retry after Discord took it) shows once', async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const bytes = randomBytes(2_000);
+    const path = join(h.workspace, 'kept.bin');
+    await writeFile(path, bytes);
+    const file = {
+      name: 'kept.bin',
+      path,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    };
+    const chat = `discord:${GENERAL}` as const;
+    const progress = { key: 'reply_file_1', delivered: 0, partSent: async () => {} };
+    const first = await h.platform.surface.send(chat, { text: 'once', file }, progress);
+    const again = await h.platform.surface.send(chat, { text: 'once', file }, { ...progress, again: true });
+    expect(again.id).toBe(first.id);
+    expect(h.fake.messages(GENERAL).filter((m) => m.files.length > 0)).toHaveLength(1);
   });
 });

@@ -29,6 +29,8 @@ export interface SlackHarnessOptions {
   config?: Record<string, unknown>;
   /** Reuse a database (outage tests); the harness then does not dispose it. */
   database?: FreshDatabase;
+  /** Reuse a fake (restart tests); the harness then does not close it. */
+  fake?: FakeSlack;
   /** Adapter options a test tunes (retries, ack timeout); else the factory builds it as main.ts does. */
   tuning?: SlackTuning;
 }
@@ -48,7 +50,7 @@ export interface SlackHarness {
 }
 
 export async function startSlackHarness(options: SlackHarnessOptions): Promise<SlackHarness> {
-  const fake = await startFakeSlack();
+  const fake = options.fake ?? (await startFakeSlack());
   const root = await realpath(await mkdtemp(join(tmpdir(), 'kazma-slack-')));
   // A workspace apart from data_dir and the skills folder: Kazma refuses one that holds them.
   const workspace = join(root, 'workspace');
@@ -103,7 +105,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     async close() {
       await kazma.stop();
       if (!options.database) await database.dispose();
-      await fake.close();
+      if (!options.fake) await fake.close();
       await rm(root, { recursive: true, force: true });
     },
   };

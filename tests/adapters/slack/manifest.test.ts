@@ -26,6 +26,7 @@ describe('slack-app-manifest.yaml', () => {
       'chat:write',
       'commands',
       'files:read',
+      'files:write',
       'groups:history',
       'im:history',
       'im:read',

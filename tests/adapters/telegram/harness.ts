@@ -19,6 +19,7 @@ import {
   type UserDocumentInput,
   type UserMessageInput,
   type UserPhotoInput,
+  type UserVoiceInput,
 } from '../../fakes/telegram/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { eventually } from '../../helpers/eventually.ts';
@@ -61,6 +62,7 @@ export interface Harness {
   /** A user sends a photo or a document (through the fake). */
   photo(input: UserPhotoInput): TgUpdate;
   document(input: UserDocumentInput): TgUpdate;
+  voice(input: UserVoiceInput): TgUpdate;
   /** A user taps a button (through the fake). */
   tap(input: TapInput): TgUpdate;
   /** Any update, as Telegram would deliver it. */
@@ -155,6 +157,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tap: (input) => note(fake.tapButton(input)),
     photo: (input) => note(fake.sendUserPhoto(input)),
     document: (input) => note(fake.sendUserDocument(input)),
+    voice: (input) => note(fake.sendUserVoice(input)),
     push: (update) => note(fake.pushUpdate(update)),
     async close() {
       await kazma.stop();

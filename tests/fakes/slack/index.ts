@@ -10,6 +10,7 @@ import { methods, respond, type ApiResult } from './api.ts';
 import { CallLog } from './call-log.ts';
 import { decodeJsonField } from './limits.ts';
 import { AnswerHolds, type HeldAnswer } from '../answer-holds.ts';
+import { type SlackUpload, SlackUploads } from './uploads.ts';
 import { SlackFiles, type FileDownload } from './files.ts';
 import { createSigner, type SlackSigner } from './signer.ts';
 import { SlackStore, type Identity, type ResponseTarget, type StoredEphemeral, type StoredMessage } from './store.ts';
@@ -69,6 +70,8 @@ export interface FakeSlack {
   signer: SlackSigner;
   /** Every request for a shared file's bytes (`url_private`), in order. */
   fileDownloads: FileDownload[];
+  /** Every file the app shared through the external upload flow, with its bytes. */
+  uploads: SlackUpload[];
   close(): Promise<void>;
 }
 
@@ -128,8 +131,10 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   };
 
   const files = new SlackFiles();
+  const uploads = new SlackUploads(() => baseUrl);
   const app = new Hono();
   app.get('/files-pri/:file/:name', (c) => files.serve(c, botToken));
+  app.post('/upload/:id', (c) => uploads.receive(c));
   app.on(['GET', 'POST'], '/api/:method', async (c) => {
     const method = c.req.param('method');
     const args = await readArgs(c);
@@ -145,9 +150,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       ? { ok: false, error: 'not_authed' }
       : bearer !== botToken
         ? { ok: false, error: 'invalid_auth' }
-        : handler
-          ? handler(args, store)
-          : { ok: false, error: 'unknown_method' };
+        : (uploads.handle(method, args, store) ??
+          (handler ? handler(args, store) : { ok: false, error: 'unknown_method' }));
     calls.record({ method, args, status: 200, response, injected: false }); // after the handler mutated the store
     await holds.answer(method);
     return c.json(response);
@@ -206,6 +210,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     responses,
     signer,
     fileDownloads: files.downloads,
+    uploads: uploads.shared,
     messages: (channel) => store.messages(channel),
     ephemerals: (channel, user) => store.ephemerals(channel, user),
     holdAnswer: (method, options) => holds.hold(method, options),

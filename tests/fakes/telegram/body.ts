@@ -3,6 +3,7 @@
 // Form values are strings; like the real server, object-valued fields arrive JSON-serialised and are
 // decoded, and numbers are coerced where a method reads them.
 import type { Context } from 'hono';
+import { parseMultipart } from './multipart.ts';
 import { TelegramApiError, badRequest } from './wire.ts';
 
 export type Params = Record<string, unknown>;
@@ -25,13 +26,12 @@ export async function readParams(c: Context): Promise<Params> {
       throw badRequest("can't parse JSON object");
     return { ...params, ...(parsed as Params) };
   }
-  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
+  if (type.includes('multipart/form-data')) {
+    Object.assign(params, parseMultipart(Buffer.from(await c.req.arrayBuffer()), c.req.header('content-type') ?? ''));
+  } else if (type.includes('application/x-www-form-urlencoded')) {
     const form = await c.req.parseBody();
-    for (const [key, value] of Object.entries(form)) {
-      // An uploaded file is kept by name only: this fake stores no media.
-      params[key] =
-        typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : `<file ${value.name}>`;
-    }
+    for (const [key, value] of Object.entries(form))
+      params[key] = typeof value === 'string' ? value : Array.isArray(value) ? String(value[0]) : value;
   }
   return decodeStrings(params);
 }

@@ -38,6 +38,16 @@ export interface UserDocumentInput extends UserFileInput {
   declaredSize?: number;
 }
 
+/** A voice note (recorded in the app: OGG/Opus) or, with `fileName`, an audio file sent as music. */
+export interface UserVoiceInput extends UserFileInput {
+  bytes: Uint8Array;
+  duration?: number;
+  mimeType?: string;
+  /** Sent as an audio file (`message.audio`, with its name), not a voice note. */
+  fileName?: string;
+  declaredSize?: number;
+}
+
 /** One download of a file's bytes: the path asked for and how many bytes the client read before it left. */
 export interface Download {
   path: string;
@@ -47,12 +57,28 @@ export interface Download {
   cancelled?: boolean;
 }
 
+/** A file the bot uploaded (sendDocument, sendPhoto): where it went, and its bytes as they arrived. */
+export interface Upload {
+  method: 'sendDocument' | 'sendPhoto';
+  chatId: number;
+  messageId: number;
+  name: string;
+  bytes: Buffer;
+  caption?: string;
+}
+
 export class FileStore {
   readonly #files = new Map<string, StoredFile>();
   readonly downloads: Download[] = [];
+  readonly uploads: Upload[] = [];
   #seq = 0;
 
-  add(bytes: Uint8Array, kind: 'photos' | 'documents', declared = bytes.length, name = 'file'): StoredFile {
+  add(
+    bytes: Uint8Array,
+    kind: 'photos' | 'documents' | 'voice' | 'music',
+    declared = bytes.length,
+    name = 'file',
+  ): StoredFile {
     const n = ++this.#seq;
     const file: StoredFile = {
       id: `AgACAgIAAxkBAAI${String(n).padStart(6, '0')}fake`,
@@ -115,6 +141,25 @@ export function userDocument(s: FakeState, files: FileStore, input: UserDocument
     mime_type: input.mimeType,
     file_size: file.declared,
   };
+  s.store.addUserMessage(message);
+  return s.hub.push({ message });
+}
+
+/** A voice message (`message.voice`), or an audio file (`message.audio`) when it has a name. */
+export function userVoice(s: FakeState, files: FileStore, input: UserVoiceInput): TgUpdate {
+  const message = messageOf(s, input);
+  const audio = input.fileName !== undefined;
+  const name = input.fileName ?? 'voice.oga';
+  const file = files.add(input.bytes, audio ? 'music' : 'voice', input.declaredSize ?? input.bytes.length, name);
+  const fields = {
+    file_id: file.id,
+    file_unique_id: file.uniqueId,
+    duration: input.duration ?? 3,
+    mime_type: input.mimeType ?? (audio ? 'audio/mpeg' : 'audio/ogg'),
+    file_size: file.declared,
+  };
+  if (audio) message.audio = { ...fields, file_name: name };
+  else message.voice = fields;
   s.store.addUserMessage(message);
   return s.hub.push({ message });
 }

@@ -12,9 +12,12 @@ import {
   FileStore,
   userDocument,
   userPhoto,
+  userVoice,
   type Download,
+  type Upload,
   type UserDocumentInput,
   type UserPhotoInput,
+  type UserVoiceInput,
 } from './files.ts';
 import { tap, userMessage, type TapInput, type UserMessageInput } from './inbound.ts';
 import { METHODS, commandKey, lookupMethod, type BotCommand, type FakeState } from './methods.ts';
@@ -27,7 +30,7 @@ export { telegramHtmlToPlain, parseTelegramHtml } from './html.ts';
 export type { StoredMessage, StoredVersion } from './store.ts';
 export type { TapInput, UserMessageInput, UserInput } from './inbound.ts';
 export type { Delivery } from './updates.ts';
-export type { Download, UserDocumentInput, UserPhotoInput } from './files.ts';
+export type { Download, Upload, UserDocumentInput, UserPhotoInput, UserVoiceInput } from './files.ts';
 export type * from './wire.ts';
 
 /** An injected failure: answered instead of running the method, `times` times (default 1). */
@@ -52,8 +55,12 @@ export interface FakeTelegram {
   /** A user sends a photo (its sizes smallest first) or a document; the bot reads it with getFile. */
   sendUserPhoto(input: UserPhotoInput): TgUpdate;
   sendUserDocument(input: UserDocumentInput): TgUpdate;
+  /** A user sends a voice note, or an audio file when `fileName` is given. */
+  sendUserVoice(input: UserVoiceInput): TgUpdate;
   /** Every download of a file's bytes (`/file/bot<token>/<path>`), in order. */
   downloads: Download[];
+  /** Every file the bot uploaded (sendDocument, sendPhoto), in order, with its bytes. */
+  uploads: Upload[];
   /** Registers a chat the bot may write to without a user having written first (e.g. approval channels). */
   addChat(chat: TgChat): void;
   /** The bot's messages in a chat, oldest first (deep copies); deleted ones only with `includeDeleted`. */
@@ -220,7 +227,9 @@ export async function startFakeTelegram(
     tapButton: (input) => tap(state, input),
     sendUserPhoto: (input) => userPhoto(state, files, input),
     sendUserDocument: (input) => userDocument(state, files, input),
+    sendUserVoice: (input) => userVoice(state, files, input),
     downloads: files.downloads,
+    uploads: files.uploads,
     addChat: (chat) => state.store.addChat(chat),
     messages: (chatId, o = {}) => state.store.list(chatId, o.includeDeleted),
     failNext(method, spec) {

@@ -5,6 +5,7 @@ import { readMarkup, readText } from './content.ts';
 import type { FileStore } from './files.ts';
 import { versionOf, type MessageStore } from './store.ts';
 import type { UpdateHub } from './updates.ts';
+import { UPLOAD_METHODS } from './uploads.ts';
 import { TelegramApiError, badRequest, type TgUser } from './wire.ts';
 
 export interface BotCommand {
@@ -58,6 +59,7 @@ export const commandKey = (p: Params): string =>
   `${JSON.stringify(p.scope ?? { type: 'default' })}|${optStr(p, 'language_code') ?? ''}`;
 
 export const METHODS: Record<string, Handler> = {
+  ...UPLOAD_METHODS,
   getMe: (s) =>
     ok({
       ...s.bot,

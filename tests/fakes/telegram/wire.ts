@@ -42,6 +42,15 @@ export interface TgInlineKeyboard {
   inline_keyboard: TgButton[][];
 }
 
+/** The fields a voice note and an audio file share. */
+export interface TgAudioFields {
+  file_id: string;
+  file_unique_id: string;
+  duration: number;
+  mime_type: string;
+  file_size: number;
+}
+
 export interface TgMessage {
   message_id: number;
   date: number;
@@ -54,6 +63,8 @@ export interface TgMessage {
   caption?: string;
   photo?: Array<{ file_id: string; file_unique_id: string; file_size: number; width: number; height: number }>;
   document?: { file_id: string; file_unique_id: string; file_name: string; mime_type: string; file_size: number };
+  voice?: TgAudioFields;
+  audio?: TgAudioFields & { file_name: string };
   reply_markup?: TgInlineKeyboard;
   reply_to_message?: TgMessage;
   edit_date?: number;

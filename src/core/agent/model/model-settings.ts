@@ -8,7 +8,7 @@ import type { KazmaConfig } from '../../config/index.ts';
  * { provider: 'openai', name: 'gpt-4o-mini', base_url: '', api_key: 'sk-…',
  *   timeout: 60000, max_retries: 3, fallbacks: [] }
  */
-export type ModelSettings = Omit<KazmaConfig['model'], 'vision'>;
+export type ModelSettings = Omit<KazmaConfig['model'], 'vision' | 'transcription'>;
 
 /** One model to call: the primary, or a fallback. `base_url: ''` means the provider's own endpoint. */
 export type ModelEntry = ModelSettings['fallbacks'][number];

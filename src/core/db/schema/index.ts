@@ -16,3 +16,4 @@ export * from './transcript.ts';
 export * from './memories.ts';
 export * from './ui-sessions.ts';
 export * from './pairing.ts';
+export * from './media.ts';
