@@ -3,7 +3,9 @@
 // failing the whole send with "can't parse entities".
 import { renderMarkdown, type MarkdownDialect } from '../../core/surface/index.ts';
 
-export { splitTelegramHtml, telegramVisibleText } from './html-split.ts';
+import { splitTelegramHtml, telegramVisibleText } from './html-split.ts';
+
+export { splitTelegramHtml, telegramVisibleText };
 
 /** Escapes text for Telegram HTML: the parser only treats `<`, `>` and `&` specially in text. */
 export function escapeTelegramHtml(s: string): string {
@@ -41,4 +43,14 @@ const telegram: MarkdownDialect = {
  */
 export function markdownToTelegramHtml(md: string): string {
   return renderMarkdown(md, telegram);
+}
+
+/** Markdown as the messages it is sent in: Telegram HTML, split at 4096, each part with something visible. */
+export function telegramChunks(markdown: string): string[] {
+  const chunks = splitTelegramHtml(markdownToTelegramHtml(markdown)).filter(
+    (c) => telegramVisibleText(c).trim() !== '',
+  );
+  // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
+  if (chunks.length === 0) chunks.push(escapeTelegramHtml(markdown.trim() || '…'));
+  return chunks;
 }

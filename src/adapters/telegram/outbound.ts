@@ -25,7 +25,7 @@ import { renderCard, sameCard, type CallbackCodec, type RenderedCard } from './c
 import { openTelegramFile } from './files.ts';
 import { sendTelegramFile, TELEGRAM_FILE_LIMIT } from './upload.ts';
 import { isMessageGone, isNotModified, isUnparsableEntities, telegramError } from './errors.ts';
-import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, telegramVisibleText } from './format.ts';
+import { telegramChunks, telegramVisibleText } from './format.ts';
 import { messageIdOf, messageKey, messageRefOf, PLATFORM, targetOf, type TelegramTarget } from './ids.ts';
 import { askDenyReason } from './reasons.ts';
 import type { TypingRefresher } from '../../core/chat/index.ts';
@@ -230,16 +230,6 @@ export class TelegramSurface implements Surface {
     this.#cards.set(key, card);
     while (this.#cards.size > (this.#o.rememberCards ?? 2000)) this.#cards.delete(this.#cards.keys().next().value!);
   }
-}
-
-/** Markdown as the messages it is sent in: Telegram HTML, split at 4096, each part with something visible. */
-function telegramChunks(markdown: string): string[] {
-  const chunks = splitTelegramHtml(markdownToTelegramHtml(markdown)).filter(
-    (c) => telegramVisibleText(c).trim() !== '',
-  );
-  // Markdown that renders to nothing visible is still a reply: send it as written rather than drop it.
-  if (chunks.length === 0) chunks.push(escapeTelegramHtml(markdown.trim() || '…'));
-  return chunks;
 }
 
 /** The id prefix of a draft preview's reference: `preview:<draft_id>`, no message behind it. */
