@@ -35,6 +35,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/workspace-overlap.test.ts',
   'tests/mcp/cli.test.ts',
   'tests/outbox/keyed-part-kill.test.ts',
+  'tests/outbox/send-file-kill.test.ts',
   'tests/outbox/multi-part-kill.test.ts',
   'tests/runs/incident-crash.test.ts',
   'tests/schedules/db-outage-due.test.ts',
