@@ -81,7 +81,12 @@ describe('kazma start on embedded defaults', () => {
       await seedPgliteDataDir(join(configDir, 'kazma-data'));
       const kazma = startKazma(path);
       const port = await kazma.port();
-      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      await eventually(
+        () => readyStatus(port),
+        (status) => status === 200,
+        '/readyz answering 200 after the start',
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
 
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
 import { REPO_ROOT } from '../helpers/repo-root.ts';
 
@@ -32,7 +33,13 @@ describe('an error nothing caught, in a running kazma start', () => {
       });
       running.push(kazma);
       const port = await kazma.port();
-      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      // Ready once the database, Redis and the jobs' restore answer: a loaded machine takes a moment after listening.
+      await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status,
+        (status) => status === 200,
+        'Kazma to be ready',
+        { timeoutMs: 60_000 },
+      );
 
       kazma.kill('SIGUSR2');
       const { code, signal } = await kazma.exited;
