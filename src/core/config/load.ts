@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../surface/index.ts';
 import { ConfigError } from '../errors.ts';
+import { applyEnvOverrides } from './env-overrides.ts';
 import { substituteEnv, type Environment } from './env-substitution.ts';
 import { trustIssues } from './mcp-schema.ts';
 import { isSecretEnv } from '../secrets/index.ts';
@@ -74,12 +75,14 @@ export function parseConfig(text: string, options: { env: Environment; baseDir: 
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(['(root): expected a mapping of sections']);
   const renamed = moveRenamedKeys(raw);
   const substituted = substituteEnv(renamed.value, options.env);
+  // The well-known variables win over the file (env-overrides.ts), whatever it writes for their keys.
+  substituted.value = applyEnvOverrides(substituted.value, options.env, substituted.sources);
   const parsed = configSchema.safeParse(substituted.value);
   const issues = [...renamed.issues, ...substituted.issues];
   if (!parsed.success) issues.push(...describeIssues(parsed.error, configSchema, substituted.value));
   else issues.push(...crossFieldIssues(parsed.data), ...trustIssues(parsed.data.mcp.servers, options.env));
   if (issues.length > 0 || !parsed.success) throw invalid(unique(issues));
-  const config = resolvePaths(parsed.data, options.baseDir, options.env);
+  const config = resolvePaths(parsed.data, options.baseDir);
   const where = { ...(options.path && { configFile: options.path }), home: options.env.HOME };
   const overlaps = workspaceIssues(config, where);
   if (overlaps.length > 0) throw invalid(overlaps);
@@ -110,17 +113,13 @@ function shownPath(path: string): string {
   return shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : path;
 }
 
-function resolvePaths(config: KazmaConfig, baseDir: string, env: Environment): KazmaConfig {
+function resolvePaths(config: KazmaConfig, baseDir: string): KazmaConfig {
   const dataDir = isAbsolute(config.data_dir) ? config.data_dir : resolve(baseDir, config.data_dir);
   // Beside kazma.yaml, not in data_dir: the workspace must not overlap what Kazma runs from (workspace-rules.ts).
   const workspace = resolve(baseDir, config.tools.workspace || DEFAULT_WORKSPACE);
-  const databaseUrl = config.database.url || env.DATABASE_URL || '';
-  const redisUrl = config.redis.url || env.REDIS_URL || '';
   return {
     ...config,
     data_dir: dataDir,
-    database: { url: databaseUrl },
-    redis: { url: redisUrl },
     tools: { ...config.tools, workspace },
     skills: {
       ...config.skills,
