@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../log/index.ts';
+import { RefusalLimiter } from '../chat/index.ts';
 import type { InboundEvent } from '../surface/index.ts';
 import type { PairingStore } from './store.ts';
 
@@ -31,12 +32,17 @@ const HOUR = 60 * 60_000;
  */
 export class PairingDesk {
   readonly #o: PairingDeskOptions;
-  readonly #told = new Map<string, number>();
+  /** When each stranger was last told their live code: once per window, as refusals are (bounded in memory). */
+  readonly #reminders: RefusalLimiter;
   readonly #queue = new Map<string, Promise<{ tell?: string }>>();
   #issued: number[] = [];
 
   constructor(options: PairingDeskOptions) {
     this.#o = options;
+    this.#reminders = new RefusalLimiter({
+      windowMs: options.remindEveryMs ?? 10 * 60_000,
+      ...(options.now && { now: options.now }),
+    });
   }
 
   /** `{ tell }`: say this; `{}`: say nothing (told a moment ago); undefined: not a pairing case. */
@@ -63,15 +69,13 @@ export class PairingDesk {
       { user, chat: event.chat, ...(event.actor.displayName && { displayName: event.actor.displayName }) },
       ttlMs,
     );
-    const last = this.#told.get(user);
-    if (!issued.fresh && last !== undefined && now - last < (this.#o.remindEveryMs ?? 10 * 60_000)) return {};
+    // A live code is told again once per window; a fresh one always (and starts the window when it may).
+    const due = this.#reminders.shouldTell(user, event.chat);
+    if (!issued.fresh && !due) return {};
     if (issued.fresh) {
       this.#issued.push(now);
       await this.#o.audit(event, `code issued to ${user}`);
     }
-    this.#told.delete(user);
-    this.#told.set(user, now);
-    while (this.#told.size > 10_000) this.#told.delete(this.#told.keys().next().value!);
     const minutes = Math.max(1, Math.round((issued.expiresAt.getTime() - this.#o.clock.now().getTime()) / 60_000));
     return { tell: pairingText(issued.code, user, minutes) };
   }
