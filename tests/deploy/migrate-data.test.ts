@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_SCHEMAS, type Database, openDatabase } from '../../src/core/db/index.ts';
+import { DATA_SCHEMAS, type Database, openDatabase, rowsOf } from '../../src/core/db/index.ts';
 import { contentText } from '../fakes/llm-wire.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { writeConfig } from '../agent/helpers/spawn.ts';
@@ -46,10 +46,6 @@ async function chat(path: string, lines: string[]): Promise<string> {
   expect(code, kazma.stderr).toBe(0);
   return kazma.stdout;
 }
-
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
 
 /** Every data table's rows, each as its JSON text, sorted: two databases holding the same data are equal. */
 async function contents(database: Database): Promise<Record<string, string[]>> {

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { KazmaError } from '../errors.ts';
 import type { Database } from './client.ts';
+import { rowsOf } from './prepared.ts';
 
 /** Schemas whose tables are Kazma's data (the application's and the LangGraph checkpointer's). */
 export const DATA_SCHEMAS = ['public', 'langgraph'] as const;
@@ -26,9 +27,6 @@ export class TargetNotEmptyError extends KazmaError {
   }
 }
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] =>
-  Array.isArray(result) ? (result as Row[]) : ((result as { rows?: Row[] }).rows ?? []);
 const quoted = (name: string) =>
   name
     .split('.')

@@ -4,7 +4,7 @@ export { copyDatabase, DATA_SCHEMAS } from './copy.ts';
 export * as schema from './schema/index.ts';
 export { isConnectionError, onLiveConnection } from './connection-errors.ts';
 export { DataDirLockedError } from './data-dir-lock.ts';
-export { builtOnce, dialect, queryPrepared } from './prepared.ts';
+export { builtOnce, dialect, queryPrepared, rowsOf } from './prepared.ts';
 export {
   DECISIONS,
   GATE_STATES,

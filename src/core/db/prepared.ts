@@ -19,8 +19,12 @@ export async function queryPrepared(
   values: Record<string, unknown> = {},
 ): Promise<Array<Record<string, unknown>>> {
   const result: unknown = await db._.session.prepareQuery(query, undefined, 'kazma', false).execute(values);
-  // postgres.js returns the rows as the result; PGlite returns `{ rows }`.
-  return Array.isArray(result) ? result : ((result as { rows?: Array<Record<string, unknown>> }).rows ?? []);
+  return rowsOf(result);
+}
+
+/** The rows of a raw statement's result: postgres.js returns the rows as the result; PGlite returns `{ rows }`. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
 }
 
 /** Per handle, the queries {@link builtOnce} built. */

@@ -2,7 +2,7 @@
 // has the extension, else the exact sum over both arrays. Either way every embedded note of the owner is
 // compared (a sequential read of the owner's rows): no approximate or partial index can leave a match out.
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
+import { type Db, rowsOf } from '../db/index.ts';
 
 /** A vector and the model that made it: only vectors of the same model and length are compared. */
 export interface Embedding {
@@ -16,8 +16,7 @@ export type SimilarityKind = 'pgvector' | 'exact';
 /** `pgvector` when the `vector` extension is installed in this database (the migration creates it when it can). */
 export async function similarityKind(db: Db): Promise<SimilarityKind> {
   const result = await db.execute(sql`select 1 as found from pg_extension where extname = 'vector'`);
-  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-  return rows.length > 0 ? 'pgvector' : 'exact';
+  return rowsOf(result).length > 0 ? 'pgvector' : 'exact';
 }
 
 /** An array literal PostgreSQL reads as `real[]` (drizzle would spread a JS array into a list of parameters). */

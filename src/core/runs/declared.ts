@@ -1,7 +1,7 @@
 // Every table with a status column is long work someone must watch, or says why not. The declared-
 // kinds test fails on a table that is neither, so a new kind of work cannot be added unwatched.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
+import { type Db, rowsOf } from '../db/index.ts';
 
 /** Tables with a status column the supervisor does not watch, each with the reason. */
 export const EXEMPT_STATUS_TABLES: Readonly<Record<string, string>> = {
@@ -26,9 +26,4 @@ export async function statusTables(db: Db): Promise<string[]> {
 export function undeclaredStatusTables(tables: readonly string[], watched: Iterable<string>): string[] {
   const known = new Set([...watched, ...Object.keys(EXEMPT_STATUS_TABLES)]);
   return tables.filter((table) => !known.has(table));
-}
-
-// postgres.js returns the rows as the result; PGlite returns `{ rows }`.
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
