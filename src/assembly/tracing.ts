@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../core/config/index.ts';
 import type { Logger } from '../core/log/index.ts';
 
 /** Where spans go: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as it is, else `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
-export function tracesEndpoint(env: LoadedConfig['env']): string | undefined {
+function tracesEndpoint(env: LoadedConfig['env']): string | undefined {
   if (env.OTEL_SDK_DISABLED?.toLowerCase() === 'true') return undefined;
   if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;

@@ -97,6 +97,7 @@ describe('OpenTelemetry traces', () => {
     const turn = turns[0]!;
     expect(attr(turn, 'gen_ai.operation.name')).toBe('invoke_agent');
     expect(attr(turn, 'kazma.turn.outcome')).toBe('answered');
+    expect(attr(turn, 'kazma.platform')).toBe('console'); // the same label as kazma_turns_total's
     const models = spans.filter((s) => s.name === 'chat fake-model');
     expect(models).toHaveLength(2);
     for (const model of models) {

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Histogram, register as processRegistry, Registry } from 'prom-client';
-import { isPlatform } from '../surface/index.ts';
 import { labelOf, type ScrapeSources, watchBacklogs, watchLeases } from './scrape.ts';
+import { platformOf } from './platform-label.ts';
 import { Tracing, type TracingOptions } from './tracing.ts';
 
 /** How a graph drive ended: answered, paused on a question, stopped by /stop, failed (the user told why). */
@@ -178,12 +178,6 @@ export class Meter {
 export interface TokenUse {
   input?: number;
   output?: number;
-}
-
-function platformOf(chat: string | undefined): string {
-  const prefix = chat?.split(':', 1)[0] ?? '';
-  // A task's or a schedule's run has no chat in front (`thread:…`, or none).
-  return isPlatform(prefix) ? prefix : 'none';
 }
 
 function statusClass(input: { ok: boolean; status?: number }): string {

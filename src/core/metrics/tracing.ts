@@ -1,6 +1,7 @@
 // OpenTelemetry spans for a turn, its model calls, its tools and each approval's wait, written through the
 // OpenTelemetry API: with no SDK registered (no OTEL_EXPORTER_OTLP_ENDPOINT, see src/assembly/tracing.ts)
 // every call here is a no-op. Names and attributes follow the GenAI semantic conventions where they have one.
+import { platformOf } from './platform-label.ts';
 import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** Options for {@link Tracing}. */
@@ -33,11 +34,11 @@ export class Tracing {
   }
 
   /** Runs one graph drive inside an `invoke_agent kazma` span; `end` gives its outcome as it finishes. */
-  turn<T>(attributes: { platform: string }, work: () => Promise<{ value: T; outcome: string }>): Promise<T> {
+  turn<T>(run: { chat: string | undefined }, work: () => Promise<{ value: T; outcome: string }>): Promise<T> {
     const attrs = {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'kazma',
-      'kazma.platform': attributes.platform,
+      'kazma.platform': platformOf(run.chat),
     };
     return trace.getTracer(TRACER).startActiveSpan('invoke_agent kazma', { attributes: attrs }, async (span) => {
       try {

@@ -101,9 +101,8 @@ export class GraphDrive {
   ): Promise<DriveResult> {
     const started = performance.now();
     const drive = () => this.#drive(run, input, requester, options);
-    const platform = run.origin?.split(':')[0] ?? 'none';
     const { result, outcome } = this.#o.meter
-      ? await this.#o.meter.tracing.turn({ platform }, async () => {
+      ? await this.#o.meter.tracing.turn({ chat: run.origin }, async () => {
           const driven = await drive();
           return { value: driven, outcome: driven.outcome };
         })
