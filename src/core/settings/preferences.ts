@@ -57,7 +57,7 @@ export class ChatPreferences implements PreferencesView {
   async set(kind: PreferenceKind, scope: PreferenceScope, value: string | undefined, by: string, db?: Db) {
     const key = preferenceKey(kind, scope);
     await this.#local.change(async () => {
-      if (value === undefined) await (db ?? this.o.db).delete(settings).where(eq(settings.key, key));
+      if (value === undefined) await this.o.settings.clear(key, db);
       else await this.o.settings.set(key, value, by, db);
       if (value === undefined) this.#values.delete(key);
       else this.#values.set(key, value);

@@ -25,6 +25,11 @@ export class RuntimeSettings {
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: by, updatedAt: sql`now()` } });
   }
 
+  /** Removes the saved value of `key` (the file's, or the default, applies again); `db` as for {@link set}. */
+  async clear(key: string, db: Db = this.db): Promise<void> {
+    await db.delete(settings).where(eq(settings.key, key));
+  }
+
   async audit(
     entry: {
       actor: StoredActor;
