@@ -37,6 +37,9 @@ export interface PairingModule {
   stop(): void;
 }
 
+/** How long a used or expired code is kept, so `/pair` can say which it was. */
+const KEEP_ENDED_MS = 24 * 60 * 60_000;
+
 /** How often a process picks up pairings another process made. */
 const FOLLOW_MS = 5_000;
 
@@ -75,7 +78,8 @@ export async function createPairing({ loaded, db, operatorName, replies, logger,
     ...(loaded.config.access.pairing && { answer: (event: InboundEvent) => desk.answer(event) }),
     command: pairCommand(port),
     users: usersSubcommand(port),
-    sweep: { name: 'pairing codes', run: () => store.prune(clock.now()) },
+    // Kept a day past expiry, so a late `/pair` is told the code expired (or was used), not that none exists.
+    sweep: { name: 'pairing codes', run: () => store.prune(new Date(clock.now().getTime() - KEEP_ENDED_MS)) },
     stop: () => paired.stop(),
   };
   return module;
