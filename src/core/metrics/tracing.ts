@@ -2,7 +2,7 @@
 // OpenTelemetry API: with no SDK registered (no OTEL_EXPORTER_OTLP_ENDPOINT, see src/assembly/tracing.ts)
 // every call here is a no-op. Names and attributes follow the GenAI semantic conventions where they have one.
 import { platformOf } from './platform-label.ts';
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Attributes, type Span, SpanKind, type SpanOptions, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /** Options for {@link Tracing}. */
 export interface TracingOptions {
@@ -33,76 +33,54 @@ export class Tracing {
     this.#content = options.content;
   }
 
-  /** Runs one graph drive inside an `invoke_agent kazma` span; `end` gives its outcome as it finishes. */
+  /** Runs one graph drive inside an `invoke_agent kazma` span; `work` says how the drive ended. */
   turn<T>(run: { chat: string | undefined }, work: () => Promise<{ value: T; outcome: string }>): Promise<T> {
-    const attrs = {
+    const attributes = {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'kazma',
       'kazma.platform': platformOf(run.chat),
     };
-    return trace.getTracer(TRACER).startActiveSpan('invoke_agent kazma', { attributes: attrs }, async (span) => {
-      try {
-        const { value, outcome } = await work();
-        span.setAttribute('kazma.turn.outcome', outcome);
-        if (outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
-        return value;
-      } catch (error) {
-        failed(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
+    return inSpan('invoke_agent kazma', { attributes }, async (span) => {
+      const { value, outcome } = await work();
+      span.setAttribute('kazma.turn.outcome', outcome);
+      if (outcome === 'failed') span.setStatus({ code: SpanStatusCode.ERROR });
+      return value;
     });
   }
 
   /** Runs one model's call (its retries included) inside a `chat <model>` span. */
-  async model<T>(call: { provider: string; model: string }, work: (end: (e: ModelCallEnd) => void) => Promise<T>) {
+  model<T>(call: { provider: string; model: string }, work: (end: (e: ModelCallEnd) => void) => Promise<T>) {
     const attributes: Attributes = {
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': call.provider,
       'gen_ai.request.model': call.model,
     };
-    const tracer = trace.getTracer(TRACER);
-    return tracer.startActiveSpan(`chat ${call.model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      try {
-        return await work((e) => {
-          if (e.tokens?.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', e.tokens.input);
-          if (e.tokens?.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', e.tokens.output);
-          if (this.#content && e.text !== undefined) span.setAttribute('kazma.output.text', e.text);
-          if (!e.ok) {
-            span.setAttribute('error.type', e.status === undefined ? 'transport' : String(e.status));
-            span.setStatus({ code: SpanStatusCode.ERROR });
-          }
-        });
-      } catch (error) {
-        failed(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    return inSpan(`chat ${call.model}`, { kind: SpanKind.CLIENT, attributes }, (span) =>
+      work((e) => {
+        if (e.tokens?.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', e.tokens.input);
+        if (e.tokens?.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', e.tokens.output);
+        if (this.#content && e.text !== undefined) span.setAttribute('kazma.output.text', e.text);
+        if (!e.ok) {
+          span.setAttribute('error.type', e.status === undefined ? 'transport' : String(e.status));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+      }),
+    );
   }
 
-  /** Runs one tool call inside an `execute_tool <name>` span; `outcome` names how it ended. */
-  async tool<T>(call: { name: string; id: string; args: unknown }, work: () => Promise<{ value: T; outcome: string }>) {
+  /** Runs one tool call inside an `execute_tool <name>` span; `work` says how it ended. */
+  tool<T>(call: { name: string; id: string; args: unknown }, work: () => Promise<{ value: T; outcome: string }>) {
     const attributes: Attributes = {
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': call.name,
       'gen_ai.tool.call.id': call.id,
       ...(this.#content && { 'gen_ai.tool.call.arguments': JSON.stringify(call.args) }),
     };
-    return trace.getTracer(TRACER).startActiveSpan(`execute_tool ${call.name}`, { attributes }, async (span) => {
-      try {
-        const { value, outcome } = await work();
-        span.setAttribute('kazma.tool.outcome', outcome);
-        if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
-        return value;
-      } catch (error) {
-        failed(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
+    return inSpan(`execute_tool ${call.name}`, { attributes }, async (span) => {
+      const { value, outcome } = await work();
+      span.setAttribute('kazma.tool.outcome', outcome);
+      if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR });
+      return value;
     });
   }
 
@@ -119,7 +97,20 @@ export class Tracing {
   }
 }
 
-function failed(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
+/**
+ * Runs `work` inside an active span (the spans started meanwhile are its children), ending it however `work`
+ * ends; a throw is recorded on the span and thrown on.
+ */
+function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  return trace.getTracer(TRACER).startActiveSpan(name, options, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
