@@ -18,7 +18,9 @@ export async function migrateOnly(loaded: LoadedConfig): Promise<void> {
  * database connects and checks its migrations (or PGlite opens), and the enabled platforms' SDKs load.
  */
 export async function startKazma(options: AssembleOptions): Promise<RunningKazma> {
-  const database = options.database ? undefined : openMigratedDatabase(options.loaded);
+  const database = options.database
+    ? undefined
+    : openMigratedDatabase(options.loaded, { besideOwner: options.besideOwner === true });
   const platforms = options.role === 'worker' ? undefined : loadPlatforms(options.loaded.config);
   // Awaited in assembleKazma; until then a failure must not count as an unhandled rejection (which would
   // end the process before the error is explained). A database opened for a start that fails is closed there.

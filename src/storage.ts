@@ -5,20 +5,28 @@ import type { LoadedConfig } from './core/config/index.ts';
 import { migrateDatabase, openDatabase, type Database } from './core/db/index.ts';
 
 /** Opens the configured database (creating data_dir first) without migrating it. */
-export function openConfiguredDatabase(loaded: LoadedConfig): Promise<Database> {
+export function openConfiguredDatabase(loaded: LoadedConfig, options: OpenConfiguredOptions = {}): Promise<Database> {
   mkdirSync(loaded.config.data_dir, { recursive: true });
-  return openDatabase({ url: loaded.config.database.url, dataDir: loaded.config.data_dir });
+  return openDatabase({ url: loaded.config.database.url, dataDir: loaded.config.data_dir, ...options });
+}
+
+export interface OpenConfiguredOptions {
+  /** The command may run beside a Kazma that owns data_dir: go through its socket (core/db OpenDatabaseOptions). */
+  besideOwner?: boolean;
 }
 
 /**
  * Opens and migrates the configured database (the SQL migrations, then the checkpointer's setup()); close it when done.
  */
-export async function openMigratedDatabase(loaded: LoadedConfig): Promise<Database> {
+export async function openMigratedDatabase(
+  loaded: LoadedConfig,
+  options: OpenConfiguredOptions = {},
+): Promise<Database> {
   // The checkpointer's module (LangGraph's saver, node-postgres: ~0.5 s to load) loads while the database
   // connects and checks its migrations, instead of before; its setup() is the last migration step.
   const checkpointer = import('./core/agent/checkpoint/checkpointer.ts');
   checkpointer.catch(() => {}); // a failed import is reported where it is awaited, not as an unhandled rejection
-  const database = await openConfiguredDatabase(loaded);
+  const database = await openConfiguredDatabase(loaded, options);
   try {
     await migrateDatabase(database, [async (db) => (await checkpointer).checkpointerSetupStep(db)]);
     return database;

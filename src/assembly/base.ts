@@ -20,9 +20,17 @@ export type Base = Awaited<ReturnType<typeof openBase>>;
 export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, clock: Clock) {
   const { loaded, logger } = options;
   const { config } = loaded;
-  const database = options.database ?? (await (options.early?.database ?? openMigratedDatabase(loaded)));
+  const database =
+    options.database ??
+    (await (options.early?.database ?? openMigratedDatabase(loaded, { besideOwner: options.besideOwner === true })));
   if (!options.database) lifecycle.onStop('database', () => database.close());
-  logger.info({ kind: database.kind }, 'database ready');
+  // This process owns the embedded database for as long as it runs: the CLI's commands reach it through it.
+  await database
+    .serveLocalClients?.()
+    .catch((error: unknown) =>
+      logger.warn({ err: error }, 'the embedded database is not served to other commands; stop Kazma to run them'),
+    );
+  logger.info({ kind: database.kind, ...(database.sharesSession && { through: 'owner socket' }) }, 'database ready');
   // Right after the database: vault:// pointers in the configuration become their secrets before any
   // module (Redis included) reads it; an unresolvable one stops the start, naming its key.
   const vault = await createVault({ loaded, db: database.db, logger });
@@ -65,7 +73,11 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
  * BullMQ key prefix: processes sharing a database share queues (so a sweep or a delivery runs once
  * across them), while two installs on one Redis stay apart.
  */
-export function queuePrefix(loaded: LoadedConfig, database: Pick<Database, 'kind'>): string {
-  const identity = database.kind === 'postgres' ? redactUrl(loaded.config.database.url) : loaded.config.data_dir;
+export function queuePrefix(loaded: LoadedConfig, database: Pick<Database, 'kind' | 'sharesSession'>): string {
+  // Through the owner's socket the database is still data_dir's embedded one: the owner's queues.
+  const identity =
+    database.kind === 'postgres' && !database.sharesSession
+      ? redactUrl(loaded.config.database.url)
+      : loaded.config.data_dir;
   return `kazma-${createHash('sha256').update(identity).digest('hex').slice(0, 10)}`;
 }

@@ -27,6 +27,11 @@ export interface AssembleOptions {
    * platform adapters loading.
    */
   early?: { database?: Promise<Database>; platforms?: Promise<PlatformFactory[]> };
+  /**
+   * `kazma chat` beside a `kazma start` on the same data_dir: the embedded database through that process's
+   * socket. The caller also leaves the platforms to that process (they would take its connections over).
+   */
+  besideOwner?: boolean;
   /** A Redis already answering (tests); it is not closed at stop. Default: `redis.url`, else local, else private. */
   redis?: RedisHandle;
   /** BullMQ key prefix. Default: from the database's identity, so processes sharing a database share queues. */

@@ -55,6 +55,8 @@ export async function connectRedis(options: ConnectRedisOptions): Promise<RedisH
 async function startPrivateRedis(binary: string, dataDir: string, logger?: Logger): Promise<RedisHandle> {
   mkdirSync(dataDir, { recursive: true });
   const socket = join(dataDir, 'redis.sock');
+  // The Kazma that owns this data_dir started one already (a command run beside `kazma start`): share it.
+  if (existsSync(socket) && (await answers({ path: socket }))) return handle({ path: socket }, `unix:${socket}`);
   rmSync(socket, { force: true });
   // port 0: no TCP listener at all; the unix socket is private to this data directory.
   const child = spawn(

@@ -32,7 +32,7 @@ export const approvalsExport: Subcommand = {
     }
     try {
       const loaded = loadOrExplain(values.config);
-      const database = await openMigratedDatabase(loaded);
+      const database = await openMigratedDatabase(loaded, { besideOwner: true });
       try {
         const records = await approvalRecords(database.db, {
           ...(sinceMs !== undefined && { since: new Date(systemClock.now().getTime() - sinceMs) }),

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { CONSOLE_CHAT, ConsoleSession, ConsoleSurface } from '../../adapters/console/index.ts';
 import type { LoadedConfig } from '../../core/config/index.ts';
+import { dataDirOwner } from '../../core/db/index.ts';
 import { createLogger, type Logger } from '../../core/log/index.ts';
 import type { ToolDefinition } from '../../core/tools/index.ts';
 import { isModelConfigured, modelLabel } from '../../core/agent/index.ts';
@@ -52,9 +53,11 @@ export interface RunChatOptions {
 /** Runs Kazma with a console session attached until the input ends; returns the exit code. */
 export async function runChat(options: RunChatOptions): Promise<number> {
   const surface = new ConsoleSurface({ output: options.output, interactive: options.interactive });
+  const beside = besideOwner(options.loaded, options.logger);
   // Attached before start-up recovery, so a turn healed at start answers here.
   const kazma = await startKazma({
-    loaded: options.loaded,
+    loaded: beside ?? options.loaded,
+    besideOwner: beside !== undefined,
     logger: options.logger,
     surfaces: [surface],
     ...(options.tools && { tools: options.tools }),
@@ -78,6 +81,29 @@ export async function runChat(options: RunChatOptions): Promise<number> {
     await kazma.stop();
   }
   return EXIT.ok;
+}
+
+/**
+ * Beside a `kazma start` that owns the embedded database: the configuration this chat runs with — no chat
+ * platform (the owner holds their connections; a second Telegram poller would end the owner's) and any free
+ * HTTP port. Undefined when no other Kazma owns data_dir, or the database is PostgreSQL.
+ */
+function besideOwner(loaded: LoadedConfig, logger: Logger): LoadedConfig | undefined {
+  const { config } = loaded;
+  const owner = config.database.url ? undefined : dataDirOwner(config.data_dir);
+  if (owner === undefined) return undefined;
+  logger.info({ owner }, 'another Kazma owns data_dir: this chat goes through it, and its platforms stay there');
+  const off = <T extends { enabled: boolean }>(platform: T): T => ({ ...platform, enabled: false });
+  return {
+    ...loaded,
+    config: {
+      ...config,
+      telegram: off(config.telegram),
+      slack: off(config.slack),
+      discord: off(config.discord),
+      http: { ...config.http, port: 0 },
+    },
+  };
 }
 
 /** One line on a terminal at start: what you are talking to, and on which thread. */

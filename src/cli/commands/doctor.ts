@@ -29,7 +29,7 @@ export const doctor: Subcommand = {
 
 Runs each check and prints ✓ or ✗ with the reason and the fix, then lists open incidents (work that
 stalled, got stuck or failed). Exits 1 when any check fails.
-Do not run it beside a running Kazma on the embedded database: PGlite allows one process per data dir.`,
+Beside a running Kazma on the embedded database it checks that database through the running process.`,
   async run(args) {
     const { values } = parseArgs({ args, options: CONFIG_OPTION });
     let loaded;
@@ -45,7 +45,11 @@ Do not run it beside a running Kazma on the embedded database: PGlite allows one
       {
         name: 'database',
         run: async () => {
-          const database = await openDatabase({ url: config.database.url, dataDir: config.data_dir });
+          const database = await openDatabase({
+            url: config.database.url,
+            dataDir: config.data_dir,
+            besideOwner: true,
+          });
           try {
             await database.ping();
             incidents = await openIncidents(database.db).catch(() => undefined); // not migrated yet: nothing to list

@@ -10,7 +10,7 @@ import { openMigratedDatabase } from '../../storage.ts';
 
 /** Opens the database and the settings; call `close()` when done. */
 export async function openAdmin(loaded: LoadedConfig) {
-  const database = await openMigratedDatabase(loaded);
+  const database = await openMigratedDatabase(loaded, { besideOwner: true });
   try {
     const logger = createLogger({ level: 'warn', secrets: loaded.secrets });
     const { vault } = await createVault({ loaded, db: database.db, logger });

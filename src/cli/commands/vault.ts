@@ -14,8 +14,8 @@ The secret vault, in the configured database, sealed with a key from ${VAULT_KEY
         dropped. Never pass a secret as an argument (shell history): printf %s "$TOKEN" | kazma vault set gh
   list  prints the names, one per line, never the values
   rm    deletes <name>
-Refer to a secret from kazma.yaml as "vault://<name>". On the embedded database, stop a running
-\`kazma start\` first: PGlite allows one process per data dir.`;
+Refer to a secret from kazma.yaml as "vault://<name>". Beside a running \`kazma start\` on the embedded
+database it goes through that process (the database it serves on data_dir/socket).`;
 
 export const vault: Subcommand = {
   summary: 'store, list and remove secrets in the vault: set <name> (value on stdin) | list | rm <name>',
@@ -41,7 +41,7 @@ export const vault: Subcommand = {
         );
         return EXIT.usage;
       }
-      const database = await openMigratedDatabase(loaded);
+      const database = await openMigratedDatabase(loaded, { besideOwner: true });
       try {
         const store = new Vault({ db: database.db, passphrase: loaded.env[VAULT_KEY_ENV] });
         if (action === 'list') {
@@ -63,8 +63,9 @@ export const vault: Subcommand = {
       const code = explain(error);
       if (error instanceof DataDirLockedError)
         process.stderr.write(
-          'kazma: kazma vault opens the database itself; stop the running Kazma first (its vault tools, vault_list ' +
-            'and vault_store, work meanwhile).\n',
+          'kazma: the running Kazma does not serve its database to commands (an older version, or a data_dir path ' +
+            'too long for a socket); stop the running Kazma first (its vault tools, vault_list and vault_store, ' +
+            'work meanwhile).\n',
         );
       return code;
     }

@@ -44,6 +44,12 @@ export function lockDataDir(dataDir: string, pid = process.pid): DataDirLock {
   throw new StartupError('data_dir_lock_failed', `Could not take the lock ${path}; remove it if no Kazma is running.`);
 }
 
+/** The live process, other than this one, that holds `dataDir`'s lock; undefined when none does. */
+export function dataDirOwner(dataDir: string): number | undefined {
+  const owner = readOwner(join(dataDir, 'kazma.lock'));
+  return owner !== undefined && owner !== process.pid && isAlive(owner) ? owner : undefined;
+}
+
 function readOwner(path: string): number | undefined {
   try {
     const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);

@@ -3,7 +3,7 @@ export { migrateDatabase, type MigrationStep } from './migrate.ts';
 export { copyDatabase, DATA_SCHEMAS } from './copy.ts';
 export * as schema from './schema/index.ts';
 export { isConnectionError, onLiveConnection } from './connection-errors.ts';
-export { DataDirLockedError } from './data-dir-lock.ts';
+export { dataDirOwner, DataDirLockedError } from './data-dir-lock.ts';
 export { builtOnce, dialect, queryPrepared, rowsOf } from './prepared.ts';
 export {
   DECISIONS,

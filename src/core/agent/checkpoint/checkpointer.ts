@@ -96,7 +96,7 @@ async function openCheckpointer(database: Database, options: CheckpointerOptions
     : postgresPool(database, options);
   const saver = new BatchedPostgresSaver(pool, CHECKPOINTER_SCHEMA, {
     prepared: true,
-    sessionShared: database.pglite !== undefined,
+    sessionShared: database.pglite !== undefined || database.sharesSession === true,
   });
   return { saver, pool, close: () => pool.end() };
 }
