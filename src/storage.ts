@@ -1,12 +1,12 @@
 // The database Kazma runs on: the configured PostgreSQL, or the embedded PGlite under data_dir; the same
 // migrations (plus the checkpointer's setup) applied to either at start.
-import { mkdirSync } from 'node:fs';
 import type { LoadedConfig } from './core/config/index.ts';
+import { prepareDataDir } from './core/data-dir.ts';
 import { migrateDatabase, openDatabase, type Database } from './core/db/index.ts';
 
 /** Opens the configured database (creating data_dir first) without migrating it. */
 export function openConfiguredDatabase(loaded: LoadedConfig, options: OpenConfiguredOptions = {}): Promise<Database> {
-  mkdirSync(loaded.config.data_dir, { recursive: true });
+  prepareDataDir(loaded.config.data_dir);
   return openDatabase({ url: loaded.config.database.url, dataDir: loaded.config.data_dir, ...options });
 }
 

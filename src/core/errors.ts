@@ -18,6 +18,7 @@ export type KazmaErrorCode =
   | 'config_invalid'
   | 'data_dir_lock_failed'
   | 'data_dir_locked'
+  | 'data_dir_unusable'
   | 'database_open_failed'
   | 'database_unconfigured'
   | 'database_unreachable'

@@ -1,3 +1,4 @@
+import { isVaultPointer } from '../secrets/index.ts';
 import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { approvalPoliciesSchema, approvalRequireSchema } from './approval-policies-schema.ts';
@@ -16,6 +17,17 @@ import { shellSchema } from './shell-schema.ts';
  * embedded PGlite and Redis). Keys in docs/architecture.md are the public contract: add keys freely, rename none.
  */
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
+
+/** A server's URL, or '' for the default: a URL of another scheme fails at load, naming its key. */
+function serverUrl(schemes: string[], what: string) {
+  return z
+    .string()
+    .default('')
+    .refine((url) => url === '' || isVaultPointer(url) || schemes.some((s) => url.startsWith(`${s}/`)), {
+      message: `expected ${what} or nothing`,
+    })
+    .refine((url) => url === '' || URL.canParse(url), { message: 'not a URL that can be parsed' });
+}
 
 // Platform ids are plain lowercase words, so they go into the pattern unescaped.
 const chatRef = z.string().regex(new RegExp(`^(${PLATFORM_IDS.join('|')}):[^:\\s]+(:[^:\\s]+)?$`), {
@@ -57,8 +69,10 @@ export const configSchema = z.strictObject({
   ui: uiSchema,
   metrics: metricsSchema,
   tracing: tracingSchema,
-  database: section({ url: z.string().default('') }),
-  redis: section({ url: z.string().default('') }),
+  database: section({
+    url: serverUrl(['postgres:', 'postgresql:'], 'a PostgreSQL URL (postgres://user:pass@host/db)'),
+  }),
+  redis: section({ url: serverUrl(['redis:', 'rediss:', 'unix:'], 'a Redis URL (redis://host:6379)') }),
   model: section({
     ...modelEntry,
     timeout: duration('60s'),

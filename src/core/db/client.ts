@@ -14,6 +14,7 @@ import {
 } from './embedded-server.ts';
 import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
+import { innermostMessage, postgresCause, redactUrl } from './postgres-causes.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
 import {
@@ -189,10 +190,13 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
     await db.execute(sql`select 1`);
   } catch (error) {
     await client.end({ timeout: 1 });
+    const cause = postgresCause(error, url);
     throw new StartupError(
       'database_unreachable',
-      `PostgreSQL at ${redactUrl(url)} does not answer (${(error as Error).message}). Start it, fix database.url, ` +
-        `or unset it to use the embedded database.`,
+      cause
+        ? `PostgreSQL at ${redactUrl(url)}: ${cause}.`
+        : `PostgreSQL at ${redactUrl(url)} does not answer (${innermostMessage(error)}). Start it, fix database.url, ` +
+            `or unset it to use the embedded database.`,
       { cause: error },
     );
   }
@@ -231,16 +235,5 @@ async function openThroughOwner(dataDir: string, locked: DataDirLockedError, poo
     return await openPostgres({ url, max: Math.min(poolSize, 4), socketDir });
   } catch {
     throw locked;
-  }
-}
-
-/** A URL safe to print: the password replaced. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '•••';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
   }
 }

@@ -1,4 +1,5 @@
-export { openDatabase, redactUrl, type Database, type Db } from './client.ts';
+export { openDatabase, type Database, type Db } from './client.ts';
+export { redactUrl } from './postgres-causes.ts';
 export { migrateDatabase, type MigrationStep } from './migrate.ts';
 export { copyDatabase, DATA_SCHEMAS } from './copy.ts';
 export * as schema from './schema/index.ts';
