@@ -6,7 +6,7 @@ import { createApprovalBroker, createApprovals } from '../core/approvals/module.
 import { AccessPolicy, ChatQueues } from '../core/chat/index.ts';
 import { createChat } from '../core/chat/module.ts';
 import type { Clock } from '../core/clock.ts';
-import { CommandRegistry } from '../core/commands/index.ts';
+import { CommandRegistry, FirstWelcome } from '../core/commands/index.ts';
 import { createCommitment } from '../core/commitment/module.ts';
 import { ActionRouter, FirstDecisionWins, Questions, whoMayAnswer } from '../core/decisions/index.ts';
 import { serverRequestHandler, watchMcp } from '../core/mcp/index.ts';
@@ -168,6 +168,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     clock,
     logger,
   });
+  const welcomes = new FirstWelcome({ db, clock });
   const chat = createChat({
     loaded,
     processName,
@@ -185,6 +186,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     threadLeases: leases,
     ...(options.onEventWorked && { onWorked: options.onEventWorked }),
     ...(pairing.answer && { pairing: pairing.answer }),
+    welcome: (event, role) => welcomes.first(event, role),
   });
   const runs = createRuns({
     loaded,

@@ -52,6 +52,8 @@ export interface SurfaceDriver {
   readonly workspace: string;
   /** The user's direct conversation with the bot. */
   dm(user: ContractUser): ContractChat;
+  /** The platform's client sends `/start` when a person opens the bot (Telegram): no first-DM welcome. */
+  readonly opensWithStart: boolean;
   /** The user writes `text` (default: in their DM). Resolves once the platform has queued it. */
   userSays(user: ContractUser, text: string, options?: { chat?: ContractChat }): Promise<void>;
   /** The bot's own message arrives as an event (platforms echo them to bots in some setups). */

@@ -44,6 +44,15 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
         'a card with buttons',
       );
     const noteFile = () => join(d.workspace, 'note.txt');
+    /**
+     * The operator's first direct message answered (and, where the platform has no /start, welcomed): the
+     * messages after it are the test's own. Returns how many bot messages came before.
+     */
+    const pastFirstMessage = async (): Promise<number> => {
+      await d.userSays(d.operator, 'first');
+      await replyTo('echo: first');
+      return (await messages()).length;
+    };
     /** A danger tool call whose effect shows how often it ran: each run appends one "x". */
     const scriptDangerCall = () =>
       llm.script({ toolCalls: [{ name: 'write_file', args: { path: 'note.txt', content: 'x', append: true } }] });
@@ -56,10 +65,11 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
 
     it('splits a reply longer than the limit on paragraph boundaries, in order, nothing lost, bold intact', async () => {
       const reply = longReply(d.limit);
+      const before = await pastFirstMessage();
       llm.script({ text: reply.markdown });
       await d.userSays(d.operator, 'tell me a long story');
       const parts = await eventually(
-        () => messages(),
+        async () => (await messages()).slice(before),
         (ms) => (ms.some((m) => m.text.includes(reply.lastLine)) ? ms : undefined),
         'the last line',
       );
@@ -159,6 +169,7 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
     });
 
     it('retries a 429 after its retry_after and delivers the message once', async () => {
+      await pastFirstMessage();
       d.injectRateLimit(1);
       await d.userSays(d.operator, 'slow down');
       await replyTo('echo: slow down');
@@ -232,6 +243,29 @@ export function surfaceContract(name: string, makeDriver: DriverFactory): void {
       await replyTo(
         'write_file is on again: the model is offered it from the next message (saved; survives restarts).',
       );
+    });
+
+    it('welcomes a person once, before the answer to their first direct message (Telegram: /start does)', async () => {
+      await d.userSays(d.operator, 'first words');
+      await replyTo('echo: first words');
+      await d.userSays(d.operator, 'second words');
+      await replyTo('echo: second words');
+      const texts = (await messages()).map((m) => m.text);
+      const welcome = texts.filter((text) => text.startsWith('👋 Hello! I am Kazma'));
+      if (d.opensWithStart) {
+        expect(welcome).toEqual([]);
+        await d.userSays(d.operator, '/start');
+        await eventually(
+          () => messages(),
+          (ms) => ms.some((m) => m.text.startsWith('👋 Hello! I am Kazma')),
+          'the welcome /start gives',
+        );
+        return;
+      }
+      expect(welcome).toHaveLength(1);
+      expect(texts.indexOf(welcome[0]!)).toBeLessThan(texts.indexOf('echo: first words'));
+      expect(welcome[0]).toContain('You are an operator here');
+      expect(welcome[0]).toMatch(/Your id: (slack|discord):\S+ \(for access in kazma\.yaml\)/);
     });
 
     it('ignores its own messages', async () => {

@@ -43,6 +43,8 @@ export interface ChatDeps {
   onWorked?: PipelineOptions['onWorked'];
   /** DM pairing's answer to a stranger (core/pairing); absent: strangers are refused. */
   pairing?: PipelineOptions['pairing'];
+  /** The welcome on a person's first direct message (core/commands FirstWelcome); absent: none. */
+  welcome?: PipelineOptions['welcome'];
 }
 
 /** The chat module: the one inbound path and its durable inbox. */
@@ -71,6 +73,7 @@ export function createChat({
   progress,
   onWorked,
   pairing,
+  welcome,
 }: ChatDeps): ChatModule {
   const { turns, inbox: inboxConfig } = loaded.config;
   // Each process names itself in the inbox, so a lease it stops renewing can be told from one it holds.
@@ -105,6 +108,7 @@ export function createChat({
     clock,
     ...(onWorked && { onWorked }),
     ...(pairing && { pairing }),
+    ...(welcome && { welcome }),
   });
   return {
     pipeline,

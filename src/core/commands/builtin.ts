@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import type { Actor } from '../surface/index.ts';
 import type { ChatCommand, CommandContext, StatusSection } from './registry.ts';
 
 /** `/help`: the commands this person may run, and what they do (an operator's are marked for operators). */
@@ -32,17 +33,20 @@ export const startCommand: ChatCommand = {
   summary: 'what Kazma is, and what you may do here',
   serial: false,
   async run(ctx) {
-    await ctx.reply(
-      [
-        '👋 Hello! I am Kazma, a self-hosted AI assistant. Write to me as you would to a colleague: I answer,',
-        'use tools, and ask a person before anything risky (a card with Approve / Deny buttons).',
-        `You are ${ROLE_WORDS[ctx.role]}.`,
-        `Your id: ${ctx.actor.platform}:${ctx.actor.id} (for access in kazma.yaml).`,
-        '/help lists the commands you may run.',
-      ].join('\n'),
-    );
+    await ctx.reply(welcomeText(ctx.role, ctx.actor));
   },
 };
+
+/** What `/start` says, and what a person's first direct message is answered with first (first-welcome.ts). */
+export function welcomeText(role: CommandContext['role'], actor: Actor): string {
+  return [
+    '👋 Hello! I am Kazma, a self-hosted AI assistant. Write to me as you would to a colleague: I answer,',
+    'use tools, and ask a person before anything risky (a card with Approve / Deny buttons).',
+    `You are ${ROLE_WORDS[role]}.`,
+    `Your id: ${actor.platform}:${actor.id} (for access in kazma.yaml).`,
+    '/help lists the commands you may run.',
+  ].join('\n');
+}
 
 /** `/status`: every module's section for this chat (model, thread, pending approvals, uptime …). */
 export const statusCommand: ChatCommand = {

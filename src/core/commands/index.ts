@@ -7,6 +7,7 @@ export {
   statusCommand,
   uptimeSection,
 } from './builtin.ts';
+export { FirstWelcome } from './first-welcome.ts';
 export { parseCommand } from './parse.ts';
 export { CommandRegistry, UndeclaredCommandWriteError } from './registry.ts';
 export type { CommandContext } from './registry.ts';

@@ -35,3 +35,4 @@ export { uiSessions } from './schema/ui-sessions.ts';
 export { pairedUsers, pairingCodes } from './schema/pairing.ts';
 export { DiskSpace } from './disk-space.ts';
 export { mediaTranscripts } from './schema/media.ts';
+export { welcomedPeople } from './schema/welcomes.ts';

@@ -16,6 +16,11 @@ export interface ChatPlatformFacts {
   readonly secretKeys: readonly string[];
   /** Its user and chat ids are digits, which YAML reads as numbers unless quoted; they are read as text. */
   readonly numericIds: boolean;
+  /**
+   * Its client sends `/start` when a person first opens the bot, and /start answers with the welcome;
+   * elsewhere a person's first direct message is welcomed (core/commands/first-welcome.ts).
+   */
+  readonly opensWithStart: boolean;
 }
 
 /**
@@ -29,6 +34,7 @@ export const CHAT_PLATFORMS = {
     tokenHint: 'the token @BotFather gave you',
     secretKeys: ['token', 'webhook_secret'],
     numericIds: true,
+    opensWithStart: true,
   },
   slack: {
     label: 'Slack',
@@ -36,6 +42,7 @@ export const CHAT_PLATFORMS = {
     tokenHint: 'the Bot User OAuth Token (xoxb-…)',
     secretKeys: ['token', 'signing_secret', 'app_token'],
     numericIds: false,
+    opensWithStart: false,
   },
   discord: {
     label: 'Discord',
@@ -43,6 +50,7 @@ export const CHAT_PLATFORMS = {
     tokenHint: 'the bot token from the Developer Portal (Bot → Reset Token)',
     secretKeys: ['token'],
     numericIds: true,
+    opensWithStart: false,
   },
 } as const satisfies Record<string, ChatPlatformFacts>;
 

@@ -63,6 +63,7 @@ export function discordDriver(options: Partial<HarnessOptions> = {}): DriverFact
       stranger: user(SAM),
       llm,
       workspace: h.workspace,
+      opensWithStart: false,
       dm: (u) => `discord:${DM_OF[u.id]}`,
       async userSays(u, text, o = {}) {
         const chat = o.chat ?? driver.dm(u);

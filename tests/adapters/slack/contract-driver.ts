@@ -89,6 +89,7 @@ export function slackDriver(options: Partial<SlackHarnessOptions> = {}): DriverF
       stranger: SAM,
       llm,
       workspace: h.workspace,
+      opensWithStart: false,
       dm: (u) => `slack:${dmOf(u)}`,
       async userSays(u, text, o = {}) {
         const { channel, thread } = parseChat(o.chat ?? driver.dm(u));

@@ -65,6 +65,7 @@ export function telegramDriver(options: Partial<HarnessOptions> = {}): DriverFac
       stranger: user(SAM),
       llm,
       workspace: h.workspace,
+      opensWithStart: true,
       dm: (u) => `telegram:${u.id}`,
       async userSays(u, text, o = {}) {
         const { chatId, topic } = parse(o.chat ?? driver.dm(u));

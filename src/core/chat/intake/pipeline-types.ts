@@ -7,7 +7,7 @@ import type { CommandRegistry } from '../../commands/index.ts';
 import type { ActionRouter } from '../../decisions/index.ts';
 import type { Logger } from '../../log/index.ts';
 import type { Clock } from '../../clock.ts';
-import type { AccessPolicy } from './access.ts';
+import type { AccessPolicy, Role } from './access.ts';
 import type { ChatQueues } from '../queue/chat-queue.ts';
 import type { Inbox } from '../inbox/inbox.ts';
 import type { RefusalLimiter } from './refusals.ts';
@@ -48,6 +48,11 @@ export interface PipelineOptions {
    * nothing, undefined when it is no pairing case. Absent: pairing is off.
    */
   pairing?: (event: InboundEvent) => Promise<{ tell?: string } | undefined>;
+  /**
+   * The welcome a person's first direct message is answered with first (core/commands FirstWelcome), or
+   * undefined. Asked once per event, when it is first recorded. Absent: no welcome.
+   */
+  welcome?: (event: InboundEvent, role: Role) => Promise<string | undefined>;
   refusals?: RefusalLimiter;
   /**
    * Each chat's lease, shared by every process on the database (ThreadLeases): whoever holds it takes the

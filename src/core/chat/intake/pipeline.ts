@@ -4,6 +4,7 @@ import type { Accepted, PipelineOptions, PipelineOutcome, Work } from './pipelin
 import { parseInboundEvent, type ChatRef, type Actor, type InboundEvent } from '../../surface/index.ts';
 import { inboxKey, type InboxRow } from '../inbox/inbox.ts';
 import { RefusalLimiter } from './refusals.ts';
+import type { Role } from './access.ts';
 import { RefusedEvents } from './refused-events.ts';
 import { WorkPlanner } from './work-plan.ts';
 import { Attempts } from './attempt.ts';
@@ -71,6 +72,7 @@ export class InboundPipeline {
       return again ? { status: 'refused', done: again.told.then(() => 'refused' as const) } : settled('duplicate');
     }
     if (!(await this.#o.inbox.record(event, 'received'))) return this.#redelivered(event);
+    await this.#welcome(event, verdict.role);
     return { status: 'accepted', done: this.#start(event) };
   }
 
@@ -193,6 +195,20 @@ export class InboundPipeline {
           this.#o.logger?.error({ err: error, event: event.eventId }, 'could not mark an inbound event finished'),
         );
     return outcome;
+  }
+
+  /**
+   * The welcome before the answer, on a person's first direct message: through the outbox, keyed by the
+   * event, so a rate limit delays it (and the answer behind it) instead of losing it.
+   */
+  async #welcome(event: InboundEvent, role: Role): Promise<void> {
+    try {
+      const text = await this.#o.welcome?.(event, role);
+      if (text)
+        await this.#o.replies.deliver(event.chat, [{ key: `welcome-${event.platform}-${event.eventId}`, text }]);
+    } catch (error) {
+      this.#o.logger?.warn({ err: error, event: event.eventId }, 'could not welcome a first direct message');
+    }
   }
 
   async #send(chat: ChatRef, text: string): Promise<void> {

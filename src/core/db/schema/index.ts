@@ -17,3 +17,4 @@ export * from './memories.ts';
 export * from './ui-sessions.ts';
 export * from './pairing.ts';
 export * from './media.ts';
+export * from './welcomes.ts';
