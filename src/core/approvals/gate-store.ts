@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import {
   type Db,
   approvalGates,
@@ -96,6 +96,7 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
 }
 
 export type AuditOutcome =
+  | 'requested'
   | 'won'
   | 'counted'
   | 'duplicate'
@@ -128,12 +129,29 @@ export async function audit(
     .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
 }
 
-/** Every recorded attempt on a gate, oldest first. */
+/**
+ * The audit's `requested` row of a new gate: who asked, where, why. Written with the gate, in its transaction (so
+ * its `at` is the gate's `created_at`), under the key `requested:<interrupt>`: an opening run again for the same
+ * gate adds no second row (decision_audit_event_idx).
+ */
+export async function auditRequest(db: Db, gate: GateRow): Promise<void> {
+  await audit(db, {
+    gateId: gate.id,
+    outcome: 'requested',
+    ...(gate.requester && { actor: gate.requester }),
+    ...(gate.reason !== null && { detail: gate.reason }),
+    eventKey: `requested:${gate.interruptId}`,
+  });
+}
+
+/** Every recorded attempt on a gate (its `requested` row is not one), oldest first. */
 export async function auditOf(db: Db, gateId: string) {
   return db
     .select()
     .from(decisionAudit)
-    .where(and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId)))
+    .where(
+      and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId), ne(decisionAudit.outcome, 'requested')),
+    )
     .orderBy(decisionAudit.id);
 }
 
