@@ -14,7 +14,7 @@ const len = (max: number, min = 1): Json =>
 
 /** A text input's problem, or undefined. `inLabel`: its label is the Label's, so it may not have one itself. */
 function badInput(input: Json | undefined, inLabel: boolean): Json | undefined {
-  if (!input || input.type !== 4) return { type: fieldError('UNION_TYPE_CHOICES', 'Value of field "type" must be 4.') };
+  if (input?.type !== 4) return { type: fieldError('UNION_TYPE_CHOICES', 'Value of field "type" must be 4.') };
   if (typeof input.custom_id !== 'string' || codePoints(input.custom_id) < 1 || codePoints(input.custom_id) > 100)
     return { custom_id: len(100) };
   if (input.style !== 1 && input.style !== 2) return { style: fieldError('BASE_TYPE_CHOICES', 'Must be 1 or 2.') };
