@@ -102,8 +102,9 @@ export const checkEnvelope = (value: unknown): void => void parse(envelope, valu
 
 /**
  * Checks what Bolt reads of any request before Kazma's listeners run: an event envelope, a button's
- * payload (Bolt reads `user.id` for every interaction), a modal's submission, a slash command. A signed request without them
- * would throw inside Bolt (a 500, which Slack retries); it is refused with a 400 naming the field.
+ * payload (Bolt reads `user.id` for every interaction), a modal's submission, a slash command. A signed
+ * request without them would throw inside Bolt (a 500, which Slack retries); it is refused with a 400
+ * naming the field.
  */
 export function checkRequest(body: { type?: unknown; command?: unknown }): void {
   if (body.type === 'event_callback') checkEnvelope(body);

@@ -72,7 +72,6 @@ export class DurableApprovalBroker implements ApprovalBroker {
         policy: this.#o.policies?.for(request.call),
         expiresAt,
       });
-      await store.auditRequest(tx, row);
       return { gate: gateFromRow(row), ids: await this.#o.decisions.post(tx, this.#kind, row.id, row, destinations) };
     });
     await this.#dispatch(ids);

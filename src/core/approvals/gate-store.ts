@@ -33,7 +33,10 @@ export interface NewGate {
   expiresAt: Date;
 }
 
-/** Inserts a pending gate; pass a transaction so its cards enter the outbox with it. */
+/**
+ * Inserts a pending gate and its audit's `requested` row; pass a transaction so both, and its cards in the outbox,
+ * are written together.
+ */
 export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
   const [row] = await db
     .insert(approvalGates)
@@ -45,6 +48,7 @@ export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
       state: 'pending',
     })
     .returning();
+  await auditRequest(db, row!);
   return row!;
 }
 
