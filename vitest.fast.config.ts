@@ -15,6 +15,7 @@ export const PROCESS_TESTS = [
   'tests/agent/restart.test.ts',
   'tests/approvals/kill-between-claim-and-resume.test.ts',
   'tests/approvals/policies/escalation-kill.test.ts',
+  'tests/approvals/policies/two-of-three-processes.test.ts',
   'tests/approvals/two-processes.test.ts',
   'tests/chat/command-once.test.ts',
   'tests/chat/durable-inbound.test.ts',

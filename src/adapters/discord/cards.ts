@@ -8,7 +8,7 @@ import {
   type APIActionRowComponent,
   type APIButtonComponentWithCustomId,
 } from 'discord.js';
-import { type Card, type CardButton, fitCard, visibleCard } from '../../core/surface/index.ts';
+import { type Card, type CardButton, fitCard, reasonButtonId, visibleCard } from '../../core/surface/index.ts';
 import { DISCORD_TEXT_LIMIT, splitForDiscord } from './format.ts';
 
 /** Discord's limits on a button. */
@@ -84,9 +84,11 @@ function buttonRows(buttons: CardButton[]): RenderedCard['components'] {
     rows.push({
       type: ComponentType.ActionRow,
       components: buttons.slice(i, i + ROW_MAX).map((b) => {
-        if (b.id.length > CUSTOM_ID_MAX)
-          throw new Error(`button id "${b.id.slice(0, 40)}…" is longer than Discord's ${CUSTOM_ID_MAX} characters`);
-        return { type: ComponentType.Button, custom_id: b.id, label: cut(b.label, LABEL_MAX), style: STYLE[b.style] };
+        // A button that asks why first answers its tap with a modal (reasons.ts): its id tells the tap so.
+        const id = b.asksReason ? reasonButtonId(b.id) : b.id;
+        if (id.length > CUSTOM_ID_MAX)
+          throw new Error(`button id "${id.slice(0, 40)}…" is longer than Discord's ${CUSTOM_ID_MAX} characters`);
+        return { type: ComponentType.Button, custom_id: id, label: cut(b.label, LABEL_MAX), style: STYLE[b.style] };
       }),
     });
   }

@@ -4,14 +4,23 @@
 // keeps each chat's turns in order. Interactions are acknowledged first (interactions.ts), then handled.
 import { attachmentsOf } from './files.ts';
 import {
+  InteractionResponseType,
+  MessageFlags,
   MessageType,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
   type Message,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import { InFlight, type Accepted, type PlatformCoreLink, type TypingRefresher } from '../../core/chat/index.ts';
-import { InvalidInboundEventError, type ChatRef, type InboundEvent } from '../../core/surface/index.ts';
+import {
+  InvalidInboundEventError,
+  REASON_FORM,
+  reasonButtonTarget,
+  type ChatRef,
+  type InboundEvent,
+} from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import type { DirectMessages } from './dms.ts';
 import {
@@ -23,6 +32,7 @@ import {
   type MessageView,
 } from './events.ts';
 import type { Interactions, OpenInteraction } from './interactions.ts';
+import { reasonModal, reasonSubmission } from './reasons.ts';
 
 /** Options for {@link DiscordInbound}. */
 export interface DiscordInboundOptions {
@@ -84,34 +94,51 @@ export class DiscordInbound {
   }
 
   /**
-   * Takes one INTERACTION_CREATE (buttons and slash commands; anything else is not Kazma's): acknowledged
-   * at once (Discord's 3-second rule), then recorded — retried a while if the inbox is down, else the
-   * person is told privately — then handled. Never throws.
+   * Takes one INTERACTION_CREATE (buttons, reason modals and slash commands; anything else is not Kazma's):
+   * acknowledged at once (Discord's 3-second rule), then recorded — retried a while if the inbox is down, else the
+   * person is told privately — then handled. A button that asks why is answered with its modal instead, and its
+   * submission is the tap. Never throws.
    */
   takeInteraction(interaction: Interaction): void {
     const botId = this.#o.me();
-    if (!botId || !(interaction.isButton() || interaction.isChatInputCommand()) || !this.#first(interaction.id)) return;
+    const ours = interaction.isButton() || interaction.isChatInputCommand() || interaction.isModalSubmit();
+    if (!botId || !ours || !this.#first(interaction.id)) return;
     const view = interactionView(interaction);
     if (!view) return; // buttons and commands always come from a channel; nothing to answer otherwise
+    const { interactions } = this.#o;
+    if (interaction.isButton() && reasonButtonTarget(interaction.customId) !== undefined) {
+      this.#inflight.track(interactions.respond(interaction, reasonModal(interaction.customId)));
+      return;
+    }
     const event = interaction.isButton()
       ? actionEvent(view, interaction.customId, interaction.message.id, botId)
-      : commandEvent(
-          view,
-          interaction.commandName,
-          (interaction as ChatInputCommandInteraction).options.getString('args'),
-        );
+      : interaction.isModalSubmit()
+        ? reasonSubmission(view, modalView(interaction), botId)
+        : commandEvent(
+            view,
+            interaction.commandName,
+            (interaction as ChatInputCommandInteraction).options.getString('args'),
+          );
+    if (event === undefined) return;
+    if (event === 'blank') {
+      const blank = {
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: { content: REASON_FORM.blank, flags: MessageFlags.Ephemeral },
+      };
+      this.#inflight.track(interactions.respond(interaction, blank));
+      return;
+    }
     const open: OpenInteraction = {
       id: interaction.id,
       token: interaction.token,
       applicationId: interaction.applicationId,
-      kind: interaction.isButton() ? 'button' : 'command',
+      kind: interaction.isChatInputCommand() ? 'command' : 'button',
       chat: event.chat,
       actorId: event.actor.id,
       acknowledged: false,
       pendingOriginal: false,
       closed: false,
     };
-    const { interactions } = this.#o;
     this.#inflight.track(
       (async () => {
         await interactions.acknowledge(open);
@@ -187,7 +214,21 @@ export function messageView(message: Message, botId: string): MessageView {
   };
 }
 
-function interactionView(interaction: ButtonInteraction | ChatInputCommandInteraction): InteractionView | undefined {
+/** What Kazma reads of a modal's submission: its id, its text inputs, and the card it was opened from. */
+function modalView(interaction: ModalSubmitInteraction) {
+  return {
+    customId: interaction.customId,
+    value: (id: string) => {
+      const field = interaction.fields.fields.get(id);
+      return field && 'value' in field && typeof field.value === 'string' ? field.value : undefined;
+    },
+    messageId: interaction.message?.id,
+  };
+}
+
+function interactionView(
+  interaction: ButtonInteraction | ChatInputCommandInteraction | ModalSubmitInteraction,
+): InteractionView | undefined {
   const channel = interaction.channel;
   if (!interaction.channelId) return undefined;
   return {

@@ -58,6 +58,20 @@ export class Interactions {
     return open.acknowledged;
   }
 
+  /**
+   * Answers an interaction with `body` as its one response (a modal, or a private message for a tap that is not
+   * handed to the core); false when Discord no longer takes it.
+   */
+  async respond(interaction: { id: string; token: string }, body: Record<string, unknown>): Promise<boolean> {
+    try {
+      await this.#rest.post(Routes.interactionCallback(interaction.id, interaction.token), { body, auth: false });
+      return true;
+    } catch (error) {
+      this.#logger?.warn({ err: error, interaction: interaction.id }, 'could not answer a Discord interaction');
+      return false;
+    }
+  }
+
   /** Runs `work` with `open` in hand; afterwards it is closed, whatever `work` did. */
   async run<T>(open: OpenInteraction, work: () => Promise<T>): Promise<T> {
     try {

@@ -1,7 +1,14 @@
 // Cards as Block Kit: a header with the title, sections of `label / value` fields, one actions block
 // whose buttons carry the core's ids as `action_id` (Slack hands it back on a click), and the footer in a
 // context block. Every piece is kept within Slack's per-element limits, so a card is never refused.
-import { type Card, type CardButton, type CardField, fitCard, visibleCard } from '../../core/surface/index.ts';
+import {
+  type Card,
+  type CardButton,
+  type CardField,
+  fitCard,
+  reasonButtonId,
+  visibleCard,
+} from '../../core/surface/index.ts';
 import { escapeMrkdwn } from './format.ts';
 
 type Text = { type: 'plain_text'; text: string; emoji?: boolean } | { type: 'mrkdwn'; text: string };
@@ -71,15 +78,17 @@ function fieldText({ label, value, whole }: CardField): Text {
 const fieldsFit = (card: Card): boolean => card.fields.every((f) => [...fieldText(f).text].length <= CARD_LIMITS.field);
 
 function button(b: CardButton): SlackButton {
-  if (b.id.length > CARD_LIMITS.actionId)
+  // A button that asks why first opens a modal when clicked (reasons.ts): its id tells the click so.
+  const id = b.asksReason ? reasonButtonId(b.id) : b.id;
+  if (id.length > CARD_LIMITS.actionId)
     throw new RangeError(
       `card button id "${b.id.slice(0, 40)}…" exceeds Slack's ${CARD_LIMITS.actionId}-character action_id`,
     );
   const style = b.style === 'secondary' ? {} : { style: b.style };
   return {
     type: 'button',
-    action_id: b.id,
-    value: b.id,
+    action_id: id,
+    value: id,
     text: { type: 'plain_text', text: fit(b.label, CARD_LIMITS.button), emoji: true },
     ...style,
   };

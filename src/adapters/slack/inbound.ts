@@ -4,10 +4,11 @@
 // it, so private answers reach that person (see responses.ts).
 import type { App } from '@slack/bolt';
 import { InFlight, type PlatformCoreLink } from '../../core/chat/index.ts';
-import { InvalidInboundEventError, type InboundEvent } from '../../core/surface/index.ts';
+import { InvalidInboundEventError, type InboundEvent, reasonButtonTarget } from '../../core/surface/index.ts';
 import type { Logger } from '../../core/log/index.ts';
 import { actionEvent, commandEvent, mentionEvent, messageEvent } from './events.ts';
-import { parseActionBody, parseCommandBody, parseMessageEvent } from './payload-schema.ts';
+import { parseActionBody, parseCommandBody, parseMessageEvent, parseViewSubmission } from './payload-schema.ts';
+import { BLANK_REASON, REASON_VIEW, reasonSubmission, type ReasonPlace } from './reasons.ts';
 import type { SlackAckControl } from './receiver.ts';
 import { targetOf, type SlackIdentity } from './ids.ts';
 import type { RespondFn, ResponseUrls } from './responses.ts';
@@ -19,6 +20,8 @@ export interface SlackInboundOptions {
   me: () => SlackIdentity | undefined;
   threads: KnownThreads;
   responses: ResponseUrls;
+  /** Opens the modal that asks a Deny's reason (reasons.ts), with the click's trigger_id. */
+  openReason: (input: { triggerId: string; actionId: string; place: ReasonPlace }) => Promise<void>;
   logger?: Logger;
 }
 
@@ -54,7 +57,15 @@ export class SlackInbound {
     });
     // Every button of every Kazma message: the core's ids say what a click means.
     app.action(/.*/, async ({ ack, body, respond, context }) => {
-      await this.#taken(context, () => this.take(actionEvent(parseActionBody(body)), respond as RespondFn), ack);
+      const event = actionEvent(parseActionBody(body));
+      if (event && (await this.#askedWhy(event, parseActionBody(body).trigger_id))) return ack();
+      await this.#taken(context, () => this.take(event, respond as RespondFn), ack);
+    });
+    // A reason modal's submission is the tap it was opened for, with the reason; a blank one is refused in it.
+    app.view(REASON_VIEW, async ({ ack, body, context }) => {
+      const event = reasonSubmission(parseViewSubmission(body));
+      if (event === 'blank') return ack(BLANK_REASON);
+      await this.#taken(context, () => this.take(event), ack);
     });
     // Every slash command of this app is `/kazma <command>`, answered privately.
     app.command(/.*/, async ({ ack, command, respond, context }) => {
@@ -106,6 +117,26 @@ export class SlackInbound {
     if (outcome === 'stopping') return control?.failed(503);
     await ack?.();
     control?.recorded();
+  }
+
+  /**
+   * A click on a button that asks why first opens the reason modal and decides nothing yet: true. False when it is
+   * another button, or the modal could not open (then the plain tap goes on, and the core asks for the reason).
+   */
+  async #askedWhy(event: InboundEvent & { kind: 'action' }, triggerId: string | undefined): Promise<boolean> {
+    const actionId = reasonButtonTarget(event.actionId);
+    if (actionId === undefined) return false;
+    event.actionId = actionId;
+    if (triggerId === undefined) return false;
+    const { channel, threadTs } = targetOf(event.chat);
+    const place = { channel, ...(threadTs && { threadTs }), ...(event.message && { messageTs: event.message.id }) };
+    try {
+      await this.#o.openReason({ triggerId, actionId, place });
+      return true;
+    } catch (error) {
+      this.#o.logger?.warn({ err: error }, 'the reason modal did not open; the Deny goes on as a plain tap');
+      return false;
+    }
   }
 
   /** Resolves when every event taken so far has been handled (turns finished or paused). */

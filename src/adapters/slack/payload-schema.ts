@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { InvalidInboundEventError } from '../../core/surface/index.ts';
 import type { SlackActionBody, SlackCommandBody, SlackMessageEvent } from './events.ts';
+import type { SlackViewSubmission } from './reasons.ts';
 
 const messageEvent = z.looseObject({
   type: z.string(),
@@ -42,6 +43,22 @@ const actionBody = z.looseObject({
   actions: z.array(z.looseObject({ action_id: z.string(), action_ts: z.string().optional() })).optional(),
 });
 
+const viewSubmission = z.looseObject({
+  type: z.literal('view_submission'),
+  trigger_id: z.string().optional(),
+  user: z.looseObject({ id: z.string().min(1) }),
+  view: z.looseObject({
+    id: z.string().min(1),
+    callback_id: z.string().optional(),
+    private_metadata: z.string().max(3000).optional(),
+    state: z
+      .looseObject({
+        values: z.record(z.string(), z.record(z.string(), z.looseObject({ value: z.string().nullish() }))).optional(),
+      })
+      .optional(),
+  }),
+});
+
 const commandBody = z.looseObject({
   command: z.string(),
   text: z.string().optional(),
@@ -76,6 +93,8 @@ function parse<T>(schema: z.ZodType, value: unknown, what: string): T {
 
 export const parseMessageEvent = (value: unknown): SlackMessageEvent => parse(messageEvent, value, 'message event');
 export const parseActionBody = (value: unknown): SlackActionBody => parse(actionBody, value, 'interaction payload');
+export const parseViewSubmission = (value: unknown): SlackViewSubmission =>
+  parse(viewSubmission, value, 'view submission');
 export const parseCommandBody = (value: unknown): SlackCommandBody => parse(commandBody, value, 'slash command');
 
 /** Checks an Events API envelope; throws InvalidInboundEventError naming the field. */
@@ -83,11 +102,13 @@ export const checkEnvelope = (value: unknown): void => void parse(envelope, valu
 
 /**
  * Checks what Bolt reads of any request before Kazma's listeners run: an event envelope, a button's
- * payload (Bolt reads `user.id` for every interaction), a slash command. A signed request without them
- * would throw inside Bolt (a 500, which Slack retries); it is refused with a 400 naming the field.
+ * payload (Bolt reads `user.id` for every interaction), a modal's submission, a slash command. A signed
+ * request without them would throw inside Bolt (a 500, which Slack retries); it is refused with a 400
+ * naming the field.
  */
 export function checkRequest(body: { type?: unknown; command?: unknown }): void {
   if (body.type === 'event_callback') checkEnvelope(body);
   else if (body.type === 'block_actions') parseActionBody(body);
+  else if (body.type === 'view_submission') parseViewSubmission(body);
   else if (body.command !== undefined) parseCommandBody(body);
 }

@@ -14,6 +14,7 @@ import { SlackInbound } from './inbound.ts';
 import { boltLogger } from './log.ts';
 import { SlackSurface } from './outbound.ts';
 import { SlackHttpReceiver } from './receiver.ts';
+import { openReasonModal } from './reasons.ts';
 import { ResponseUrls } from './responses.ts';
 import { KnownThreads } from './threads.ts';
 
@@ -69,6 +70,7 @@ export class SlackPlatform {
       me: () => this.#me,
       threads,
       responses,
+      openReason: (input) => openReasonModal(this.client, config.api_url, input),
       logger,
     });
     const common = {

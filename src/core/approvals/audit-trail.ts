@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ne, type SQL } from 'drizzle-orm';
 import { type Db, decisionAudit } from '../db/index.ts';
 
 /** One attempt on a gate as the audit trail shows it. */
@@ -22,7 +22,8 @@ export async function gateAttempts(
   filter: { limit: number; outcome?: string; gateId?: string },
 ): Promise<GateAttempt[]> {
   const t = decisionAudit;
-  const where: SQL[] = [eq(t.kind, 'gate')];
+  // The `requested` row says a question was asked: not an attempt to decide it (the export shows it).
+  const where: SQL[] = [eq(t.kind, 'gate'), ne(t.outcome, 'requested')];
   if (filter.outcome) where.push(eq(t.outcome, filter.outcome));
   if (filter.gateId) where.push(eq(t.subjectId, filter.gateId));
   const rows = await db

@@ -136,7 +136,13 @@ export function gateCard(gate: Gate, options: { now?: Date; secrets?: readonly s
     buttons: [
       { id: approvalActionId(gate.gateId, 'once'), label: 'Approve', style: 'primary', needsWhole: true },
       { id: approvalActionId(gate.gateId, 'always'), label: 'Always', style: 'secondary', needsWhole: true },
-      { id: approvalActionId(gate.gateId, 'deny'), label: 'Deny', style: 'danger' },
+      // Under deny_reason: required a platform with forms asks why at the tap (a modal); others are asked after.
+      {
+        id: approvalActionId(gate.gateId, 'deny'),
+        label: 'Deny',
+        style: 'danger',
+        ...(gate.policy?.denyReason === 'required' && { asksReason: true }),
+      },
     ],
     showAll: { id: `${PREFIX}:${gate.gateId}:${SHOW_ALL}`, label: 'Show all', style: 'secondary' },
   };

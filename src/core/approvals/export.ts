@@ -1,6 +1,7 @@
-// The approvals audit as someone outside can read it: one record per step of every question (asked, each approval,
-// the decision, refusals, losers, expiry), with the exact arguments masked as the cards show them. The same rows give
-// the same bytes (fixed order, fixed keys, UTC times), so an export can be diffed and archived.
+// The approvals audit as someone outside can read it: one record per step of every question (asked: the audit's
+// `requested` row; each approval, the decision, refusals, losers, expiry), with the exact arguments masked as the
+// cards show them. The same rows give the same bytes (fixed order, fixed keys, UTC times), so an export can be
+// diffed and archived.
 import { and, asc, eq, gte, inArray, type SQL } from 'drizzle-orm';
 import { approvalGates, type Db, decisionAudit, type StoredActor } from '../db/index.ts';
 import { maskSecrets, maskText } from '../secrets/index.ts';
@@ -81,30 +82,34 @@ export async function approvalRecords(
       chat: gate.originChat,
       policy: gate.policy?.name ?? null,
     };
-    const asked: ApprovalRecord = {
-      ...common,
-      at: gate.createdAt.toISOString(),
-      step: 'requested',
-      by: who(gate.requester),
-      platform: gate.requester?.platform ?? null,
-      decision: null,
-      detail: gate.reason,
-    };
-    return [
-      asked,
-      ...steps
-        .filter((s) => s.subjectId === gate.id)
-        .map(
-          (s): ApprovalRecord => ({
+    const own = steps.filter((s) => s.subjectId === gate.id);
+    // A gate opened before the audit had its `requested` row is asked as its own row says.
+    const asked: ApprovalRecord[] = own.some((s) => s.outcome === 'requested')
+      ? []
+      : [
+          {
             ...common,
-            at: s.at.toISOString(),
-            step: s.outcome,
-            by: who(s.actor),
-            platform: s.platform,
-            decision: s.decision,
-            detail: s.detail === null ? null : maskText(s.detail, filter.secrets ?? [], { formats: true }),
-          }),
-        ),
+            at: gate.createdAt.toISOString(),
+            step: 'requested',
+            by: who(gate.requester),
+            platform: gate.requester?.platform ?? null,
+            decision: null,
+            detail: gate.reason,
+          },
+        ];
+    return [
+      ...asked,
+      ...own.map(
+        (s): ApprovalRecord => ({
+          ...common,
+          at: s.at.toISOString(),
+          step: s.outcome,
+          by: who(s.actor),
+          platform: s.platform,
+          decision: s.decision,
+          detail: s.detail === null ? null : maskText(s.detail, filter.secrets ?? [], { formats: true }),
+        }),
+      ),
     ];
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import {
   type Db,
   approvalGates,
@@ -33,7 +33,10 @@ export interface NewGate {
   expiresAt: Date;
 }
 
-/** Inserts a pending gate; pass a transaction so its cards enter the outbox with it. */
+/**
+ * Inserts a pending gate and its audit's `requested` row; pass a transaction so both, and its cards in the outbox,
+ * are written together.
+ */
 export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
   const [row] = await db
     .insert(approvalGates)
@@ -45,6 +48,7 @@ export async function insertGate(db: Db, gate: NewGate): Promise<GateRow> {
       state: 'pending',
     })
     .returning();
+  await auditRequest(db, row!);
   return row!;
 }
 
@@ -96,6 +100,7 @@ export async function expiredGates(db: Db, now: Date): Promise<GateRow[]> {
 }
 
 export type AuditOutcome =
+  | 'requested'
   | 'won'
   | 'counted'
   | 'duplicate'
@@ -128,12 +133,29 @@ export async function audit(
     .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
 }
 
-/** Every recorded attempt on a gate, oldest first. */
+/**
+ * The audit's `requested` row of a new gate: who asked, where, why. Written with the gate, in its transaction (so
+ * its `at` is the gate's `created_at`), under the key `requested:<interrupt>`: an opening run again for the same
+ * gate adds no second row (decision_audit_event_idx).
+ */
+export async function auditRequest(db: Db, gate: GateRow): Promise<void> {
+  await audit(db, {
+    gateId: gate.id,
+    outcome: 'requested',
+    ...(gate.requester && { actor: gate.requester }),
+    ...(gate.reason !== null && { detail: gate.reason }),
+    eventKey: `requested:${gate.interruptId}`,
+  });
+}
+
+/** Every recorded attempt on a gate (its `requested` row is not one), oldest first. */
 export async function auditOf(db: Db, gateId: string) {
   return db
     .select()
     .from(decisionAudit)
-    .where(and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId)))
+    .where(
+      and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId), ne(decisionAudit.outcome, 'requested')),
+    )
     .orderBy(decisionAudit.id);
 }
 

@@ -129,8 +129,20 @@ export function createApprovals({
         };
       return {
         queue: runQueue(gate),
-        run: async ({ actor, via, eventKey, tapped }) =>
-          void (await decider.decideNow({ ...parsed, actor, via, seen: gate, eventKey, ...(tapped && { tapped }) })),
+        // A reason comes only with a Deny from a form (a Slack or Discord modal); the broker checks it is not blank.
+        run: async ({ actor, via, eventKey, tapped, reason }) => {
+          const why = parsed.decision === 'deny' && reason?.trim();
+          const input = {
+            ...parsed,
+            actor,
+            via,
+            seen: gate,
+            eventKey,
+            ...(tapped && { tapped }),
+            ...(why && { reason: why }),
+          };
+          await decider.decideNow(input);
+        },
       };
     },
   });

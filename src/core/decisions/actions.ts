@@ -10,9 +10,9 @@ export interface RoutedAction {
   /**
    * Decides as `actor`, who tapped in `via`. `eventKey` names the tap (its turn id, `<platform>:<event id>`):
    * the same tap run again (taken up after a stop) is the same attempt. `tapped`: the card's message, when
-   * the platform says which one was tapped.
+   * the platform says which one was tapped. `reason`: what the person wrote in the form the button opened.
    */
-  run(input: { actor: Actor; via: ChatRef; eventKey: string; tapped?: MessageRef }): Promise<void>;
+  run(input: { actor: Actor; via: ChatRef; eventKey: string; tapped?: MessageRef; reason?: string }): Promise<void>;
 }
 
 /** Reads the button ids that start with one prefix; undefined for an id it does not know (any more). */

@@ -41,6 +41,7 @@ const inboundEventSchema = z.discriminatedUnion('kind', [
     kind: z.literal('action'),
     actionId: z.string().min(1).max(256),
     message: z.object({ chat: z.string(), id: z.string() }).optional(),
+    reason: z.string().max(4000).optional(),
   }),
 ]);
 

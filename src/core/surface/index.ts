@@ -40,3 +40,4 @@ export type {
 } from './types.ts';
 export { visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
 export { fitCard } from './fit-card.ts';
+export { REASON_FORM, REASON_MAX, reasonButtonId, reasonButtonTarget } from './reason-button.ts';

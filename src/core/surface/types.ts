@@ -72,6 +72,11 @@ export interface InboundAction extends EventBase {
   actionId: string;
   /** The card's message, when the platform says which one was tapped. */
   message?: MessageRef;
+  /**
+   * What the person typed in the form an {@link CardButton.asksReason} button opened (a Slack or Discord modal):
+   * the reason of a Deny. Absent for a plain tap.
+   */
+  reason?: string;
 }
 
 /** Everything an adapter hands the core. */
@@ -104,6 +109,12 @@ export interface CardButton {
   style: 'primary' | 'secondary' | 'danger';
   /** Offered only on a card that shows every `whole` field in full (Approve, Always): see {@link fitCard}. */
   needsWhole?: boolean;
+  /**
+   * A tap must say why (a Deny under `deny_reason: required`): a platform with forms asks for the reason at the
+   * tap (a Slack or Discord modal, {@link reasonButtonId}) and sends it as {@link InboundAction.reason}. A platform
+   * without one sends the plain tap, and the core asks (Telegram: a force-reply prompt).
+   */
+  asksReason?: boolean;
 }
 
 /** A labelled value on a card. */

@@ -68,6 +68,14 @@ async function fixture(db: Db): Promise<void> {
     ...extra,
   });
   await db.insert(decisionAudit).values([
+    // gt_push was asked with its `requested` row, as Kazma writes it now; gt_launch before there was one (its asking
+    // comes from the gate row): both give the same record.
+    row('gt_push', '12:00', 'requested', {
+      actor: maya,
+      platform: 'telegram',
+      detail: 'shell commands need approval',
+      eventKey: 'requested:i',
+    }),
     row('gt_push', '12:01', 'refused', {
       actor: stranger,
       platform: 'telegram',

@@ -21,11 +21,17 @@ import { channelRoutes } from './rest-channels.ts';
 import { interactionRoutes } from './rest-interactions.ts';
 import type { HeldAnswer } from '../answer-holds.ts';
 import { Router } from './router.ts';
-import { UserActions, type ButtonClickInput, type SlashCommandInput, type UserMessageInput } from './user-actions.ts';
+import {
+  UserActions,
+  type ButtonClickInput,
+  type ModalSubmitInput,
+  type SlashCommandInput,
+  type UserMessageInput,
+} from './user-actions.ts';
 
 export type { Call, CallLog, CallPredicate, FailureSpec, Json } from './call-log.ts';
 export type { ApiUser, GuildSpec, ChannelSpec, InteractionRecord, StoredMessage, UserInput } from './model.ts';
-export type { ButtonClickInput, SlashCommandInput, UserMessageInput } from './user-actions.ts';
+export type { ButtonClickInput, ModalSubmitInput, SlashCommandInput, UserMessageInput } from './user-actions.ts';
 
 export interface FakeDiscordOptions {
   token?: string;
@@ -57,6 +63,8 @@ export interface FakeDiscord {
   sendUserMessage(input: UserMessageInput): { id: string; channelId: string };
   clickButton(input: ButtonClickInput): { id: string; token: string };
   slashCommand(input: SlashCommandInput): { id: string; token: string };
+  /** The user submits the modal an interaction was answered with (type 9): a MODAL_SUBMIT interaction. */
+  submitModal(input: ModalSubmitInput): { id: string; token: string };
   /** The next `times` (default 1) calls on `route` (e.g. `POST /channels/:id/messages`) fail like this. */
   failNext(route: string, spec: FailureSpec): void;
   /** See Router.holdAnswer: the call is acted on, its answer held until `release`. */
@@ -150,6 +158,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}): Promise<F
     downloads: state.downloads,
     clickButton: (input) => actions.clickButton(input),
     slashCommand: (input) => actions.slashCommand(input),
+    submitModal: (input) => actions.submitModal(input),
     failNext: (route, spec) => failures.add(route, spec),
     holdAnswer: (route, options) => router.holdAnswer(route, options),
     dropConnection: (o = {}) => gateway.drop(o.code),

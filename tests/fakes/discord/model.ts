@@ -86,7 +86,8 @@ export interface StoredMessage {
 export interface InteractionRecord {
   id: string;
   token: string;
-  type: 2 | 3;
+  /** 2 APPLICATION_COMMAND, 3 MESSAGE_COMPONENT, 5 MODAL_SUBMIT. */
+  type: 2 | 3 | 5;
   channelId: string;
   createdAt: number;
   user: ApiUser;
@@ -99,6 +100,10 @@ export interface InteractionRecord {
   originalId?: string;
   originalEdits: Array<{ body: Json; at: number }>;
   followUps: StoredMessage[];
+  /** The modal this interaction was answered with (type 9), open until submitted. */
+  modal?: Json;
+  /** The MODAL_SUBMIT interaction that submitted {@link modal}. */
+  submittedBy?: string;
 }
 
 export class FakeState {

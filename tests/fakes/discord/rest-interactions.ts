@@ -5,6 +5,7 @@ import type { Json } from './call-log.ts';
 import { snowflake, type FakeState, type InteractionRecord, type StoredMessage } from './model.ts';
 import { apiError, formError, fieldError, json, noContent, param, type Router } from './router.ts';
 import { validateMessage } from './validate.ts';
+import { validateModal } from './modals.ts';
 
 const TOKEN_LIFETIME_MS = 15 * 60_000;
 const unknownInteraction = (): Response => apiError(404, 10062, 'Unknown interaction');
@@ -30,7 +31,8 @@ export function interactionRoutes(r: Router, state: FakeState, deadlineMs: () =>
       if (Date.now() - rec.createdAt > deadlineMs()) return unknownInteraction();
       const type = Number(body?.type);
       const data: Json = body?.data ?? {};
-      const component = rec.type === 3;
+      // A modal submitted from a component's modal is answered like that component (6/7 edit its message).
+      const component = rec.type === 3 || (rec.type === 5 && rec.messageId !== undefined);
       if (type === 4 || type === 5) {
         if (type === 4) {
           const invalid = validateMessage(data, true);
@@ -54,10 +56,13 @@ export function interactionRoutes(r: Router, state: FakeState, deadlineMs: () =>
           state.edit(target, data);
         }
         rec.originalId = rec.messageId;
-      } else if (type !== 9) {
-        return formError({
-          type: fieldError('BASE_TYPE_CHOICES', `Value must be one of ${component ? '4, 5, 6, 7, 9' : '4, 5, 9'}.`),
-        });
+      } else if (type === 9 && rec.type !== 5) {
+        const invalid = validateModal(data);
+        if (invalid) return invalid;
+        rec.modal = data;
+      } else {
+        const choices = rec.type === 5 ? (component ? '4, 5, 6, 7' : '4, 5') : component ? '4, 5, 6, 7, 9' : '4, 5, 9';
+        return formError({ type: fieldError('BASE_TYPE_CHOICES', `Value must be one of ${choices}.`) });
       }
       rec.callbacks.push({ type, data, at: Date.now() });
       if (c.req.query('with_response') !== 'true') return noContent();

@@ -14,6 +14,7 @@ import {
   type UserInput,
 } from './model.ts';
 import { findButton } from './validate.ts';
+import { modalSubmitData } from './modals.ts';
 
 export interface UserMessageInput {
   channelId: string;
@@ -34,6 +35,13 @@ export interface ButtonClickInput {
   user: UserInput;
   customId: string;
   guild?: boolean;
+}
+export interface ModalSubmitInput {
+  /** The interaction answered with the modal (a button's tap, a slash command). */
+  interactionId: string;
+  user: UserInput;
+  /** Text input custom_id → what the user typed. */
+  values: Record<string, string>;
 }
 export interface SlashCommandInput {
   name: string;
@@ -95,6 +103,26 @@ export class UserActions {
     );
   }
 
+  /** The user submits the modal an interaction was answered with: a MODAL_SUBMIT interaction (type 5). */
+  submitModal(input: ModalSubmitInput): { id: string; token: string } {
+    const source = this.state.interactions.get(input.interactionId);
+    if (!source?.modal) return fail(`interaction ${input.interactionId} was not answered with a modal`);
+    if (source.submittedBy) fail(`the modal of ${input.interactionId} was already submitted`);
+    if (source.user.id !== apiUser(input.user).id) fail(`the modal of ${input.interactionId} is another user's`);
+    const data = modalSubmitData(source.modal, input.values);
+    const m = source.messageId ? this.state.messages.get(source.messageId) : undefined;
+    const submitted = this.interaction(
+      5,
+      source.channelId,
+      input.user,
+      undefined,
+      { data, ...(m && !m.deleted ? { message: this.state.toApi(m) } : {}) },
+      m && !m.deleted ? m.id : undefined,
+    );
+    source.submittedBy = submitted.id;
+    return submitted;
+  }
+
   slashCommand(input: SlashCommandInput): { id: string; token: string } {
     const ch = this.state.channels.get(input.channelId) ?? fail(`unknown channel ${input.channelId}`);
     const scopes = ch.type === 1 ? ['global'] : [this.state.guild.id, 'global'];
@@ -114,7 +142,7 @@ export class UserActions {
   }
 
   private interaction(
-    type: 2 | 3,
+    type: 2 | 3 | 5,
     channelId: string,
     who: UserInput,
     guild: boolean | undefined,

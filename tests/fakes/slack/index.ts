@@ -13,6 +13,7 @@ import { AnswerHolds, type HeldAnswer } from '../answer-holds.ts';
 import { type SlackUpload, SlackUploads } from './uploads.ts';
 import { SlackFiles, type FileDownload } from './files.ts';
 import { createSigner, type SlackSigner } from './signer.ts';
+import { SlackViews, type OpenView } from './views.ts';
 import { SlackStore, type Identity, type ResponseTarget, type StoredEphemeral, type StoredMessage } from './store.ts';
 
 export type { SlackCall, CallPredicate } from './call-log.ts';
@@ -20,6 +21,7 @@ export type { Delivery, EventOptions, PostOptions, SlackSigner } from './signer.
 export type { Identity, ResponseTarget, StoredEphemeral, StoredMessage, MessageVersion } from './store.ts';
 export { CallLog } from './call-log.ts';
 export type { FileDownload, FileInput } from './files.ts';
+export type { OpenView } from './views.ts';
 export { LIMITS } from './limits.ts';
 
 export interface FakeSlackOptions {
@@ -72,11 +74,13 @@ export interface FakeSlack {
   fileDownloads: FileDownload[];
   /** Every file the app shared through the external upload flow, with its bytes. */
   uploads: SlackUpload[];
+  /** Every modal the app opened (views.open), oldest first; `signer.submitView` submits one. */
+  views: OpenView[];
   close(): Promise<void>;
 }
 
 /** Fields Slack clients send as JSON strings inside a form; decoded so the log shows structure. */
-const JSON_FIELDS = ['blocks', 'attachments', 'metadata'];
+const JSON_FIELDS = ['blocks', 'attachments', 'metadata', 'view'];
 
 async function readArgs(c: Context): Promise<Record<string, unknown> | 'invalid_json'> {
   if (c.req.method === 'GET') return { ...c.req.query() };
@@ -132,6 +136,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
 
   const files = new SlackFiles();
   const uploads = new SlackUploads(() => baseUrl);
+  const views = new SlackViews(identity);
   const app = new Hono();
   app.get('/files-pri/:file/:name', (c) => files.serve(c, botToken));
   app.post('/upload/:id', (c) => uploads.receive(c));
@@ -151,6 +156,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
       : bearer !== botToken
         ? { ok: false, error: 'invalid_auth' }
         : (uploads.handle(method, args, store) ??
+          views.handle(method, args) ??
           (handler ? handler(args, store) : { ok: false, error: 'unknown_method' }));
     calls.record({ method, args, status: 200, response, injected: false }); // after the handler mutated the store
     await holds.answer(method);
@@ -198,6 +204,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     },
     slashAck: (url, body) => void answer(url, body, 'slash_ack'),
     shareFiles: (shared) => files.share(baseUrl, identity.teamId, shared),
+    views,
   });
 
   return {
@@ -211,6 +218,7 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     signer,
     fileDownloads: files.downloads,
     uploads: uploads.shared,
+    views: views.open,
     messages: (channel) => store.messages(channel),
     ephemerals: (channel, user) => store.ephemerals(channel, user),
     holdAnswer: (method, options) => holds.hold(method, options),

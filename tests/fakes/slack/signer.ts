@@ -6,6 +6,7 @@ import { channelKind } from './api.ts';
 import type { FileInput } from './files.ts';
 import type { Block } from './limits.ts';
 import { wireMessage, type SlackStore, type ResponseTarget } from './store.ts';
+import type { SlackViews } from './views.ts';
 
 /** What the app answered. */
 export interface Delivery {
@@ -40,6 +41,8 @@ export interface SignerWorld {
   slashAck(responseUrl: string, body: Record<string, unknown>): void;
   /** Stores shared files; their entries as an event lists them. */
   shareFiles(files: FileInput[]): Array<Record<string, unknown>>;
+  /** Issues trigger_ids and keeps the modals they open. */
+  views: SlackViews;
 }
 
 export type SlackSigner = ReturnType<typeof createSigner>;
@@ -166,7 +169,7 @@ export function createSigner(world: SignerWorld) {
       api_app_id: id.appId,
       token: 'fake-verification-token',
       container: { type: 'message', message_ts: a.messageTs, channel_id: a.channel, is_ephemeral: !!eph },
-      trigger_id: nextId('trig.'),
+      trigger_id: world.views.trigger(a.user),
       team: { id: id.teamId, domain: id.teamId.toLowerCase() },
       enterprise: null,
       is_enterprise_install: false,
@@ -204,7 +207,7 @@ export function createSigner(world: SignerWorld) {
       api_app_id: id.appId,
       is_enterprise_install: 'false',
       response_url: responseUrl,
-      trigger_id: nextId('trig.'),
+      trigger_id: world.views.trigger(c.user),
     });
     const d = await post(url, body, { contentType: FORM });
     if (d.status === 200 && d.body !== '') {
@@ -212,6 +215,14 @@ export function createSigner(world: SignerWorld) {
       world.slashAck(responseUrl, json ? (JSON.parse(d.body) as Record<string, unknown>) : { text: d.body });
     }
     return { ...d, responseUrl };
+  }
+
+  /** `user` submits the open modal `viewId` with `values` (action_id → text): Slack's view_submission. */
+  async function submitView(url: string, v: { viewId: string; user: string; values: Record<string, string> }) {
+    const payload = world.views.submission(v);
+    const d = await post(url, form({ payload: JSON.stringify(payload) }), { contentType: FORM });
+    world.views.answered(v.viewId, d.status, d.body);
+    return d;
   }
 
   const probe = (): string =>
@@ -223,6 +234,7 @@ export function createSigner(world: SignerWorld) {
     sendMessage,
     sendBlockAction,
     sendSlashCommand,
+    submitView,
     urlVerification: async (url: string, challenge = nextId('chal')) => ({
       ...(await post(url, JSON.stringify({ token: 'fake-verification-token', challenge, type: 'url_verification' }))),
       challenge,

@@ -37,6 +37,14 @@ export function uiActions(core: UiCore): Hono<UiEnv> {
         actor: actorOf(c.get('session')),
         ...(reason && { reason }),
       });
+      // The core's question names the chat's ways to answer it; on the page the answer is the Reason field.
+      if (!outcome.ok && outcome.reason === 'reason_required')
+        return {
+          ok: false,
+          message:
+            `A Deny of ${outcome.gate.call.tool} needs a reason (policy ${outcome.gate.policy?.name}): ` +
+            'write it in the Reason field. Nothing was decided.',
+        };
       if (!outcome.ok) return { ok: false, message: outcome.message };
       const verb = decision === 'deny' ? 'Denied' : decision === 'always' ? 'Approved always (this chat)' : 'Approved';
       return { ok: true, message: `${verb}: ${outcome.gate.call.tool} (gate ${outcome.gate.gateId}).` };

@@ -72,7 +72,7 @@ export function GateCard(props: { gate: Gate; ctx: ViewContext }) {
           </form>
           <form method="post" action={action}>
             <Csrf session={ctx.session} />
-            <input type="text" name="reason" maxlength={2000} placeholder="Reason (optional)" aria-label="Reason" />
+            <ReasonField gate={gate} />
             <button type="submit" name="decision" value="deny" class="danger">
               Deny
             </button>
@@ -80,5 +80,22 @@ export function GateCard(props: { gate: Gate; ctx: ViewContext }) {
         </div>
       )}
     </article>
+  );
+}
+
+/** The Deny's reason: optional, or required (the browser asks, and the action refuses a Deny without one). */
+function ReasonField(props: { gate: Gate }) {
+  const policy = props.gate.policy;
+  if (policy?.denyReason !== 'required')
+    return <input type="text" name="reason" maxlength={2000} placeholder="Reason (optional)" aria-label="Reason" />;
+  return (
+    <input
+      type="text"
+      name="reason"
+      maxlength={2000}
+      required
+      placeholder={`Reason (required by the policy ${policy.name})`}
+      aria-label="Reason (required)"
+    />
   );
 }

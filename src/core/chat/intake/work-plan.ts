@@ -50,10 +50,11 @@ export class WorkPlanner {
             ),
         };
       const eventKey = turnIdOf(inboxKey(event));
-      const tapped = event.message;
+      const { message: tapped, reason } = event;
       return {
         queue: routed.queue,
-        run: () => routed.run({ actor, via: event.chat, eventKey, ...(tapped && { tapped }) }),
+        run: () =>
+          routed.run({ actor, via: event.chat, eventKey, ...(tapped && { tapped }), ...(reason && { reason }) }),
       };
     }
     const command =
