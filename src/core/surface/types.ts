@@ -26,7 +26,8 @@ interface EventBase {
 
 /**
  * A file sent with a message, by reference only: the inbox row stays small, and a turn taken up again after
- * a crash downloads it again. `ref` is the adapter's own (a Telegram file_id, a Slack file id, a Discord URL).
+ * a crash reads the bytes kept when it first downloaded them (core/media). `ref` is the adapter's own (a
+ * Telegram file_id, a Slack file id, a Discord URL).
  */
 export interface Attachment {
   /** `audio`: a voice message or an audio file, transcribed (core/media). */
