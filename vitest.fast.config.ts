@@ -37,6 +37,7 @@ export const PROCESS_TESTS = [
   'tests/media/recovered-download-kill.test.ts',
   'tests/outbox/keyed-part-kill.test.ts',
   'tests/outbox/send-file-kill.test.ts',
+  'tests/outbox/slack-file-kill.test.ts',
   'tests/outbox/multi-part-kill.test.ts',
   'tests/runs/incident-crash.test.ts',
   'tests/schedules/db-outage-due.test.ts',

@@ -160,6 +160,15 @@ export interface SendProgress {
   delivered: number;
   first?: MessageRef;
   /**
+   * For a delivery made in steps before it shows, with no key the platform knows it by (Slack's upload: the
+   * file is named, its bytes go up, then it is shared): records where it will be, before the step that
+   * shows it, so a send cut short is taken up again — by {@link staged} — instead of "delivery unknown".
+   * Rejects as {@link partSent} does when the send is no longer this attempt's.
+   */
+  stage?(ref: MessageRef): Promise<void>;
+  /** What an earlier attempt staged: the platform is asked about it before anything is sent again. */
+  staged?: MessageRef;
+  /**
    * Told after each part the platform took, of a message in `of` parts (`of` > 1); resolves once it is
    * recorded, and rejects when the send is no longer this attempt's to make (then no further part goes).
    */
