@@ -79,7 +79,7 @@ describe('documents', () => {
     h.document({ chatId: MAYA.id, from: MAYA, bytes: utf8('PK...'), fileName: 'a.zip', mimeType: 'application/zip' });
     await h.settled();
     expect(texts()).toEqual([
-      '📎 Kazma cannot read "a.zip" (application/zip): it reads images, PDF, plain text, Markdown, CSV and JSON.',
+      '📎 Kazma cannot read "a.zip" (application/zip): it reads images, PDF, Word (DOCX), plain text, Markdown, CSV and JSON.',
     ]);
     expect(h.fake.downloads).toEqual([]);
     expect(llm.requests).toEqual([]);
