@@ -1,6 +1,6 @@
 // A Surface that records what the core sent, for core-level tests (platform adapters are tested against
 // their fake servers instead). `failNext` makes calls throw like a platform error.
-import type { Actor, Card, ChatRef, Message, MessageRef, Surface } from '../../src/core/surface/index.ts';
+import type { Actor, Card, ChatRef, Message, MessageRef, SendProgress, Surface } from '../../src/core/surface/index.ts';
 
 export interface SentCard {
   ref: MessageRef;
@@ -9,7 +9,8 @@ export interface SentCard {
 }
 
 export class RecordingSurface implements Surface {
-  readonly sent: Array<{ chat: ChatRef; text: string }> = [];
+  /** `staged`: what an earlier attempt staged (SendProgress.staged), handed to this send. */
+  readonly sent: Array<{ chat: ChatRef; text: string; staged?: string }> = [];
   readonly privately: Array<{ chat: ChatRef; actor: Actor; text: string }> = [];
   readonly cards: SentCard[] = [];
   #n = 0;
@@ -29,9 +30,9 @@ export class RecordingSurface implements Surface {
     }
   }
 
-  async send(chat: ChatRef, message: Message): Promise<MessageRef> {
+  async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     this.#maybeFail();
-    this.sent.push({ chat, text: message.text });
+    this.sent.push({ chat, text: message.text, ...(progress?.staged && { staged: progress.staged.id }) });
     return { chat, id: String(++this.#n) };
   }
 

@@ -238,18 +238,21 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
   it('a message in several parts cut short by a stop goes on after the parts it says went out, without a person', async () => {
     // Before, every row left `sending` became "delivery unknown": the rest of a long reply waited for an
     // incident and a person's Retry. A row that records parts the platform took is resumed (or, with
-    // every part taken, recorded sent); one that records nothing is still unknown.
+    // every part taken, recorded sent); one that staged a delivery in steps (a Slack upload's file id) is
+    // resumed with what it staged, for the platform to be asked; one that records nothing is still unknown.
     await worker.close();
     const chat = 'telegram:-100123';
-    const [resumed, complete, silent] = await enqueueOutbox(database().db, [
+    const [resumed, complete, silent, staged] = await enqueueOutbox(database().db, [
       { kind: 'message', destination: chat, payload: { text: 'R' } },
       { kind: 'message', destination: chat, payload: { text: 'C' } },
       { kind: 'message', destination: chat, payload: { text: 'S' } },
+      { kind: 'message', destination: chat, payload: { text: 'F' } },
     ]);
     for (const [id, delivered] of [
       [resumed, 1],
       [complete, 3],
       [silent, 0],
+      [staged, 0],
     ] as const) {
       await moveOutbox(database().db, id!, 'pending', 'sending');
       if (delivered)
@@ -258,10 +261,17 @@ describeEachBackend('outbox delivered through BullMQ on real Redis', (database) 
           .set({ messageRef: { chat, id: `first-${id}`, delivered, of: 3 } })
           .where(eq(outbox.id, id!));
     }
+    await database()
+      .db.update(outbox)
+      .set({ messageRef: { chat, id: 'F0UPLOAD', staged: true } })
+      .where(eq(outbox.id, staged!));
     worker = newWorker();
     await worker.recover();
-    await allSent(database().db, [resumed, complete]);
-    expect(telegram.sent.filter((m) => m.chat === chat).map((m) => m.text)).toEqual(['R']);
+    await allSent(database().db, [resumed, complete, staged]);
+    expect(telegram.sent.filter((m) => m.chat === chat)).toEqual([
+      { chat, text: 'R' },
+      { chat, text: 'F', staged: 'F0UPLOAD' },
+    ]);
     expect((await getOutbox(database().db, complete!))?.messageRef).toMatchObject({ id: `first-${complete}` });
     expect((await getOutbox(database().db, silent!))?.state).toBe('unknown');
   });

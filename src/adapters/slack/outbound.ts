@@ -70,8 +70,14 @@ export class SlackSurface implements Surface {
   async send(chat: ChatRef, message: Message, progress?: SendProgress): Promise<MessageRef> {
     const target = this.#target(chat);
     const { file } = message;
-    if (file)
-      return messageRefOf(chat, await uploadSlackFile(this.#o.client, this.#o.apiUrl, target, { ...message, file }));
+    if (file) {
+      const upload = {
+        ...(progress?.staged && { staged: progress.staged.id }),
+        ...(progress?.stage && { stage: (id: string) => progress.stage!(messageRefOf(chat, id)) }),
+      };
+      const id = await uploadSlackFile(this.#o.client, this.#o.apiUrl, target, { ...message, file }, upload);
+      return messageRefOf(chat, id);
+    }
     return sendInParts(
       parts(message.text),
       async (part, at) => messageRefOf(chat, await this.#post(target, part.text, part.blocks, at)),

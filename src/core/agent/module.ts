@@ -6,7 +6,7 @@ import type { SurfaceRegistry } from '../surface/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatCommand, StatusSection } from '../commands/index.ts';
 import type { LoadedConfig } from '../config/index.ts';
-import { MediaReader, pruneKeptFiles, TranscriptStore, transcriptionSettings } from '../media/index.ts';
+import { KeptDownloads, MediaReader, pruneKeptFiles, TranscriptStore, transcriptionSettings } from '../media/index.ts';
 import type { Database } from '../db/index.ts';
 import { EffectJournal } from '../effects/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -70,7 +70,8 @@ export interface AgentModule {
   status: StatusSection;
   /**
    * Deletes checkpoints older than each thread's newest and what only they reach (checkpoint-retention.ts),
-   * and voice transcripts and sent files' copies (data_dir/files) kept past `media.retention`.
+   * and voice transcripts and the copies of files sent and received (data_dir/files) kept past
+   * `media.retention`.
    */
   sweep: SweepStep;
   /** Aborts running turns (shutdown past its timeout); they are taken up at the next start. */
@@ -116,6 +117,8 @@ export async function createAgent({
   });
   const archive = new TranscriptArchive(database.db);
   const transcripts = new TranscriptStore(database.db);
+  const filesDir = join(config.data_dir, 'files');
+  const downloads = new KeptDownloads(database.db, filesDir, clock);
   const journal = new EffectJournal(database.db);
   const graph = buildAgentGraph({
     chains,
@@ -173,6 +176,7 @@ export async function createAgent({
         transcription: transcriptionSettings(config),
       },
       transcripts,
+      downloads,
     }),
     heartbeatMs: Math.max(500, Math.floor(config.approvals.lease_ttl / 3)),
     running,
@@ -206,7 +210,8 @@ export async function createAgent({
         await retention.run();
         const before = new Date(clock.now().getTime() - config.media.retention);
         await transcripts.prune(before);
-        await pruneKeptFiles(join(config.data_dir, 'files'), before);
+        await downloads.prune(before);
+        await pruneKeptFiles(filesDir, before);
       },
     },
     abort: () => aborter.abort(),

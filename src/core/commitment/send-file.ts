@@ -4,11 +4,11 @@
 // check). The bytes are copied, when the call runs, to `data_dir/files/<sha256>`: the outbox row names
 // that copy, so every attempt at the upload (after a crash too) sends exactly the bytes approved, once.
 import { constants } from 'node:fs';
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import { RefusedBeforeEffect } from '../effects/index.ts';
+import { keepBytes } from '../media/index.ts';
 import type { ReplyOutbox } from '../outbox/index.ts';
 import { maskText } from '../secrets/index.ts';
 import { type ChatRef, isChatRef, type OutboundFile, type SurfaceRegistry } from '../surface/index.ts';
@@ -93,15 +93,8 @@ export async function keepFile(
   } finally {
     await handle.close();
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const kept = join(filesDir, sha256);
-  await mkdir(filesDir, { recursive: true });
-  if (!(await stat(kept).catch(() => undefined))) {
-    const partial = `${kept}.${randomUUID()}.part`;
-    await writeFile(partial, bytes, { mode: 0o600 });
-    await rename(partial, kept); // whole or absent: a crash mid-write leaves only a .part
-  }
-  return { name: basename(path), path: kept, size: bytes.length, sha256 };
+  const sha256 = await keepBytes(filesDir, bytes); // whole or absent: a crash mid-write leaves only a .part
+  return { name: basename(path), path: join(filesDir, sha256), size: bytes.length, sha256 };
 }
 
 const overLimit = (path: string, size: number, limit: number, chat: string) =>

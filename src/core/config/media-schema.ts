@@ -19,7 +19,7 @@ export const mediaSchema = z
     /** Reading one document (in a worker thread) is stopped past this long, or past this much memory. */
     parse_timeout: duration('20s', { min: '1s' }),
     parse_memory: size('256MB', { min: '32MB' }),
-    /** How long a voice message's transcript and a sent file's copy (data_dir/files) are kept. */
+    /** How long a voice message's transcript and the copies of files sent and received (data_dir/files) last. */
     retention: duration('30d', { min: '1h' }),
   })
   .prefault({});

@@ -34,5 +34,5 @@ export { vaultKeyring, vaultSecrets } from './schema/vault.ts';
 export { uiSessions } from './schema/ui-sessions.ts';
 export { pairedUsers, pairingCodes } from './schema/pairing.ts';
 export { DiskSpace } from './disk-space.ts';
-export { mediaTranscripts } from './schema/media.ts';
+export { mediaFiles, mediaTranscripts } from './schema/media.ts';
 export { welcomedPeople } from './schema/welcomes.ts';

@@ -1,6 +1,7 @@
 // A document someone sent, made into text for the model: its type decided from its name, declared type
 // and first bytes; read in a worker thread within limits (document-worker.mjs), a PDF after its policy
-// (pdf-policy.mjs: scripts, launch actions, embedded files and encryption refused, links left out); cut
+// (pdf-policy.mjs: scripts, launch actions, embedded files and encryption refused, links left out), a Word
+// document (DOCX) by its text entry alone, unpacked within a cap (docx-text.mjs: a zip bomb stops there); cut
 // to a budget with a note; fenced as outside text, with the file's name, so it reaches the model as data.
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -16,12 +17,15 @@ export interface DocumentLimits extends WorkerLimits {
 
 const TEXT_TYPES = ['text/plain', 'text/markdown', 'text/x-markdown', 'text/csv', 'application/json'];
 const TEXT_NAMES = /\.(txt|text|md|markdown|csv|json|log)$/i;
-const READS = 'PDF, plain text, Markdown, CSV and JSON';
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const READS = 'PDF, Word (DOCX), plain text, Markdown, CSV and JSON';
+type DocumentKind = 'pdf' | 'docx' | 'text';
 
 /** What kind of document it is, by its declared type or its name; a {@link MediaRefusal} for one Kazma cannot read. */
-export function documentKind(attachment: Attachment, label: string): 'pdf' | 'text' {
+export function documentKind(attachment: Attachment, label: string): DocumentKind {
   const mime = attachment.mime?.split(';')[0]?.trim().toLowerCase();
   if (mime === 'application/pdf' || /\.pdf$/i.test(attachment.name ?? '')) return 'pdf';
+  if (mime === DOCX || /\.docx$/i.test(attachment.name ?? '')) return 'docx';
   if ((mime && TEXT_TYPES.includes(mime)) || TEXT_NAMES.test(attachment.name ?? '')) return 'text';
   const type = attachment.mime ? ` (${attachment.mime})` : '';
   throw new MediaRefusal(`📎 Kazma cannot read ${label}${type}: it reads images, ${READS}.`);
@@ -38,19 +42,23 @@ export async function readDocument(
   const head = Buffer.from(bytes.subarray(0, 8192));
   if (kind === 'pdf' && head.subarray(0, 5).toString('latin1') !== '%PDF-')
     throw new MediaRefusal(`📎 ${label} is not a PDF, whatever its name or type says, so it was not read.`);
+  if (kind === 'docx' && head.subarray(0, 4).toString('latin1') !== 'PK\x03\x04')
+    throw new MediaRefusal(
+      `📎 ${label} is not a Word document (DOCX), whatever its name or type says, so it was not read.`,
+    );
   if (kind === 'text' && head.includes(0))
     throw new MediaRefusal(`📎 ${label} does not look like text (it holds binary bytes), so it was not read.`);
   const copy = new Uint8Array(bytes); // moved to the worker, not copied again
   let read: WorkerAnswer;
   try {
-    read = await runWorker(WORKER_FILE, { bytes: copy, pdf: kind === 'pdf', maxChars: limits.maxChars }, limits, [
-      copy.buffer,
-    ]);
+    // A DOCX's text entry may unpack to an eighth of the reader's memory: far past any real document.
+    const job = { bytes: copy, kind, maxChars: limits.maxChars, maxUnpacked: (limits.memoryMb * 1024 ** 2) / 8 };
+    read = await runWorker(WORKER_FILE, job, limits, [copy.buffer]);
   } catch (error) {
     throw new MediaRefusal(`⚠️ ${label} could not be read: ${sentence((error as Error).message)}.`);
   }
   if (!read.ok) throw new MediaRefusal(refusalOf(read, label));
-  const name = attachment.name ?? (kind === 'pdf' ? 'document.pdf' : 'document.txt');
+  const name = attachment.name ?? `document.${kind === 'text' ? 'txt' : kind}`;
   const pages = read.pages === undefined ? '' : `, ${read.pages} page${read.pages === 1 ? '' : 's'}`;
   const cut =
     read.chars > read.text.length

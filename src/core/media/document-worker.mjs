@@ -1,5 +1,6 @@
 // A document's text, worked out in a worker thread (document-reader.ts): a PDF through unpdf (pdf.js for
-// servers), after the PDF policy (pdf-policy.mjs) found nothing it refuses; anything else decoded as UTF-8.
+// servers), after the PDF policy (pdf-policy.mjs) found nothing it refuses; a Word document's text entry
+// unpacked within a cap (docx-text.mjs); anything else decoded as UTF-8.
 // A file someone sends can be built to make a parser slow or hungry (a PDF of nested objects, huge
 // streams), so it is never parsed on the main thread, where it would stop every chat; the worker has a
 // memory limit and is ended at its deadline. Only `maxChars` characters come back, with the whole length,
@@ -7,15 +8,16 @@
 // Plain JavaScript, so the same file runs from the source and from dist/.
 import { parentPort, workerData } from 'node:worker_threads';
 import { getDocumentProxy } from 'unpdf';
+import { docxText } from './docx-text.mjs';
 import { scanBytes, scanDocument, scanPage } from './pdf-policy.mjs';
 
 /**
- * @param {{ bytes: Uint8Array, pdf: boolean, maxChars: number }} job
+ * @param {{ bytes: Uint8Array, kind: 'pdf' | 'docx' | 'text', maxChars: number, maxUnpacked: number }} job
  * @returns {Promise<object>} `{ ok: true, text, chars, pages?, links? }` or `{ ok: false, refused | encrypted }`
  */
-async function read({ bytes, pdf, maxChars }) {
-  if (!pdf) {
-    const text = new TextDecoder('utf-8').decode(bytes);
+async function read({ bytes, kind, maxChars, maxUnpacked }) {
+  if (kind !== 'pdf') {
+    const text = kind === 'docx' ? docxText(bytes, maxUnpacked) : new TextDecoder('utf-8').decode(bytes);
     return { ok: true, text: text.slice(0, maxChars), chars: text.length };
   }
   const raw = scanBytes(bytes);

@@ -1,11 +1,13 @@
 // A message's files made into what the model is sent: one user message whose content is the text (a
 // caption), each image as a `data:` URL — never the platform's URL, which may carry a bot token — each
 // document's text fenced as outside text, and each voice message's transcript (kept once heard, so a turn
-// taken up again does not transcribe it twice), shown to the person in a "🎙 heard: …" line. What cannot
-// be read is said to the person, never guessed at.
+// taken up again does not transcribe it twice), shown to the person in a "🎙 heard: …" line. Each file's
+// bytes are kept once downloaded, before the model sees them, so a turn taken up again reads the same
+// bytes without downloading them. What cannot be read is said to the person, never guessed at.
 import type { Attachment, ChatRef, SurfaceRegistry } from '../surface/index.ts';
 import { type DocumentLimits, documentKind, readDocument } from './document-reader.ts';
 import { downloadWithin, MediaRefusal } from './download.ts';
+import type { KeptDownloads } from './kept-downloads.ts';
 import { imageTypeOf } from './sniff.ts';
 import { type TranscriptionSettings, transcribe } from './transcribe.ts';
 import { type TranscriptStore, transcriptKey } from './transcripts.ts';
@@ -37,6 +39,8 @@ export interface MediaReaderOptions {
   settings: MediaSettings;
   /** Where transcripts are kept; absent, a voice message is transcribed each time its turn runs. */
   transcripts?: TranscriptStore;
+  /** Where downloaded files are kept; absent, a file is downloaded each time its turn runs. */
+  downloads?: Pick<KeptDownloads, 'get' | 'keep'>;
 }
 
 export class MediaReader {
@@ -65,7 +69,7 @@ export class MediaReader {
 
   async #part(chat: ChatRef, attachment: Attachment, notes: string[], signal?: AbortSignal): Promise<ContentPart> {
     const label = labelOf(attachment);
-    const { maxBytes, vision } = this.#o.settings;
+    const { vision } = this.#o.settings;
     if (attachment.kind === 'image' && !vision)
       throw new MediaRefusal(
         `🖼 This model cannot see images (\`model.vision\` is off), so ${label} was not shown to it.`,
@@ -76,8 +80,7 @@ export class MediaReader {
       notes.push(heardLine(words));
       return { type: 'text', text: `🎙 ${label}, transcribed:\n${words}` };
     }
-    const surface = this.#o.surfaces.for(chat);
-    const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
+    const bytes = await this.#bytes(chat, attachment, label, signal);
     if (attachment.kind === 'document')
       return { type: 'text', text: await readDocument(bytes, attachment, label, this.#o.settings.documents) };
     const mime = imageTypeOf(bytes);
@@ -90,15 +93,26 @@ export class MediaReader {
     const key = transcriptKey(chat, attachment);
     const kept = await this.#o.transcripts?.get(key);
     if (kept !== undefined) return kept;
-    const { maxBytes, transcription } = this.#o.settings;
+    const { transcription } = this.#o.settings;
     if (transcription.model === '')
       throw new MediaRefusal(
         `🎙 Kazma does not transcribe voice (\`model.transcription.name\` is empty), so ${label} was not heard.`,
       );
-    const surface = this.#o.surfaces.for(chat);
-    const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
+    const bytes = await this.#bytes(chat, attachment, label, signal);
     const words = await transcribe(transcription, bytes, attachment, label, signal);
     if (words === '') throw new MediaRefusal(`🎙 Nothing could be heard in ${label}.`);
     return this.#o.transcripts ? this.#o.transcripts.keep(key, words) : words;
+  }
+
+  /** The file's bytes: the copy kept when an earlier run of the turn downloaded it, else downloaded and kept. */
+  async #bytes(chat: ChatRef, attachment: Attachment, label: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const key = transcriptKey(chat, attachment);
+    const kept = await this.#o.downloads?.get(key);
+    if (kept) return kept;
+    const surface = this.#o.surfaces.for(chat);
+    const { maxBytes } = this.#o.settings;
+    const bytes = await downloadWithin(surface, attachment, { maxBytes, label, ...(signal && { signal }) });
+    await this.#o.downloads?.keep(key, bytes);
+    return bytes;
   }
 }

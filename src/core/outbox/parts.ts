@@ -1,16 +1,20 @@
 // A message in several parts: its row's message_ref keeps how many parts the platform took, and of how
 // many, written after each part by the attempt that claimed the row. So a send cut short — a refused
 // part, a stop, a kill -9 — goes on after the parts that went out instead of being "delivery unknown",
-// and an attempt that another has taken over stops before its next part.
+// and an attempt that another has taken over stops before its next part. A delivery made in steps with no
+// key the platform knows (a Slack upload) is `staged` there the same way: where it will show is written
+// before the step that shows it, and a later attempt asks the platform about it instead of "unknown".
 import { and, eq, sql } from 'drizzle-orm';
 import type { MessageRef, SendProgress } from '../surface/index.ts';
 import { KazmaError } from '../errors.ts';
 import { type Db, outbox } from '../db/index.ts';
 
-/** A row's message_ref while a message in several parts is being sent. */
+/** A row's message_ref while a message in several parts (or in steps) is being sent. */
 interface PartsRef extends MessageRef {
   delivered?: number;
   of?: number;
+  /** A delivery in steps (SendProgress.stage) is under way there: a later attempt asks about it. */
+  staged?: boolean;
 }
 
 /** The send of a row was taken over by a later attempt (after a stop): this one sends no further part. */
@@ -28,11 +32,13 @@ const ref = sql`${outbox.messageRef}`;
 export const ENDED_SEND = sql`(case
   when (${ref}->>'of')::int > 1 and (${ref}->>'delivered')::int >= (${ref}->>'of')::int then 'sent'
   when (${ref}->>'delivered')::int >= 1 then 'resumed'
+  when (${ref}->>'staged')::boolean then 'resumed'
   else 'unknown' end)`;
 
 /** What {@link ENDED_SEND} says of a row read into memory. */
 export function endedSend(row: { messageRef: unknown }): 'sent' | 'resumed' | 'unknown' {
   const progress = row.messageRef as PartsRef | null;
+  if (progress?.staged) return 'resumed';
   if (!progress?.delivered) return 'unknown';
   return progress.of !== undefined && progress.of > 1 && progress.delivered >= progress.of ? 'sent' : 'resumed';
 }
@@ -55,15 +61,20 @@ export function sendProgress(db: Db, row: { id: string; messageRef: unknown; att
     again: row.attempts > 1,
     delivered: progress?.delivered ?? 0,
     ...(progress?.delivered && { first: { chat: progress.chat, id: progress.id } }),
-    async partSent(delivered, first, of) {
-      const moved = await db
-        .update(outbox)
-        .set({ messageRef: { ...first, delivered, of }, updatedAt: sql`now()` })
-        .where(and(eq(outbox.id, row.id), eq(outbox.state, 'sending'), eq(outbox.attempts, row.attempts)))
-        .returning({ id: outbox.id });
-      if (moved.length === 0) throw new SendTakenOverError(row.id);
-    },
+    ...(progress?.staged && { staged: { chat: progress.chat, id: progress.id } }),
+    partSent: (delivered, first, of) => record(db, row, { ...first, delivered, of }),
+    stage: (ref) => record(db, row, { chat: ref.chat, id: ref.id, staged: true }),
   };
+}
+
+/** Writes an attempt's progress on its row, only while the row is `sending` under that attempt. */
+async function record(db: Db, row: { id: string; attempts: number }, progress: PartsRef): Promise<void> {
+  const moved = await db
+    .update(outbox)
+    .set({ messageRef: progress, updatedAt: sql`now()` })
+    .where(and(eq(outbox.id, row.id), eq(outbox.state, 'sending'), eq(outbox.attempts, row.attempts)))
+    .returning({ id: outbox.id });
+  if (moved.length === 0) throw new SendTakenOverError(row.id);
 }
 
 /**

@@ -26,7 +26,8 @@ interface EventBase {
 
 /**
  * A file sent with a message, by reference only: the inbox row stays small, and a turn taken up again after
- * a crash downloads it again. `ref` is the adapter's own (a Telegram file_id, a Slack file id, a Discord URL).
+ * a crash reads the bytes kept when it first downloaded them (core/media). `ref` is the adapter's own (a
+ * Telegram file_id, a Slack file id, a Discord URL).
  */
 export interface Attachment {
   /** `audio`: a voice message or an audio file, transcribed (core/media). */
@@ -169,6 +170,15 @@ export interface SendProgress {
   /** Parts already delivered, in order, and the first one's reference. */
   delivered: number;
   first?: MessageRef;
+  /**
+   * For a delivery made in steps before it shows, with no key the platform knows it by (Slack's upload: the
+   * file is named, its bytes go up, then it is shared): records where it will be, before the step that
+   * shows it, so a send cut short is taken up again — by {@link staged} — instead of "delivery unknown".
+   * Rejects as {@link partSent} does when the send is no longer this attempt's.
+   */
+  stage?(ref: MessageRef): Promise<void>;
+  /** What an earlier attempt staged: the platform is asked about it before anything is sent again. */
+  staged?: MessageRef;
   /**
    * Told after each part the platform took, of a message in `of` parts (`of` > 1); resolves once it is
    * recorded, and rejects when the send is no longer this attempt's to make (then no further part goes).

@@ -1,9 +1,11 @@
-// Documents sent to the bot on Telegram: a PDF (read with unpdf) or a text file (plain, Markdown, CSV,
-// JSON) is read in a worker thread within limits, and its text reaches the model fenced as outside text,
-// with the file's name, in the same user message as the caption; a hostile file costs one clear reply.
+// Documents sent to the bot on Telegram: a PDF (read with unpdf), a Word document (DOCX) or a text file
+// (plain, Markdown, CSV, JSON) is read in a worker thread within limits, and its text reaches the model
+// fenced as outside text, with the file's name, in the same user message as the caption; a hostile file
+// costs one clear reply.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { contentText } from '../../fakes/llm-wire.ts';
+import { bombDocx, docx } from '../../helpers/docx.ts';
 import { bombPdf, textPdf } from '../../helpers/pdf.ts';
 import { MAYA, startHarness, type Harness } from './harness.ts';
 
@@ -74,12 +76,37 @@ describe('documents', () => {
     expect(llm.requests).toHaveLength(3);
   });
 
+  it('sends a Word document’s text to the model fenced; a zip-bomb DOCX gets one clear reply', {
+    timeout: 60_000,
+  }, async () => {
+    h = await startHarness({ modelBaseUrl: llm.baseURL });
+    const type = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    h.document({
+      chatId: MAYA.id,
+      from: MAYA,
+      bytes: docx(['Minutes', 'Decided: ship it']),
+      fileName: 'm.docx',
+      mimeType: type,
+    });
+    await h.settled();
+    const text = lastUserText();
+    expect(text.startsWith('📎 m.docx\n«outside:')).toBe(true);
+    expect(text).toContain('Minutes\nDecided: ship it');
+    h.document({ chatId: MAYA.id, from: MAYA, bytes: bombDocx(), fileName: 'bomb.docx', mimeType: type });
+    await h.settled();
+    expect(texts().at(-1)).toBe('⚠️ "bomb.docx" could not be read: it unpacks to over 32 MB of text.');
+    expect(llm.requests).toHaveLength(1);
+    h.say({ chatId: MAYA.id, from: MAYA, text: 'alive?' });
+    await h.settled();
+    expect(texts().at(-1)).toBe('echo: alive?');
+  });
+
   it('refuses a type it does not read before downloading it', async () => {
     h = await startHarness({ modelBaseUrl: llm.baseURL });
     h.document({ chatId: MAYA.id, from: MAYA, bytes: utf8('PK...'), fileName: 'a.zip', mimeType: 'application/zip' });
     await h.settled();
     expect(texts()).toEqual([
-      '📎 Kazma cannot read "a.zip" (application/zip): it reads images, PDF, plain text, Markdown, CSV and JSON.',
+      '📎 Kazma cannot read "a.zip" (application/zip): it reads images, PDF, Word (DOCX), plain text, Markdown, CSV and JSON.',
     ]);
     expect(h.fake.downloads).toEqual([]);
     expect(llm.requests).toEqual([]);

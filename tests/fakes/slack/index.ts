@@ -66,7 +66,8 @@ export interface FakeSlack {
   failNext(method: string, spec: FailureSpec): void;
   /**
    * The call of `method` after `after` more (default 0) is acted on — stored, as Slack would — but its answer
-   * is held until `release`: a post Slack took whose answer a stopped client never read.
+   * is held until `release`: a post Slack took whose answer a stopped client never read. `upload` names the
+   * POST of a file's bytes to its upload URL.
    */
   holdAnswer(method: string, options?: { after?: number }): HeldAnswer;
   signer: SlackSigner;
@@ -139,7 +140,11 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   const views = new SlackViews(identity);
   const app = new Hono();
   app.get('/files-pri/:file/:name', (c) => files.serve(c, botToken));
-  app.post('/upload/:id', (c) => uploads.receive(c));
+  app.post('/upload/:id', async (c) => {
+    const answer = await uploads.receive(c);
+    await holds.answer('upload'); // the bytes are Slack's now; the answer may be held like a method's
+    return answer;
+  });
   app.on(['GET', 'POST'], '/api/:method', async (c) => {
     const method = c.req.param('method');
     const args = await readArgs(c);

@@ -3,6 +3,9 @@
 // files.completeUploadExternal {files: [{id, title}], channel_id, initial_comment?, thread_ts?} shares the
 // file in the channel as a message. A file not uploaded, or of another length than announced, is refused
 // as Slack refuses it. Every shared file is kept with its bytes, so a test compares what arrived.
+// files.info {file} answers a shared file with its `shares` (`public` for C… channels, `private` for DMs
+// and private channels: channel id -> [{ ts, thread_ts? }]), as Slack lists where a file was shared; an
+// upload never completed is not a file yet (file_not_found).
 import type { Context } from 'hono';
 import type { SlackStore } from './store.ts';
 
@@ -42,6 +45,7 @@ export class SlackUploads {
       this.#pending.set(id, { name, length });
       return { ok: true, upload_url: `${this.baseUrl()}/upload/${id}`, file_id: id };
     }
+    if (method === 'files.info') return this.#info(args);
     if (method !== 'files.completeUploadExternal') return undefined;
     const files = typeof args.files === 'string' ? (JSON.parse(args.files) as unknown) : args.files;
     if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
@@ -66,6 +70,23 @@ export class SlackUploads {
       });
     }
     return { ok: true, files: ready.map(({ f, up }) => ({ id: f.id, name: up!.name, title: f.title ?? up!.name })) };
+  }
+
+  /** files.info: a shared file and where it was shared; anything else is not found. */
+  #info(args: Record<string, unknown>): Record<string, unknown> {
+    const shares = this.shared.filter((u) => u.id === args.file);
+    const first = shares[0];
+    if (!first) return { ok: false, error: 'file_not_found' };
+    const where: Record<'public' | 'private', Record<string, Array<Record<string, string>>>> = {
+      public: {},
+      private: {},
+    };
+    for (const u of shares) {
+      const kind = u.channel.startsWith('C') ? 'public' : 'private';
+      (where[kind][u.channel] ??= []).push({ ts: u.ts, ...(u.threadTs && { thread_ts: u.threadTs }) });
+    }
+    const { bytes, ...file } = first;
+    return { ok: true, file: { id: file.id, name: file.name, title: file.title, size: bytes.length, shares: where } };
   }
 
   /** POST /upload/:id: the bytes, raw or as the `file` part of a multipart body; their length as announced. */

@@ -1,7 +1,8 @@
 // A new turn's input made into the person's message for the model. Text is sent as it is; a message with
 // files has them read now (core/media: downloaded within limits, images as data: URLs, documents as fenced
-// text), in the turn — not when the event was recorded — so the inbox keeps references only and a turn
-// taken up again after a crash, before its message reached the checkpoint, downloads them again.
+// text), in the turn — not when the event was recorded — so the inbox keeps references only; a turn
+// taken up again after a crash, before its message reached the checkpoint, reads the bytes core/media kept
+// when it first downloaded them.
 import { HumanMessage } from '@langchain/core/messages';
 import type { MediaReader } from '../../media/index.ts';
 import type { SentHandOff } from '../../outbox/index.ts';
