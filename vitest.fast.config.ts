@@ -33,6 +33,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/lock-no-lost-rows.test.ts',
   'tests/foundation/start-failures.test.ts',
   'tests/foundation/storage-failures.test.ts',
+  'tests/foundation/redis-outage.test.ts',
   'tests/foundation/start.test.ts',
   'tests/foundation/unexpected-failure.test.ts',
   'tests/foundation/workspace-overlap.test.ts',
