@@ -28,6 +28,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/config-check.test.ts',
   'tests/foundation/db-outage.test.ts',
   'tests/foundation/doctor-model.test.ts',
+  'tests/foundation/init.test.ts',
   'tests/foundation/lock-no-lost-rows.test.ts',
   'tests/foundation/start-failures.test.ts',
   'tests/foundation/start.test.ts',

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { xdgDataDir } from '../../core/config/index.ts';
 import { EXIT, explain, type Subcommand } from '../common.ts';
-import { INIT_OPTIONS, InitUsageError, operatorIds, platformChoice } from '../init/answers.ts';
+import { INIT_OPTIONS, InitUsageError, operatorIds } from '../init/answers.ts';
 import { gather, InitCheckError } from '../init/flow.ts';
 import { Prompter } from '../init/prompter.ts';
 import { storeSecrets } from '../init/store.ts';
@@ -44,11 +44,10 @@ export const init: Subcommand = {
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new InitUsageError(`--http-port must be a port number (0-65535), not "${flags['http-port']}"`);
       const ids = operatorIds(flags['operator-id'] ?? []);
-      const platforms = await platformChoice(flags, ask);
-      const gathered = await gather({ flags, platforms, ask, port, out });
+      const gathered = await gather({ flags, ask, port, out });
       const name =
         flags.operator ?? (ask ? await ask.ask('Your name, as the first operator', { fallback: defaultName() }) : '');
-      for (const platform of platforms)
+      for (const platform of gathered.platforms)
         if (ask && !ids[platform]) {
           const id = await ask.ask(`Your ${platform} user id, if you know it (empty: add it later)`);
           if (id) ids[platform] = id;

@@ -8,6 +8,7 @@ import {
   type InitPlatform,
   type ModelAnswers,
   modelAnswers,
+  platformChoice,
   type SlackAnswers,
   type TelegramAnswers,
 } from './answers.ts';
@@ -19,6 +20,7 @@ import { BEFORE, discordInviteUrl, slackAfter } from './steps.ts';
 export class InitCheckError extends Error {}
 
 export interface Gathered {
+  platforms: InitPlatform[];
   model: ModelAnswers;
   telegram?: TelegramAnswers & { username?: string };
   slack?: SlackAnswers;
@@ -50,7 +52,6 @@ async function checked<T>(step: Step<T>, ask: Prompter | undefined, skip: boolea
 /** The model, then each chosen platform, checked. */
 export async function gather(options: {
   flags: InitFlags;
-  platforms: InitPlatform[];
   ask: Prompter | undefined;
   port: number;
   out: (line: string) => void;
@@ -64,9 +65,10 @@ export async function gather(options: {
     skip,
     out,
   );
-  const gathered: Gathered = { model, after: [] };
+  const platforms = await platformChoice(flags, ask);
+  const gathered: Gathered = { model, platforms, after: [] };
   const intro = (platform: InitPlatform, again: boolean) => ask && !again && out(BEFORE[platform]);
-  for (const platform of options.platforms) {
+  for (const platform of platforms) {
     if (platform === 'telegram') {
       let username: string | undefined;
       const telegram = await checked<TelegramAnswers>(
