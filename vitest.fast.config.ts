@@ -30,6 +30,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/doctor-model.test.ts',
   'tests/foundation/init.test.ts',
   'tests/foundation/lock-no-lost-rows.test.ts',
+  'tests/foundation/npm-package.test.ts',
   'tests/foundation/start-failures.test.ts',
   'tests/foundation/start.test.ts',
   'tests/foundation/unexpected-failure.test.ts',
