@@ -112,6 +112,50 @@ describe('kazma init', () => {
     expect(check.code).toBe(0);
   });
 
+  it('without an operator id, prints a one-time code whose sender becomes the operator', async () => {
+    const { telegram, llm, dir } = await fakes();
+    const init = await runKazma(
+      [
+        'init',
+        '--yes',
+        ...['--model', 'fake-model', '--base-url', llm.baseURL, '--api-key', 'sk-test-123456'],
+        ...['--telegram-token', telegram.token, '--telegram-api-root', telegram.apiRoot],
+        ...['--operator', 'Maya', '--data-dir', './data', '--http-port', '0'],
+      ],
+      { cwd: dir, env: CLEAN_ENV },
+    );
+    expect(init.code).toBe(0);
+    const code = /send the bot in a private message: \/start ([A-Z0-9]{8})/.exec(init.stdout)?.[1];
+    expect(code, init.stdout).toBeDefined();
+    expect(init.stdout).toContain(`https://t.me/kazma_test_bot?start=${code}`);
+    expect(readFileSync(join(dir, 'kazma.yaml'), 'utf8')).toContain('- { name: "Maya" }');
+
+    const kazma = new KazmaProcess(['start'], { cwd: dir, env: CLEAN_ENV });
+    cleanup.push(() => kazma.kill('SIGKILL'));
+    await kazma.waitForLog((line) => line.msg === 'telegram started');
+    telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: `/start ${code}` });
+    await eventually(
+      async () => telegram.messages(MAYA.id),
+      (ms) => ms.find((m) => m.text.startsWith(`✅ You are now the operator Maya (telegram:${MAYA.id})`)),
+      'the claim taken',
+    );
+    telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: 'now an operator' });
+    await eventually(
+      async () => telegram.messages(MAYA.id),
+      (ms) => ms.find((m) => m.text === 'echo: now an operator'),
+      'an answer to the operator',
+    );
+    const OMAR = { id: 77, first_name: 'Omar' };
+    telegram.sendUserMessage({ chatId: OMAR.id, from: OMAR, text: `/start ${code}` });
+    await eventually(
+      async () => telegram.messages(OMAR.id),
+      (ms) => ms.find((m) => m.text.startsWith('That operator code was already used')),
+      'a used code refused',
+    );
+    kazma.kill('SIGTERM');
+    expect((await kazma.exited).code).toBe(0);
+  });
+
   it('refuses to replace an existing kazma.yaml, naming --force; with --force it does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kazma-init-'));
     writeFileSync(join(dir, 'kazma.yaml'), 'log: { level: warn }\n');

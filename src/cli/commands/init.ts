@@ -49,17 +49,21 @@ export const init: Subcommand = {
         flags.operator ?? (ask ? await ask.ask('Your name, as the first operator', { fallback: defaultName() }) : '');
       for (const platform of gathered.platforms)
         if (ask && !ids[platform]) {
-          const id = await ask.ask(`Your ${platform} user id, if you know it (empty: add it later)`);
+          const id = await ask.ask(`Your ${platform} user id, if you know it (empty: you get a code to send the bot)`);
           if (id) ids[platform] = id;
         }
       const baseDir = dirname(path);
+      const operatorName = name || defaultName();
+      // Someone still to be recognised on a platform gets a code to send the bot, instead of editing the file.
+      const unknownOn = gathered.platforms.filter((platform) => !ids[platform]);
       const dataDir = resolve(baseDir, flags['data-dir'] ?? defaultDataDir(baseDir));
       const stored = await storeSecrets({
         gathered,
-        plan: { dataDir, port, operator: { name: name || defaultName(), ids } },
+        plan: { dataDir, port, operator: { name: operatorName, ids } },
         configPath: path,
         baseDir,
         env: { ...process.env },
+        ...(unknownOn.length > 0 && { claimFor: operatorName }),
       });
       writeFileSync(path, stored.text);
       out(`✓ wrote ${shown}`);
@@ -71,11 +75,15 @@ export const init: Subcommand = {
               : `the key in ${stored.key.file}${stored.key.created ? ' (new, mode 0600)' : ''}: back it up, ` +
                 'the secrets cannot be read without it'),
         );
-      if (Object.keys(ids).length === 0)
+      if (stored.claim) {
+        const { code, hours } = stored.claim;
         out(
-          'You are not an operator on any platform yet: write to the bot, note the id it tells you, and add it to ' +
-            `access.operators in ${shown} (e.g. telegram: "123456").`,
+          `Make yourself the operator ${operatorName}: once Kazma runs, send the bot in a private message: ` +
+            `/start ${code}   (once, within ${hours} hours; on ${unknownOn.join(', ')})`,
         );
+        if (gathered.telegram?.username && unknownOn.includes('telegram'))
+          out(`  On Telegram, open https://t.me/${gathered.telegram.username}?start=${code} and press Start.`);
+      }
       for (const line of gathered.after) out(`Next: ${line}`);
       const here = path === resolve('kazma.yaml');
       out(`Start Kazma: kazma start${here ? '' : ` --config ${shown}`}   (check first: kazma doctor)`);
