@@ -56,7 +56,8 @@ export const init: Subcommand = {
       const operatorName = name || defaultName();
       // Someone still to be recognised on a platform gets a code to send the bot, instead of editing the file.
       const unknownOn = gathered.platforms.filter((platform) => !ids[platform]);
-      const dataDir = resolve(baseDir, flags['data-dir'] ?? defaultDataDir(baseDir));
+      // Written as given: a relative path stays relative to the file's folder, as kazma.yaml reads it.
+      const dataDir = flags['data-dir'] ?? defaultDataDir(baseDir);
       const stored = await storeSecrets({
         gathered,
         plan: { dataDir, port, operator: { name: operatorName, ids } },

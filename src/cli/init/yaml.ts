@@ -61,7 +61,9 @@ export function renderConfig(plan: InitPlan): string {
       'slack:',
       '  enabled: true',
       `  token: ${q(slack.token)}`,
-      `  mode: ${slack.appToken ? 'socket' : 'http'}${slack.appToken ? '                   # Kazma connects out' : '                     # Slack posts to https://YOUR_HOST/slack/events'}`,
+      slack.appToken
+        ? '  mode: socket                   # Kazma connects out; no public URL needed'
+        : '  mode: http                     # Slack posts to https://YOUR_HOST/slack/events',
       ...(slack.signingSecret ? [`  signing_secret: ${q(slack.signingSecret)}`] : []),
       ...(slack.appToken ? [`  app_token: ${q(slack.appToken)}`] : []),
       ...(slack.apiUrl !== DEFAULT_API.slack ? [`  api_url: ${q(slack.apiUrl)}`] : []),
