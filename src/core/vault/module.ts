@@ -20,8 +20,8 @@ export interface VaultDeps {
 
 /**
  * The vault module: the vault (key from `KAZMA_VAULT_KEY`, else `<data_dir>/vault.key`), its four tools,
- * and the configuration with every `vault://` pointer resolved (in `loaded`, see {@link resolveVaultPointers}). Throws a
- * ConfigError naming the key path of a pointer it cannot resolve. A wrong key with no pointer to
+ * and the configuration with every `vault://` pointer resolved (in `loaded`, see {@link resolveVaultPointers}).
+ * Throws a ConfigError naming the key path of a pointer it cannot resolve. A wrong key with no pointer to
  * resolve does not stop Kazma: it is logged, and the vault tools say so when called.
  */
 export async function createVault({ loaded, db, logger, iterations }: VaultDeps) {
