@@ -96,6 +96,12 @@ describe('the npm package', () => {
     );
     expect(ready).toBe(200);
     expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
+    // Started: its stop on SIGTERM is graceful only from here.
+    await eventually(
+      async () => output.includes('"msg":"kazma started"'),
+      (started) => started,
+      () => `the kazma started line\n${output}`,
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
