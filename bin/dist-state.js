@@ -23,13 +23,15 @@ export function distPaths(root = ROOT) {
 
 /**
  * `fresh` (dist/ was built from the source as it is), `stale` (naming a newer input, relative to `root`),
- * `missing` (never built). With no src/ folder (an install that ships only dist/) a built dist is fresh.
+ * `missing` (never built). Without the source (an npm install ships dist/ and only the two worker files of
+ * src/, whose folders are dated at install time) a built dist is fresh.
  * @param {string} [root]
  * @returns {{ state: 'fresh' } | { state: 'stale', newer: string } | { state: 'missing' }}
  */
 export function distState(root = ROOT) {
   const paths = distPaths(root);
   if (!existsSync(paths.stamp) || !existsSync(paths.cli)) return { state: 'missing' };
+  if (!existsSync(join(paths.sources, 'cli', 'index.ts'))) return { state: 'fresh' };
   const builtAt = statSync(paths.stamp).mtimeMs;
   const newer =
     newerThan(paths.sources, builtAt) ??

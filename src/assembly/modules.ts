@@ -47,7 +47,12 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     operatorName: (actor) => access.operatorOf(actor)?.name,
   });
   lifecycle.onStop('pairing', () => pairing.stop());
-  const access = new AccessPolicy({ access: config.access, approvals: config.approvals, paired: pairing.paired });
+  const access = new AccessPolicy({
+    access: config.access,
+    approvals: config.approvals,
+    paired: pairing.paired,
+    claimed: pairing.claims,
+  });
   const queues = new ChatQueues();
   const actions = new ActionRouter();
   const commands = new CommandRegistry();
@@ -185,7 +190,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     progress,
     threadLeases: leases,
     ...(options.onEventWorked && { onWorked: options.onEventWorked }),
-    ...(pairing.answer && { pairing: pairing.answer }),
+    pairing: pairing.answer,
     welcome: (event, role) => welcomes.first(event, role),
   });
   const runs = createRuns({

@@ -8,6 +8,7 @@ import { kazmaVersion } from './version.ts';
  * should not pay for loading the agent, the platforms and the database drivers.
  */
 export const subcommands: Record<string, () => Promise<Subcommand>> = {
+  init: async () => (await import('./commands/init.ts')).init,
   start: async () => (await import('./commands/start.ts')).start,
   worker: async () => (await import('./commands/worker.ts')).worker,
   chat: async () => (await import('./commands/chat.ts')).chat,

@@ -67,3 +67,34 @@ describe('AccessPolicy', () => {
     expect(selfApproval.approvalRefusal(tomDc, mayaTg)).toBeUndefined();
   });
 });
+
+describe('AccessPolicy with operator claims (kazma init codes)', () => {
+  const claimed = new Map([
+    ['telegram:42', 'maya'],
+    ['discord:9', 'gone'],
+  ]);
+  const withClaims = () => {
+    const config = configSchema.parse({ access: { operators: [{ name: 'maya' }] } });
+    return new AccessPolicy({
+      access: config.access,
+      approvals: config.approvals,
+      claimed: { operatorOf: (user) => claimed.get(user) },
+    });
+  };
+
+  it('makes a claimed id the named operator, with that id', () => {
+    const p = withClaims();
+    expect(p.check({ platform: 'telegram', id: '42' }, 'telegram:42')).toMatchObject({
+      ok: true,
+      role: 'operator',
+      operator: { name: 'maya', telegram: '42' },
+    });
+    expect(p.approvalRefusal({ platform: 'telegram', id: '42' }, undefined)).toBeUndefined();
+  });
+
+  it('ignores a claim whose operator is no longer in access.operators, and an unclaimed id', () => {
+    const p = withClaims();
+    expect(p.check({ platform: 'discord', id: '9' }, 'discord:9').ok).toBe(false);
+    expect(p.check({ platform: 'telegram', id: '43' }, 'telegram:43').ok).toBe(false);
+  });
+});

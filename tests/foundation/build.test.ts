@@ -138,16 +138,19 @@ describe('the bundle’s builds', () => {
 });
 
 describe('whether dist/ is current (bin/kazma.js runs it only then; `npm start` rebuilds otherwise)', () => {
-  /** A tree with one source file and a build stamped at `builtAt`. */
+  /** A checkout's tree: the CLI's entry, one more source file and a build stamped at `builtAt`. */
   function tree(builtAt: Date): string {
     const root = mkdtempSync(join(tmpdir(), 'kazma-dist-'));
     mkdirSync(join(root, 'src/core'), { recursive: true });
+    mkdirSync(join(root, 'src/cli'), { recursive: true });
     mkdirSync(join(root, 'dist/cli'), { recursive: true });
     writeFileSync(join(root, 'src/core/a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'src/cli/index.ts'), '');
     writeFileSync(join(root, 'tsconfig.json'), '{}\n');
     writeFileSync(join(root, 'dist/cli/index.js'), '');
     const old = new Date(builtAt.getTime() - 60_000);
-    for (const path of ['src/core/a.ts', 'src/core', 'src', 'tsconfig.json']) utimesSync(join(root, path), old, old);
+    for (const path of ['src/core/a.ts', 'src/core', 'src/cli/index.ts', 'src/cli', 'src', 'tsconfig.json'])
+      utimesSync(join(root, path), old, old);
     writeFileSync(join(root, 'dist/.build-stamp'), '');
     utimesSync(join(root, 'dist/.build-stamp'), builtAt, builtAt);
     return root;
@@ -180,6 +183,13 @@ describe('whether dist/ is current (bin/kazma.js runs it only then; `npm start` 
     writeFileSync(join(root, 'bin/bundle-options.js'), '');
     utimesSync(join(root, 'bin/bundle-options.js'), later, later);
     expect(distState(root)).toEqual({ state: 'stale', newer: 'bin/bundle-options.js' });
+  });
+
+  it('is fresh in an installed package, whose src/ holds only the workers in folders dated at install', () => {
+    const root = tree(builtAt);
+    rmSync(join(root, 'src/cli'), { recursive: true });
+    utimesSync(join(root, 'src/core'), later, later);
+    expect(distState(root)).toEqual({ state: 'fresh' });
   });
 
   it('is missing when never built or the build did not finish (no stamp)', () => {

@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { DataDirLockedError } from '../../core/db/index.ts';
-import { Vault, VAULT_KEY_ENV, VaultDisabledError, VaultUnknownNameError } from '../../core/vault/index.ts';
+import {
+  Vault,
+  VAULT_KEY_ENV,
+  VAULT_KEY_FILE,
+  VaultDisabledError,
+  VaultUnknownNameError,
+  vaultPassphrase,
+} from '../../core/vault/index.ts';
 import { vaultPointer } from '../../core/secrets/index.ts';
 import { openMigratedDatabase } from '../../storage.ts';
 import { CONFIG_OPTION, EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
@@ -9,7 +16,8 @@ const USAGE = `Usage: kazma vault set <name> [--config FILE]   (the value is rea
        kazma vault list [--config FILE]
        kazma vault rm <name> [--config FILE]
 
-The secret vault, in the configured database, sealed with a key from ${VAULT_KEY_ENV} (a passphrase).
+The secret vault, in the configured database, sealed with a key from ${VAULT_KEY_ENV} (a passphrase),
+else from <data_dir>/${VAULT_KEY_FILE} (mode 0600; kazma init writes it).
   set   stores the value piped on stdin under <name>, replacing an existing one; one trailing newline is
         dropped. Never pass a secret as an argument (shell history): printf %s "$TOKEN" | kazma vault set gh
   list  prints the names, one per line, never the values
@@ -32,7 +40,8 @@ export const vault: Subcommand = {
     }
     try {
       const loaded = loadOrExplain(values.config);
-      if (!loaded.env[VAULT_KEY_ENV]) throw new VaultDisabledError(`kazma vault ${action}`);
+      const passphrase = vaultPassphrase(loaded);
+      if (!passphrase) throw new VaultDisabledError(`kazma vault ${action}`);
       // Read before the database opens, so a missing pipe is said without waiting on PGlite.
       const value = action === 'set' ? await readSecret() : undefined;
       if (value === '') {
@@ -43,7 +52,7 @@ export const vault: Subcommand = {
       }
       const database = await openMigratedDatabase(loaded, { besideOwner: true });
       try {
-        const store = new Vault({ db: database.db, passphrase: loaded.env[VAULT_KEY_ENV] });
+        const store = new Vault({ db: database.db, passphrase });
         if (action === 'list') {
           const names = await store.list();
           if (names.length === 0) process.stderr.write('the vault is empty\n');

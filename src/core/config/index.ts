@@ -1,4 +1,4 @@
-export { loadConfig, parseConfig, type LoadedConfig } from './load.ts';
+export { loadConfig, parseConfig, xdgDataDir, type LoadedConfig } from './load.ts';
 export { configSchema, type KazmaConfig } from './schema.ts';
 export { assertPlatformSection, enabledPlatformIssues } from './platform-rules.ts';
 export { didYouMean } from './did-you-mean.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CHAT_PLATFORM_IDS, CHAT_PLATFORMS } from '../surface/index.ts';
 import { ConfigError } from '../errors.ts';
@@ -49,15 +49,28 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const explicit = options.path ?? env.KAZMA_CONFIG;
   const path = resolve(cwd, explicit ?? 'kazma.yaml');
   const text = readConfigText(path, explicit !== undefined);
-  return parseConfig(text ?? '', {
-    env,
-    baseDir: text === undefined ? cwd : dirname(path),
-    path: text === undefined ? undefined : path,
-  });
+  if (text === undefined) {
+    // No kazma.yaml here (a global install run anywhere): the data goes where the platform keeps it.
+    const dataDir = xdgDataDir(env);
+    return parseConfig('', { env, baseDir: cwd, ...(dataDir && { defaultDataDir: dataDir }) });
+  }
+  return parseConfig(text, { env, baseDir: dirname(path), path });
 }
 
-/** Validates YAML text; exported for tests and `config check`. Relative paths resolve against baseDir. */
-export function parseConfig(text: string, options: { env: Environment; baseDir: string; path?: string }): LoadedConfig {
+/** `$XDG_DATA_HOME/kazma`, else `~/.local/share/kazma`; undefined with neither set (then ./kazma-data). */
+export function xdgDataDir(env: Environment): string | undefined {
+  if (env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME)) return join(env.XDG_DATA_HOME, 'kazma');
+  return env.HOME ? join(env.HOME, '.local', 'share', 'kazma') : undefined;
+}
+
+/**
+ * Validates YAML text; exported for tests and `config check`. Relative paths resolve against baseDir;
+ * `defaultDataDir` replaces `./kazma-data` when the text sets no data_dir.
+ */
+export function parseConfig(
+  text: string,
+  options: { env: Environment; baseDir: string; path?: string; defaultDataDir?: string },
+): LoadedConfig {
   const file = options.path && shownPath(options.path);
   const invalid = (issues: string[]) => new ConfigError(issues, { ...(file && { file }) });
   let raw: unknown;
@@ -73,6 +86,8 @@ export function parseConfig(text: string, options: { env: Environment; baseDir: 
     throw invalid([`(yaml)${where}: ${what}`]);
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid(['(root): expected a mapping of sections']);
+  if (options.defaultDataDir && (raw as Record<string, unknown>).data_dir === undefined)
+    raw = { ...raw, data_dir: options.defaultDataDir };
   const renamed = moveRenamedKeys(raw);
   const substituted = substituteEnv(renamed.value, options.env);
   // The well-known variables win over the file (env-overrides.ts), whatever it writes for their keys.

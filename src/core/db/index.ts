@@ -32,7 +32,7 @@ export { tasks, type TaskState } from './schema/tasks.ts';
 export { ARCHIVE_REASONS, threadTranscript } from './schema/transcript.ts';
 export { vaultKeyring, vaultSecrets } from './schema/vault.ts';
 export { uiSessions } from './schema/ui-sessions.ts';
-export { pairedUsers, pairingCodes } from './schema/pairing.ts';
+export { operatorClaims, pairedUsers, pairingCodes } from './schema/pairing.ts';
 export { DiskSpace } from './disk-space.ts';
 export { mediaFiles, mediaTranscripts } from './schema/media.ts';
 export { welcomedPeople } from './schema/welcomes.ts';

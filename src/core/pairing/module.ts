@@ -10,6 +10,7 @@ import { RuntimeSettings } from '../settings/index.ts';
 import type { Actor, ChatRef, InboundEvent } from '../surface/index.ts';
 import { pairCommand, usersSubcommand } from './commands.ts';
 import { PairingDesk } from './desk.ts';
+import { claimCodeOf, OperatorClaims } from './operator-claims.ts';
 import { PairedUsers } from './paired-users.ts';
 import { PairingStore } from './store.ts';
 
@@ -29,8 +30,13 @@ export interface PairingDeps {
 export interface PairingModule {
   /** The paired people, for the access check (read before the chat module takes events). */
   paired: PairedUsers;
-  /** What a refused event's sender is told instead of the refusal; undefined when `access.pairing` is off. */
-  answer?: (event: InboundEvent) => Promise<{ tell?: string } | undefined>;
+  /** The operators who claimed a `kazma init` code, for the access check. */
+  claims: OperatorClaims;
+  /**
+   * What a refused event's sender is told instead of the refusal: an operator claim's outcome, else (with
+   * `access.pairing`) a pairing code; undefined: the refusal.
+   */
+  answer: (event: InboundEvent) => Promise<{ tell?: string } | undefined>;
   command: ChatCommand;
   users: SubcommandBranch;
   sweep: SweepStep;
@@ -48,6 +54,9 @@ export async function createPairing({ loaded, db, operatorName, replies, logger,
   const paired = new PairedUsers({ store, logger, ...(onDbError && { onError: onDbError }) });
   await paired.load();
   paired.follow(FOLLOW_MS);
+  const claims = new OperatorClaims({ db, logger, ...(onDbError && { onError: onDbError }) });
+  await claims.load();
+  claims.follow(FOLLOW_MS);
   const settings = new RuntimeSettings(db);
   const desk = new PairingDesk({
     store,
@@ -75,12 +84,50 @@ export async function createPairing({ loaded, db, operatorName, replies, logger,
   };
   const module: PairingModule = {
     paired,
-    ...(loaded.config.access.pairing && { answer: (event: InboundEvent) => desk.answer(event) }),
+    claims,
+    answer: async (event: InboundEvent) => {
+      const code = claimCodeOf(event);
+      const claimed = code && (await claimAnswer(claims, code, event, settings));
+      if (claimed) return claimed;
+      return loaded.config.access.pairing ? desk.answer(event) : undefined;
+    },
     command: pairCommand(port),
     users: usersSubcommand(port),
     // Kept a day past expiry, so a late `/pair` is told the code expired (or was used), not that none exists.
     sweep: { name: 'pairing codes', run: () => store.prune(new Date(clock.now().getTime() - KEEP_ENDED_MS)) },
-    stop: () => paired.stop(),
+    stop: () => {
+      paired.stop();
+      claims.stop();
+    },
   };
   return module;
+}
+
+/** A claim code's outcome, told to its sender; undefined when the code is not a claim code (maybe a pairing one). */
+async function claimAnswer(
+  claims: OperatorClaims,
+  code: string,
+  event: InboundEvent,
+  settings: RuntimeSettings,
+): Promise<{ tell: string } | undefined> {
+  const user = `${event.platform}:${event.actor.id}`;
+  const taken = await claims.claim(code, user);
+  if ('refused' in taken) {
+    if (taken.refused === 'unknown') return undefined;
+    return {
+      tell: `That operator code ${taken.refused === 'used' ? 'was already used' : 'expired'}: run kazma init again.`,
+    };
+  }
+  await settings.audit({
+    actor: storedActor(event.actor),
+    chat: event.chat,
+    command: 'operator claim',
+    outcome: 'changed',
+    detail: `${user} claimed operator ${taken.operator}`,
+  });
+  return {
+    tell:
+      `✅ You are now the operator ${taken.operator} (${user}): you may chat, approve tool calls and run /config. ` +
+      'Send /help to begin.',
+  };
 }

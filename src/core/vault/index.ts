@@ -12,3 +12,4 @@ export {
 } from './errors.ts';
 export type { VaultPort } from './port.ts';
 export { vaultTools } from './tools.ts';
+export { ensureVaultKeyFile, VAULT_KEY_FILE, vaultKeyPath, vaultPassphrase } from './key-file.ts';

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { resolveVaultPointers } from './config-pointers.ts';
 import { VAULT_KEY_ENV, VaultWrongKeyError } from './errors.ts';
+import { VAULT_KEY_FILE, vaultPassphrase } from './key-file.ts';
 import { vaultTools } from './tools.ts';
 import { Vault } from './vault.ts';
 
@@ -18,19 +19,22 @@ export interface VaultDeps {
 }
 
 /**
- * The vault module: the vault (key from `KAZMA_VAULT_KEY`), its four tools, and the configuration with
- * every `vault://` pointer resolved (in `loaded`, see {@link resolveVaultPointers}). Throws a
- * ConfigError naming the key path of a pointer it cannot resolve. A wrong key with no pointer to
+ * The vault module: the vault (key from `KAZMA_VAULT_KEY`, else `<data_dir>/vault.key`), its four tools,
+ * and the configuration with every `vault://` pointer resolved (in `loaded`, see {@link resolveVaultPointers}).
+ * Throws a ConfigError naming the key path of a pointer it cannot resolve. A wrong key with no pointer to
  * resolve does not stop Kazma: it is logged, and the vault tools say so when called.
  */
 export async function createVault({ loaded, db, logger, iterations }: VaultDeps) {
   const vault = new Vault({
     db,
-    passphrase: loaded.env[VAULT_KEY_ENV],
+    passphrase: vaultPassphrase(loaded),
     ...(iterations !== undefined && { iterations }),
   });
   if (!vault.enabled) {
-    logger.info(`vault disabled: set ${VAULT_KEY_ENV} to store secrets and use vault:// pointers`);
+    logger.info(
+      `vault disabled: set ${VAULT_KEY_ENV} (or run kazma init, which writes <data_dir>/${VAULT_KEY_FILE}) to store ` +
+        'secrets and use vault:// pointers',
+    );
   } else {
     try {
       await vault.unlock();

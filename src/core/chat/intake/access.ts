@@ -22,15 +22,21 @@ export class AccessPolicy {
   readonly #console: Operator;
 
   readonly #paired: { has(user: string): boolean } | undefined;
+  readonly #claimed: { operatorOf(user: string): string | undefined } | undefined;
 
-  /** `paired`: the people DM pairing let in (core/pairing), users as `access.users` are. */
+  /**
+   * `paired`: the people DM pairing let in (core/pairing), users as `access.users` are. `claimed`: who
+   * sent an operator code of `kazma init`, and the operator name (in access.operators) they became.
+   */
   constructor(options: {
     access: KazmaConfig['access'];
     approvals: KazmaConfig['approvals'];
     paired?: { has(user: string): boolean };
+    claimed?: { operatorOf(user: string): string | undefined };
   }) {
     this.#access = options.access;
     this.#paired = options.paired;
+    this.#claimed = options.claimed;
     this.#approvals = options.approvals;
     const operators = options.access.operators;
     this.#console = operators.find((o) => o.console !== undefined) ?? operators[0] ?? LOCAL_OPERATOR;
@@ -52,7 +58,13 @@ export class AccessPolicy {
     if (actor.platform === 'api' || actor.platform === 'web')
       return this.#access.operators.find((o) => o.name === actor.id);
     const platform = actor.platform;
-    return isPlatform(platform) ? this.#access.operators.find((o) => o[platform] === actor.id) : undefined;
+    if (!isPlatform(platform)) return undefined;
+    const listed = this.#access.operators.find((o) => o[platform] === actor.id);
+    if (listed) return listed;
+    // A claimed id counts as written in the file, for as long as the operator's name stays in it.
+    const name = this.#claimed?.operatorOf(`${platform}:${actor.id}`);
+    const named = name === undefined ? undefined : this.#access.operators.find((o) => o.name === name);
+    return named && { ...named, [platform]: actor.id };
   }
 
   /** May `actor` talk to Kazma in `chat`? */

@@ -38,3 +38,23 @@ export const pairingCodes = pgTable(
     index('pairing_codes_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * One-time codes that make their sender an operator (`kazma init` issues one): the person sends it to the bot
+ * in private, and their platform id is recorded as the operator `operator` (a name in access.operators), which
+ * the access check honours as if kazma.yaml listed the id. The first sender wins; a code is used once.
+ */
+export const operatorClaims = pgTable(
+  'operator_claims',
+  {
+    code: text('code').primaryKey(),
+    /** The name in access.operators the sender becomes. */
+    operator: text('operator').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** `<platform>:<user id>` of the person who sent it; set once. */
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+  },
+  (t) => [index('operator_claims_claimed_by_idx').on(t.claimedBy)],
+);
