@@ -191,7 +191,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     threadLeases: leases,
     ...(options.onEventWorked && { onWorked: options.onEventWorked }),
     pairing: pairing.answer,
-    welcome: (event, role) => welcomes.first(event, role),
+    ...(config.access.welcome && { welcome: welcomes.first.bind(welcomes) }),
   });
   const runs = createRuns({
     loaded,

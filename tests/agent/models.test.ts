@@ -102,4 +102,14 @@ describe('no model configured', () => {
     await t.say('/status');
     expect(t.surface.texts().at(-1)).toMatch(/^model: not configured/m);
   });
+
+  it('a named model with no key (and no endpoint of its own) is said to lack its key, not to be missing', async () => {
+    t = await startTestCore({ model: { name: 'gpt-4o-mini', api_key: '', base_url: '' } });
+    await t.say('hi');
+    expect(t.surface.texts()).toEqual([
+      '⚠️ The model openai:gpt-4o-mini has no API key, so I cannot answer. Set model.api_key in kazma.yaml (or ' +
+        'OPENAI_API_KEY), or model.base_url for a local OpenAI-compatible server, and restart Kazma.',
+    ]);
+    expect(llm.requests).toHaveLength(0);
+  });
 });

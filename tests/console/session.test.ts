@@ -177,9 +177,9 @@ describe('console session', () => {
       title: 'Approve shell?',
       fields: [{ label: 'args', value: 'line 1\nline 2' }],
       buttons: [
-        { id: 'a', label: 'Once', style: 'primary' },
-        { id: 'b', label: 'Other', style: 'secondary' },
-        { id: 'c', label: 'Only', style: 'danger' },
+        { id: 'apv:g1:once', label: 'Once', style: 'primary' },
+        { id: 'q:other', label: 'Other', style: 'secondary' },
+        { id: 'q:only', label: 'Only', style: 'danger' },
       ],
     });
     // "Other" and "Only" cannot have "o" too: they get their position instead.
@@ -189,5 +189,20 @@ describe('console session', () => {
       '[approval]     line 2',
       '[approval] [o]nce / [2] other / [3] only?',
     ]);
+  });
+
+  it('labels only approval cards [approval]: a task status or an incident card is a [card]', () => {
+    const status = renderCard({
+      title: 'Task t1 is running',
+      fields: [{ label: 'step', value: '2 of 3' }],
+      buttons: [],
+    });
+    expect(status.split('\n')).toEqual(['[card] Task t1 is running', '[card]   step: 2 of 3']);
+    const incident = renderCard({
+      title: 'A task stalled',
+      fields: [],
+      buttons: [{ id: 'inc:i1:retry', label: 'Retry', style: 'primary' }],
+    });
+    expect(incident.split('\n')).toEqual(['[card] A task stalled', '[card] [r]etry?']);
   });
 });

@@ -68,6 +68,16 @@ describe('kazma hub', { timeout: 120_000 }, () => {
     });
   });
 
+  it('validate on an Agent Skill (a SKILL.md folder) says what it is and points at kazma agent-skills', async () => {
+    const agentSkill = writeAgentSkill(join(root, 'elsewhere'), 'haiku-writer');
+    const validate = await kazma(['hub', 'validate', agentSkill]);
+    expect(validate.stderr.trim()).toBe(
+      `kazma: ${agentSkill} is an Agent Skill (SKILL.md), not a Kazma skill package (skill.yaml): install it with ` +
+        `kazma agent-skills install ${agentSkill}; kazma agent-skills list says whether it loads`,
+    );
+    expect(validate.code).toBe(1);
+  });
+
   it('search says plainly that no hub is configured, and asks the hub at KAZMA_HUB_URL when set', async () => {
     const none = await kazma(['hub', 'search', 'weather']);
     expect(none).toMatchObject({ code: 1, stdout: '' });

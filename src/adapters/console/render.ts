@@ -1,10 +1,12 @@
-// Plain, greppable text for the terminal: every reply line starts with `kazma> `, every card line with
-// `[approval] `, so scripts can pick them out of the output.
+// Plain, greppable text for the terminal: every reply line starts with `kazma> `, every line of an approval
+// card with `[approval] ` and of any other card (a task's status, an incident) with `[card] `, so scripts
+// can pick them out of the output.
 import { DECISIONS } from '../../core/db/index.ts';
 import { type Card, type CardButton, visibleCard } from '../../core/surface/index.ts';
 
 export const REPLY_PREFIX = 'kazma> ';
 export const CARD_PREFIX = '[approval] ';
+export const OTHER_CARD_PREFIX = '[card] ';
 
 /** A reply as lines, each prefixed. */
 export function renderReply(text: string): string {
@@ -15,6 +17,11 @@ export function renderReply(text: string): string {
 }
 
 const DECISION_SUFFIX = new RegExp(`:(${DECISIONS.join('|')})$`);
+
+/** `[approval] ` for a card that asks for an approval decision (its buttons are decisions), else `[card] `. */
+export function cardPrefix(card: Card): string {
+  return card.buttons.some((button) => DECISION_SUFFIX.test(button.id)) ? CARD_PREFIX : OTHER_CARD_PREFIX;
+}
 
 /** Approval buttons are named by their decision in the terminal: `[o]nce / [a]lways / [d]eny`. */
 function wordOf(button: CardButton): string {
@@ -48,7 +55,8 @@ export function renderCard(shown: Card): string {
         .join(' / ')}?`,
     );
   }
-  return lines.map((line) => `${CARD_PREFIX}${line}`).join('\n');
+  const prefix = cardPrefix(shown);
+  return lines.map((line) => `${prefix}${line}`).join('\n');
 }
 
 function label(key: string, text: string): string {

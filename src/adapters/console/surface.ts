@@ -10,7 +10,7 @@ import type {
   Surface,
 } from '../../core/surface/index.ts';
 import { openLocalFile } from './attach.ts';
-import { CARD_PREFIX, REPLY_PREFIX, renderCard, renderReply } from './render.ts';
+import { cardPrefix, REPLY_PREFIX, renderCard, renderReply } from './render.ts';
 import { Terminal } from './terminal.ts';
 
 const THINKING = '⋯ thinking…';
@@ -28,6 +28,8 @@ export class ConsoleSurface implements Surface {
   readonly #terminal: Terminal;
   readonly #interactive: boolean;
   readonly #open = new Map<string, { ref: MessageRef; card: Card }>();
+  /** Each card as first sent, by message id: an edit is labelled as the card it edits. */
+  readonly #shown = new Map<string, Card>();
   #sent = 0;
   #thinking = false;
   /** The words of the draft being printed, by its reference: the next print adds to them. */
@@ -78,6 +80,9 @@ export class ConsoleSurface implements Surface {
 
   async sendCard(chat: ChatRef, card: Card): Promise<MessageRef> {
     const ref = { chat, id: `m${++this.#sent}` };
+    this.#shown.set(ref.id, card);
+    // A session prints many cards over hours; only recent ones are ever edited.
+    if (this.#shown.size > 500) this.#shown.delete(this.#shown.keys().next().value!);
     this.#write(renderCard(card));
     if (card.buttons.length > 0) this.#open.set(ref.id, { ref, card });
     return ref;
@@ -86,7 +91,9 @@ export class ConsoleSurface implements Surface {
   async editCard(ref: MessageRef, card: Card): Promise<void> {
     if (card.buttons.length === 0) this.#open.delete(ref.id);
     else this.#open.set(ref.id, { ref, card });
-    this.#write(`${CARD_PREFIX}${card.footer ?? `${card.title} (updated)`}`);
+    // A settled approval keeps its [approval] lines: the edit is told by the card it was, not its buttonless end.
+    const was = this.#shown.get(ref.id) ?? card;
+    this.#write(`${cardPrefix(was)}${card.footer ?? `${card.title} (updated)`}`);
   }
 
   /** Called while a turn runs: one "thinking…" line on a terminal, replaced by whatever is printed next. */

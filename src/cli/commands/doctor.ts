@@ -6,7 +6,7 @@ import type { ChatPlatform } from '../../core/surface/index.ts';
 import type { KazmaConfig } from '../../core/config/index.ts';
 import { openDatabase } from '../../core/db/index.ts';
 import { incidentLine, openIncidents, type IncidentRow } from '../../core/runs/index.ts';
-import { callSite, isModelConfigured, modelEntries, NO_MODEL, probeModel } from '../../core/agent/index.ts';
+import { callSite, isModelConfigured, modelEntries, probeModel, unconfiguredWarning } from '../../core/agent/index.ts';
 import { type DoctorCheck, doctorLine, runDoctorCheck } from '../../core/doctor.ts';
 import { embeddingsSettings, memoryDoctorCheck } from '../../core/memory/index.ts';
 import { parseRunAs, sandboxStatus } from '../../core/tools/index.ts';
@@ -74,7 +74,7 @@ Beside a running Kazma on the embedded database it checks that database through 
       run: async () => {
         const entry = modelEntries(config.model)[0]!;
         // No model is a choice (Kazma runs and says how to set one), not a broken install.
-        if (!isModelConfigured(entry)) return NO_MODEL;
+        if (!isModelConfigured(entry)) return unconfiguredWarning(entry);
         return probeModel(entry, callSite(entry, 'model', loaded.sources ?? {}), {
           timeoutMs: Math.min(config.model.timeout, 15_000),
         });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -88,6 +88,14 @@ it would load, 1 when not.`,
       if (parsed.config) allowed = loadOrExplain(parsed.config).config.skills.allow_unsigned;
     } catch (error) {
       return explain(error);
+    }
+    // A SKILL.md folder is an Agent Skill (instructions, no code): another kind, with its own command.
+    if (!existsSync(join(parsed.arg!, 'skill.yaml')) && existsSync(join(parsed.arg!, 'SKILL.md'))) {
+      process.stderr.write(
+        `kazma: ${parsed.arg} is an Agent Skill (SKILL.md), not a Kazma skill package (skill.yaml): install it with ` +
+          `kazma agent-skills install ${parsed.arg}; kazma agent-skills list says whether it loads\n`,
+      );
+      return EXIT.failure;
     }
     const report = inspectSkill(parsed.arg!, secretOf(), allowed);
     console.log(reportLine({ ...report, ...(report.manifest && { version: report.manifest.version }) }));

@@ -3,7 +3,7 @@
 import { discordChecks } from '../../adapters/discord/index.ts';
 import { slackChecks } from '../../adapters/slack/index.ts';
 import { telegramChecks } from '../../adapters/telegram/index.ts';
-import { callSite, isModelConfigured, NO_MODEL, probeModel } from '../../core/agent/index.ts';
+import { callSite, isModelConfigured, probeModel, unconfiguredWarning } from '../../core/agent/index.ts';
 import { configSchema } from '../../core/config/index.ts';
 import { type DoctorResult, runDoctorCheck } from '../../core/doctor.ts';
 import type { DiscordAnswers, ModelAnswers, SlackAnswers, TelegramAnswers } from './answers.ts';
@@ -11,7 +11,7 @@ import type { DiscordAnswers, ModelAnswers, SlackAnswers, TelegramAnswers } from
 /** The model answers with the key (doctor's probe); a warning when none was given. */
 export async function checkModel(model: ModelAnswers): Promise<DoctorResult> {
   const entry = { provider: model.provider, name: model.name, base_url: model.baseUrl, api_key: model.apiKey };
-  if (!isModelConfigured(entry)) return { name: 'model', ...NO_MODEL };
+  if (!isModelConfigured(entry)) return { name: 'model', ...unconfiguredWarning(entry) };
   return runDoctorCheck({
     name: 'model',
     run: () => probeModel(entry, callSite(entry, 'model', {}), { timeoutMs: 15_000 }),

@@ -111,7 +111,9 @@ export async function createAgent({
     ...(preferences && { preferred: (chat: string) => preferences.model(chat) }),
   });
   chains.current();
-  if (!chains.configured) logger.warn('no model is configured: every turn will answer with how to configure one');
+  if (chains.gap === 'name') logger.warn('no model is configured: every turn will answer with how to configure one');
+  if (chains.gap === 'key')
+    logger.warn(`the model ${chains.labels()[0]} has no API key: every turn will answer with how to set one`);
   const checkpointer = await createCheckpointer(database, {
     onPoolError: onDbError ?? ((err) => logger.warn({ err }, 'checkpointer connection lost')),
   });

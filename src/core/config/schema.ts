@@ -1,4 +1,3 @@
-import { isVaultPointer } from '../secrets/index.ts';
 import { z } from 'zod';
 import { CHAT_PLATFORMS, CONSOLE, PLATFORM_IDS, type Platform } from '../surface/index.ts';
 import { approvalPoliciesSchema, approvalRequireSchema } from './approval-policies-schema.ts';
@@ -10,6 +9,7 @@ import { tracingSchema } from './tracing-schema.ts';
 import { streamingSchema } from './streaming-schema.ts';
 import { uiSchema } from './ui-schema.ts';
 import { duration } from './duration.ts';
+import { serverUrl } from './server-url.ts';
 import { shellSchema } from './shell-schema.ts';
 
 /**
@@ -17,17 +17,6 @@ import { shellSchema } from './shell-schema.ts';
  * embedded PGlite and Redis). Keys in docs/architecture.md are the public contract: add keys freely, rename none.
  */
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
-
-/** A server's URL, or '' for the default: a URL of another scheme fails at load, naming its key. */
-function serverUrl(schemes: string[], what: string) {
-  return z
-    .string()
-    .default('')
-    .refine((url) => url === '' || isVaultPointer(url) || schemes.some((s) => url.startsWith(`${s}/`)), {
-      message: `expected ${what} or nothing`,
-    })
-    .refine((url) => url === '' || URL.canParse(url), { message: 'not a URL that can be parsed' });
-}
 
 // Platform ids are plain lowercase words, so they go into the pattern unescaped.
 const chatRef = z.string().regex(new RegExp(`^(${PLATFORM_IDS.join('|')}):[^:\\s]+(:[^:\\s]+)?$`), {
@@ -89,6 +78,8 @@ export const configSchema = z.strictObject({
     chats: z.array(chatRef).default([]),
     /** A stranger who writes in private gets a pairing code an operator can accept with `/pair`. */
     pairing: z.boolean().default(true),
+    /** A person's first direct message on a platform with no /start (Discord, Slack) is welcomed first. */
+    welcome: z.boolean().default(true),
   }),
   approvals: section({
     approvers: z.array(z.string()).default([]),

@@ -35,9 +35,9 @@ export type {
   OutboundFile,
   PartialAnswer,
   PrivateReplyOptions,
-  SendProgress,
   Surface,
 } from './types.ts';
+export type { SendProgress } from './send-progress.ts';
 export { visibleCard, visibleJson, visibleLine, visibleText } from './visible.ts';
 export { fitCard } from './fit-card.ts';
 export { REASON_FORM, REASON_MAX, reasonButtonId, reasonButtonTarget } from './reason-button.ts';

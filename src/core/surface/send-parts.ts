@@ -2,7 +2,8 @@
 // (send-time rendering); sending the parts, and going on after the ones an earlier attempt delivered, is
 // the same everywhere, so it is decided here.
 import { createHash } from 'node:crypto';
-import type { MessageRef, SendProgress } from './types.ts';
+import type { MessageRef } from './types.ts';
+import type { SendProgress } from './send-progress.ts';
 
 /** How one part goes out. */
 export interface PartPost {

@@ -1,5 +1,6 @@
 import { KazmaError } from '../errors.ts';
 import { parseChatRef, type ChatRef } from './ref.ts';
+import type { SendProgress } from './send-progress.ts';
 import type {
   Actor,
   Card,
@@ -8,7 +9,6 @@ import type {
   MessageRef,
   PartialAnswer,
   PrivateReplyOptions,
-  SendProgress,
   Surface,
 } from './types.ts';
 

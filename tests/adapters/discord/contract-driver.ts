@@ -40,7 +40,7 @@ export function botMessage(m: StoredMessage): BotMessage {
 
 export function discordDriver(options: Partial<HarnessOptions> = {}): DriverFactory {
   return async (llm) => {
-    const h: Harness = await startHarness({ modelBaseUrl: llm.baseURL, ...options });
+    const h: Harness = await startHarness({ modelBaseUrl: llm.baseURL, welcome: true, ...options });
     const tappedBy = new Map<string, string>(); // interaction id -> user id
     const injected = new Set<string>(); // messages the test wrote as the bot (selfSays): not the bot's replies
     let last:

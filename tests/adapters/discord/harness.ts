@@ -43,6 +43,11 @@ export interface HarnessOptions {
   guildMessages?: 'mention' | 'all';
   /** Extra kazma.yaml sections (merged over the defaults). */
   config?: Record<string, unknown>;
+  /**
+   * The welcome on a person's first DM (access.welcome). Off by default: these tests count the bot's
+   * messages in a DM; the surface contract turns it on and covers it.
+   */
+  welcome?: boolean;
   /** Reuse a database (restart tests); the harness then does not dispose it. */
   database?: FreshDatabase;
   fake?: FakeDiscord;
@@ -78,6 +83,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
+      welcome: options.welcome ?? false,
       operators: [
         { name: 'Maya', discord: MAYA.id },
         { name: 'Omar', discord: OMAR.id },

@@ -74,7 +74,7 @@ export async function clickDecision(
 
 export function slackDriver(options: Partial<SlackHarnessOptions> = {}): DriverFactory {
   return async (llm) => {
-    const h = await startSlackHarness({ modelBaseUrl: llm.baseURL, ...options });
+    const h = await startSlackHarness({ modelBaseUrl: llm.baseURL, welcome: true, ...options });
     const people = [MAYA, OMAR, LINA, SAM];
     const channels = new Set(people.map(dmOf));
     const taps: number[] = [];

@@ -27,6 +27,11 @@ export interface SlackHarnessOptions {
   modelBaseUrl: string;
   /** Extra kazma.yaml sections (merged over the defaults). */
   config?: Record<string, unknown>;
+  /**
+   * The welcome on a person's first DM (access.welcome). Off by default: these tests count the bot's
+   * messages in a DM; the surface contract turns it on and covers it.
+   */
+  welcome?: boolean;
   /** Reuse a database (outage tests); the harness then does not dispose it. */
   database?: FreshDatabase;
   /** Reuse a fake (restart tests); the harness then does not close it. */
@@ -60,6 +65,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     http: { port: 0 },
     model: { name: 'fake-model', base_url: options.modelBaseUrl, max_retries: 1 },
     access: {
+      welcome: options.welcome ?? false,
       operators: [
         { name: MAYA.name, slack: MAYA.id },
         { name: OMAR.name, slack: OMAR.id },

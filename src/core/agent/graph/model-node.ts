@@ -6,7 +6,7 @@ import { withOwnCallIds } from './call-ids.ts';
 import type { ModelChains } from '../model/chain-provider.ts';
 import { prepareContext, type ContextDeps } from './context.ts';
 import { ModelUnavailableError } from '../model/model-errors.ts';
-import { modelFailedText, NO_MODEL_TEXT } from '../runner/replies.ts';
+import { modelFailedText, NO_MODEL_TEXT, noKeyText } from '../runner/replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
 import { noticeMessage } from '../runner/transcript.ts';
 import { liveCallConfig } from '../../streaming/index.ts';
@@ -47,7 +47,7 @@ export function modelNode(deps: ModelNodeDeps) {
     });
     if (!chain)
       return {
-        messages: [...removals, noticeMessage(NO_MODEL_TEXT, `notice-${randomUUID()}`)],
+        messages: [...removals, noticeMessage(unconfiguredText(deps.chains, chat), `notice-${randomUUID()}`)],
         verdicts: {},
         answeredBy: null,
         ...remembered,
@@ -106,4 +106,9 @@ export function defaultSystemPrompt(
     const instructions = rules.length > 0 ? ["House instructions from this Kazma's operators:", ...rules] : [];
     return [base, ...(extra?.() ?? []), ...instructions].join('\n');
   };
+}
+
+/** The answer while no model can be called: no model at all, or a named one with no key. */
+function unconfiguredText(chains: ModelChains, chat: string | undefined): string {
+  return chains.gap === 'key' ? noKeyText(chains.labels(chat)[0] ?? 'configured') : NO_MODEL_TEXT;
 }

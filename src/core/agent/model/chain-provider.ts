@@ -1,7 +1,7 @@
 import type { KazmaConfig } from '../../config/index.ts';
 import type { ToolRegistry, ToolSpec } from '../../tools/index.ts';
 import { createModelChain, type ModelChain, type ModelChainOptions, type ModelToolSpec } from './model-chain.ts';
-import { isModelConfigured, modelEntries, modelLabel } from './model-factory.ts';
+import { isModelConfigured, modelEntries, modelGap, modelLabel } from './model-factory.ts';
 import type { ModelSettings } from './model-settings.ts';
 
 /**
@@ -56,6 +56,11 @@ export class ModelChains {
   /** True when the primary model has a name and a key or endpoint. */
   get configured(): boolean {
     return isModelConfigured(this.#options.settings);
+  }
+
+  /** What the primary model lacks (model-factory.ts modelGap); undefined when it can be called. */
+  get gap(): 'name' | 'key' | undefined {
+    return modelGap(this.#options.settings);
   }
 
   /** The models in the order tried in `chat` (default kazma.yaml's), e.g. `['openai:gpt-4o-mini', 'openai:backup']`. */

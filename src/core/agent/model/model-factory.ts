@@ -16,7 +16,16 @@ const NO_KEY_PLACEHOLDER = 'not-needed';
 
 /** A model entry can be called: it has a name and either a key or its own endpoint. */
 export function isModelConfigured(entry: Pick<ModelEntry, 'name' | 'api_key' | 'base_url'>): boolean {
-  return entry.name.trim() !== '' && (entry.api_key !== '' || entry.base_url !== '');
+  return modelGap(entry) === undefined;
+}
+
+/**
+ * What a model entry lacks before it can be called: `name` (no model at all), `key` (a named model on the
+ * provider's own endpoint with no API key), or undefined. A person is told the one they must set.
+ */
+export function modelGap(entry: Pick<ModelEntry, 'name' | 'api_key' | 'base_url'>): 'name' | 'key' | undefined {
+  if (entry.name.trim() === '') return 'name';
+  return entry.api_key === '' && entry.base_url === '' ? 'key' : undefined;
 }
 
 /** The URL a model entry is called at: its `base_url`, else its provider's own endpoint. */

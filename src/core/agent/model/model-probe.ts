@@ -2,7 +2,7 @@
 // that shows the endpoint answers, the key is accepted and the model exists — naming the URL and where
 // the key came from when something is wrong.
 import type { DoctorWarning } from '../../doctor.ts';
-import { endpointOf, isModelConfigured, modelLabel } from './model-factory.ts';
+import { endpointOf, isModelConfigured, modelGap, modelLabel } from './model-factory.ts';
 import { modelErrorHint, type ModelCallSite } from './model-errors.ts';
 import type { ModelEntry } from './model-settings.ts';
 
@@ -16,13 +16,31 @@ export const NO_MODEL: DoctorWarning = {
     'model.api_key and model.base_url',
 };
 
+/** Doctor's finding when the model is named but has no key and no endpoint of its own ("no key", not "no model"). */
+export function noKeyWarning(entry: Pick<ModelEntry, 'provider' | 'name'>): DoctorWarning {
+  const env = entry.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  return {
+    status: 'warn',
+    detail: `the model ${modelLabel(entry)} has no API key, so every turn answers with how to set one`,
+    fix: `Set ${env} in the environment (or model.api_key in kazma.yaml), or model.base_url for a local server`,
+  };
+}
+
+/** What doctor says of a model entry that cannot be called yet (model-factory.ts modelGap). */
+export function unconfiguredWarning(entry: ModelEntry): DoctorWarning {
+  return modelGap(entry) === 'key' ? noKeyWarning(entry) : NO_MODEL;
+}
+
 /** Checks one model entry; resolves with what answered, throws an Error saying what is wrong. */
 export async function probeModel(
   entry: ModelEntry,
   site: ModelCallSite,
   options: { timeoutMs?: number } = {},
 ): Promise<string> {
-  if (!isModelConfigured(entry)) throw new Error(`${NO_MODEL.detail}. ${NO_MODEL.fix}`);
+  if (!isModelConfigured(entry)) {
+    const { detail, fix } = unconfiguredWarning(entry);
+    throw new Error(`${detail}. ${fix}`);
+  }
   const base = endpointOf(entry).replace(/\/+$/, '');
   const anthropic = entry.provider === 'anthropic';
   const url = anthropic ? `${base}/v1/models/${encodeURIComponent(entry.name)}` : `${base}/models`;

@@ -6,6 +6,15 @@ export const NO_MODEL_TEXT =
   '⚠️ No model is configured, so I cannot answer. Set model.name and model.api_key in kazma.yaml ' +
   '(or model.base_url for a local OpenAI-compatible server) and restart Kazma.';
 
+/** Every turn's answer while the model is named but has no key (and no endpoint of its own). */
+export function noKeyText(model: string): string {
+  const env = model.startsWith('anthropic:') ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  return (
+    `⚠️ The model ${model} has no API key, so I cannot answer. Set model.api_key in kazma.yaml (or ${env}), ` +
+    'or model.base_url for a local OpenAI-compatible server, and restart Kazma.'
+  );
+}
+
 /** A turn whose model (and every fallback) failed. */
 export function modelFailedText(error: ModelUnavailableError): string {
   const attempts = `${error.attempts} attempt${error.attempts === 1 ? '' : 's'}`;

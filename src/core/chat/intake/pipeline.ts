@@ -72,8 +72,8 @@ export class InboundPipeline {
       return again ? { status: 'refused', done: again.told.then(() => 'refused' as const) } : settled('duplicate');
     }
     if (!(await this.#o.inbox.record(event, 'received'))) return this.#redelivered(event);
-    await this.#welcome(event, verdict.role);
-    return { status: 'accepted', done: this.#start(event) };
+    // The welcome is part of the event's work, not of its acceptance: the platform is acknowledged at once.
+    return { status: 'accepted', done: this.#welcome(event, verdict.role).then(() => this.#start(event)) };
   }
 
   /**
