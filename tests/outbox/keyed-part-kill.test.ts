@@ -52,7 +52,7 @@ it('killed after Discord took a part but before its answer: the next start does 
   const fake = await startFakeDiscord();
   cleanup.push(() => fake.close());
   const { llm, start } = await onPostgres(
-    `access: { operators: [{ name: Maya, discord: "${MAYA.id}" }] }
+    `access: { operators: [{ name: Maya, discord: "${MAYA.id}" }], welcome: false }
 discord: { enabled: true, token: "${fake.token}", api: "${fake.api}" }`,
   );
   const dm = DM_OF[MAYA.id]!;
@@ -92,7 +92,7 @@ it('the same on Slack: the resumed attempt finds the part by its key in the hist
   const fake = await startFakeSlack();
   cleanup.push(() => fake.close());
   const { llm, start } = await onPostgres(
-    `access: { operators: [{ name: Maya, slack: ${SLACK_MAYA.id} }] }
+    `access: { operators: [{ name: Maya, slack: ${SLACK_MAYA.id} }], welcome: false }
 slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }`,
   );
   const dm = dmOf(SLACK_MAYA);
