@@ -18,7 +18,8 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
   const db = base.database.db;
   const secrets = loaded.secrets;
   return {
-    gates: ({ states, limit }) => m.broker.list({ states, page: { limit } }),
+    gates: ({ states, limit, offset }) => m.broker.list({ states, page: { limit, ...(offset && { offset }) } }),
+    countGates: (states) => m.broker.count({ states }),
     card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
     refusal: (gate, actor) => m.access.approvalRefusal(actor, gate.requester),
     decide: (input) => m.approvals.decider.decide(input),

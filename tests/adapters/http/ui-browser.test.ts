@@ -200,6 +200,50 @@ describe('the web page in Chromium', () => {
     }
   });
 
+  it('pages the pending approvals: 50 a page, how many in all, next and previous, kept live', async () => {
+    const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+    // Chatless gates but the first: no cards anywhere, only the page (and /approvals) shows them.
+    const gates = [];
+    for (let i = 0; i < 60; i++)
+      gates[i] = await k.kazma.core.approvals.open({
+        threadId: 'paging',
+        interruptId: `paging-${i}`,
+        ...(i === 0 && { chat: `telegram:${MAYA.id}` as const }),
+        requester,
+        call: {
+          kind: 'tool_approval',
+          callId: `p${i}`,
+          tool: 'launch',
+          args: { target: `paged-${i}` },
+          tier: 'danger',
+          reason: '',
+        },
+      });
+    const total = (await k.kazma.core.approvals.list()).length;
+    expect(total).toBeGreaterThanOrEqual(60);
+    const { page, context } = await signedIn();
+    await page.waitForSelector('body[data-live=on]');
+    expect(await page.locator('article[data-gate]').count()).toBe(50);
+    expect(await page.textContent('.paging')).toContain(`Showing 1–50 of ${total} pending`);
+    expect(await page.locator('a[rel=prev]').count()).toBe(0);
+    await Promise.all([page.waitForURL(`${base}/ui/approvals?page=2`), page.click('a[rel=next]')]);
+    expect(await page.locator('article[data-gate]').count()).toBe(total - 50);
+    expect(await page.textContent('.paging')).toContain(`Showing 51–${total} of ${total} pending`);
+    expect(await page.textContent('main')).toContain('paged-59');
+    expect(await page.locator('a[rel=next]').count()).toBe(0);
+    // A decision elsewhere (its card edited on Telegram) redraws page 2, still page 2, one fewer in all.
+    await k.kazma.core.approvals.decide({ gateId: gates[0]!.gateId, decision: 'deny', actor: requester, reason: 'x' });
+    await expect.poll(() => page.textContent('.paging')).toContain(`of ${total - 1} pending`);
+    expect(new URL(page.url()).search).toBe('?page=2');
+    await Promise.all([page.waitForURL(`${base}/ui/approvals`), page.click('a[rel=prev]')]);
+    expect(await page.locator('article[data-gate]').count()).toBe(50);
+    // A page past the end shows the last one.
+    await page.goto(`${base}/ui/approvals?page=99`);
+    expect(await page.textContent('.paging')).toContain(`Showing 51–${total - 1} of ${total - 1} pending`);
+    await k.kazma.core.approvals.supersede('paging', 'the paging test is over');
+    await context.close();
+  });
+
   it('rate-limits sign-in: after five wrong tokens even the right one waits', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
