@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateAttempts } from '../../../src/core/approvals/index.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { launch, launchTool } from '../../approvals/helpers.ts';
@@ -241,6 +242,45 @@ describe('the web page in Chromium', () => {
     await page.goto(`${base}/ui/approvals?page=99`);
     expect(await page.textContent('.paging')).toContain(`Showing 51–${total - 1} of ${total - 1} pending`);
     await k.kazma.core.approvals.supersede('paging', 'the paging test is over');
+    await context.close();
+  });
+
+  it('pages the history 50 at a time, newest first, keeping the filters across pages', async () => {
+    const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+    for (let i = 0; i < 60; i++)
+      await k.kazma.core.approvals.open({
+        threadId: 'history-paging',
+        interruptId: `history-${i}`,
+        requester,
+        call: {
+          kind: 'tool_approval',
+          callId: `h${i}`,
+          tool: 'launch',
+          args: { target: `h-${i}` },
+          tier: 'danger',
+          reason: '',
+        },
+      });
+    await k.kazma.core.approvals.supersede('history-paging', 'the history test');
+    const superseded = (await gateAttempts(k.database.db, { limit: 10_000, outcome: 'superseded' })).map(
+      (a) => a.gateId,
+    );
+    expect(superseded.length).toBeGreaterThanOrEqual(60);
+    const { page, context } = await signedIn('/ui/history?outcome=superseded');
+    const shown = () => page.$$eval('tbody tr', (rows) => rows.map((row) => row.getAttribute('data-gate')));
+    const outcomes = () => page.$$eval('tbody tr', (rows) => rows.map((row) => row.getAttribute('data-outcome')));
+    expect(await shown()).toEqual(superseded.slice(0, 50));
+    expect(await page.locator('a[rel=prev]').count()).toBe(0);
+    await page.click('a[rel=next]');
+    await page.waitForURL(/before=/);
+    expect(new URL(page.url()).searchParams.get('outcome')).toBe('superseded');
+    expect(await page.inputValue('select[name=outcome]')).toBe('superseded');
+    expect(await shown()).toEqual(superseded.slice(50, 100));
+    expect(new Set(await outcomes())).toEqual(new Set(['superseded']));
+    await page.click('a[rel=prev]');
+    await page.waitForURL(/after=/);
+    expect(new URL(page.url()).searchParams.get('outcome')).toBe('superseded');
+    expect(await shown()).toEqual(superseded.slice(0, 50));
     await context.close();
   });
 

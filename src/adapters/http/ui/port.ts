@@ -8,6 +8,8 @@ import type { Actor, Card } from '../../../core/surface/index.ts';
 
 /** One attempt in the decision audit trail (table `decision_audit`). */
 export interface AuditView {
+  /** Later attempts have larger ids: a page's cursor. */
+  id: number;
   subjectId: string;
   who?: string;
   platform?: string;
@@ -76,8 +78,17 @@ export interface UiCore {
   refusal(gate: Gate, actor: Actor): string | undefined;
   /** THE decision, as a tap or the approvals API makes it. */
   decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
-  /** Newest attempts first. */
-  audit(filter: { limit: number; outcome?: string; subjectId?: string }): Promise<AuditView[]>;
+  /**
+   * Newest attempts first, at most `limit`: the newest older than `before`, or the oldest newer than
+   * `after` (an attempt's id), or the newest of all.
+   */
+  audit(filter: {
+    limit: number;
+    outcome?: string;
+    subjectId?: string;
+    before?: number;
+    after?: number;
+  }): Promise<AuditView[]>;
   tasks(): Promise<TaskView[]>;
   cancelTask(id: string): Promise<ActionResult>;
   schedules(): Promise<ScheduleView[]>;
