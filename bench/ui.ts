@@ -101,6 +101,7 @@ const ui = webUi({
     setTool: stub,
     servers: async () => [],
     settings: () => ({}),
+    runtime: async () => ({ saved: [], changes: [] }),
     changes: (listener) => (watchers.add(listener), () => watchers.delete(listener)),
   },
 });

@@ -112,6 +112,25 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
         },
         { secrets },
       ),
+    runtime: async (limit) => {
+      const [saved, changes] = await Promise.all([m.settings.settings.list(), m.settings.settings.changes(limit)]);
+      return maskSecrets(
+        {
+          saved: saved.map((s) => ({
+            key: s.key,
+            value: s.value,
+            at: s.updatedAt,
+            ...(s.updatedBy && { by: s.updatedBy }),
+          })),
+          changes: changes.map(({ actor, ...change }) => ({
+            who: actor.operator ?? actor.displayName ?? actor.id,
+            platform: actor.platform,
+            ...change,
+          })),
+        },
+        { secrets },
+      );
+    },
     changes: (listener) => base.outbox.watch(listener),
   };
 }

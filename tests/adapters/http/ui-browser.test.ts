@@ -183,6 +183,26 @@ describe('the web page in Chromium', () => {
     await context.close();
   });
 
+  it('the settings page lists what /config changed at run time, by whom and when', async () => {
+    const before = telegram.messages(MAYA.id).length;
+    telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: '/config prompt set --here Answer in verse — شعراً' });
+    await eventually(
+      async () => telegram.messages(MAYA.id).slice(before),
+      (ms) => ms.find((m) => m.text?.includes('in this chat')),
+      'the /config reply',
+    );
+    const { page, context } = await signedIn('/ui/settings');
+    const row = page.locator(`tr[data-key="prompt@telegram:${MAYA.id}"]`);
+    expect(await row.textContent()).toContain('Answer in verse — شعراً');
+    expect(await row.locator('.by').textContent()).toBe('Maya');
+    expect(await row.locator('.at').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const change = page.locator('tr[data-change]', { hasText: '/config prompt set' }).first();
+    expect(await change.locator('.by').textContent()).toBe('maya');
+    expect(await change.textContent()).toContain('Telegram');
+    expect(await change.textContent()).toContain('Answer in verse');
+    await context.close();
+  });
+
   it('takes screenshots of every page at desktop and phone width, Arabic content right to left', async () => {
     await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
     for (const [width, viewport] of [

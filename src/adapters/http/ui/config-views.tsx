@@ -1,4 +1,3 @@
-import { visibleJson } from '../../../core/surface/index.ts';
 import type { ViewContext } from './approvals-view.tsx';
 import { Csrf, Notice } from './layout.tsx';
 
@@ -50,16 +49,6 @@ export async function toolsView(ctx: ViewContext) {
           {server.lastError && <pre dir="auto">{server.lastError}</pre>}
         </article>
       ))}
-    </>
-  );
-}
-
-/** The configuration as loaded, with the switches `/config` changed since; every secret masked. */
-export function settingsView(ctx: ViewContext) {
-  return (
-    <>
-      <h1>Settings</h1>
-      <pre dir="auto">{visibleJson(ctx.core.settings(), 2)}</pre>
     </>
   );
 }

@@ -64,6 +64,25 @@ export interface ServerView {
   lastError?: string;
 }
 
+/** A setting saved at run time over kazma.yaml's key (table `settings`), its value masked. */
+export interface SavedSettingView {
+  key: string;
+  value: unknown;
+  by?: string;
+  at: Date;
+}
+
+/** One change `/config` or this page made (table `config_audit`), masked. */
+export interface ConfigChangeView {
+  /** The operator's name, else the person's display name or id. */
+  who: string;
+  platform: string;
+  chat: string;
+  command: string;
+  detail?: string;
+  at: Date;
+}
+
 /** The answer to an action taken on the page: what happened, in words for the operator. */
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
@@ -101,6 +120,8 @@ export interface UiCore {
   servers(): Promise<ServerView[]>;
   /** The configuration as loaded, with what `/config` changed since, secrets masked. */
   settings(): unknown;
+  /** What run time changed: every saved setting, and the newest `limit` changes with who made them. */
+  runtime(limit: number): Promise<{ saved: SavedSettingView[]; changes: ConfigChangeView[] }>;
   /** Calls `listener` whenever the outbox dispatches (a card posted or edited anywhere); returns the unsubscriber. */
   changes(listener: () => void): () => void;
 }
