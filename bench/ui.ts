@@ -100,6 +100,8 @@ const ui = webUi({
     tools: () => [],
     setTool: stub,
     servers: async () => [],
+    addServer: stub,
+    skills: () => [],
     settings: () => ({}),
     runtime: async () => ({ saved: [], changes: [] }),
     changes: (listener) => (watchers.add(listener), () => watchers.delete(listener)),

@@ -4,11 +4,12 @@ import { webUi } from '../adapters/http/index.ts';
 import { gateAttempts, gateCard } from '../core/approvals/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { openIncidents } from '../core/runs/index.ts';
-import { maskSecrets } from '../core/secrets/index.ts';
+import { maskSecrets, maskText } from '../core/secrets/index.ts';
 import { recentTasks } from '../core/tasks/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
 import type { AssembleOptions } from './options.ts';
+import { remoteServerAdder } from './ui-mcp.ts';
 
 type UiOptions = Parameters<typeof webUi>[0];
 
@@ -17,6 +18,7 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
   const { loaded } = options;
   const db = base.database.db;
   const secrets = loaded.secrets;
+  const addServer = remoteServerAdder({ loaded, settings: m.settings.settings, vault: base.vault.vault });
   return {
     gates: ({ states, limit, offset }) => m.broker.list({ states, page: { limit, ...(offset && { offset }) } }),
     countGates: (states) => m.broker.count({ states }),
@@ -103,6 +105,15 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
         transport: s.transport,
         toolCount: s.toolCount,
         ...(s.lastError && { lastError: s.lastError }),
+      })),
+    addServer: ({ form, actor }) => addServer(form, actor),
+    skills: () =>
+      m.skills.list().map((s) => ({
+        name: s.name,
+        status: s.status,
+        on: s.on,
+        tools: s.toolNames,
+        ...(s.note && { note: maskText(s.note, secrets) }),
       })),
     settings: () =>
       maskSecrets(

@@ -3,6 +3,7 @@
 // the one first-decision-wins decision (the tool runs once, the Telegram card is edited), a tap on Telegram
 // redraws the open page without a reload, forms without the session or CSRF token change nothing, and the
 // arguments are shown whole. Screenshots of each page, at desktop and phone width, go to tests/.artifacts/ui.
+import { appendFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -11,6 +12,8 @@ import { gateAttempts } from '../../../src/core/approvals/index.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { launch, launchTool } from '../../approvals/helpers.ts';
+import { everythingHttp } from '../../mcp/servers.ts';
+import { SECRET, sign, skillsRoot, toolSource, writeSkill } from '../../skills/skill-folders.ts';
 import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { REPO_ROOT } from '../../helpers/repo-root.ts';
@@ -29,8 +32,15 @@ let browser: Browser;
 let base: string;
 const tool = launchTool();
 
+const skills = skillsRoot();
+
 beforeAll(async () => {
   [llm, telegram] = await Promise.all([startFakeLlm(), startFakeTelegram()]);
+  // One skill signed with this install's secret (verified), one changed after signing (refused).
+  sign(writeSkill(skills, 'greeter', { tools: [toolSource('greet')] }));
+  const tampered = writeSkill(skills, 'tampered', { tools: [toolSource('tampered_tool')] });
+  sign(tampered);
+  appendFileSync(join(tampered, 'lib/words.mjs'), 'export const leak = 1;\n');
   k = await startAssembled(
     {
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
@@ -39,8 +49,9 @@ beforeAll(async () => {
       // No worker takes tasks: they stay queued (to cancel one, and for another to stall into an incident).
       jobs: { concurrency: { swarm: 0 } },
       runs: { stall_after: { task: '1s' } },
+      skills: { paths: [skills] },
     },
-    { tools: [tool.tool] },
+    { tools: [tool.tool], env: { KAZMA_SECRET: SECRET, KAZMA_VAULT_KEY: 'ui-browser-test-vault-key' } },
   );
   base = `http://127.0.0.1:${k.kazma.http.port}`;
   // Root in a container: Chromium's own sandbox needs user namespaces it may not get.
@@ -51,6 +62,7 @@ afterAll(async () => {
   await browser?.close();
   await k?.close();
   await Promise.all([llm?.close(), telegram?.close()]);
+  rmSync(skills, { recursive: true, force: true });
 });
 
 /** A signed-in page at `path` (a context of its own: its own cookie). */
@@ -180,6 +192,35 @@ describe('the web page in Chromium', () => {
     expect(k.kazma.core.tools.disabled.has('launch')).toBe(true);
     await page.locator('tr[data-tool=launch] button').click();
     await expect.poll(() => page.getAttribute('tr[data-tool=launch]', 'data-on')).toBe('true');
+    await context.close();
+  });
+
+  it('the tools page shows each skill verified or refused, and adds a remote MCP server after trying it', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    expect(await page.getAttribute('tr[data-skill=greeter]', 'data-status')).toBe('verified');
+    expect(await page.getAttribute('tr[data-skill=tampered]', 'data-status')).toBe('refused');
+    expect(await page.textContent('tr[data-skill=tampered]')).toContain('does not match its checksum');
+    const server = await everythingHttp();
+    try {
+      const form = page.locator('form#add-mcp');
+      await form.locator('input[name=name]').fill('remote');
+      await form.locator('input[name=url]').fill(server.url);
+      await form.locator('input[name=bearer]').fill('remote-bearer-secret-0123456789');
+      await form.locator('button[type=submit]').click();
+      await expect
+        .poll(() => page.textContent('.notice'), { timeout: 30_000 })
+        .toMatch(/Saved MCP server "remote" with \d+ tools/);
+      expect(await page.textContent('.notice')).toContain('moved into the vault: auth.bearer');
+      // The running Kazma follows the settings and starts it.
+      await expect
+        .poll(async () => (await page.reload(), page.getAttribute('article[data-server=remote]', 'data-state')), {
+          timeout: 20_000,
+        })
+        .toBe('running');
+      expect(await page.content()).not.toContain('remote-bearer-secret-0123456789');
+    } finally {
+      await server.stop();
+    }
     await context.close();
   });
 

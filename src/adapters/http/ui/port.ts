@@ -64,6 +64,29 @@ export interface ServerView {
   lastError?: string;
 }
 
+/** A skill folder and its verdict: verified (signed with this install's secret), unsigned (allowed by name), refused or failed. */
+export interface SkillStateView {
+  name: string;
+  status: string;
+  /** Why it was refused or failed, or the warning an unsigned one carries. */
+  note?: string;
+  on: boolean;
+  tools: string[];
+}
+
+/** The "add an MCP server" form's fields as sent (a hand-made request may carry more than the form has). */
+export interface ServerForm {
+  name: string;
+  url: string;
+  transport: string;
+  bearer: string;
+  /** `Name: value`. */
+  header: string;
+  trust: string;
+  /** Not on the form: a stdio server's command, which the page refuses. */
+  command: string;
+}
+
 /** A setting saved at run time over kazma.yaml's key (table `settings`), its value masked. */
 export interface SavedSettingView {
   key: string;
@@ -118,6 +141,10 @@ export interface UiCore {
   tools(): ToolView[];
   setTool(input: { name: string; on: boolean; actor: Actor }): Promise<ActionResult>;
   servers(): Promise<ServerView[]>;
+  /** `kazma mcp add`'s checks, then saved as the CLI saves it: remote (http/sse) servers only. */
+  addServer(input: { form: ServerForm; actor: Actor }): Promise<ActionResult>;
+  /** Every skill folder found at start, with its verification verdict. */
+  skills(): SkillStateView[];
   /** The configuration as loaded, with what `/config` changed since, secrets masked. */
   settings(): unknown;
   /** What run time changed: every saved setting, and the newest `limit` changes with who made them. */
