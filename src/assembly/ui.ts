@@ -14,7 +14,13 @@ import { remoteServerAdder } from './ui-mcp.ts';
 type UiOptions = Parameters<typeof webUi>[0];
 
 /** The page's core, from the modules' faces. */
-export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: Clock): UiOptions['core'] {
+export function uiCore(
+  base: Base,
+  m: Modules,
+  options: AssembleOptions,
+  clock: Clock,
+  listeners: Set<() => void>,
+): UiOptions['core'] {
   const { loaded } = options;
   const db = base.database.db;
   const secrets = loaded.secrets;
@@ -142,20 +148,58 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
         { secrets },
       );
     },
-    changes: (listener) => base.outbox.watch(listener),
+    changes: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * What tells the page's listeners that something changed: this process's outbox dispatches, and on
+ * PostgreSQL every process's (LISTEN); the live script coalesces the two of a local change. `stop` ends both.
+ */
+function changeFeed(
+  base: Base,
+  logger: AssembleOptions['logger'],
+): { listeners: Set<() => void>; stop(): Promise<void> } {
+  const listeners = new Set<() => void>();
+  const tell = () => {
+    for (const listener of listeners) listener();
+  };
+  const local = base.outbox.watch(tell);
+  const listening = base.database.changes?.listen(tell).catch((error: unknown) => {
+    // Without it the page still redraws on this process's changes, and on reload.
+    logger.warn({ err: error }, 'web page: LISTEN failed; changes by other processes show on reload');
+    return undefined;
+  });
+  return {
+    listeners,
+    stop: async () => {
+      local();
+      await (await listening)?.();
+    },
   };
 }
 
 /** Builds the page for `kazma start` (not a worker, and `ui.enabled`). */
 export function createUi(base: Base, m: Modules, options: AssembleOptions, clock: Clock) {
   const { config } = options.loaded;
-  return webUi({
+  const feed = changeFeed(base, options.logger);
+  const ui = webUi({
     readToken: config.http.api_token,
     operators: config.access.operators,
     db: base.database.db,
     clock,
     sessionTtlMs: config.ui.session_ttl,
     secureCookies: config.http.secure_cookies,
-    core: uiCore(base, m, options, clock),
+    core: uiCore(base, m, options, clock, feed.listeners),
   });
+  return {
+    app: ui.app,
+    stop: async () => {
+      ui.stop();
+      await feed.stop();
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { StartupError } from '../errors.ts';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
+import { type ChangeSignal, pgChangeSignal } from './change-signal.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
 import {
@@ -36,6 +37,8 @@ export interface Database {
    * it.
    */
   onStatementError(listener: StatementErrorListener): () => void;
+  /** PostgreSQL only: the cluster-wide "something changed" signal the web page redraws on. */
+  readonly changes?: ChangeSignal;
   close(): Promise<void>;
 }
 
@@ -159,6 +162,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       }) as Promise<Awaited<ReturnType<typeof fn>>>,
     ping: async () => void (await db.execute(sql`select 1`)),
     onStatementError: (listener) => errors.listen(listener),
+    changes: pgChangeSignal(client),
     close: () => client.end({ timeout: 5 }),
   };
 }
