@@ -5,7 +5,6 @@
 import { type McpServerConfig, trustIssues } from '../config/index.ts';
 import { maskText } from '../secrets/index.ts';
 import type { VaultPort } from '../vault/index.ts';
-import { connectServer } from './connection.ts';
 import { McpStartError } from './errors.ts';
 import { plainSecrets, resolveSecrets, stashSecrets } from './secrets.ts';
 
@@ -24,6 +23,8 @@ export async function tryServer(server: McpServerConfig, o: VetOptions): Promise
   const resolved = await resolveSecrets(server, o.vault);
   const mask = (text: string) => maskText(text, [...o.secrets, ...resolved.secrets]);
   try {
+    // Loaded when a server is tried, as the manager loads it: the MCP SDK is not read at start.
+    const { connectServer } = await import('./connection.ts');
     const connection = await connectServer(resolved.server, { env: o.env });
     await connection.close();
     return { ok: true, tools: connection.tools.map((t) => t.name) };

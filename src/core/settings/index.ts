@@ -1,5 +1,5 @@
 // The public face of core/settings.
 export { serverLine, toolLine } from './commands.ts';
 export { LocalChanges } from './local-changes.ts';
-export { type ConfigChange, RuntimeSettings, type SavedSetting } from './store.ts';
+export { RuntimeSettings } from './store.ts';
 export { ToolsOverlay } from './tools-overlay.ts';
