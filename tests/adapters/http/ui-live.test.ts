@@ -4,35 +4,35 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { kazmasOnOneDatabase } from '../../helpers/assembled.ts';
+import { eventually } from '../../helpers/eventually.ts';
 
 const MAYA_TOKEN = 'maya-web-token-0123456789abcdef';
 const config = { access: { operators: [{ name: 'maya', telegram: '42', api_token: MAYA_TOKEN }] } };
 const kazmas = kazmasOnOneDatabase('postgres');
 const MAYA = { platform: 'telegram', id: '42', displayName: 'Maya' };
 
-/** Reads an event stream; `next(name)` resolves at the next event of that name. */
+/** Reads an event stream as it comes; `next(name)` resolves at the next event of that name. */
 function events(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let seen = '';
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      seen += decoder.decode(value);
+    }
+  })().catch(() => {});
   return {
     async next(name: string, timeoutMs: number): Promise<void> {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        const at = seen.indexOf(`event: ${name}`);
-        if (at >= 0) {
-          seen = seen.slice(at + name.length + 7);
-          return;
-        }
-        const left = deadline - performance.now();
-        if (left <= 0) throw new Error(`no ${name} event within ${timeoutMs} ms`);
-        const chunk = await Promise.race([
-          reader.read(),
-          new Promise<undefined>((ok) => setTimeout(() => ok(undefined), left)),
-        ]);
-        if (chunk?.done) throw new Error('the event stream ended');
-        if (chunk) seen += decoder.decode(chunk.value);
-      }
+      const tag = `event: ${name}`;
+      await eventually(
+        async () => seen,
+        (text) => text.includes(tag),
+        `a ${name} event`,
+        { timeoutMs, intervalMs: 10 },
+      );
+      seen = seen.slice(seen.indexOf(tag) + tag.length);
     },
     drain: () => {
       seen = '';

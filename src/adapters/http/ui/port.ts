@@ -64,7 +64,10 @@ export interface ServerView {
   lastError?: string;
 }
 
-/** A skill folder and its verdict: verified (signed with this install's secret), unsigned (allowed by name), refused or failed. */
+/**
+ * A skill folder and its verdict: verified (signed with this install's secret), unsigned (allowed by
+ * name), refused or failed.
+ */
 export interface SkillStateView {
   name: string;
   status: string;
