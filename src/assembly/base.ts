@@ -65,6 +65,10 @@ export async function openBase(options: AssembleOptions, lifecycle: Lifecycle, c
   const delivery = outboxDeliveryJob({ db: database.db, surfaces, clock, queue: jobs });
   kinds.register(delivery);
   const outbox = new JobOutboxDispatcher({ queue: jobs, kind: delivery, db: database.db, surfaces, logger });
+  // Every process (workers too) tells the database when it dispatches: the web page of every other
+  // process on it redraws (LISTEN/NOTIFY on PostgreSQL; PGlite has one process and needs none).
+  const { changes } = database;
+  if (changes) outbox.watch(() => changes.notify());
   const replies = new ReplyOutbox({ db: database.db, surfaces, dispatcher: outbox, clock, logger });
   return { database, vault, redis, processName, kinds, deps, jobs, meter, surfaces, outbox, replies };
 }

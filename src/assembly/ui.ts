@@ -4,21 +4,30 @@ import { webUi } from '../adapters/http/index.ts';
 import { gateAttempts, gateCard } from '../core/approvals/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { openIncidents } from '../core/runs/index.ts';
-import { maskSecrets } from '../core/secrets/index.ts';
+import { maskSecrets, maskText } from '../core/secrets/index.ts';
 import { recentTasks } from '../core/tasks/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
 import type { AssembleOptions } from './options.ts';
+import { remoteServerAdder } from './ui-mcp.ts';
 
 type UiOptions = Parameters<typeof webUi>[0];
 
 /** The page's core, from the modules' faces. */
-export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: Clock): UiOptions['core'] {
+export function uiCore(
+  base: Base,
+  m: Modules,
+  options: AssembleOptions,
+  clock: Clock,
+  listeners: Set<() => void>,
+): UiOptions['core'] {
   const { loaded } = options;
   const db = base.database.db;
   const secrets = loaded.secrets;
+  const addServer = remoteServerAdder({ loaded, settings: m.settings.settings, vault: base.vault.vault });
   return {
-    gates: ({ states, limit }) => m.broker.list({ states, page: { limit } }),
+    gates: ({ states, limit, offset }) => m.broker.list({ states, page: { limit, ...(offset && { offset }) } }),
+    countGates: (states) => m.broker.count({ states }),
     card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
     refusal: (gate, actor) => m.access.approvalRefusal(actor, gate.requester),
     decide: (input) => m.approvals.decider.decide(input),
@@ -103,6 +112,15 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
         toolCount: s.toolCount,
         ...(s.lastError && { lastError: s.lastError }),
       })),
+    addServer: ({ form, actor }) => addServer(form, actor),
+    skills: () =>
+      m.skills.list().map((s) => ({
+        name: s.name,
+        status: s.status,
+        on: s.on,
+        tools: s.toolNames,
+        ...(s.note && { note: maskText(s.note, secrets) }),
+      })),
     settings: () =>
       maskSecrets(
         {
@@ -111,20 +129,77 @@ export function uiCore(base: Base, m: Modules, options: AssembleOptions, clock: 
         },
         { secrets },
       ),
-    changes: (listener) => base.outbox.watch(listener),
+    runtime: async (limit) => {
+      const [saved, changes] = await Promise.all([m.settings.settings.list(), m.settings.settings.changes(limit)]);
+      return maskSecrets(
+        {
+          saved: saved.map((s) => ({
+            key: s.key,
+            value: s.value,
+            at: s.updatedAt,
+            ...(s.updatedBy && { by: s.updatedBy }),
+          })),
+          changes: changes.map(({ actor, ...change }) => ({
+            who: actor.operator ?? actor.displayName ?? actor.id,
+            platform: actor.platform,
+            ...change,
+          })),
+        },
+        { secrets },
+      );
+    },
+    changes: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * What tells the page's listeners that something changed: this process's outbox dispatches, and on
+ * PostgreSQL every process's (LISTEN); the live script coalesces the two of a local change. `stop` ends both.
+ */
+function changeFeed(
+  base: Base,
+  logger: AssembleOptions['logger'],
+): { listeners: Set<() => void>; stop(): Promise<void> } {
+  const listeners = new Set<() => void>();
+  const tell = () => {
+    for (const listener of listeners) listener();
+  };
+  const local = base.outbox.watch(tell);
+  const listening = base.database.changes?.listen(tell).catch((error: unknown) => {
+    // Without it the page still redraws on this process's changes, and on reload.
+    logger.warn({ err: error }, 'web page: LISTEN failed; changes by other processes show on reload');
+    return undefined;
+  });
+  return {
+    listeners,
+    stop: async () => {
+      local();
+      await (await listening)?.();
+    },
   };
 }
 
 /** Builds the page for `kazma start` (not a worker, and `ui.enabled`). */
 export function createUi(base: Base, m: Modules, options: AssembleOptions, clock: Clock) {
   const { config } = options.loaded;
-  return webUi({
+  const feed = changeFeed(base, options.logger);
+  const ui = webUi({
     readToken: config.http.api_token,
     operators: config.access.operators,
     db: base.database.db,
     clock,
     sessionTtlMs: config.ui.session_ttl,
     secureCookies: config.http.secure_cookies,
-    core: uiCore(base, m, options, clock),
+    core: uiCore(base, m, options, clock, feed.listeners),
   });
+  return {
+    app: ui.app,
+    stop: async () => {
+      ui.stop();
+      await feed.stop();
+    },
+  };
 }

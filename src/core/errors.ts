@@ -43,6 +43,7 @@ export type KazmaErrorCode =
   | 'mcp_command_not_found'
   | 'mcp_secret_unresolved'
   | 'mcp_start_failed'
+  | 'mcp_stdio_refused'
   | 'mcp_unknown_server'
   | 'model_no_tools'
   | 'model_not_configured'

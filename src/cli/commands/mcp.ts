@@ -1,15 +1,6 @@
-import { trustIssues, mcpServerSchema, type McpServerConfig } from '../../core/config/index.ts';
-import {
-  connectServer,
-  McpStartError,
-  listServers,
-  maskServer,
-  plainSecrets,
-  resolveSecrets,
-  stashSecrets,
-} from '../../core/mcp/index.ts';
+import { mcpServerSchema } from '../../core/config/index.ts';
+import { listServers, maskServer, type Tried, tryServer, vetServer } from '../../core/mcp/index.ts';
 import { maskText } from '../../core/secrets/index.ts';
-import type { VaultPort } from '../../core/vault/index.ts';
 import { serverLine } from '../../core/settings/index.ts';
 import { EXIT, explain, loadOrExplain, type Subcommand } from '../common.ts';
 import { parseAddArgs } from './mcp-args.ts';
@@ -44,25 +35,12 @@ async function withAdmin(
   }
 }
 
-/** Connects, lists the tools and closes; prints the error and the server's stderr when it fails. */
-async function tryServer(
-  server: McpServerConfig,
-  vault: VaultPort,
-  env: Readonly<Record<string, string | undefined>>,
-  secrets: readonly string[],
-): Promise<string[] | undefined> {
-  const resolved = await resolveSecrets(server, vault);
-  const mask = (text: string) => maskText(text, [...secrets, ...resolved.secrets]);
-  try {
-    const connection = await connectServer(resolved.server, { env });
-    await connection.close();
-    return connection.tools.map((t) => t.name);
-  } catch (error) {
-    console.error(`✗ ${mask(error instanceof Error ? error.message : String(error))}`);
-    if (error instanceof McpStartError && error.stderr)
-      console.error(`  the server's stderr:\n${mask(error.stderr).replace(/^/gm, '    ')}`);
-    return undefined;
-  }
+/** Prints why a server did not start (masked) and its stderr; returns its tools when it did. */
+function told(tried: Tried): string[] | undefined {
+  if (tried.ok) return tried.tools;
+  console.error(`✗ ${tried.message}`);
+  if (tried.stderr) console.error(`  the server's stderr:\n${tried.stderr.replace(/^/gm, '    ')}`);
+  return undefined;
 }
 
 export const mcpAdd: Subcommand = {
@@ -91,26 +69,14 @@ into the vault. "npm install -g X" is run as "npx -y X". Saved in the database, 
       return EXIT.usage;
     }
     return withAdmin(parsed.config, async ({ servers, vault }, env, secrets) => {
-      const trust = trustIssues([checked.data], env, 'server');
-      if (trust.length) return (console.error(`kazma mcp add: ${trust.join('; ')}`), EXIT.usage);
-      const tools = await tryServer(checked.data, vault, env, secrets);
-      if (!tools) return (console.error(`not saved: "${checked.data.name}" did not start`), EXIT.failure);
-      if (tools.length === 0)
-        return (console.error(`not saved: "${checked.data.name}" started but offers no tools`), EXIT.failure);
-      let server = checked.data;
-      const plain = plainSecrets(server);
-      if (plain.length > 0) {
-        if (!vault.enabled)
-          return (
-            console.error(
-              `not saved: ${plain.join(', ')} look like secrets and the vault is disabled; set KAZMA_VAULT_KEY, or ` +
-                `store them with "kazma vault set" and pass vault://name`,
-            ),
-            EXIT.failure
-          );
-        server = await stashSecrets(server, vault);
-        console.log(`moved into the vault: ${plain.join(', ')}`);
+      const vetted = await vetServer(checked.data, { vault, env, secrets });
+      if (!vetted.ok) {
+        if (vetted.reason === 'trust') return (console.error(`kazma mcp add: ${vetted.message}`), EXIT.usage);
+        if (vetted.tried) told(vetted.tried);
+        return (console.error(vetted.message), EXIT.failure);
       }
+      const { server, tools, moved } = vetted;
+      if (moved.length > 0) console.log(`moved into the vault: ${moved.join(', ')}`);
       await servers.add(server, CLI_ACTOR);
       console.log(`✓ saved MCP server "${server.name}" with ${tools.length} tools: ${tools.join(', ')}`);
       console.log('A running Kazma starts it within a few seconds.');
@@ -149,9 +115,9 @@ export const mcpTest: Subcommand = {
     return withAdmin(config, async ({ servers, vault }, env, secrets) => {
       const server = (await servers.servers()).find((s) => s.name === name);
       if (!server) return (console.error(`kazma mcp test: there is no MCP server "${name}"`), EXIT.failure);
-      const tools = await tryServer(server, vault, env, secrets).catch(
-        (error: unknown) => void console.error(`✗ ${(error as Error).message}`),
-      );
+      const tools = await tryServer(server, { vault, env, secrets }).then(told, (error: unknown) => {
+        console.error(`✗ ${(error as Error).message}`);
+      });
       if (!tools) return EXIT.failure;
       console.log(`✓ ${name}: ${tools.length} tools: ${tools.join(', ')}`);
       return EXIT.ok;

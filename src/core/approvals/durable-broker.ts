@@ -145,11 +145,8 @@ export class DurableApprovalBroker implements ApprovalBroker {
   }
 
   takeOver(gate: Gate, staleBefore: Date): Promise<boolean> {
-    return store.takeOverGate(
-      this.#o.db,
-      { id: gate.gateId, state: gate.state, updatedAt: gate.updatedAt },
-      staleBefore,
-    );
+    const seen = { id: gate.gateId, state: gate.state, updatedAt: gate.updatedAt };
+    return store.takeOverGate(this.#o.db, seen, staleBefore);
   }
 
   async settle(gateId: string): Promise<void> {
@@ -199,6 +196,10 @@ export class DurableApprovalBroker implements ApprovalBroker {
     return rows.map(gateFromRow);
   }
 
+  count(filter: { states?: GateState[] } = {}): Promise<number> {
+    return store.countGates(this.#o.db, filter.states ?? ['pending']);
+  }
+
   async get(gateId: string): Promise<Gate | undefined> {
     const row = await store.getGate(this.#o.db, gateId);
     return row && gateFromRow(row);
@@ -226,12 +227,8 @@ export class DurableApprovalBroker implements ApprovalBroker {
   async #finish(rows: GateRow[], to: 'superseded' | 'timeout', detail: string): Promise<Gate[]> {
     const done: Gate[] = [];
     for (const row of rows) {
-      const moved = await transitionGate(this.#o.db, {
-        id: row.id,
-        from: 'pending',
-        to,
-        patch: { settledAt: this.#clock.now() },
-      });
+      const patch = { settledAt: this.#clock.now() };
+      const moved = await transitionGate(this.#o.db, { id: row.id, from: 'pending', to, patch });
       if (!moved.ok) continue;
       await store.audit(this.#o.db, { gateId: row.id, outcome: to === 'timeout' ? 'expired' : 'superseded', detail });
       await this.#editCards(moved.gate);

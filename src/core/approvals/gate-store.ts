@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import {
   type Db,
   approvalGates,
@@ -87,7 +87,16 @@ export async function gatesInState(
     .from(approvalGates)
     .where(and(...conditions))
     .orderBy(createdMs, approvalGates.id);
-  return filter.page ? query.limit(filter.page.limit) : query;
+  if (!filter.page) return query;
+  return filter.page.offset
+    ? query.limit(filter.page.limit).offset(filter.page.offset)
+    : query.limit(filter.page.limit);
+}
+
+/** How many gates are in `states`. */
+export async function countGates(db: Db, states: GateState[]): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(approvalGates).where(inArray(approvalGates.state, states));
+  return row?.n ?? 0;
 }
 
 /** Pending gates whose time is up, oldest first. */

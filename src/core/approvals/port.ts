@@ -42,10 +42,14 @@ export interface ApprovalRequest {
   call: ApprovalQuestion;
 }
 
-/** At most `limit` gates, those after `after` (the last gate of the page before) in creation order. */
+/**
+ * At most `limit` gates, those after `after` (the last gate of the page before) in creation order, or
+ * after skipping `offset` of them (a numbered page, as the web page shows them).
+ */
 export interface GatePage {
   limit: number;
   after?: { createdAt: Date; gateId: string };
+  offset?: number;
 }
 
 /** One question as the broker keeps it, in its real state. */
@@ -137,6 +141,8 @@ export interface ApprovalBroker {
    * them.
    */
   list(filter?: { states?: GateState[]; chat?: ChatRef; threadId?: string; page?: GatePage }): Promise<Gate[]>;
+  /** How many gates are in the given states (default pending): the whole of what `list` pages through. */
+  count(filter?: { states?: GateState[] }): Promise<number>;
   get(gateId: string): Promise<Gate | undefined>;
   /**
    * True when an earlier "always" covers this call in this chat, given by as many operators as the call's policy

@@ -14,6 +14,7 @@ import {
 } from './embedded-server.ts';
 import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
+import { type ChangeSignal, pgChangeSignal } from './change-signal.ts';
 import { innermostMessage, postgresCause, redactUrl } from './postgres-causes.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
@@ -55,6 +56,8 @@ export interface Database {
    * it.
    */
   onStatementError(listener: StatementErrorListener): () => void;
+  /** PostgreSQL only: the cluster-wide "something changed" signal the web page redraws on. */
+  readonly changes?: ChangeSignal;
   close(): Promise<void>;
 }
 
@@ -218,6 +221,8 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
           }) as Promise<Awaited<ReturnType<typeof fn>>>,
     ping: async () => void (await db.execute(sql`select 1`)),
     onStatementError: (listener) => errors.listen(listener),
+    // Through an owner's socket LISTEN is not routed back to its listener (one shared session): none here.
+    ...(!socketDir && { changes: pgChangeSignal(client) }),
     close: () => client.end({ timeout: 5 }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RuntimeSettings } from '../settings/index.ts';
 import { mcpServerSchema, type McpServerConfig } from '../config/index.ts';
+import { McpStdioRefusedError } from './errors.ts';
 
 /** Settings keys: servers added or changed at run time, names removed, and on/off switches. */
 export const MCP_SERVERS = 'mcp.servers';
@@ -15,8 +16,9 @@ const switches = z.record(z.string(), z.boolean());
  * MCP servers as kazma.yaml starts them and the settings table changes them. kazma.yaml is never
  * rewritten: a server added with `kazma mcp add` lives in `mcp.servers` (by name, replacing a yaml
  * server of that name), a removed one is named in `mcp.removed_servers` until it is added again, and
- * `/config tools toggle <server>` writes `mcp.server_switches`. A running Kazma holds only this class:
- * it reads the servers and switches them on or off, and cannot add or change one ({@link McpServerEditor}).
+ * `/config tools toggle <server>` writes `mcp.server_switches`. A running Kazma holds this class: it
+ * reads the servers and switches them on or off, and cannot add or change one ({@link McpServerEditor}),
+ * besides {@link McpRemoteServers}, which adds remote servers only.
  */
 export class McpServerSettings {
   constructor(protected readonly o: { settings: RuntimeSettings; yaml: readonly McpServerConfig[] }) {}
@@ -43,6 +45,20 @@ export class McpServerSettings {
     await this.o.settings.set(MCP_SWITCHES, on === undefined ? rest : { ...rest, [name]: on }, by);
   }
 
+  /** Saves a server and takes its name off the removed list; its switch goes back to its `enabled`. */
+  protected async save(server: McpServerConfig, by: string): Promise<void> {
+    const extra = (await this.added()).filter((s) => s.name !== server.name);
+    await this.o.settings.set(MCP_SERVERS, [...extra, server], by);
+    const removed = await this.removed();
+    if (removed.includes(server.name))
+      await this.o.settings.set(
+        MCP_REMOVED,
+        removed.filter((n) => n !== server.name),
+        by,
+      );
+    await this.switch(server.name, undefined, by);
+  }
+
   protected async added(): Promise<McpServerConfig[]> {
     return (await this.o.settings.get(MCP_SERVERS, added))?.value ?? [];
   }
@@ -64,17 +80,8 @@ export class McpServerSettings {
  */
 export class McpServerEditor extends McpServerSettings {
   /** Saves a server (validated and with secrets already in the vault) and takes its name off the removed list. */
-  async add(server: McpServerConfig, by: string): Promise<void> {
-    const extra = (await this.added()).filter((s) => s.name !== server.name);
-    await this.o.settings.set(MCP_SERVERS, [...extra, server], by);
-    const removed = await this.removed();
-    if (removed.includes(server.name))
-      await this.o.settings.set(
-        MCP_REMOVED,
-        removed.filter((n) => n !== server.name),
-        by,
-      );
-    await this.switch(server.name, undefined, by);
+  add(server: McpServerConfig, by: string): Promise<void> {
+    return this.save(server, by);
   }
 
   /** Removes a server; it stays removed (even when kazma.yaml names it) until added again. False when unknown. */
@@ -87,5 +94,23 @@ export class McpServerEditor extends McpServerSettings {
     );
     await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.removed()), name])].sort(), by);
     return true;
+  }
+}
+
+/** A server Kazma reaches over the network: it runs no command on this machine. */
+export type RemoteMcpServer = Exclude<McpServerConfig, { transport: 'stdio' }>;
+
+/**
+ * What the operators' web page adds MCP servers with: remote (Streamable HTTP or SSE) servers only, which
+ * run nothing here. It can neither add a stdio server nor put a remote one in the place of one (a stdio
+ * server's command is an operator's command-line decision; see {@link McpServerEditor}).
+ */
+export class McpRemoteServers extends McpServerSettings {
+  /** Saves `server` (checked, secrets in the vault); {@link McpStdioRefusedError} for a stdio server or its name. */
+  async addRemote(server: RemoteMcpServer, by: string): Promise<void> {
+    if ((server as McpServerConfig).transport === 'stdio') throw new McpStdioRefusedError(server.name);
+    if ((await this.servers()).some((s) => s.name === server.name && s.transport === 'stdio'))
+      throw new McpStdioRefusedError(server.name);
+    await this.save(server, by);
   }
 }

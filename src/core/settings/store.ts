@@ -1,6 +1,23 @@
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, type StoredActor, configAudit, settings } from '../db/index.ts';
+
+/** One saved setting: the value that overrides kazma.yaml's key, and who saved it last, when. */
+export interface SavedSetting {
+  key: string;
+  value: unknown;
+  updatedBy?: string;
+  updatedAt: Date;
+}
+
+/** One change `/config` (or the web page) made, as `config_audit` recorded it. */
+export interface ConfigChange {
+  actor: StoredActor;
+  chat: string;
+  command: string;
+  detail?: string;
+  at: Date;
+}
 
 /**
  * Settings changed at run time (`/config`, `kazma tools toggle`), kept in the database: kazma.yaml is
@@ -15,6 +32,29 @@ export class RuntimeSettings {
     const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
     const parsed = row && schema.safeParse(row.value);
     return parsed?.success ? { value: parsed.data, updatedAt: row!.updatedAt } : undefined;
+  }
+
+  /** Every saved setting, by key: what run time changed over kazma.yaml. */
+  async list(): Promise<SavedSetting[]> {
+    const rows = await this.db.select().from(settings).orderBy(settings.key);
+    return rows.map(({ updatedBy, ...row }) => ({ ...row, ...(updatedBy && { updatedBy }) }));
+  }
+
+  /** The newest `limit` changes (`config_audit` rows that changed something), newest first. */
+  async changes(limit: number): Promise<ConfigChange[]> {
+    const rows = await this.db
+      .select()
+      .from(configAudit)
+      .where(eq(configAudit.outcome, 'changed'))
+      .orderBy(desc(configAudit.id))
+      .limit(limit);
+    return rows.map(({ actor, chat, command, detail, at }) => ({
+      actor,
+      chat,
+      command,
+      at,
+      ...(detail && { detail }),
+    }));
   }
 
   /** `db`: a transaction to save it in (a command's journalled one); default the database. */

@@ -3,13 +3,17 @@
 // the one first-decision-wins decision (the tool runs once, the Telegram card is edited), a tap on Telegram
 // redraws the open page without a reload, forms without the session or CSRF token change nothing, and the
 // arguments are shown whole. Screenshots of each page, at desktop and phone width, go to tests/.artifacts/ui.
+import { appendFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateAttempts } from '../../../src/core/approvals/index.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { launch, launchTool } from '../../approvals/helpers.ts';
+import { everythingHttp } from '../../mcp/servers.ts';
+import { SECRET, sign, skillsRoot, toolSource, writeSkill } from '../../skills/skill-folders.ts';
 import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { REPO_ROOT } from '../../helpers/repo-root.ts';
@@ -28,8 +32,15 @@ let browser: Browser;
 let base: string;
 const tool = launchTool();
 
+const skills = skillsRoot();
+
 beforeAll(async () => {
   [llm, telegram] = await Promise.all([startFakeLlm(), startFakeTelegram()]);
+  // One skill signed with this install's secret (verified), one changed after signing (refused).
+  sign(writeSkill(skills, 'greeter', { tools: [toolSource('greet')] }));
+  const tampered = writeSkill(skills, 'tampered', { tools: [toolSource('tampered_tool')] });
+  sign(tampered);
+  appendFileSync(join(tampered, 'lib/words.mjs'), 'export const leak = 1;\n');
   k = await startAssembled(
     {
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
@@ -38,8 +49,9 @@ beforeAll(async () => {
       // No worker takes tasks: they stay queued (to cancel one, and for another to stall into an incident).
       jobs: { concurrency: { swarm: 0 } },
       runs: { stall_after: { task: '1s' } },
+      skills: { paths: [skills] },
     },
-    { tools: [tool.tool] },
+    { tools: [tool.tool], env: { KAZMA_SECRET: SECRET, KAZMA_VAULT_KEY: 'ui-browser-test-vault-key' } },
   );
   base = `http://127.0.0.1:${k.kazma.http.port}`;
   // Root in a container: Chromium's own sandbox needs user namespaces it may not get.
@@ -50,6 +62,7 @@ afterAll(async () => {
   await browser?.close();
   await k?.close();
   await Promise.all([llm?.close(), telegram?.close()]);
+  rmSync(skills, { recursive: true, force: true });
 });
 
 /** A signed-in page at `path` (a context of its own: its own cookie). */
@@ -182,6 +195,55 @@ describe('the web page in Chromium', () => {
     await context.close();
   });
 
+  it('the tools page shows each skill verified or refused, and adds a remote MCP server after trying it', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    expect(await page.getAttribute('tr[data-skill=greeter]', 'data-status')).toBe('verified');
+    expect(await page.getAttribute('tr[data-skill=tampered]', 'data-status')).toBe('refused');
+    expect(await page.textContent('tr[data-skill=tampered]')).toContain('does not match its checksum');
+    const server = await everythingHttp();
+    try {
+      const form = page.locator('form#add-mcp');
+      await form.locator('input[name=name]').fill('remote');
+      await form.locator('input[name=url]').fill(server.url);
+      await form.locator('input[name=bearer]').fill('remote-bearer-secret-0123456789');
+      await form.locator('button[type=submit]').click();
+      await expect
+        .poll(() => page.textContent('.notice'), { timeout: 30_000 })
+        .toMatch(/Saved MCP server "remote" with \d+ tools/);
+      expect(await page.textContent('.notice')).toContain('moved into the vault: auth.bearer');
+      // The running Kazma follows the settings and starts it.
+      await expect
+        .poll(async () => (await page.reload(), page.getAttribute('article[data-server=remote]', 'data-state')), {
+          timeout: 20_000,
+        })
+        .toBe('running');
+      expect(await page.content()).not.toContain('remote-bearer-secret-0123456789');
+    } finally {
+      await server.stop();
+    }
+    await context.close();
+  });
+
+  it('the settings page lists what /config changed at run time, by whom and when', async () => {
+    const before = telegram.messages(MAYA.id).length;
+    telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: '/config prompt set --here Answer in verse — شعراً' });
+    await eventually(
+      async () => telegram.messages(MAYA.id).slice(before),
+      (ms) => ms.find((m) => m.text?.includes('in this chat')),
+      'the /config reply',
+    );
+    const { page, context } = await signedIn('/ui/settings');
+    const row = page.locator(`tr[data-key="prompt@telegram:${MAYA.id}"]`);
+    expect(await row.textContent()).toContain('Answer in verse — شعراً');
+    expect(await row.locator('.by').textContent()).toBe('Maya');
+    expect(await row.locator('.at').textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d/);
+    const change = page.locator('tr[data-change]', { hasText: '/config prompt set' }).first();
+    expect(await change.locator('.by').textContent()).toBe('maya');
+    expect(await change.textContent()).toContain('Telegram');
+    expect(await change.textContent()).toContain('Answer in verse');
+    await context.close();
+  });
+
   it('takes screenshots of every page at desktop and phone width, Arabic content right to left', async () => {
     await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
     for (const [width, viewport] of [
@@ -198,6 +260,89 @@ describe('the web page in Chromium', () => {
       }
       await context.close();
     }
+  });
+
+  it('pages the pending approvals: 50 a page, how many in all, next and previous, kept live', async () => {
+    const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+    // Chatless gates but the first: no cards anywhere, only the page (and /approvals) shows them.
+    const gates = [];
+    for (let i = 0; i < 60; i++)
+      gates[i] = await k.kazma.core.approvals.open({
+        threadId: 'paging',
+        interruptId: `paging-${i}`,
+        ...(i === 0 && { chat: `telegram:${MAYA.id}` as const }),
+        requester,
+        call: {
+          kind: 'tool_approval',
+          callId: `p${i}`,
+          tool: 'launch',
+          args: { target: `paged-${i}` },
+          tier: 'danger',
+          reason: '',
+        },
+      });
+    const total = (await k.kazma.core.approvals.list()).length;
+    expect(total).toBeGreaterThanOrEqual(60);
+    const { page, context } = await signedIn();
+    await page.waitForSelector('body[data-live=on]');
+    expect(await page.locator('article[data-gate]').count()).toBe(50);
+    expect(await page.textContent('.paging')).toContain(`Showing 1–50 of ${total} pending`);
+    expect(await page.locator('a[rel=prev]').count()).toBe(0);
+    await Promise.all([page.waitForURL(`${base}/ui/approvals?page=2`), page.click('a[rel=next]')]);
+    expect(await page.locator('article[data-gate]').count()).toBe(total - 50);
+    expect(await page.textContent('.paging')).toContain(`Showing 51–${total} of ${total} pending`);
+    expect(await page.textContent('main')).toContain('paged-59');
+    expect(await page.locator('a[rel=next]').count()).toBe(0);
+    // A decision elsewhere (its card edited on Telegram) redraws page 2, still page 2, one fewer in all.
+    await k.kazma.core.approvals.decide({ gateId: gates[0]!.gateId, decision: 'deny', actor: requester, reason: 'x' });
+    await expect.poll(() => page.textContent('.paging')).toContain(`of ${total - 1} pending`);
+    expect(new URL(page.url()).search).toBe('?page=2');
+    await Promise.all([page.waitForURL(`${base}/ui/approvals`), page.click('a[rel=prev]')]);
+    expect(await page.locator('article[data-gate]').count()).toBe(50);
+    // A page past the end shows the last one.
+    await page.goto(`${base}/ui/approvals?page=99`);
+    expect(await page.textContent('.paging')).toContain(`Showing 51–${total - 1} of ${total - 1} pending`);
+    await k.kazma.core.approvals.supersede('paging', 'the paging test is over');
+    await context.close();
+  });
+
+  it('pages the history 50 at a time, newest first, keeping the filters across pages', async () => {
+    const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+    for (let i = 0; i < 60; i++)
+      await k.kazma.core.approvals.open({
+        threadId: 'history-paging',
+        interruptId: `history-${i}`,
+        requester,
+        call: {
+          kind: 'tool_approval',
+          callId: `h${i}`,
+          tool: 'launch',
+          args: { target: `h-${i}` },
+          tier: 'danger',
+          reason: '',
+        },
+      });
+    await k.kazma.core.approvals.supersede('history-paging', 'the history test');
+    const superseded = (await gateAttempts(k.database.db, { limit: 10_000, outcome: 'superseded' })).map(
+      (a) => a.gateId,
+    );
+    expect(superseded.length).toBeGreaterThanOrEqual(60);
+    const { page, context } = await signedIn('/ui/history?outcome=superseded');
+    const shown = () => page.$$eval('tbody tr', (rows) => rows.map((row) => row.getAttribute('data-gate')));
+    const outcomes = () => page.$$eval('tbody tr', (rows) => rows.map((row) => row.getAttribute('data-outcome')));
+    expect(await shown()).toEqual(superseded.slice(0, 50));
+    expect(await page.locator('a[rel=prev]').count()).toBe(0);
+    await page.click('a[rel=next]');
+    await page.waitForURL(/before=/);
+    expect(new URL(page.url()).searchParams.get('outcome')).toBe('superseded');
+    expect(await page.inputValue('select[name=outcome]')).toBe('superseded');
+    expect(await shown()).toEqual(superseded.slice(50, 100));
+    expect(new Set(await outcomes())).toEqual(new Set(['superseded']));
+    await page.click('a[rel=prev]');
+    await page.waitForURL(/after=/);
+    expect(new URL(page.url()).searchParams.get('outcome')).toBe('superseded');
+    expect(await shown()).toEqual(superseded.slice(0, 50));
+    await context.close();
   });
 
   it('rate-limits sign-in: after five wrong tokens even the right one waits', async () => {

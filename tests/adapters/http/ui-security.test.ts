@@ -2,6 +2,7 @@
 // before sign-in, sign-in with a token (refused and rate-limited when wrong), the cookie's flags, the
 // security headers, CSRF on every POST, read-only sessions, and sessions ended by rotating the token.
 import { afterEach, describe, expect, it } from 'vitest';
+import { settings } from '../../../src/core/db/index.ts';
 import { freshDatabase, type FreshDatabase } from '../../helpers/databases.ts';
 import { startAssembled, type Assembled } from '../../helpers/assembled.ts';
 
@@ -118,5 +119,31 @@ describe('the web page at /ui', () => {
     // The same database, maya's token rotated: her session is gone; the same token again would still work.
     const second = await start({ database, mayaToken: 'maya-rotated-token-9876543210fedcba' });
     expect((await second.go('/ui/approvals', { headers: { cookie } })).status).toBe(303);
+  });
+
+  it('adds an MCP server only for an operator, with the CSRF token, remote only, and only one that starts', async () => {
+    const { go, base, signIn, k } = await start();
+    const operator = `kazma_ui=${cookieOf(await signIn(MAYA_TOKEN))}`;
+    const reader = `kazma_ui=${cookieOf(await signIn(READ_TOKEN))}`;
+    const csrfFor = async (cookie: string) => csrfOf(await (await go('/ui/tools', { headers: { cookie } })).text())!;
+    const readerHtml = await (await go('/ui/tools', { headers: { cookie: reader } })).text();
+    expect(readerHtml).not.toContain('id="add-mcp"');
+    const add = (cookie: string, body: Record<string, string>) =>
+      go('/ui/mcp', { method: 'POST', headers: { cookie, origin: base }, body: new URLSearchParams(body) });
+    // A port nobody listens on: the same check as `kazma mcp add` (connect, list the tools) fails.
+    const closed = { name: 'nowhere', url: 'http://127.0.0.1:9/mcp', transport: 'streamable_http' };
+    expect((await add(reader, { ...closed, _csrf: await csrfFor(reader) })).status).toBe(403);
+    expect((await add(operator, closed)).status).toBe(403); // no CSRF token
+    const csrf = await csrfFor(operator);
+    const stdio = await add(operator, { name: 'local', command: 'node', transport: 'stdio', _csrf: csrf });
+    expect(stdio.status).toBe(409);
+    expect(await stdio.text()).toContain('only from the command line');
+    const failed = await add(operator, { ...closed, _csrf: csrf });
+    expect(failed.status).toBe(409);
+    expect(await failed.text()).toMatch(/not saved: &quot;nowhere&quot; did not start/);
+    const invalid = await add(operator, { name: 'bad__name', url: 'ftp://x', _csrf: csrf });
+    expect(invalid.status).toBe(409);
+    const saved = await k.kazma.database.db.select().from(settings);
+    expect(saved.filter((row) => row.key.startsWith('mcp.'))).toEqual([]);
   });
 });

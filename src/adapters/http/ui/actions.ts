@@ -74,5 +74,16 @@ export function uiActions(core: UiCore): Hono<UiEnv> {
       core.setTool({ name: param(c, 'name'), on: field(form, 'on') === 'true', actor: actorOf(c.get('session')) }),
     ),
   );
+  app.post(
+    '/ui/mcp',
+    acting(PAGES.tools, (c, form) => {
+      const fields = ['name', 'url', 'transport', 'bearer', 'header', 'trust', 'command'] as const;
+      const sent = Object.fromEntries(fields.map((name) => [name, field(form, name)])) as Record<
+        (typeof fields)[number],
+        string
+      >;
+      return core.addServer({ form: sent, actor: actorOf(c.get('session')) });
+    }),
+  );
   return app;
 }

@@ -1,11 +1,9 @@
 import type { Gate } from '../../../core/approvals/index.ts';
 import type { Actor } from '../../../core/surface/index.ts';
 import { Csrf, Notice } from './layout.tsx';
+import { count, linkTo, PAGE_SIZE, pageNumber, Paging } from './paging.tsx';
 import type { UiCore } from './port.ts';
 import type { UiSession } from './sessions.ts';
-
-/** The most pending approvals one page shows (a bench renders this many under 100 ms). */
-export const PENDING_MAX = 1000;
 
 export interface ViewContext {
   core: UiCore;
@@ -15,9 +13,32 @@ export interface ViewContext {
   notice?: { ok: boolean; message: string } | undefined;
 }
 
-/** Every pending approval, each as its chat card shows it, with the buttons this operator may use. */
+/**
+ * Every pending approval, oldest first, a page of {@link PAGE_SIZE} at a time (`?page=`), each as its chat
+ * card shows it, with the buttons this operator may use. A page past the end (its gates decided meanwhile)
+ * shows the last one.
+ */
 export async function approvalsView(ctx: ViewContext) {
-  const gates = await ctx.core.gates({ states: ['pending'], limit: PENDING_MAX });
+  const states: Gate['state'][] = ['pending'];
+  let page = pageNumber(ctx.query.page);
+  let [total, gates] = await Promise.all([
+    ctx.core.countGates(states),
+    ctx.core.gates({ states, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+  ]);
+  const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  if (page > last) {
+    page = last;
+    gates = await ctx.core.gates({ states, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  }
+  const first = (page - 1) * PAGE_SIZE;
+  const to = (n: number) => linkTo('/ui/approvals', ctx.query, { page: n > 1 ? String(n) : undefined });
+  const paging = total > 0 && (
+    <Paging
+      text={`Showing ${count(first + 1)}–${count(first + gates.length)} of ${count(total)} pending`}
+      prev={page > 1 ? to(page - 1) : undefined}
+      next={page < last ? to(page + 1) : undefined}
+    />
+  );
   return (
     <>
       <h1>Approvals</h1>
@@ -27,7 +48,13 @@ export async function approvalsView(ctx: ViewContext) {
           Nothing is waiting for a decision.
         </p>
       ) : (
-        gates.map((gate) => <GateCard gate={gate} ctx={ctx} />)
+        <>
+          {paging}
+          {gates.map((gate) => (
+            <GateCard gate={gate} ctx={ctx} />
+          ))}
+          {total > PAGE_SIZE && paging}
+        </>
       )}
     </>
   );

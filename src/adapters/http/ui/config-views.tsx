@@ -1,11 +1,15 @@
-import { visibleJson } from '../../../core/surface/index.ts';
 import type { ViewContext } from './approvals-view.tsx';
 import { Csrf, Notice } from './layout.tsx';
+import { AddServerForm } from './mcp-form.tsx';
 
-/** Tools on and off (the switches `/config tools toggle` sets) and each MCP server's state. */
+/**
+ * Tools on and off (the switches `/config tools toggle` sets), each skill's verification verdict, each
+ * MCP server's state, and (for an operator) the form that adds a remote MCP server.
+ */
 export async function toolsView(ctx: ViewContext) {
   const tools = ctx.core.tools();
   const servers = await ctx.core.servers();
+  const skills = ctx.core.skills();
   const may = !ctx.session.readOnly;
   return (
     <>
@@ -39,10 +43,48 @@ export async function toolsView(ctx: ViewContext) {
           ))}
         </tbody>
       </table>
+      <h2>Skills</h2>
+      {skills.length === 0 && <p class="muted">No skills found (skills.paths and the data folder's skills/).</p>}
+      {skills.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th>Skill</th>
+              <th>Verification</th>
+              <th>State</th>
+              <th>Tools</th>
+            </tr>
+          </thead>
+          <tbody>
+            {skills.map((skill) => (
+              <tr data-skill={skill.name} data-status={skill.status}>
+                <td>{skill.name}</td>
+                <td>
+                  <span class="state">{skill.status}</span>
+                  {skill.note && (
+                    <span class="muted" dir="auto">
+                      {' '}
+                      — {skill.note}
+                    </span>
+                  )}
+                </td>
+                <td>
+                  {skill.status === 'verified' || skill.status === 'unsigned'
+                    ? skill.on
+                      ? 'on'
+                      : 'off'
+                    : 'not loaded'}
+                </td>
+                <td>{skill.tools.join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <h2>MCP servers</h2>
       {servers.length === 0 && <p class="muted">No MCP servers configured.</p>}
       {servers.map((server) => (
-        <article class="card" data-server={server.name}>
+        <article class="card" data-server={server.name} data-state={server.state}>
           <h3>{server.name}</h3>
           <p>
             {server.on ? 'on' : 'off'} · {server.state} · {server.transport} · {server.toolCount} tools
@@ -50,16 +92,7 @@ export async function toolsView(ctx: ViewContext) {
           {server.lastError && <pre dir="auto">{server.lastError}</pre>}
         </article>
       ))}
-    </>
-  );
-}
-
-/** The configuration as loaded, with the switches `/config` changed since; every secret masked. */
-export function settingsView(ctx: ViewContext) {
-  return (
-    <>
-      <h1>Settings</h1>
-      <pre dir="auto">{visibleJson(ctx.core.settings(), 2)}</pre>
+      {may && <AddServerForm ctx={ctx} />}
     </>
   );
 }

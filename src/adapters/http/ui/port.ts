@@ -8,6 +8,8 @@ import type { Actor, Card } from '../../../core/surface/index.ts';
 
 /** One attempt in the decision audit trail (table `decision_audit`). */
 export interface AuditView {
+  /** Later attempts have larger ids: a page's cursor. */
+  id: number;
   subjectId: string;
   who?: string;
   platform?: string;
@@ -62,20 +64,76 @@ export interface ServerView {
   lastError?: string;
 }
 
+/**
+ * A skill folder and its verdict: verified (signed with this install's secret), unsigned (allowed by
+ * name), refused or failed.
+ */
+export interface SkillStateView {
+  name: string;
+  status: string;
+  /** Why it was refused or failed, or the warning an unsigned one carries. */
+  note?: string;
+  on: boolean;
+  tools: string[];
+}
+
+/** The "add an MCP server" form's fields as sent (a hand-made request may carry more than the form has). */
+export interface ServerForm {
+  name: string;
+  url: string;
+  transport: string;
+  bearer: string;
+  /** `Name: value`. */
+  header: string;
+  trust: string;
+  /** Not on the form: a stdio server's command, which the page refuses. */
+  command: string;
+}
+
+/** A setting saved at run time over kazma.yaml's key (table `settings`), its value masked. */
+export interface SavedSettingView {
+  key: string;
+  value: unknown;
+  by?: string;
+  at: Date;
+}
+
+/** One change `/config` or this page made (table `config_audit`), masked. */
+export interface ConfigChangeView {
+  /** The operator's name, else the person's display name or id. */
+  who: string;
+  platform: string;
+  chat: string;
+  command: string;
+  detail?: string;
+  at: Date;
+}
+
 /** The answer to an action taken on the page: what happened, in words for the operator. */
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
 export interface UiCore {
-  /** Gates in `states`, oldest first, at most `limit`. */
-  gates(filter: { states: Gate['state'][]; limit: number }): Promise<Gate[]>;
+  /** Gates in `states`, oldest first, at most `limit`, after skipping `offset`. */
+  gates(filter: { states: Gate['state'][]; limit: number; offset?: number }): Promise<Gate[]>;
+  /** How many gates are in `states`. */
+  countGates(states: Gate['state'][]): Promise<number>;
   /** The card every chat shows for this gate (its arguments masked and made visible, never cut). */
   card(gate: Gate): Card;
   /** Why `actor` may not decide `gate`, or undefined when they may. */
   refusal(gate: Gate, actor: Actor): string | undefined;
   /** THE decision, as a tap or the approvals API makes it. */
   decide(input: { gateId: string; decision: Decision; actor: Actor; reason?: string }): Promise<DecideOutcome>;
-  /** Newest attempts first. */
-  audit(filter: { limit: number; outcome?: string; subjectId?: string }): Promise<AuditView[]>;
+  /**
+   * Newest attempts first, at most `limit`: the newest older than `before`, or the oldest newer than
+   * `after` (an attempt's id), or the newest of all.
+   */
+  audit(filter: {
+    limit: number;
+    outcome?: string;
+    subjectId?: string;
+    before?: number;
+    after?: number;
+  }): Promise<AuditView[]>;
   tasks(): Promise<TaskView[]>;
   cancelTask(id: string): Promise<ActionResult>;
   schedules(): Promise<ScheduleView[]>;
@@ -86,8 +144,14 @@ export interface UiCore {
   tools(): ToolView[];
   setTool(input: { name: string; on: boolean; actor: Actor }): Promise<ActionResult>;
   servers(): Promise<ServerView[]>;
+  /** `kazma mcp add`'s checks, then saved as the CLI saves it: remote (http/sse) servers only. */
+  addServer(input: { form: ServerForm; actor: Actor }): Promise<ActionResult>;
+  /** Every skill folder found at start, with its verification verdict. */
+  skills(): SkillStateView[];
   /** The configuration as loaded, with what `/config` changed since, secrets masked. */
   settings(): unknown;
+  /** What run time changed: every saved setting, and the newest `limit` changes with who made them. */
+  runtime(limit: number): Promise<{ saved: SavedSettingView[]; changes: ConfigChangeView[] }>;
   /** Calls `listener` whenever the outbox dispatches (a card posted or edited anywhere); returns the unsubscriber. */
   changes(listener: () => void): () => void;
 }

@@ -24,6 +24,8 @@ min-width:0}
 .notice{padding:.6rem .9rem;border-radius:6px;margin:0 0 1rem;background:#fff8c5;border:1px solid #d4a72c}
 .notice.ok{background:#dafbe1;border-color:#4ac26b}
 .footer{margin-top:.5rem;color:#5a6270}
+.add-server label{display:block;margin:.3rem 0}.add-server input[type=text],.add-server input[type=password]{width:100%}
+.paging{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;margin:0 0 1rem;color:#5a6270}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:start;padding:.35rem .5rem;border-bottom:1px solid #e3e6ea;vertical-align:top;overflow-wrap:anywhere}
 .muted{color:#5a6270}.signin{max-width:24rem;margin:4rem auto}.signin input{width:100%;margin:.5rem 0}
