@@ -39,7 +39,7 @@ it('killed after Discord took the upload but before its answer: the file shows o
     `http: { port: 0 }
 database: { url: "${pg.url}" }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
-access: { operators: [{ name: Maya, discord: "${MAYA.id}" }] }
+access: { operators: [{ name: Maya, discord: "${MAYA.id}" }], welcome: false }
 discord: { enabled: true, token: "${fake.token}", api: "${fake.api}" }
 tools: { workspace: "${workspace}" }
 streaming: { enabled: false }

@@ -37,7 +37,7 @@ async function setup() {
     path,
     `http: { port: 0 }
 model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
-access: { operators: [{ name: Maya, slack: ${MAYA.id} }] }
+access: { operators: [{ name: Maya, slack: ${MAYA.id} }], welcome: false }
 slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
 tools: { workspace: "${workspace}" }
 streaming: { enabled: false }
