@@ -2,7 +2,6 @@
 // PGlite on a unix socket in data_dir, and every command goes through it instead of stopping with "Another
 // Kazma is already using …". Both states are driven: running (through the socket) and stopped (the command
 // opens data_dir itself), with the same data seen by each.
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,8 +10,7 @@ import { startFakeTelegram } from '../fakes/telegram/index.ts';
 import { MAYA } from '../adapters/telegram/harness.ts';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KAZMA_BIN, KazmaProcess, runKazma, writeConfig } from '../helpers/kazma-process.ts';
-import { REPO_ROOT } from '../helpers/repo-root.ts';
+import { KazmaProcess, runKazma, writeConfig } from '../helpers/kazma-process.ts';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -20,23 +18,6 @@ afterEach(async () => {
 });
 
 const ENV = { DATABASE_URL: undefined, REDIS_URL: undefined, KAZMA_VAULT_KEY: 'a passphrase for this test' };
-
-/** Runs a kazma command with `input` on its stdin, as a script pipes it. */
-function runWithInput(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [KAZMA_BIN, ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...ENV },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 async function setup() {
   const fake = await startFakeTelegram();
@@ -67,7 +48,7 @@ describe('admin commands while Kazma runs on the embedded database', () => {
     expect(statSync(socket).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'kazma-data', 'socket')).mode & 0o777).toBe(0o700);
 
-    const stored = await runWithInput(['vault', 'set', 'gh', '--config', config], 'ghp_secret\n');
+    const stored = await runKazma(['vault', 'set', 'gh', '--config', config], { env: ENV, input: 'ghp_secret\n' });
     expect(stored.stderr).not.toMatch(/Another Kazma/);
     expect(stored.code).toBe(0);
     const listed = await runKazma(['vault', 'list', '--config', config], { env: ENV });
@@ -113,7 +94,7 @@ describe('admin commands while Kazma runs on the embedded database', () => {
     );
 
     // A second chat surface on the same database, through the owner's socket, while start keeps serving.
-    const chat = await runWithInput(['chat', '--config', config], 'hello from the terminal\n');
+    const chat = await runKazma(['chat', '--config', config], { env: ENV, input: 'hello from the terminal\n' });
     expect(chat.stderr).not.toMatch(/Another Kazma/);
     expect(chat.stdout).toContain('echo: hello from the terminal');
     expect(chat.code).toBe(0);

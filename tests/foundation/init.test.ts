@@ -95,12 +95,12 @@ describe('kazma init', () => {
       'Maya', // operator name
       String(MAYA.id), // Telegram user id
     ];
-    const proc = new KazmaProcess(['init', '--data-dir', './data', '--telegram-api-root', telegram.apiRoot], {
+    const proc = await runKazma(['init', '--data-dir', './data', '--telegram-api-root', telegram.apiRoot], {
       cwd: dir,
       env: CLEAN_ENV,
+      input: `${answers.join('\n')}\n`,
     });
-    proc.child.stdin!.end(`${answers.join('\n')}\n`);
-    const { code } = await proc.exited;
+    const { code } = proc;
     expect(proc.stderr).toBe('');
     expect(code).toBe(0);
     expect(proc.stdout).toMatch(/✗ telegram token: /);

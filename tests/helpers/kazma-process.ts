@@ -82,13 +82,13 @@ export class KazmaProcess {
   }
 }
 
-/** Runs a kazma subcommand to completion. */
+/** Runs a kazma subcommand to completion, with `input` piped to its stdin (closed at once when none). */
 export async function runKazma(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {},
 ) {
   const proc = new KazmaProcess(args, options);
-  proc.child.stdin!.end();
+  proc.child.stdin!.end(options.input);
   const { code } = await proc.exited;
   return { code, stdout: proc.stdout, stderr: proc.stderr };
 }

@@ -18,11 +18,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `kazma vault …` with `stdin` piped in (closed at once when none). */
 async function vault(args: string[], options: { stdin?: string; key?: string | undefined; config?: string } = {}) {
   const env = { KAZMA_VAULT_KEY: 'key' in options ? options.key : KEY, KAZMA_CONFIG: undefined };
-  const proc = new KazmaProcess(['vault', ...args, '--config', options.config ?? path], { cwd: dir, env });
-  proc.child.stdin!.end(options.stdin);
-  const { code } = await proc.exited;
-  expect(proc.stdout + proc.stderr).not.toContain(SECRET);
-  return { code, stdout: proc.stdout, stderr: proc.stderr };
+  const run = await runKazma(['vault', ...args, '--config', options.config ?? path], {
+    cwd: dir,
+    env,
+    ...(options.stdin !== undefined && { input: options.stdin }),
+  });
+  expect(run.stdout + run.stderr).not.toContain(SECRET);
+  return run;
 }
 
 // Every run is a fresh process (tsx, PGlite, the key at 600,000 iterations): slow on two busy cores.
