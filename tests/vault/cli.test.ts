@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db/index.ts';
 import { Vault } from '../../src/core/vault/index.ts';
-import { KazmaProcess, runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
 
 const SECRET = 'xoxb-secret-value-0123456789';
