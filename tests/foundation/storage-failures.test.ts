@@ -62,6 +62,18 @@ describe('data_dir that cannot hold data', () => {
   );
 });
 
+it('kazma doctor, which opens the embedded database itself, names such a data_dir too instead of hanging', async () => {
+  const { path } = writeConfig('data_dir: /proc/kazma-data\n');
+  const { code, stdout } = await runKazma(['doctor', '--config', path], {
+    env: { DATABASE_URL: undefined, REDIS_URL: undefined },
+  });
+  expect(stdout).toContain(
+    "data_dir (/proc/kazma-data) cannot hold Kazma's data: /proc is on the kernel's proc file system, which stores " +
+      'nothing',
+  );
+  expect(code).toBe(1);
+}, 90_000);
+
 describe('database.url that does not lead to a database', () => {
   it('a database that does not exist is named, with how to create it', async () => {
     const { code, line } = await start('http: { port: 0 }\n', {

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareDataDir } from '../data-dir.ts';
 import { StartupError } from '../errors.ts';
 
 /** Raised when another live process owns the data directory. */
@@ -26,7 +27,8 @@ export interface DataDirLock {
  * alive (a crash) is taken over.
  */
 export function lockDataDir(dataDir: string, pid = process.pid): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  // Every opener of the embedded database comes here (doctor too): a data_dir that cannot hold data is named.
+  prepareDataDir(dataDir);
   const path = join(dataDir, 'kazma.lock');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
