@@ -11,6 +11,7 @@ export const PROCESS_TESTS = [
   'tests/adapters/slack/process.test.ts',
   'tests/adapters/telegram/process.test.ts',
   'tests/console/commands-while-running.test.ts',
+  'tests/console/prompt-redraw.test.ts',
   'tests/agent/checkpointer/restart.test.ts',
   'tests/agent/restart.test.ts',
   'tests/approvals/kill-between-claim-and-resume.test.ts',

@@ -46,10 +46,16 @@ export class ConsoleSession {
   async run(): Promise<void> {
     const { input, output, interactive = false } = this.#o;
     const lines = createInterface({ input, ...(interactive && { output, terminal: true }) });
+    // `prompt(true)` writes the prompt and the line typed so far, the cursor where it was; a card that
+    // arrived meanwhile turns `you> ` into `answer> `.
+    const show = (redraw: boolean) => {
+      lines.setPrompt(this.#o.surface.openCard() ? 'answer> ' : 'you> ');
+      lines.prompt(redraw);
+    };
     const prompt = () => {
       if (!interactive) return;
-      lines.setPrompt(this.#o.surface.openCard() ? 'answer> ' : 'you> ');
-      lines.prompt();
+      show(false);
+      this.#o.surface.promptShown(() => show(true));
     };
     prompt();
     // Each line's work waits for the line before; at a terminal `/stop` does not: it ends the turn under way.
@@ -57,6 +63,7 @@ export class ConsoleSession {
     let waiting = 0;
     let stopping = false;
     for await (const line of lines) {
+      this.#o.surface.promptTaken();
       const text = line.trim();
       if (stopping) break;
       if (interactive && waiting > 0 && STOP.test(text)) {

@@ -32,6 +32,11 @@ export class ConsoleSurface implements Surface {
   readonly #shown = new Map<string, Card>();
   #sent = 0;
   #thinking = false;
+  /**
+   * Redraws the session's prompt (and what the person has typed so far) while it waits at one: a
+   * reminder or a card arriving then is printed on its own line above it, not into the typed words.
+   */
+  #prompt?: () => void;
   /** The words of the draft being printed, by its reference: the next print adds to them. */
   readonly #printed = new Map<string, string>();
   /**
@@ -115,6 +120,16 @@ export class ConsoleSurface implements Surface {
     await this.send(chat, { text });
   }
 
+  /** The session shows its prompt; `redraw` writes it again, with the words typed so far. */
+  promptShown(redraw: () => void): void {
+    this.#prompt = redraw;
+  }
+
+  /** The person ended their line: nothing waits at the prompt until it is shown again. */
+  promptTaken(): void {
+    this.#prompt = undefined;
+  }
+
   /** The oldest card still waiting for an answer, if any. */
   openCard(): { ref: MessageRef; card: Card } | undefined {
     return this.#open.values().next().value;
@@ -126,9 +141,10 @@ export class ConsoleSurface implements Surface {
   }
 
   #write(text: string): void {
-    if (this.#thinking) this.#terminal.control('clearLine');
+    if (this.#thinking || this.#prompt) this.#terminal.control('clearLine');
     this.#thinking = false;
     this.#terminal.text(`${text}\n`);
+    this.#prompt?.();
   }
 }
 
