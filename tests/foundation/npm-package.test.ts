@@ -1,6 +1,7 @@
 // `npm pack` gives a tarball that installs globally and runs outside a checkout: `kazma --version`,
 // `kazma init` (its data under the XDG data directory) and `kazma start` reaching /readyz. The install
-// takes its dependencies from npm's cache (`--offline`: `npm ci` filled it), so no registry is needed.
+// takes what it can from npm's cache (`--prefer-offline`): `npm ci` fills it with the packages' tarballs but
+// not with the registry's metadata a global install resolves by, which it then asks the registry for.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +39,7 @@ describe('the npm package', () => {
     const prefix = join(tmp, 'prefix');
     await run(
       'npm',
-      ['install', '--global', '--prefix', prefix, tarball, '--offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      ['install', '--global', '--prefix', prefix, tarball, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
       { cwd: tmp, timeout: 300_000 },
     );
     const kazma = join(prefix, 'bin', 'kazma');
