@@ -14,6 +14,7 @@ import { coreStopper } from './assembly/stop-core.ts';
 import { registerSweeps, scheduleSweeps } from './assembly/sweeps.ts';
 import { createUi } from './assembly/ui.ts';
 import { systemClock } from './core/clock.ts';
+import { receiversOnHttpPort } from './core/config/index.ts';
 import type { KazmaParts } from './core/kazma-core.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { createPlatforms } from './platforms.ts';
@@ -81,6 +82,8 @@ export async function assembleKazma(options: AssembleOptions): Promise<RunningKa
     const http = new HttpServer({
       host: config.http.host,
       port: config.http.port,
+      whenTaken: options.httpPortTaken ?? 'stop',
+      receivers: receiversOnHttpPort(config),
       logger,
       checks: { ...base.deps.readiness, jobs: restorer.readiness },
     });

@@ -32,6 +32,11 @@ export interface AssembleOptions {
    * socket. The caller also leaves the platforms to that process (they would take its connections over).
    */
   besideOwner?: boolean;
+  /**
+   * What a taken `http.port` means: `stop` (default) fails naming it; `free-port` (`kazma chat`) serves
+   * on any free port unless a platform receives its events on http.port (HttpServer decides).
+   */
+  httpPortTaken?: 'stop' | 'free-port';
   /** A Redis already answering (tests); it is not closed at stop. Default: `redis.url`, else local, else private. */
   redis?: RedisHandle;
   /** BullMQ key prefix. Default: from the database's identity, so processes sharing a database share queues. */

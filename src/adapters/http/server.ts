@@ -11,6 +11,14 @@ export interface HttpServerOptions {
   port: number;
   checks: Record<string, ReadinessCheck>;
   logger: Logger;
+  /**
+   * What a taken `port` means: `stop` (default; `kazma start`) fails naming http.port; `free-port`
+   * (`kazma chat`, whose chat is the terminal) listens on any free port and says so once — unless
+   * `receivers` is not empty, since a platform's events arrive on the configured port only.
+   */
+  whenTaken?: 'stop' | 'free-port';
+  /** The keys that make a platform receive on this port (`slack.mode http`), named when it is taken. */
+  receivers?: readonly string[];
 }
 
 /**
@@ -31,16 +39,29 @@ export class HttpServer {
   }
 
   async listen(): Promise<number> {
-    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port: this.options.port }, () =>
-        resolve(s),
+    const { whenTaken = 'stop', receivers = [], port } = this.options;
+    const server = await this.#serve(port).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE' || whenTaken !== 'free-port' || receivers.length > 0)
+        throw listenError(error, this.options);
+      const instead = await this.#serve(0);
+      const free = (instead.address() as AddressInfo).port;
+      this.options.logger.warn(
+        { port, instead: free },
+        `http.port ${port} is in use: this chat serves its web page and API on port ${free} instead`,
       );
-      s.once('error', (error) => reject(listenError(error, this.options)));
+      return instead;
     });
     this.#server = server;
     this.#port = (server.address() as AddressInfo).port;
     this.options.logger.info({ host: this.options.host, port: this.#port }, 'http listening');
     return this.#port;
+  }
+
+  #serve(port: number): Promise<ReturnType<typeof serve>> {
+    return new Promise((resolve, reject) => {
+      const s = serve({ fetch: this.app.fetch, hostname: this.options.host, port }, () => resolve(s));
+      s.once('error', reject);
+    });
   }
 
   /** Stops accepting connections; idle keep-alive sockets are closed so close() cannot hang. */
@@ -59,14 +80,15 @@ export class HttpServer {
  * Why the server could not listen, naming `http.port` (or `http.host`) and the fix; other errors unchanged.
  * A port in use is the common one: another Kazma, or another program, already serves it.
  */
-function listenError(error: Error, at: { host: string; port: number }): Error {
+function listenError(error: Error, at: { host: string; port: number; receivers?: readonly string[] }): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `${at.host}:${at.port}`;
+  const receivers = at.receivers?.length ? ` (${at.receivers.join(', ')} receives on it)` : '';
   if (code === 'EADDRINUSE')
     return new StartupError(
       'http_listen_failed',
       `http.port ${at.port} is already in use on ${at.host} (another Kazma, or another program, listens there): ` +
-        'stop it, or set http.port in kazma.yaml to a free port',
+        `stop it, or set http.port in kazma.yaml to a free port${receivers}`,
       { cause: error },
     );
   if (code === 'EACCES')

@@ -58,6 +58,8 @@ export async function runChat(options: RunChatOptions): Promise<number> {
   const kazma = await startKazma({
     loaded: beside ?? options.loaded,
     besideOwner: beside !== undefined,
+    // The terminal is this chat: a taken http.port is stepped around (said once), unless a platform needs it.
+    httpPortTaken: 'free-port',
     logger: options.logger,
     surfaces: [surface],
     ...(options.tools && { tools: options.tools }),

@@ -1,6 +1,6 @@
 export { loadConfig, parseConfig, xdgDataDir, type LoadedConfig } from './load.ts';
 export { configSchema, type KazmaConfig } from './schema.ts';
-export { assertPlatformSection, enabledPlatformIssues } from './platform-rules.ts';
+export { assertPlatformSection, enabledPlatformIssues, receiversOnHttpPort } from './platform-rules.ts';
 export { didYouMean } from './did-you-mean.ts';
 export { parseDuration } from './duration.ts';
 export { mcpServerSchema, trustIssues, type McpServerConfig } from './mcp-schema.ts';

@@ -63,3 +63,14 @@ export function assertPlatformSection<P extends ChatPlatform>(platform: P, secti
   const issues = enabledPlatformIssues(platform, section);
   if (issues.length > 0) throw new ConfigError(issues);
 }
+
+/**
+ * The keys that make an enabled platform receive its events on `http.port` (`slack.mode http`): a process
+ * that holds them cannot step around a taken port, and its error names them.
+ */
+export function receiversOnHttpPort(config: Pick<KazmaConfig, 'telegram' | 'slack'>): string[] {
+  const keys: string[] = [];
+  if (config.telegram.enabled && config.telegram.mode === 'webhook') keys.push('telegram.mode webhook');
+  if (config.slack.enabled && config.slack.mode === 'http') keys.push('slack.mode http');
+  return keys;
+}
