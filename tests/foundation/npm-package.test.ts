@@ -39,7 +39,17 @@ describe('the npm package', () => {
     const prefix = join(tmp, 'prefix');
     await run(
       'npm',
-      ['install', '--global', '--prefix', prefix, tarball, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'],
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        tarball,
+        '--prefer-offline',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+      ],
       { cwd: tmp, timeout: 300_000 },
     );
     const kazma = join(prefix, 'bin', 'kazma');
