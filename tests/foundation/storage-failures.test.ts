@@ -1,11 +1,12 @@
 // Where Kazma keeps its data cannot be used: the start says which key and why in one line, and exits —
 // no stack, no start that spins (a recursive mkdir under /proc never returns), no driver wrapper text
 // ("Failed query: select 1") in place of the cause, and no password printed.
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKazma, writeConfig } from '../helpers/kazma-process.ts';
+import { KAZMA_BIN, runKazma, writeConfig } from '../helpers/kazma-process.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -59,6 +60,42 @@ describe('data_dir that cannot hold data', () => {
       expect(code).toBe(1);
     },
     60_000,
+  );
+});
+
+describe('data_dir on a read-only mount', () => {
+  // Tests run as root, whom permission bits do not stop: bubblewrap mounts the folder read-only for the one
+  // process, as a read-only volume or disk would be (EROFS).
+  const { dir, path } = writeConfig('');
+  mkdirSync(join(dir, 'data'));
+  /** `kazma start` with data_dir, the folder holding it mounted read-only. */
+  const startReadOnly = (dataDir: string) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      writeFileSync(path, `http: { port: 0 }\ndata_dir: ${dataDir}\n`);
+      const env = { ...process.env };
+      delete env.DATABASE_URL;
+      delete env.REDIS_URL;
+      const bwrap = ['--bind', '/', '/', '--ro-bind', dir, dir, '--dev', '/dev', '--proc', '/proc'];
+      const command = [...bwrap, '--', process.execPath, KAZMA_BIN, 'start', '--config', path];
+      const child = execFile('bwrap', command, { env, timeout: 60_000 }, (_error, _out, stderr) =>
+        resolve({ code: child.exitCode, stderr }),
+      );
+    });
+  it.each([
+    ['an existing folder', join(dir, 'data'), `cannot write in ${join(dir, 'data')} (EROFS)`],
+    ['a folder to create', join(dir, 'new'), `cannot create ${join(dir, 'new')} (EROFS)`],
+  ])(
+    '%s: names data_dir and the read-only file system, and exits',
+    async (_, dataDir, why) => {
+      const { code, stderr } = await startReadOnly(dataDir);
+      expect(stderr.trim().split('\n').at(-1)).toBe(
+        `kazma: data_dir (${dataDir}) cannot hold Kazma's data: ${why}. Set data_dir in kazma.yaml to a writable ` +
+          'directory.',
+      );
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(code).toBe(1);
+    },
+    90_000,
   );
 });
 
