@@ -41,7 +41,9 @@ class TokenTap extends BaseCallbackHandler {
     this.#live = live;
   }
 
-  override handleChatModelStart(_llm: unknown, _messages: unknown, runId: string): void {
+  override handleChatModelStart(llm: { id?: string[] }, _messages: unknown, runId: string): void {
+    // An OpenAI-compatible model's words are told by Kazma's fetch (core/agent/model/streamed-answer.ts).
+    if (llm.id?.includes('ChatOpenAI')) return;
     this.#calls.add(runId);
     this.#live.begin(runId);
   }

@@ -2,7 +2,7 @@
 // retries by error class, timeouts and fallbacks, all observed from the server's side.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HumanMessage } from '@langchain/core/messages';
-import { RunnableLambda } from '@langchain/core/runnables';
+import { withAnswerWords } from '../../../src/core/agent/model/answer-words.ts';
 import { createModelChain } from '../../../src/core/agent/model/model-chain.ts';
 import { ModelUnavailableError } from '../../../src/core/agent/model/model-errors.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
@@ -53,23 +53,24 @@ describe('model chain: replies', () => {
     expect(llm.requests[0]!.stream).toBeFalsy();
   });
 
-  it('streams (SSE) when invoked under a streaming run, as a graph with streamMode messages does', async () => {
-    llm.script({ toolCalls: [{ name: 'read_file', args: { path: 'b.txt' }, id: 'call_2' }] });
+  it('streams at the fetch only when the words are wanted: each told in order, the whole reply the same', async () => {
+    llm.script({ text: 'one two three', pacing: { words: true, delayMs: 5 } });
+    const told: string[] = [];
+    const words = {
+      begin: () => {},
+      write: (_call: string, text: string) => told.push(text),
+      failed: () => told.push('failed'),
+      ended: () => {},
+    };
     const chain = createModelChain(fakeSettings(llm.baseURL), { tools: [readFileTool] });
-    const node = RunnableLambda.from(
-      async (input: HumanMessage[], config) => (await chain.invoke(input, config)).message,
-    );
-    let final: unknown;
-    let tokens = 0;
-    for await (const ev of node.streamEvents(ask, { version: 'v2' })) {
-      if (ev.event === 'on_chat_model_stream') tokens++;
-      if (ev.event === 'on_chain_end') final = ev.data.output;
-    }
+    const reply = await withAnswerWords(words, () => chain.invoke(ask));
     expect(llm.requests[0]!.stream).toBe(true);
-    expect(tokens).toBeGreaterThan(1);
-    expect((final as { tool_calls: unknown }).tool_calls).toEqual([
-      { name: 'read_file', args: { path: 'b.txt' }, id: 'call_2', type: 'tool_call' },
-    ]);
+    expect(told.length).toBeGreaterThan(1);
+    expect(told.join('')).toBe('one two three');
+    expect(reply.message.content).toBe('one two three');
+    // Not wanted: asked whole, as before.
+    await chain.invoke(ask);
+    expect(llm.requests[1]!.stream).toBeFalsy();
   });
 });
 

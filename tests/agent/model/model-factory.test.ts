@@ -6,7 +6,7 @@ import { createChatModel, isModelConfigured } from '../../../src/core/agent/mode
 import { createModelChain } from '../../../src/core/agent/model/model-chain.ts';
 import { startFakeLlm } from '../../fakes/llm-server.ts';
 import { fakeSettings, readFileTool } from './settings.ts';
-import type { AIMessageChunk } from '@langchain/core/messages';
+import { withAnswerWords } from '../../../src/core/agent/model/answer-words.ts';
 
 describe('model factory', () => {
   it('needs a name and either a key or a base_url', () => {
@@ -39,7 +39,8 @@ describe('model factory', () => {
     expect(oa).toBeInstanceOf(ChatOpenAI);
     expect((oa as ChatOpenAI).timeout).toBe(1_234);
     expect((oa as ChatOpenAI).streaming).toBe(false);
-    expect((oa as ChatOpenAI).disableStreaming).toBe(false);
+    // Never streamed by LangChain: a live answer is streamed by Kazma's fetch (streamed-answer.ts).
+    expect((oa as ChatOpenAI).disableStreaming).toBe(true);
     const an = createChatModel(
       { provider: 'anthropic', name: 'claude-x', base_url: 'http://127.0.0.1:9', api_key: '' },
       { timeoutMs: 1_234 },
@@ -66,26 +67,35 @@ describe('model factory', () => {
     }
   });
 
-  it('parses a tool call from SSE on .stream() of the bound model', async () => {
+  it('with its words wanted, streams a tool call at the fetch and hands it over whole, with usage', async () => {
     const llm = await startFakeLlm();
     try {
-      llm.script({ toolCalls: [{ name: 'read_file', args: { path: 'c.txt' }, id: 'call_3' }] });
+      llm.script({
+        text: 'Reading it now.',
+        toolCalls: [{ name: 'read_file', args: { path: 'c.txt' }, id: 'call_3' }],
+      });
       const model = createChatModel(
         { provider: 'openai', name: 'm', base_url: llm.baseURL, api_key: '' },
         { timeoutMs: 5_000 },
       );
-      let whole: AIMessageChunk | undefined;
-      let chunks = 0;
-      for await (const chunk of await model.bindTools!([readFileTool]).stream('read c.txt')) {
-        chunks++;
-        whole = whole ? whole.concat(chunk) : chunk;
-      }
+      const told: string[] = [];
+      const words = {
+        begin: () => told.push('begin'),
+        write: (_call: string, text: string) => told.push(text),
+        failed: () => told.push('failed'),
+        ended: () => told.push('ended'),
+      };
+      const whole = await withAnswerWords(words, () => model.bindTools!([readFileTool]).invoke('read c.txt'));
       expect(llm.requests[0]!.stream).toBe(true);
-      expect(chunks).toBeGreaterThan(2);
-      expect(whole?.tool_calls).toEqual([
+      expect(llm.requests[0]!.stream_options).toEqual({ include_usage: true });
+      expect(told[0]).toBe('begin');
+      expect(told.at(-1)).toBe('ended');
+      expect(told.slice(1, -1).join('')).toBe('Reading it now.');
+      expect(whole.content).toBe('Reading it now.');
+      expect(whole.tool_calls).toEqual([
         { name: 'read_file', args: { path: 'c.txt' }, id: 'call_3', type: 'tool_call' },
       ]);
-      expect(whole?.usage_metadata?.total_tokens).toBeGreaterThan(0);
+      expect(whole.usage_metadata?.total_tokens).toBeGreaterThan(0);
     } finally {
       await llm.close();
     }

@@ -9,7 +9,8 @@ import { ModelUnavailableError } from '../model/model-errors.ts';
 import { modelFailedText, NO_MODEL_TEXT, noKeyText } from '../runner/replies.ts';
 import type { AgentStateUpdate, AgentStateValue } from './state.ts';
 import { noticeMessage } from '../runner/transcript.ts';
-import { liveCallConfig } from '../../streaming/index.ts';
+import { liveCallConfig, liveReplyOf } from '../../streaming/index.ts';
+import { withAnswerWords } from '../model/answer-words.ts';
 import { promptWithRecalled, type RecallFn, recalledForTurn } from './recall-step.ts';
 
 /** What the `model` node needs. */
@@ -55,7 +56,8 @@ export function modelNode(deps: ModelNodeDeps) {
     try {
       deps.progress?.(threadId);
       // With the drive's live reply (core/streaming), this call's words are shown as they come.
-      const reply = await chain.invoke(request, liveCallConfig(config));
+      // OpenAI-compatible answers are streamed by Kazma's fetch (model/streamed-answer.ts), Anthropic's by LangChain.
+      const reply = await withAnswerWords(liveReplyOf(config), () => chain.invoke(request, liveCallConfig(config)));
       deps.progress?.(threadId);
       // The messages reducer merges messages by id, and OpenAI-compatible servers may reuse response
       // ids (a counter restarted, a constant): a reused id would overwrite an earlier reply in the

@@ -67,11 +67,13 @@ export function createChatModel(entry: ModelEntry, opts: { timeoutMs: number }):
     });
   }
   // `streaming` stays unset: `streaming: true` makes invoke() fetch tiktoken data from the internet
-  // (hangs offline), and `false` disables token streaming in graph.stream(). Unset gives both.
+  // (hangs offline). `disableStreaming`: LangChain never streams it (a token tap preferring streaming
+  // included): a live answer is streamed below it, by Kazma's fetch (streamed-answer.ts).
   return new ChatOpenAI({
     model: entry.name,
     apiKey,
     maxRetries: 0,
+    disableStreaming: true,
     timeout: opts.timeoutMs,
     configuration: { baseURL, fetch: modelFetch },
   });

@@ -4,11 +4,14 @@
 // under that fetch, ~0.8 ms less a turn. What a model SDK relies on is kept: the signal aborts the call
 // (rejecting with the signal's reason, as fetch does), credentials in the URL are refused, redirects are
 // followed, an answer is asked for uncompressed and decoded if it comes compressed anyway, an event
-// stream (`stream: true`) stays a stream; anything else is read whole, and handed over as a WholeResponse:
+// stream (`stream: true`) stays a stream — except a chat answer whose words are wanted as they come, streamed
+// here and handed over whole (streamed-answer.ts); anything else is read whole, and handed over as a WholeResponse:
 // its body is read from memory without building a WHATWG stream to read it back through (below).
 import { pipeline, Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, interceptors, request, Response as UndiciResponse } from 'undici';
+import { answerWords } from './answer-words.ts';
+import { readStreamedAnswer, streamedRequestBody } from './streamed-answer.ts';
 
 /** One pool of kept-alive connections per model server, for every model client of the process. */
 const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
@@ -37,10 +40,14 @@ export const modelFetch: typeof fetch = async (input, init) => {
   // Uncompressed, unless the SDK asked otherwise: a model's answer is small, and decoding costs CPU.
   headers['accept-encoding'] ??= 'identity';
   const method = (init?.method ?? 'GET').toUpperCase() as 'GET';
+  // A chat answer whose words are shown as they come is streamed here, below the SDK (streamed-answer.ts).
+  const words = answerWords();
+  const streamed = words && streamedRequestBody(url, method, init?.body);
+  if (streamed) headers['content-length'] &&= String(Buffer.byteLength(streamed));
   const answer = await request(url, {
     method,
     headers,
-    body: init?.body as string | null | undefined,
+    body: streamed || (init?.body as string | null | undefined),
     signal: init?.signal ?? undefined,
     dispatcher,
   });
@@ -61,7 +68,14 @@ export const modelFetch: typeof fetch = async (input, init) => {
     ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable)
     : answer.body;
   if (decoder) for (const name of ['content-encoding', 'content-length']) responseHeaders.delete(name);
-  if (responseHeaders.get('content-type')?.includes('text/event-stream')) {
+  const eventStream = responseHeaders.get('content-type')?.includes('text/event-stream') === true;
+  if (streamed && eventStream && status === 200) {
+    const body = await readStreamedAnswer(content, words!, init?.signal);
+    responseHeaders.set('content-type', 'application/json');
+    responseHeaders.delete('content-length');
+    return new WholeResponse(body, { status, headers: [...responseHeaders] }) as unknown as Response;
+  }
+  if (eventStream) {
     return new Response(Readable.toWeb(content) as ReadableStream<Uint8Array>, { status, headers: responseHeaders });
   }
   const bytes = decoder ? await whole(content) : Buffer.from(await answer.body.arrayBuffer());

@@ -1,0 +1,25 @@
+// Where a model answer's words go while the model writes them (the drive's live reply, core/streaming),
+// for the model calls made inside `withAnswerWords`. Carried by the async context rather than through
+// LangChain: an OpenAI-compatible answer is streamed by Kazma's own fetch (streamed-answer.ts), below
+// every LangChain and SDK layer, and told from there.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Told a model call's words: `call` names one HTTP request (a retry is another call). */
+export interface AnswerWords {
+  begin(call: string): void;
+  write(call: string, words: string): void;
+  failed(call: string): void;
+  ended(call: string): void;
+}
+
+const current = new AsyncLocalStorage<AnswerWords>();
+
+/** Runs `run` with its model calls' words told to `words` (none: run as it is). */
+export function withAnswerWords<T>(words: AnswerWords | undefined, run: () => Promise<T>): Promise<T> {
+  return words ? current.run(words, run) : run();
+}
+
+/** Where the words of a model call made now go, if anywhere. */
+export function answerWords(): AnswerWords | undefined {
+  return current.getStore();
+}

@@ -1,0 +1,159 @@
+// An OpenAI-compatible chat answer streamed by Kazma's fetch, below the SDK and LangChain: the request
+// asks for a stream, each word is told to the live reply (answer-words.ts) as it arrives, and the SDK is
+// handed one whole `chat.completion`, as if it had not streamed. Streamed through them instead, every
+// word cost a server-sent event parsed by the SDK, a message chunk built and merged by LangChain and a
+// callback round (bench/streaming.ts: over twice the CPU of the same answer sent whole); here a word costs
+// one small JSON parse. The whole answer is the concatenation of the streamed deltas: what was shown is
+// what the turn keeps.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { createParser } from 'eventsource-parser';
+import type { AnswerWords } from './answer-words.ts';
+
+/** The fields of a `chat.completion.chunk` read here. */
+interface CompletionChunk {
+  id?: string;
+  model?: string;
+  created?: number;
+  system_fingerprint?: string;
+  usage?: unknown;
+  choices?: Array<{
+    index?: number;
+    finish_reason?: string | null;
+    delta?: {
+      content?: string | null;
+      refusal?: string | null;
+      tool_calls?: Array<{
+        index?: number;
+        id?: string;
+        type?: string;
+        function?: { name?: string; arguments?: string };
+      }>;
+    };
+  }>;
+}
+
+interface ToolCall {
+  id: string;
+  type: string;
+  function: { name: string; arguments: string };
+}
+
+/**
+ * The body to send instead of `body` when a chat completion request may be streamed here: the same
+ * request asking for a stream with its usage. Undefined for anything else (not a chat completion, a
+ * body that is not JSON, a request that already streams).
+ */
+export function streamedRequestBody(url: URL, method: string, body: unknown): string | undefined {
+  if (method !== 'POST' || !url.pathname.endsWith('/chat/completions') || typeof body !== 'string') return undefined;
+  let request: Record<string, unknown>;
+  try {
+    request = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof request !== 'object' || request === null || request.stream === true) return undefined;
+  return JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } });
+}
+
+/**
+ * Reads the event stream `content` to its end, telling `words` each piece of the answer's text, and
+ * returns the whole answer as the JSON body of a `chat.completion`. A stream that breaks, is aborted or
+ * holds an error event fails the call (told to `words`) and rejects (with `signal`'s reason once aborted).
+ */
+export async function readStreamedAnswer(
+  content: Readable,
+  words: AnswerWords,
+  signal?: AbortSignal | null,
+): Promise<Buffer> {
+  const call = randomUUID();
+  words.begin(call);
+  const answer = new StreamedAnswer();
+  let error: Error | undefined;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (error || event.data === '[DONE]') return;
+      const chunk = JSON.parse(event.data) as CompletionChunk & { error?: { message?: string } };
+      if (chunk.error) error = new Error(`the model's stream reported an error: ${chunk.error.message ?? 'unknown'}`);
+      else {
+        const text = answer.add(chunk);
+        if (text) words.write(call, text);
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const bytes of content) {
+      parser.feed(decoder.decode(bytes as Buffer, { stream: true }));
+      if (error) throw error;
+    }
+    parser.feed(decoder.decode());
+    if (error) throw error;
+  } catch (failure) {
+    words.failed(call);
+    content.destroy();
+    // As fetch does: an aborted call rejects with the signal's reason.
+    throw signal?.aborted ? signal.reason : failure;
+  }
+  words.ended(call);
+  return Buffer.from(JSON.stringify(answer.whole()));
+}
+
+/** A chat completion put together from its chunks. */
+class StreamedAnswer {
+  #head: Pick<CompletionChunk, 'id' | 'model' | 'created' | 'system_fingerprint'> = {};
+  #usage: unknown;
+  #content = '';
+  #refusal = '';
+  #finish: string | null = null;
+  readonly #calls: ToolCall[] = [];
+
+  /** Takes one chunk in; returns the answer's text it adds. */
+  add(chunk: CompletionChunk): string {
+    this.#head.id ??= chunk.id;
+    this.#head.model ??= chunk.model;
+    this.#head.created ??= chunk.created;
+    this.#head.system_fingerprint ??= chunk.system_fingerprint;
+    if (chunk.usage) this.#usage = chunk.usage;
+    let text = '';
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      if (choice.finish_reason) this.#finish = choice.finish_reason;
+      const delta = choice.delta ?? {};
+      if (delta.content) text += delta.content;
+      if (delta.refusal) this.#refusal += delta.refusal;
+      for (const part of delta.tool_calls ?? []) {
+        const call = (this.#calls[part.index ?? 0] ??= {
+          id: '',
+          type: 'function',
+          function: { name: '', arguments: '' },
+        });
+        if (part.id) call.id = part.id;
+        if (part.type) call.type = part.type;
+        if (part.function?.name) call.function.name += part.function.name;
+        if (part.function?.arguments) call.function.arguments += part.function.arguments;
+      }
+    }
+    this.#content += text;
+    return text;
+  }
+
+  whole(): Record<string, unknown> {
+    const calls = this.#calls.filter(Boolean);
+    const message = {
+      role: 'assistant',
+      content: this.#content === '' && calls.length > 0 ? null : this.#content,
+      ...(this.#refusal && { refusal: this.#refusal }),
+      ...(calls.length > 0 && { tool_calls: calls }),
+    };
+    return {
+      id: this.#head.id ?? `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion',
+      created: this.#head.created ?? 0,
+      model: this.#head.model ?? '',
+      ...(this.#head.system_fingerprint && { system_fingerprint: this.#head.system_fingerprint }),
+      choices: [{ index: 0, message, finish_reason: this.#finish ?? 'stop', logprobs: null }],
+      ...(this.#usage !== undefined && { usage: this.#usage }),
+    };
+  }
+}
