@@ -120,7 +120,11 @@ export function splitScores(asked: readonly Asked[], settings: RecallSettings): 
   };
 }
 
-/** The best floor on the tuning half: fewest injections on unanswerable, then most recall, then precision. */
+/**
+ * The best floor on the tuning half: fewest injections on unanswerable, then most recall, then precision;
+ * among settings that score the same, the highest floor (then the smallest gap and background), the most
+ * cautious on questions tuning never saw.
+ */
 function tune(asked: readonly Asked[], base: RecallSettings): RecallSettings {
   const tuning = asked.filter((a) => a.question.split === 'tune');
   let best = { settings: base, s: score(tuning, base) };
@@ -134,7 +138,10 @@ function tune(asked: readonly Asked[], base: RecallSettings): RecallSettings {
         const better =
           s.injectedOnUnanswerable < best.s.injectedOnUnanswerable ||
           (s.injectedOnUnanswerable === best.s.injectedOnUnanswerable &&
-            (s.recall > best.s.recall || (s.recall === best.s.recall && s.precision > best.s.precision)));
+            (s.recall > best.s.recall ||
+              (s.recall === best.s.recall &&
+                (s.precision > best.s.precision ||
+                  (s.precision === best.s.precision && minScore > best.settings.minScore)))));
         if (better) best = { settings, s };
       }
   return best.settings;

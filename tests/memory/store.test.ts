@@ -24,6 +24,18 @@ describeEachBackend('memory store', (db) => {
     expect(await store().candidates({ owners: ['person:maya'], query: 'weather tomorrow' })).toEqual([]);
   });
 
+  it('finds a note by another form of its words: article, pronoun ending, plural, Arabic-Indic digits', async () => {
+    const owner = 'person:forms';
+    await store().remember({ owner, text: 'سيارتي تويوتا زرقاء', source: 'stated' });
+    await store().remember({ owner, text: 'مقاس حذائي ٤٣', source: 'stated' });
+    await store().remember({ owner, text: 'I take piano lessons on Tuesdays', source: 'stated' });
+
+    const find = async (query: string) => (await store().candidates({ owners: [owner], query })).map((c) => c.text);
+    expect(await find('ما لون السيارة؟')).toEqual(['سيارتي تويوتا زرقاء']);
+    expect(await find('هل مقاسي 43؟')).toEqual(['مقاس حذائي ٤٣']);
+    expect(await find('when is my piano lesson?')).toEqual(['I take piano lessons on Tuesdays']);
+  });
+
   it('ranks by exact cosine similarity over every embedded note of the model, with no index to miss one', async () => {
     const owner = 'person:sim';
     const model = 'fake-embed';

@@ -5,6 +5,7 @@ import { type Db, type MemorySource, schema } from '../db/index.ts';
 import type { ForgetJournal } from './journal.ts';
 import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
 import { type Embedding, type SimilarityKind, similarityKind, similarityOf } from './similarity.ts';
+import { formsOf } from './forms.ts';
 import { contentWords } from './words.ts';
 
 const { memories } = schema;
@@ -168,12 +169,17 @@ export class MemoryStore {
     }
     const words = contentWords(input.query);
     if (words.length > 0) {
+      // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
       const query = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
+      const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
       const rows = await this.db
         .select(columns)
         .from(memories)
-        .where(and(this.current(owners), sql`${memories.search} @@ ${query}`))
-        .orderBy(sql`ts_rank(${memories.search}, ${query}) desc`, desc(memories.seq))
+        .where(and(this.current(owners), or(sql`${memories.search} @@ ${query}`, sql`${memories.terms} @@ ${forms}`)))
+        .orderBy(
+          sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${query})) desc`,
+          desc(memories.seq),
+        )
         .limit(PER_SEARCH);
       for (const row of rows) if (!found.has(row.id)) found.set(row.id, row);
     }
