@@ -191,15 +191,19 @@ export class MemoryStore {
       // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
       const query = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
       const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
-      const rows = await this.db
-        .select(columns)
+      // The best PER_SEARCH matches first, and only theirs compared with the query's vector: a word can
+      // match thousands of notes, and the exact cosine is the costly part of the read.
+      const matched = this.db
+        .select({ id: memories.id })
         .from(memories)
         .where(and(this.current(owners), or(sql`${memories.search} @@ ${query}`, sql`${memories.terms} @@ ${forms}`)))
         .orderBy(
           sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${query})) desc`,
           desc(memories.seq),
         )
-        .limit(PER_SEARCH);
+        .limit(PER_SEARCH)
+        .as('matched');
+      const rows = await this.db.select(columns).from(memories).innerJoin(matched, eq(memories.id, matched.id));
       for (const row of rows) if (!found.has(row.id)) found.set(row.id, row);
     }
     return [...found.values()].map((c) => ({ ...c, similarity: c.similarity === null ? null : Number(c.similarity) }));
