@@ -35,7 +35,10 @@ export interface VectorSearch {
   similarity: SQL<number | null>;
   /** The rows whose vector is compared: the query's model and length. */
   comparable: SQL;
-  /** Most similar first (ties: newest first, without pgvector); with pgvector the distance alone, so the planner can walk the HNSW index. */
+  /**
+   * Most similar first (ties: newest first, without pgvector); with pgvector the distance alone, so the
+   * planner can walk the HNSW index.
+   */
   nearestFirst: SQL;
 }
 
