@@ -35,15 +35,17 @@ export async function storedLengths(db: Db): Promise<number[]> {
 /**
  * Lets an HNSW scan go on past its first `ef_search` neighbours until the query's other conditions (the
  * owner, not forgotten) have filled its LIMIT (pgvector 0.8 iterative scans): for this session, and for
- * the database's later sessions where Kazma may alter it.
+ * the database's later sessions where Kazma may alter it. An older pgvector has no such setting, and a
+ * role that does not own the database cannot alter it: either way search goes on as pgvector's default
+ * (a scan of `ef_search` neighbours), and the full-text half still finds every note sharing a word.
  */
 export async function enableIterativeScan(db: Db): Promise<void> {
-  await db.execute(sql`set hnsw.iterative_scan = strict_order`);
   try {
+    await db.execute(sql`set hnsw.iterative_scan = strict_order`);
     await db.execute(sql`do $$ begin
       execute format('alter database %I set hnsw.iterative_scan = strict_order', current_database());
     end $$`);
   } catch {
-    // Not the database's owner: each session keeps pgvector's default (a scan of ef_search neighbours).
+    // As above: pgvector's default scan.
   }
 }
