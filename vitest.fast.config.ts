@@ -41,6 +41,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/unexpected-failure.test.ts',
   'tests/foundation/workspace-overlap.test.ts',
   'tests/mcp/cli.test.ts',
+  'tests/memory/compiled-pgvector.test.ts',
   'tests/media/recovered-download-kill.test.ts',
   'tests/outbox/keyed-part-kill.test.ts',
   'tests/outbox/send-file-kill.test.ts',

@@ -4,13 +4,15 @@
 //
 // The bundle is split at every dynamic import(), so what Kazma loads on first use (a platform's SDK, the
 // MCP SDK, an HTML parser) still loads only then. A few packages stay outside, loaded from node_modules:
-// PGlite finds its WebAssembly and data files next to its own modules, pino's pretty output runs in a
+// PGlite and its pgvector extension find their WebAssembly and data files next to their own modules
+// (`new URL(…, import.meta.url)`, which in a chunk would point into dist/), pino's pretty output runs in a
 // worker loaded by file name, msgpackr loads an optional native addon, and optional native modules
 // (pg-native, zlib-sync, bufferutil, utf-8-validate) may be absent.
 
 /** Packages loaded from node_modules at run time instead of bundled (see the top). */
 const EXTERNAL = [
   '@electric-sql/pglite',
+  '@electric-sql/pglite-pgvector',
   'pino',
   'pino-pretty',
   'thread-stream',

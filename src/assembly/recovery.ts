@@ -22,6 +22,7 @@ export async function recoverAtStart(base: Base, m: Modules, o: RecoveryOptions)
   // started before this may be sending, or deciding, already.
   // Notes forgotten after the backup this database was restored from: forgotten again (memory/journal.ts).
   await m.memory?.memory.replayForgets();
+  await m.memory?.memory.prepareSearch();
   await base.outbox.recover({ sendingBefore: solo ? o.bootedAt : new Date(Date.now() - SENDING_STALE_MS) });
   await m.questions.recoverEffects(solo ? { staleBefore: o.bootedAt } : {});
   await m.approvals.reconciler.sweep();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { schema } from '../../src/core/db/index.ts';
 import { MemoryStore } from '../../src/core/memory/index.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
@@ -9,7 +10,7 @@ const unit = (...values: number[]) => {
   return values.map((v) => v / norm);
 };
 
-describeEachBackend('memory store', (db) => {
+describeEachBackend('memory store', (db, backend) => {
   const store = () => new MemoryStore({ db: db().db, clock });
 
   it('finds a note by full-text words in Arabic and English, for its owner only', async () => {
@@ -24,7 +25,65 @@ describeEachBackend('memory store', (db) => {
     expect(await store().candidates({ owners: ['person:maya'], query: 'weather tomorrow' })).toEqual([]);
   });
 
-  it('ranks by exact cosine similarity over every embedded note of the model, with no index to miss one', async () => {
+  it('finds a note by another form of its words: article, pronoun ending, plural, Arabic-Indic digits', async () => {
+    const owner = 'person:forms';
+    await store().remember({ owner, text: 'سيارتي تويوتا زرقاء', source: 'stated' });
+    await store().remember({ owner, text: 'مقاس حذائي ٤٣', source: 'stated' });
+    await store().remember({ owner, text: 'I take piano lessons on Tuesdays', source: 'stated' });
+
+    const find = async (query: string) => (await store().candidates({ owners: [owner], query })).map((c) => c.text);
+    expect(await find('ما لون السيارة؟')).toEqual(['سيارتي تويوتا زرقاء']);
+    expect(await find('هل مقاسي 43؟')).toEqual(['مقاس حذائي ٤٣']);
+    expect(await find('when is my piano lesson?')).toEqual(['I take piano lessons on Tuesdays']);
+  });
+
+  it('compares with pgvector where the database has it (PGlite loads it), else exactly', async () => {
+    const available = await db().db.execute(sql`select 1 from pg_available_extensions where name = 'vector'`);
+    const has = (Array.isArray(available) ? available : (available as { rows: unknown[] }).rows).length > 0;
+    expect(await store().similarityKind()).toBe(has ? 'pgvector' : 'exact');
+    if (backend === 'pglite') expect(has).toBe(true);
+  });
+
+  it("finds an owner's notes by similarity when many nearer notes are someone else's", async () => {
+    const model = 'fake-embed';
+    const near = unit(1, 0.01, 0);
+    const crowd = Array.from({ length: 300 }, (_, i) => ({
+      id: `mem_crowd_${i}`,
+      owner: 'person:crowd',
+      text: `crowd ${i}`,
+      textHash: `crowd-${i}`,
+      source: 'stated' as const,
+      embedding: sql`${`{${unit(1, i / 1000, 0.001).join(',')}}`}::real[]`,
+      embeddingModel: model,
+    }));
+    await db().db.insert(schema.memories).values(crowd);
+    await store().remember({
+      owner: 'person:few',
+      text: 'far one',
+      source: 'stated',
+      embedding: { model, vector: unit(0, 1, 0) },
+    });
+    await store().remember({
+      owner: 'person:few',
+      text: 'far two',
+      source: 'stated',
+      embedding: { model, vector: unit(0, 0, 1) },
+    });
+    await db().db.execute(sql`analyze memories`);
+    await store().prepareSearch();
+    // For an owner this small the planner reads the owner's rows and sorts them (exact); on PGlite (one
+    // session) it is made to walk the HNSW index instead, which passes the crowd's 300 nearer notes first.
+    if (backend === 'pglite') await db().db.execute(sql`set enable_sort = off`);
+    try {
+      const embedding = { model, vector: near };
+      const found = await store().candidates({ owners: ['person:few'], query: 'zzz', embedding });
+      expect(found.map((c) => c.text).sort()).toEqual(['far one', 'far two']);
+    } finally {
+      if (backend === 'pglite') await db().db.execute(sql`reset enable_sort`);
+    }
+  });
+
+  it('ranks by cosine similarity over every embedded note of the model', async () => {
     const owner = 'person:sim';
     const model = 'fake-embed';
     await store().remember({ owner, text: 'alpha', source: 'stated', embedding: { model, vector: unit(1, 0, 0) } });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { operatorNodeFlags } from '../node-flags.ts';
 
 /**
@@ -20,6 +21,13 @@ import { operatorNodeFlags } from '../node-flags.ts';
 export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
   shared_buffers: '16MB',
 };
+
+/**
+ * The extensions PGlite loads (each is found by `pg_available_extensions`; the migrations create them):
+ * pgvector, for memory's similarity search with an HNSW index (memory/similarity.ts). Every opener of
+ * the embedded database loads it, since a table that uses its type cannot be read without it.
+ */
+export const PGLITE_EXTENSIONS = { vector };
 
 /** PGlite's default start parameters followed by {@link PGLITE_SETTINGS} as `-c name=value`. */
 export function pgliteStartParams(settings: Readonly<Record<string, string>> = PGLITE_SETTINGS): string[] {
@@ -61,13 +69,13 @@ export async function openPglite(dir: string): Promise<PGlite> {
 /**
  * Starts PGlite as Kazma runs it, whatever it starts from (a data dir, or a dump in `loadDataDir`): on
  * the baseline WebAssembly tier ({@link baselineWasmFlag}, set before PGlite's module compiles) with
- * {@link PGLITE_SETTINGS}. The tests' and benches' embedded databases start here too, so what they
- * measure and exercise is what Kazma runs.
+ * {@link PGLITE_SETTINGS} and {@link PGLITE_EXTENSIONS}. The tests' and benches' embedded databases
+ * start here too, so what they measure and exercise is what Kazma runs.
  */
-export function startPglite(options: Omit<PGliteOptions, 'startParams'>): Promise<PGlite> {
+export function startPglite(options: Omit<PGliteOptions, 'startParams' | 'extensions'>): Promise<PGlite> {
   const wasmFlag = baselineWasmFlag(operatorNodeFlags());
   if (wasmFlag) setFlagsFromString(wasmFlag);
-  return PGlite.create({ ...options, startParams: pgliteStartParams() });
+  return PGlite.create({ ...options, extensions: PGLITE_EXTENSIONS, startParams: pgliteStartParams() });
 }
 
 // CommonJS: the child resolves nothing itself (it may start in any working directory), it requires the

@@ -5,7 +5,8 @@
 // kept, and the list is cut at the first large drop, so an unrelated question recalls nothing instead of
 // the least unrelated notes.
 import type { Candidate } from './store.ts';
-import { contentWords, wordsOf } from './words.ts';
+import { formsOf } from './forms.ts';
+import { contentWords, formsIn } from './words.ts';
 
 /** `memory.recall` in kazma.yaml. */
 export interface RecallSettings {
@@ -41,14 +42,31 @@ export function backgroundOf(candidates: readonly Candidate[], least: number): n
   return ranked.length === 0 ? least : Math.max(least, ranked.reduce((sum, s) => sum + s, 0) / ranked.length);
 }
 
+/**
+ * How much a question's word (its forms) counts in the overlap: the rarer among the candidates, the more
+ * (inverse document frequency). A word most notes hold ("called", "اسم") says little about which note is
+ * meant, and a word no note holds ("brother" when no note is about one) weighs most, so a question about
+ * something never stored overlaps little with the notes that share only its common words.
+ */
+function rarity(forms: readonly string[], held: readonly Set<string>[]): number {
+  const holding = held.filter((h) => forms.some((f) => h.has(f))).length;
+  return Math.log((held.length + 1) / (holding + 0.5));
+}
+
 /** The notes to recall for `query`, best first (see the file's header). */
 export function selectRecalled(query: string, candidates: readonly Candidate[], settings: RecallSettings): Recalled[] {
   const background = backgroundOf(candidates, settings.minBackground);
-  const asked = contentWords(query);
+  const held = candidates.map((c) => formsIn(c.text));
+  const asked = contentWords(query).map(formsOf);
+  const weights = asked.map((forms) => rarity(forms, held));
+  const total = weights.reduce((sum, w) => sum + w, 0);
   const scored = candidates
-    .map((c) => {
-      const held = new Set(wordsOf(c.text));
-      const overlap = asked.length === 0 ? 0 : asked.filter((w) => held.has(w)).length / asked.length;
+    .map((c, i) => {
+      const matched = asked.reduce(
+        (sum, forms, j) => (forms.some((f) => held[i]!.has(f)) ? sum + weights[j]! : sum),
+        0,
+      );
+      const overlap = total === 0 ? 0 : matched / total;
       const lift = c.similarity === null ? 0 : Math.max(0, c.similarity - background);
       return { ...c, score: lift + OVERLAP_WEIGHT * overlap };
     })

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.ts';
 import { type Db, type MemorySource, schema } from '../db/index.ts';
 
 import { realArray, type Embedding } from './similarity.ts';
-import { subjectKey, textHash } from './words.ts';
+import { formsIn, subjectKey, textHash } from './words.ts';
 
 const { memories } = schema;
 
@@ -90,6 +90,7 @@ export async function rememberNote(db: Db, clock: Clock, note: NewMemory): Promi
       owner: note.owner,
       text: note.text,
       textHash: hash,
+      terms: sql`to_tsvector('simple', ${[...formsIn(note.text)].join(' ')})`,
       subject,
       source: note.source,
       createdAt: now,

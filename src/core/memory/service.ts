@@ -89,6 +89,11 @@ export class Memory {
     return this.deps.store.forget({ owners: [person, chat], ids }, db);
   }
 
+  /** At start, with pgvector: the HNSW indexes of the stored vectors' lengths (store.ts prepareSearch). */
+  prepareSearch(): Promise<void> {
+    return this.deps.store.prepareSearch();
+  }
+
   /** At start: the forget journal applied again (store.ts replayForgets); what it forgot is logged. */
   async replayForgets(): Promise<void> {
     const forgot = await this.deps.store.replayForgets();

@@ -1,6 +1,11 @@
-// Cosine similarity of a stored embedding with the query's, as SQL: pgvector's operator where the server
-// has the extension, else the exact sum over both arrays. Either way every embedded note of the owner is
-// compared (a sequential read of the owner's rows): no approximate or partial index can leave a match out.
+// Cosine similarity of a stored embedding with the query's, as SQL. Where the database has pgvector,
+// `embedding::vector(d) <=> query` in an HNSW index per dimension (vector-index.ts) finds the nearest
+// notes without reading every row; without it, the exact sum over both arrays is computed for every
+// embedded note of the owner (a sequential read of the owner's rows). HNSW is approximate: it can leave
+// out a note that is near in meaning. The full-text half of recall (store.ts candidates) is exact — a
+// GIN index over the words and their forms — so a note that shares a word with the question is always a
+// candidate, whichever way similarity is computed; only a match by meaning alone can be missed, and only
+// with pgvector (docs/performance.md "Memory recall").
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/index.ts';
 
@@ -13,7 +18,7 @@ export interface Embedding {
 /** How similarity is computed on this database. */
 export type SimilarityKind = 'pgvector' | 'exact';
 
-/** `pgvector` when the `vector` extension is installed in this database (the migration creates it when it can). */
+/** `pgvector` when the `vector` extension is installed in this database (the migrations create it when they can). */
 export async function similarityKind(db: Db): Promise<SimilarityKind> {
   const result = await db.execute(sql`select 1 as found from pg_extension where extname = 'vector'`);
   return rowsOf(result).length > 0 ? 'pgvector' : 'exact';
@@ -24,14 +29,35 @@ export function realArray(vector: readonly number[]): string {
   return `{${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(',')}}`;
 }
 
-/** The similarity of the row's `embedding` with `query`, null when the row's vector is another model's. */
-export function similarityOf(kind: SimilarityKind, query: Embedding): SQL<number | null> {
+/** How the most similar notes are found: the row's similarity, what rows qualify, and the order. */
+export interface VectorSearch {
+  /** The row's cosine similarity with the query, null when its vector is another model's or length. */
+  similarity: SQL<number | null>;
+  /** The rows whose vector is compared: the query's model and length. */
+  comparable: SQL;
+  /**
+   * Most similar first (ties: newest first, without pgvector); with pgvector the distance alone, so the
+   * planner can walk the HNSW index.
+   */
+  nearestFirst: SQL;
+}
+
+/**
+ * The SQL of a similarity search for `query`. The length is written into the statement, not bound: an
+ * index on `embedding::vector(d)` for rows `where cardinality(embedding) = d` is used only when the query
+ * names the same expression and predicate with that constant.
+ */
+export function vectorSearch(kind: SimilarityKind, query: Embedding): VectorSearch {
+  const length = sql.raw(String(Math.trunc(query.vector.length)));
   const q = sql`${realArray(query.vector)}::real[]`;
-  const same = sql`"embedding_model" = ${query.model} and cardinality("embedding") = ${query.vector.length}`;
-  const cosine =
-    kind === 'pgvector'
-      ? sql`1 - ("embedding"::vector <=> ${q}::vector)`
-      : sql`(select sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
-          from unnest("embedding", ${q}) as t(a, b))`;
-  return sql<number | null>`(case when ${same} then (${cosine})::float8 end)`;
+  const comparable = sql`"embedding_model" = ${query.model} and cardinality("embedding") = ${length}`;
+  if (kind === 'pgvector') {
+    const distance = sql`("embedding"::vector(${length}) <=> ${q}::vector(${length}))`;
+    const similarity = sql<number | null>`(case when ${comparable} then (1 - ${distance})::float8 end)`;
+    return { similarity, comparable, nearestFirst: sql`${distance} asc` };
+  }
+  const cosine = sql`(select sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
+    from unnest("embedding", ${q}) as t(a, b))`;
+  const similarity = sql<number | null>`(case when ${comparable} then (${cosine})::float8 end)`;
+  return { similarity, comparable, nearestFirst: sql`similarity desc nulls last, "seq" desc` };
 }

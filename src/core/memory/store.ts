@@ -4,7 +4,9 @@ import { type Db, type MemorySource, schema } from '../db/index.ts';
 
 import type { ForgetJournal } from './journal.ts';
 import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
-import { type Embedding, type SimilarityKind, similarityKind, similarityOf } from './similarity.ts';
+import { type Embedding, type SimilarityKind, similarityKind, vectorSearch } from './similarity.ts';
+import { enableIterativeScan, ensureVectorIndex, storedLengths } from './vector-index.ts';
+import { formsOf } from './forms.ts';
 import { contentWords } from './words.ts';
 
 const { memories } = schema;
@@ -48,7 +50,7 @@ const NOTE_COLUMNS = {
 
 /**
  * The `memories` table: notes per owner, found by full-text search (the `simple` configuration) and by
- * embedding similarity (pgvector or exact, {@link similarityOf}). Only current notes are found: not
+ * embedding similarity (pgvector or exact, {@link vectorSearch}). Only current notes are found: not
  * forgotten, not superseded.
  */
 export class MemoryStore {
@@ -56,6 +58,8 @@ export class MemoryStore {
   private readonly clock: Clock;
   private readonly journal: ForgetJournal | undefined;
   private kind: Promise<SimilarityKind> | undefined;
+  /** The vector lengths known to have their HNSW index (vector-index.ts), with pgvector. */
+  private readonly indexed = new Set<number>();
 
   constructor(deps: { db: Db; clock: Clock; journal?: ForgetJournal }) {
     this.db = deps.db;
@@ -63,9 +67,24 @@ export class MemoryStore {
     this.journal = deps.journal;
   }
 
-  /** Writes a note under the provenance ladder (remember.ts). */
-  remember(note: NewMemory): Promise<RememberOutcome> {
-    return rememberNote(this.db, this.clock, note);
+  /** Writes a note under the provenance ladder (remember.ts); the first of a new vector length gets its index. */
+  async remember(note: NewMemory): Promise<RememberOutcome> {
+    const outcome = await rememberNote(this.db, this.clock, note);
+    const length = note.embedding?.vector.length;
+    if (length && !this.indexed.has(length) && (await this.similarityKind()) === 'pgvector') {
+      await this.indexFor(length);
+    }
+    return outcome;
+  }
+
+  /**
+   * At start, with pgvector: an HNSW index for every vector length stored, and scans that go on until
+   * the owner's notes fill the search (vector-index.ts). Without pgvector nothing: search is exact.
+   */
+  async prepareSearch(): Promise<void> {
+    if ((await this.similarityKind()) !== 'pgvector') return;
+    await enableIterativeScan(this.db);
+    for (const length of await storedLengths(this.db)) await this.indexFor(length);
   }
 
   /**
@@ -154,30 +173,50 @@ export class MemoryStore {
    */
   async candidates(input: { owners: readonly string[]; query: string; embedding?: Embedding }): Promise<Candidate[]> {
     const { owners, embedding } = input;
-    const similarity = embedding ? similarityOf(await this.similarityKind(), embedding) : sql<null>`null::float8`;
+    const search = embedding ? vectorSearch(await this.similarityKind(), embedding) : undefined;
+    const similarity = search?.similarity ?? sql<null>`null::float8`;
     const columns = { ...NOTE_COLUMNS, similarity: sql<number | null>`${similarity}`.as('similarity') };
     const found = new Map<string, Candidate>();
-    if (embedding) {
+    if (search) {
       const rows = await this.db
         .select(columns)
         .from(memories)
-        .where(and(this.current(owners), eq(memories.embeddingModel, embedding.model)))
-        .orderBy(sql`similarity desc nulls last`, desc(memories.seq))
+        .where(and(this.current(owners), search.comparable))
+        .orderBy(search.nearestFirst)
         .limit(PER_SEARCH);
       for (const row of rows) found.set(row.id, row);
     }
     const words = contentWords(input.query);
     if (words.length > 0) {
+      // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
       const query = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
-      const rows = await this.db
-        .select(columns)
+      const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
+      // The best PER_SEARCH matches first, and only theirs compared with the query's vector: a word can
+      // match thousands of notes, and the exact cosine is the costly part of the read.
+      const matched = this.db
+        .select({ id: memories.id })
         .from(memories)
-        .where(and(this.current(owners), sql`${memories.search} @@ ${query}`))
-        .orderBy(sql`ts_rank(${memories.search}, ${query}) desc`, desc(memories.seq))
-        .limit(PER_SEARCH);
+        .where(and(this.current(owners), or(sql`${memories.search} @@ ${query}`, sql`${memories.terms} @@ ${forms}`)))
+        .orderBy(
+          sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${query})) desc`,
+          desc(memories.seq),
+        )
+        .limit(PER_SEARCH)
+        .as('matched');
+      const rows = await this.db.select(columns).from(memories).innerJoin(matched, eq(memories.id, matched.id));
       for (const row of rows) if (!found.has(row.id)) found.set(row.id, row);
     }
     return [...found.values()].map((c) => ({ ...c, similarity: c.similarity === null ? null : Number(c.similarity) }));
+  }
+
+  private async indexFor(length: number): Promise<void> {
+    try {
+      await ensureVectorIndex(this.db, length);
+    } catch {
+      // Another process made it at the same moment, or it cannot be made here: the search is still right
+      // without it (pgvector then compares every note of the length).
+    }
+    this.indexed.add(length);
   }
 
   /** pgvector or exact, asked of the database once. */

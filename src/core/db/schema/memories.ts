@@ -39,11 +39,17 @@ export const memories = pgTable(
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
+    /**
+     * The text's word forms (memory/forms.ts: normalised and lightly stemmed, Arabic and English), written
+     * with the note; null on notes written before it existed, which `search` still finds by their words.
+     */
+    terms: tsvector('terms'),
   },
   (t) => [
     index('memories_owner_idx').on(t.owner, t.seq),
     index('memories_owner_hash_idx').on(t.owner, t.textHash),
     index('memories_search_idx').using('gin', t.search),
+    index('memories_terms_idx').using('gin', t.terms),
     check('memories_source_valid', sql`${t.source} in ('stated', 'inferred', 'tool')`),
   ],
 );
