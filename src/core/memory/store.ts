@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { type Db, type MemorySource, schema } from '../db/index.ts';
 
@@ -176,37 +176,47 @@ export class MemoryStore {
     const search = embedding ? vectorSearch(await this.similarityKind(), embedding) : undefined;
     const similarity = search?.similarity ?? sql<null>`null::float8`;
     const columns = { ...NOTE_COLUMNS, similarity: sql<number | null>`${similarity}`.as('similarity') };
+    // The two halves are independent reads: on PostgreSQL they run at once, on two connections.
+    const [nearest, matching] = await Promise.all([
+      search
+        ? this.db
+            .select(columns)
+            .from(memories)
+            .where(and(this.current(owners), search.comparable))
+            .orderBy(search.nearestFirst)
+            .limit(PER_SEARCH)
+        : [],
+      this.withSharedWords(owners, input.query, columns),
+    ]);
     const found = new Map<string, Candidate>();
-    if (search) {
-      const rows = await this.db
-        .select(columns)
-        .from(memories)
-        .where(and(this.current(owners), search.comparable))
-        .orderBy(search.nearestFirst)
-        .limit(PER_SEARCH);
-      for (const row of rows) found.set(row.id, row);
-    }
-    const words = contentWords(input.query);
-    if (words.length > 0) {
-      // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
-      const query = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
-      const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
-      // The best PER_SEARCH matches first, and only theirs compared with the query's vector: a word can
-      // match thousands of notes, and the exact cosine is the costly part of the read.
-      const matched = this.db
-        .select({ id: memories.id })
-        .from(memories)
-        .where(and(this.current(owners), or(sql`${memories.search} @@ ${query}`, sql`${memories.terms} @@ ${forms}`)))
-        .orderBy(
-          sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${query})) desc`,
-          desc(memories.seq),
-        )
-        .limit(PER_SEARCH)
-        .as('matched');
-      const rows = await this.db.select(columns).from(memories).innerJoin(matched, eq(memories.id, matched.id));
-      for (const row of rows) if (!found.has(row.id)) found.set(row.id, row);
-    }
+    for (const row of [...nearest, ...matching]) if (!found.has(row.id)) found.set(row.id, row);
     return [...found.values()].map((c) => ({ ...c, similarity: c.similarity === null ? null : Number(c.similarity) }));
+  }
+
+  /** The notes of `owners` sharing a content word with `query`, the best PER_SEARCH by rank. */
+  private async withSharedWords(
+    owners: readonly string[],
+    query: string,
+    columns: typeof NOTE_COLUMNS & { similarity: SQL.Aliased<number | null> },
+  ) {
+    const words = contentWords(query);
+    if (words.length === 0) return [];
+    // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
+    const asWritten = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
+    const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
+    // The best PER_SEARCH matches first, and only theirs compared with the query's vector: a word can
+    // match thousands of notes, and the exact cosine is the costly part of the read.
+    const matched = this.db
+      .select({ id: memories.id })
+      .from(memories)
+      .where(and(this.current(owners), or(sql`${memories.search} @@ ${asWritten}`, sql`${memories.terms} @@ ${forms}`)))
+      .orderBy(
+        sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${asWritten})) desc`,
+        desc(memories.seq),
+      )
+      .limit(PER_SEARCH)
+      .as('matched');
+    return this.db.select(columns).from(memories).innerJoin(matched, eq(memories.id, matched.id));
   }
 
   private async indexFor(length: number): Promise<void> {
