@@ -3,7 +3,7 @@
 // half-written: each is edited to say so, once (the messages were recorded when first posted).
 import type { KazmaConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import { parseChatRef, type ChatRef, type MessageRef, type SurfaceRegistry } from '../surface/index.ts';
+import { parseChatRef, type Actor, type ChatRef, type MessageRef, type SurfaceRegistry } from '../surface/index.ts';
 import { LiveReply } from './live-reply.ts';
 
 type Streaming = KazmaConfig['streaming'];
@@ -38,9 +38,9 @@ export class LiveReplies {
 
   /**
    * A live reply for one turn in `chat`; undefined where answers are not streamed. `turn`: the turn's id,
-   * under which its drafts are recorded for {@link interrupted}.
+   * under which its drafts are recorded for {@link interrupted}; `recipient`: whom the answer is for.
    */
-  open(chat: ChatRef | undefined, turn?: string): LiveReply | undefined {
+  open(chat: ChatRef | undefined, turn?: string, recipient?: Actor): LiveReply | undefined {
     if (chat === undefined) return undefined;
     const { streaming, surfaces, logger, drafts } = this.#o;
     const platform = streaming[parseChatRef(chat).platform as keyof Streaming];
@@ -53,6 +53,7 @@ export class LiveReplies {
       editIntervalMs: own?.edit_interval ?? 1_000,
       ...(this.#o.secrets && { secrets: this.#o.secrets }),
       ...(drafts && turn !== undefined && { record: (ref: MessageRef) => drafts.posted(turn, ref) }),
+      ...(recipient && { recipient }),
       ...(logger && { logger }),
     });
   }

@@ -4,7 +4,7 @@
 // (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
 // 429 honoured by waiting in the adapter) delays the next one and never reorders them.
 import type { Logger } from '../log/index.ts';
-import type { ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
+import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
 
@@ -28,6 +28,8 @@ export interface LiveReplyOptions {
    * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
    */
   record?: (ref: MessageRef) => Promise<void>;
+  /** Whom the answer is for (PartialAnswer.recipient). */
+  recipient?: Actor;
   logger?: Logger;
 }
 
@@ -165,7 +167,7 @@ export class LiveReply {
     const written = draft.text === '' ? (draft.status ?? '') : draft.text;
     const text = draft.text === '' ? written : closePartial(written);
     if (text.trim() === '' || text === draft.shown) return;
-    const partial: PartialAnswer = { text, written };
+    const partial: PartialAnswer = { text, written, ...(this.#o.recipient && { recipient: this.#o.recipient }) };
     this.#showing = true;
     this.#edits = (async () => {
       try {

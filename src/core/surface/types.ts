@@ -153,6 +153,11 @@ export interface MessageRef {
    * after a crash, so no record of it is kept.
    */
   preview?: true;
+  /**
+   * A message the platform still grows as a stream (Slack's chat streaming API): the adapter ends the stream
+   * before it edits the message, after a crash too (the flag is recorded with the draft).
+   */
+  stream?: true;
 }
 
 /** How a card goes out: {@link SendProgress.key} and {@link SendProgress.again}, for a card. */
@@ -167,6 +172,8 @@ export interface PartialAnswer {
   text: string;
   /** The words exactly as written so far: a surface that prints as it goes (a terminal) adds to them. */
   written: string;
+  /** Whom the answer is for: a platform that shows a stream to one person (Slack in a channel) names them. */
+  recipient?: Actor;
 }
 
 /** Options for {@link Surface.replyPrivately}. */

@@ -136,7 +136,7 @@ export class GraphDrive {
     // `/stop` aborts the same controller, and says so: the drive then ends the turn as stopped.
     const tracked = this.#o.running?.track(threadId, requester, turn);
     // Only where the answer goes back to the chat it came from: that chat sees it as it is written.
-    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin, options.turn) : undefined;
+    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin, options.turn, requester) : undefined;
     try {
       result = await invokePhased(this.#o.graph, input, {
         threadId,
