@@ -49,6 +49,7 @@ export const PROCESS_TESTS = [
   'tests/schedules/db-outage-due.test.ts',
   'tests/skills/cli.test.ts',
   'tests/streaming/kill-mid-stream.test.ts',
+  'tests/streaming/kill-resumed-stream.test.ts',
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',

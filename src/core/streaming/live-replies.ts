@@ -52,7 +52,13 @@ export class LiveReplies {
       startAfterMs: streaming.start_after,
       editIntervalMs: own?.edit_interval ?? 1_000,
       ...(this.#o.secrets && { secrets: this.#o.secrets }),
-      ...(drafts && turn !== undefined && { record: (ref: MessageRef) => drafts.posted(turn, ref) }),
+      ...(drafts &&
+        turn !== undefined && {
+          record: (ref: MessageRef) => drafts.posted(turn, ref),
+          release: async (refs: MessageRef[]) => {
+            for (const ref of refs) await drafts.ended(ref, 'the drive showing it ended without it');
+          },
+        }),
       ...(recipient && { recipient }),
       ...(logger && { logger }),
     });

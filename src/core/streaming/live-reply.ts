@@ -28,6 +28,8 @@ export interface LiveReplyOptions {
    * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
    */
   record?: (ref: MessageRef) => Promise<void>;
+  /** Ends the records of drafts the drive ended without the answer taking them over ({@link done}). */
+  release?: (refs: MessageRef[]) => Promise<void>;
   /** Whom the answer is for (PartialAnswer.recipient). */
   recipient?: Actor;
   logger?: Logger;
@@ -126,6 +128,22 @@ export class LiveReply {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#edits;
+  }
+
+  /**
+   * The drive ended (answered, asked, stopped or failed, not cut short by a stop of the process): the drafts
+   * nothing took over stay as they are shown, and their records are ended, so a draft still recorded open
+   * is one a drive that died left half-written. Call after the replies were delivered.
+   */
+  async done(): Promise<void> {
+    const left = this.#drafts.filter((d) => !d.used).flatMap((d) => (d.refs ?? []).filter((ref) => !ref.preview));
+    if (left.length === 0 || !this.#o.release) return;
+    try {
+      await this.#o.release(left);
+    } catch (error) {
+      // Left open, a later crash of this turn would call them interrupted; nothing else is at stake.
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not end the records of drafts a drive left');
+    }
   }
 
   /** The messages of the draft showing `text`'s beginning, once: the final answer is edited into them. */
