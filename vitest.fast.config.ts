@@ -50,6 +50,7 @@ export const PROCESS_TESTS = [
   'tests/skills/cli.test.ts',
   'tests/streaming/kill-mid-stream.test.ts',
   'tests/streaming/kill-resumed-stream.test.ts',
+  'tests/streaming/kill-before-record.test.ts',
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',

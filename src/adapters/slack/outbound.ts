@@ -100,10 +100,12 @@ export class SlackSurface implements Surface {
     const split = parts(partial.text);
     const streamed = split.length === 1 ? await this.#streams.show(chat, target, partial, draft) : undefined;
     if (streamed) return streamed;
+    const first = partial.key === undefined ? undefined : { key: deliveryKey(partial.key, 0), maybePosted: false };
     return showInParts(
       split,
       draft,
-      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      async (part, i) =>
+        messageRefOf(chat, await this.#post(target, part.text, part.blocks, i === 0 ? first : undefined)),
       (ref, part) => this.#editText(ref, part),
     );
   }

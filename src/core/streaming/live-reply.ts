@@ -3,6 +3,7 @@
 // `editIntervalMs`: the platform's flood limits); the final answer replaces the draft through the outbox
 // (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
 // 429 honoured by waiting in the adapter) delays the next one and never reorders them.
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log/index.ts';
 import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
@@ -28,8 +29,14 @@ export interface LiveReplyOptions {
    * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
    */
   record?: (ref: MessageRef) => Promise<void>;
+  /**
+   * Records, before a draft's first message is posted, the key it is posted under (returned: the delivery
+   * key, PartialAnswer.key): a crash between the post and {@link record} leaves the key, by which a platform
+   * that can finds the message. Absent or failing: the draft is posted and recorded after.
+   */
+  reserve?: (key: string) => Promise<string>;
   /** Ends the records of drafts the drive ended without the answer taking them over ({@link done}). */
-  release?: (refs: MessageRef[]) => Promise<void>;
+  release?: (drafts: Array<{ ref?: MessageRef; key?: string }>) => Promise<void>;
   /** Whom the answer is for (PartialAnswer.recipient). */
   recipient?: Actor;
   logger?: Logger;
@@ -50,6 +57,8 @@ interface Draft {
   status?: string;
   /** Its call ended: its words are a whole message of the model's. */
   ended: boolean;
+  /** The key its first message was reserved under (LiveReplyOptions.reserve) and its delivery key. */
+  reserved?: { key: string; delivery: string };
 }
 
 export class LiveReply {
@@ -136,7 +145,12 @@ export class LiveReply {
    * is one a drive that died left half-written. Call after the replies were delivered.
    */
   async done(): Promise<void> {
-    const left = this.#drafts.filter((d) => !d.used).flatMap((d) => (d.refs ?? []).filter((ref) => !ref.preview));
+    const left = this.#drafts
+      .filter((d) => !d.used)
+      .flatMap((d): Array<{ ref?: MessageRef; key?: string }> => {
+        const refs = (d.refs ?? []).filter((ref) => !ref.preview).map((ref) => ({ ref }));
+        return refs.length > 0 || !d.reserved ? refs : [{ key: d.reserved.delivery }];
+      });
     if (left.length === 0 || !this.#o.release) return;
     try {
       await this.#o.release(left);
@@ -169,6 +183,25 @@ export class LiveReply {
     this.#timer.unref?.();
   }
 
+  /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
+  async #reserve(draft: Draft): Promise<void> {
+    if (draft.reserved || !this.#o.reserve) return;
+    const key = randomBytes(9).toString('base64url');
+    try {
+      draft.reserved = { key, delivery: await this.#o.reserve(key) };
+    } catch (error) {
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not reserve the record of a draft; posting it');
+    }
+  }
+
+  async #release(draft: Draft): Promise<void> {
+    const delivery = draft.reserved?.delivery;
+    draft.reserved = undefined;
+    await this.#o.release?.([{ key: delivery! }]).catch((error: unknown) => {
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not end the reserved record of a preview');
+    });
+  }
+
   async #record(ref: MessageRef): Promise<void> {
     try {
       await this.#o.record?.(ref);
@@ -185,11 +218,23 @@ export class LiveReply {
     const written = draft.text === '' ? (draft.status ?? '') : draft.text;
     const text = draft.text === '' ? written : closePartial(written);
     if (text.trim() === '' || text === draft.shown) return;
-    const partial: PartialAnswer = { text, written, ...(this.#o.recipient && { recipient: this.#o.recipient }) };
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        const refs = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
+        if (!draft.refs) await this.#reserve(draft);
+        const partial: PartialAnswer = {
+          text,
+          written,
+          ...(this.#o.recipient && { recipient: this.#o.recipient }),
+          ...(!draft.refs && draft.reserved && { key: draft.reserved.delivery }),
+        };
+        const shown = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
+        // A preview is no message: nothing to find after a crash, so its reservation goes.
+        if (!draft.refs && draft.reserved && shown[0]?.preview) await this.#release(draft);
+        // The first message of a reserved draft is known by its key (its record is the reserved one).
+        const refs = shown.map((ref, i) =>
+          i === 0 && !draft.refs && draft.reserved && !ref.preview ? { ...ref, draft: draft.reserved.key } : ref,
+        );
         for (const ref of refs) if (!ref.preview && !draft.refs?.some((r) => r.id === ref.id)) await this.#record(ref);
         draft.refs = refs;
         draft.shown = text;

@@ -158,6 +158,11 @@ export interface MessageRef {
    * before it edits the message, after a crash too (the flag is recorded with the draft).
    */
   stream?: true;
+  /**
+   * The key of the record a streamed draft's first message was reserved under before it was posted
+   * (core/outbox DraftRecords), so its record is found by the message.
+   */
+  draft?: string;
 }
 
 /** How a card goes out: {@link SendProgress.key} and {@link SendProgress.again}, for a card. */
@@ -174,6 +179,11 @@ export interface PartialAnswer {
   written: string;
   /** Whom the answer is for: a platform that shows a stream to one person (Slack in a channel) names them. */
   recipient?: Actor;
+  /**
+   * The delivery key the draft's first message is posted under, as {@link SendProgress.key} (part 0): a
+   * platform that knows a post by its key (Slack's metadata, Discord's nonce) finds it again after a crash.
+   */
+  key?: string;
 }
 
 /** Options for {@link Surface.replyPrivately}. */

@@ -16,7 +16,6 @@ import {
   hasQuestion,
   isNotice,
   newReplies,
-  noticeMessage,
   turnMessageId,
   unansweredCalls,
 } from './transcript.ts';
