@@ -51,6 +51,7 @@ export const PROCESS_TESTS = [
   'tests/streaming/kill-mid-stream.test.ts',
   'tests/streaming/kill-resumed-stream.test.ts',
   'tests/streaming/kill-before-record.test.ts',
+  'tests/streaming/stop-across-processes.test.ts',
   'tests/tasks/workers.test.ts',
   'tests/tools/sandbox-report.test.ts',
   'tests/tools/sandbox.test.ts',
