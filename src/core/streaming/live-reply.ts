@@ -195,11 +195,9 @@ export class LiveReply {
   }
 
   async #release(draft: Draft): Promise<void> {
-    const delivery = draft.reserved?.delivery;
+    const key = draft.reserved!.delivery;
     draft.reserved = undefined;
-    await this.#o.release?.([{ key: delivery! }]).catch((error: unknown) => {
-      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not end the reserved record of a preview');
-    });
+    await this.#o.release?.([{ key }]).catch((err: unknown) => this.#o.logger?.warn({ err }, 'could not end a record'));
   }
 
   async #record(ref: MessageRef): Promise<void> {
