@@ -82,13 +82,15 @@ export class DiscordSurface implements Surface {
   }
 
   /** The answer so far, split at 2000 as {@link send} splits it: messages posted, then edited (showInParts). */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
+  async showDraft(chat: ChatRef, { text, key }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     this.#o.typing.stop(chat);
     const chunks = discordChunks(text);
+    // The first message under the draft's key: after a crash, a post under it finds that message (nonce).
+    const nonce = (i: number) => (i === 0 && key !== undefined ? deliveryKey(key, 0) : undefined);
     return showInParts(
       chunks.length === 0 ? ['…'] : chunks,
       draft,
-      async (content) => messageRefOf(chat, await this.#post(channelOf(chat), { content })),
+      async (content, i) => messageRefOf(chat, await this.#post(channelOf(chat), { content }, nonce(i))),
       (ref, content) => this.#editText(ref, content),
     );
   }

@@ -46,6 +46,8 @@ export interface SlackIdentity {
   /** The bot's id (`B…`): set on messages the app posted. */
   botId: string;
   team: string;
+  /** The workspace's id (`T…`). */
+  teamId?: string;
   /** The bot's username. */
   user: string;
 }

@@ -26,6 +26,7 @@ import { SlackApiError, slackError } from './errors.ts';
 import { openSlackFile } from './files.ts';
 import { escapeMrkdwn, markdownToMrkdwn, splitForSlack, type SlackMessagePart } from './format.ts';
 import { messageRefOf, PLATFORM, targetOf, type SlackTarget } from './ids.ts';
+import { SlackStreams } from './streams.ts';
 import { SLACK_FILE_LIMIT, uploadSlackFile } from './upload.ts';
 import { deliveryMetadata, findPosted } from './posted.ts';
 import type { ResponseUrls } from './responses.ts';
@@ -40,6 +41,8 @@ export interface SlackSurfaceOptions {
   apiUrl: string;
   responses: ResponseUrls;
   threads: KnownThreads;
+  /** The workspace's team id (auth.test), whom a stream in a channel is shown to with its recipient. */
+  team?: () => string | undefined;
   logger?: Logger;
 }
 
@@ -58,9 +61,11 @@ export class SlackSurface implements Surface {
   readonly #o: SlackSurfaceOptions;
   /** Threads get "is thinking…" until the workspace refuses assistant.threads.setStatus. */
   #status = true;
+  readonly #streams: SlackStreams;
 
   constructor(options: SlackSurfaceOptions) {
     this.#o = options;
+    this.#streams = new SlackStreams(options.client, options.team, options.logger);
   }
 
   openAttachment(attachment: Attachment, signal: AbortSignal): Promise<AttachmentDownload> {
@@ -86,25 +91,37 @@ export class SlackSurface implements Surface {
     );
   }
 
-  /** The answer so far, split as {@link send} splits it: messages posted, then updated (showInParts). */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
+  /**
+   * The answer so far. In a thread, while it fits one message and only grows, a stream Slack grows as the
+   * words come (streams.ts); else split as {@link send} splits it: messages posted, then updated (showInParts).
+   */
+  async showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     const target = this.#target(chat);
+    const split = parts(partial.text);
+    const streamed = split.length === 1 ? await this.#streams.show(chat, target, partial, draft) : undefined;
+    if (streamed) return streamed;
+    const first = partial.key === undefined ? undefined : { key: deliveryKey(partial.key, 0), maybePosted: false };
     return showInParts(
-      parts(text),
+      split,
       draft,
-      async (part) => messageRefOf(chat, await this.#post(target, part.text, part.blocks)),
+      async (part, i) =>
+        messageRefOf(chat, await this.#post(target, part.text, part.blocks, i === 0 ? first : undefined)),
       (ref, part) => this.#editText(ref, part),
     );
   }
 
-  /** Updates a text message; one deleted meanwhile is posted again. Returns where it now is. */
+  /**
+   * Updates a text message (a stream is stopped first: it is an ordinary message then); one deleted
+   * meanwhile is posted again. Returns where it now is.
+   */
   async #editText(ref: MessageRef, part: SlackMessagePart): Promise<MessageRef> {
     const { channel } = targetOf(ref.chat);
+    if (ref.stream) await this.#streams.stop(channel, ref.id);
     try {
       await this.#call('chat.update', () =>
         this.#o.client.chat.update({ channel, ts: ref.id, text: part.text, blocks: [...part.blocks] }),
       );
-      return ref;
+      return messageRefOf(ref.chat, ref.id);
     } catch (error) {
       if (!(error instanceof SlackApiError && CARD_GONE.has(error.error))) throw error;
       return messageRefOf(ref.chat, await this.#post(this.#target(ref.chat), part.text, part.blocks));

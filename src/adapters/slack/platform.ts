@@ -63,6 +63,7 @@ export class SlackPlatform {
       apiUrl: config.api_url,
       responses,
       threads,
+      team: () => this.#me?.teamId,
       logger,
     });
     this.inbound = new SlackInbound({
@@ -118,6 +119,7 @@ export class SlackPlatform {
       userId: String(auth.user_id),
       botId: String(auth.bot_id),
       team: String(auth.team),
+      ...(auth.team_id && { teamId: auth.team_id }),
       user: String(auth.user),
     };
     if (config.mode === 'socket') {

@@ -23,6 +23,7 @@ import { buildAgentGraph } from './graph/graph.ts';
 import { defaultSystemPrompt } from './graph/model-node.ts';
 import { type ThreadLeases, ThreadStore } from '../turns/index.ts';
 import { RunningTurns } from './runner/running-turns.ts';
+import { RemoteStops } from './runner/remote-stops.ts';
 import { TurnRunner } from './runner/turn-runner.ts';
 import type { RecallFn } from './graph/recall-step.ts';
 import type { Meter } from '../metrics/index.ts';
@@ -184,6 +185,11 @@ export async function createAgent({
     running,
     journal,
   });
+  // With several processes on PostgreSQL, /stop reaches a turn another one runs (remote-stops.ts).
+  const remote =
+    database.stops &&
+    new RemoteStops({ db: database.db, signal: database.stops, me: processName, running, graph, logger });
+  remote?.listen();
   const compactor = new Compactor({ graph, chains, archive, leases });
   const retention = new CheckpointRetention({
     pool: checkpointer.pool,
@@ -197,8 +203,11 @@ export async function createAgent({
     models: (chat: string) => (chains.configured ? chains.labels(chat) : []),
     instructions: (chat: string) => preferences?.instructions(chat) ?? [],
     compact: async (chat: Parameters<ThreadStore['current']>[0]) => compactor.compact(await threads.current(chat)),
-    stop: async (chat: Parameters<ThreadStore['current']>[0], may: Parameters<RunningTurns['stop']>[1]) =>
-      running.stop(await threads.current(chat), may),
+    stop: async (chat: Parameters<ThreadStore['current']>[0], may: Parameters<RunningTurns['stop']>[1]) => {
+      const thread = await threads.current(chat);
+      const here = running.stop(thread, may);
+      return here === 'nothing' && remote ? remote.stop(thread, may) : here;
+    },
   };
   return {
     runner,
@@ -217,6 +226,9 @@ export async function createAgent({
       },
     },
     abort: () => aborter.abort(),
-    close: () => checkpointer.close(),
+    close: async () => {
+      await remote?.close();
+      await checkpointer.close();
+    },
   };
 }

@@ -9,6 +9,8 @@ import type { ApprovalBroker, Gate } from './port.ts';
 /** What the reconciler needs from the turn runner. */
 export interface ResumingRunner {
   waitingOn(threadId: string): Promise<string[]>;
+  /** The thread has steps left to run and waits on no question. */
+  unfinished(threadId: string): Promise<boolean>;
   resumeClaimed(
     gate: Gate,
     resume: { decision: NonNullable<Gate['decision']>; by?: string; reason?: string },
@@ -69,11 +71,14 @@ export class ApprovalReconciler {
     // One sweep, in one process, takes the gate over; a live resume's heartbeat keeps it out of reach.
     if (!(await this.#o.broker.takeOver(gate, staleBefore))) return;
     const waiting = (await this.#o.runner.waitingOn(gate.threadId)).includes(gate.interruptId);
+    // A stop mid-resume after the decided call ran: the run goes on from its checkpoint (its answer, or the
+    // words it was writing when stopped, come once; resumeClaimed).
+    const cutShort = !waiting && gate.state === 'resuming' && (await this.#o.runner.unfinished(gate.threadId));
     this.#o.logger?.warn(
       { gate: gate.gateId, state: gate.state, waiting },
       'healing an approval left behind by a stop',
     );
-    if (waiting) {
+    if (waiting || cutShort) {
       await this.#o.runner.resumeClaimed(gate, resumeOf(gate, gate.decision), {
         alreadyResuming: gate.state === 'resuming',
       });

@@ -15,6 +15,7 @@ import {
 import { withPreparedQueries } from './pglite-prepared.ts';
 import { DEFAULT_UPKEEP_INTERVAL_MS, startPgliteUpkeep } from './pglite-upkeep.ts';
 import { type ChangeSignal, pgChangeSignal } from './change-signal.ts';
+import { pgStopSignal, type StopSignal } from './stop-signal.ts';
 import { innermostMessage, postgresCause, redactUrl } from './postgres-causes.ts';
 import { preparedByDefault } from './prepared-by-default.ts';
 import * as schema from './schema/index.ts';
@@ -58,6 +59,8 @@ export interface Database {
   onStatementError(listener: StatementErrorListener): () => void;
   /** PostgreSQL only: the cluster-wide "something changed" signal the web page redraws on. */
   readonly changes?: ChangeSignal;
+  /** PostgreSQL only: `/stop` asking the process that runs a thread's turn (stop-signal.ts). */
+  readonly stops?: StopSignal;
   close(): Promise<void>;
 }
 
@@ -222,7 +225,7 @@ async function openPostgres(target: PostgresTarget): Promise<Database> {
     ping: async () => void (await db.execute(sql`select 1`)),
     onStatementError: (listener) => errors.listen(listener),
     // Through an owner's socket LISTEN is not routed back to its listener (one shared session): none here.
-    ...(!socketDir && { changes: pgChangeSignal(client) }),
+    ...(!socketDir && { changes: pgChangeSignal(client), stops: pgStopSignal(client) }),
     close: () => client.end({ timeout: 5 }),
   };
 }

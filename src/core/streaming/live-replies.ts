@@ -3,7 +3,7 @@
 // half-written: each is edited to say so, once (the messages were recorded when first posted).
 import type { KazmaConfig } from '../config/index.ts';
 import type { Logger } from '../log/index.ts';
-import { parseChatRef, type ChatRef, type MessageRef, type SurfaceRegistry } from '../surface/index.ts';
+import { parseChatRef, type Actor, type ChatRef, type MessageRef, type SurfaceRegistry } from '../surface/index.ts';
 import { LiveReply } from './live-reply.ts';
 
 type Streaming = KazmaConfig['streaming'];
@@ -11,11 +11,20 @@ type Streaming = KazmaConfig['streaming'];
 /** What a half-written draft says once the turn it showed was cut short by a stop of the process. */
 export const INTERRUPTED_TEXT = '⚠️ Interrupted: Kazma stopped while writing this answer. It follows below.';
 
+/** A draft a run left: its message, or only the delivery key its first message was posted under. */
+export interface LeftDraft {
+  chat: ChatRef;
+  ref?: MessageRef;
+  key?: string;
+}
+
 /** Where the messages drafts were shown in are recorded, per turn (core/outbox DraftRecords). */
 export interface DraftLedger {
+  /** Records a draft about to be posted under `key`; returns the delivery key it is to be posted under. */
+  reserve(turn: string, chat: ChatRef, key: string): Promise<string>;
   posted(turn: string, ref: MessageRef): Promise<void>;
-  left(turn: string): Promise<MessageRef[]>;
-  ended(ref: MessageRef, why: string): Promise<void>;
+  left(turn: string): Promise<LeftDraft[]>;
+  ended(draft: LeftDraft | { ref?: MessageRef; key?: string }, why: string): Promise<void>;
 }
 
 /** Options for {@link LiveReplies}. */
@@ -23,7 +32,7 @@ export interface LiveRepliesOptions {
   streaming: Streaming;
   /** Configured secret values, masked in progress lines. */
   secrets?: readonly string[];
-  surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft'>;
+  surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft' | 'send'>;
   /** Absent: drafts are not recorded, and a crash leaves them as they were. */
   drafts?: DraftLedger;
   logger?: Logger;
@@ -38,9 +47,9 @@ export class LiveReplies {
 
   /**
    * A live reply for one turn in `chat`; undefined where answers are not streamed. `turn`: the turn's id,
-   * under which its drafts are recorded for {@link interrupted}.
+   * under which its drafts are recorded for {@link interrupted}; `recipient`: whom the answer is for.
    */
-  open(chat: ChatRef | undefined, turn?: string): LiveReply | undefined {
+  open(chat: ChatRef | undefined, turn?: string, recipient?: Actor): LiveReply | undefined {
     if (chat === undefined) return undefined;
     const { streaming, surfaces, logger, drafts } = this.#o;
     const platform = streaming[parseChatRef(chat).platform as keyof Streaming];
@@ -52,7 +61,15 @@ export class LiveReplies {
       startAfterMs: streaming.start_after,
       editIntervalMs: own?.edit_interval ?? 1_000,
       ...(this.#o.secrets && { secrets: this.#o.secrets }),
-      ...(drafts && turn !== undefined && { record: (ref: MessageRef) => drafts.posted(turn, ref) }),
+      ...(drafts &&
+        turn !== undefined && {
+          reserve: (key: string) => drafts.reserve(turn, chat, key),
+          record: (ref: MessageRef) => drafts.posted(turn, ref),
+          release: async (left: Array<{ ref?: MessageRef; key?: string }>) => {
+            for (const draft of left) await drafts.ended(draft, 'the drive showing it ended without it');
+          },
+        }),
+      ...(recipient && { recipient }),
       ...(logger && { logger }),
     });
   }
@@ -65,14 +82,30 @@ export class LiveReplies {
   async interrupted(turn: string): Promise<void> {
     const { drafts, surfaces, logger } = this.#o;
     if (!drafts) return;
-    for (const ref of await drafts.left(turn)) {
+    const notice = { text: INTERRUPTED_TEXT, written: INTERRUPTED_TEXT };
+    for (const left of await drafts.left(turn)) {
       try {
-        await surfaces.showDraft(ref.chat, { text: INTERRUPTED_TEXT, written: INTERRUPTED_TEXT }, [ref]);
+        // A draft reserved but not recorded posted: the notice goes under its key, so a platform that knows a
+        // post by its key (Slack's metadata, Discord's nonce) finds the draft and it is edited; elsewhere the
+        // notice is a message of its own.
+        const ref =
+          left.ref ??
+          (await surfaces.send(
+            left.chat,
+            { text: INTERRUPTED_TEXT },
+            {
+              key: left.key!,
+              again: true,
+              delivered: 0,
+              partSent: async () => {},
+            },
+          ));
+        await surfaces.showDraft(left.chat, notice, [ref]);
       } catch (error) {
         // Not worth holding the turn for: the answer still comes whole.
-        logger?.warn({ err: error, chat: ref.chat }, 'could not mark a half-written answer as interrupted');
+        logger?.warn({ err: error, chat: left.chat }, 'could not mark a half-written answer as interrupted');
       }
-      await drafts.ended(ref, 'interrupted: the run writing it stopped');
+      await drafts.ended(left, 'interrupted: the run writing it stopped');
     }
   }
 }

@@ -3,8 +3,9 @@
 // `editIntervalMs`: the platform's flood limits); the final answer replaces the draft through the outbox
 // (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
 // 429 honoured by waiting in the adapter) delays the next one and never reorders them.
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log/index.ts';
-import type { ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
+import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
 
@@ -28,6 +29,16 @@ export interface LiveReplyOptions {
    * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
    */
   record?: (ref: MessageRef) => Promise<void>;
+  /**
+   * Records, before a draft's first message is posted, the key it is posted under (returned: the delivery
+   * key, PartialAnswer.key): a crash between the post and {@link record} leaves the key, by which a platform
+   * that can finds the message. Absent or failing: the draft is posted and recorded after.
+   */
+  reserve?: (key: string) => Promise<string>;
+  /** Ends the records of drafts the drive ended without the answer taking them over ({@link done}). */
+  release?: (drafts: Array<{ ref?: MessageRef; key?: string }>) => Promise<void>;
+  /** Whom the answer is for (PartialAnswer.recipient). */
+  recipient?: Actor;
   logger?: Logger;
 }
 
@@ -46,6 +57,8 @@ interface Draft {
   status?: string;
   /** Its call ended: its words are a whole message of the model's. */
   ended: boolean;
+  /** The key its first message was reserved under (LiveReplyOptions.reserve) and its delivery key. */
+  reserved?: { key: string; delivery: string };
 }
 
 export class LiveReply {
@@ -126,6 +139,27 @@ export class LiveReply {
     await this.#edits;
   }
 
+  /**
+   * The drive ended (answered, asked, stopped or failed, not cut short by a stop of the process): the drafts
+   * nothing took over stay as they are shown, and their records are ended, so a draft still recorded open
+   * is one a drive that died left half-written. Call after the replies were delivered.
+   */
+  async done(): Promise<void> {
+    const left = this.#drafts
+      .filter((d) => !d.used)
+      .flatMap((d): Array<{ ref?: MessageRef; key?: string }> => {
+        const refs = (d.refs ?? []).filter((ref) => !ref.preview).map((ref) => ({ ref }));
+        return refs.length > 0 || !d.reserved ? refs : [{ key: d.reserved.delivery }];
+      });
+    if (left.length === 0 || !this.#o.release) return;
+    try {
+      await this.#o.release(left);
+    } catch (error) {
+      // Left open, a later crash of this turn would call them interrupted; nothing else is at stake.
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not end the records of drafts a drive left');
+    }
+  }
+
   /** The messages of the draft showing `text`'s beginning, once: the final answer is edited into them. */
   draftFor(text: string): MessageRef[] | undefined {
     const draft = this.#drafts.find((d) => !d.used && !d.failed && d.refs && d.text !== '' && text.startsWith(d.text));
@@ -149,6 +183,23 @@ export class LiveReply {
     this.#timer.unref?.();
   }
 
+  /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
+  async #reserve(draft: Draft): Promise<void> {
+    if (draft.reserved || !this.#o.reserve) return;
+    const key = randomBytes(9).toString('base64url');
+    try {
+      draft.reserved = { key, delivery: await this.#o.reserve(key) };
+    } catch (error) {
+      this.#o.logger?.warn({ err: error, chat: this.#o.chat }, 'could not reserve the record of a draft; posting it');
+    }
+  }
+
+  async #release(draft: Draft): Promise<void> {
+    const key = draft.reserved!.delivery;
+    draft.reserved = undefined;
+    await this.#o.release?.([{ key }]).catch((err: unknown) => this.#o.logger?.warn({ err }, 'could not end a record'));
+  }
+
   async #record(ref: MessageRef): Promise<void> {
     try {
       await this.#o.record?.(ref);
@@ -165,11 +216,23 @@ export class LiveReply {
     const written = draft.text === '' ? (draft.status ?? '') : draft.text;
     const text = draft.text === '' ? written : closePartial(written);
     if (text.trim() === '' || text === draft.shown) return;
-    const partial: PartialAnswer = { text, written };
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        const refs = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
+        if (!draft.refs) await this.#reserve(draft);
+        const partial: PartialAnswer = {
+          text,
+          written,
+          ...(this.#o.recipient && { recipient: this.#o.recipient }),
+          ...(!draft.refs && draft.reserved && { key: draft.reserved.delivery }),
+        };
+        const shown = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
+        // A preview is no message: nothing to find after a crash, so its reservation goes.
+        if (!draft.refs && draft.reserved && shown[0]?.preview) await this.#release(draft);
+        // The first message of a reserved draft is known by its key (its record is the reserved one).
+        const refs = shown.map((ref, i) =>
+          i === 0 && !draft.refs && draft.reserved && !ref.preview ? { ...ref, draft: draft.reserved.key } : ref,
+        );
         for (const ref of refs) if (!ref.preview && !draft.refs?.some((r) => r.id === ref.id)) await this.#record(ref);
         draft.refs = refs;
         draft.shown = text;

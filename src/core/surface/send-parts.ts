@@ -65,7 +65,7 @@ export function deliveryKey(key: string, index: number): string {
 export async function showInParts<P>(
   parts: readonly P[],
   draft: readonly MessageRef[] | undefined,
-  post: (part: P) => Promise<MessageRef>,
+  post: (part: P, index: number) => Promise<MessageRef>,
   edit: (ref: MessageRef, part: P) => Promise<MessageRef>,
 ): Promise<MessageRef[]> {
   const refs = [...(draft ?? [])];
@@ -73,7 +73,7 @@ export async function showInParts<P>(
   // what they showed until the final send).
   for (let i = Math.max(0, Math.min(refs.length, parts.length) - 1); i < parts.length; i++) {
     const shown = refs[i];
-    refs[i] = shown ? await edit(shown, parts[i]!) : await post(parts[i]!);
+    refs[i] = shown ? await edit(shown, parts[i]!) : await post(parts[i]!, i);
   }
   return refs;
 }

@@ -153,6 +153,16 @@ export interface MessageRef {
    * after a crash, so no record of it is kept.
    */
   preview?: true;
+  /**
+   * A message the platform still grows as a stream (Slack's chat streaming API): the adapter ends the stream
+   * before it edits the message, after a crash too (the flag is recorded with the draft).
+   */
+  stream?: true;
+  /**
+   * The key of the record a streamed draft's first message was reserved under before it was posted
+   * (core/outbox DraftRecords), so its record is found by the message.
+   */
+  draft?: string;
 }
 
 /** How a card goes out: {@link SendProgress.key} and {@link SendProgress.again}, for a card. */
@@ -167,6 +177,13 @@ export interface PartialAnswer {
   text: string;
   /** The words exactly as written so far: a surface that prints as it goes (a terminal) adds to them. */
   written: string;
+  /** Whom the answer is for: a platform that shows a stream to one person (Slack in a channel) names them. */
+  recipient?: Actor;
+  /**
+   * The delivery key the draft's first message is posted under, as {@link SendProgress.key} (part 0): a
+   * platform that knows a post by its key (Slack's metadata, Discord's nonce) finds it again after a crash.
+   */
+  key?: string;
 }
 
 /** Options for {@link Surface.replyPrivately}. */

@@ -14,6 +14,8 @@ export function taskAwareResumer(
 ): GateResumer & ResumingRunner {
   return {
     waitingOn: (threadId) => runner.waitingOn(threadId),
+    // A task's run cut short goes on through its own job (BullMQ's stall check, the run supervisor).
+    unfinished: async (threadId) => !taskIdOfThread(threadId) && (await runner.unfinished(threadId)),
     resumeClaimed: (gate, resume, options?: { alreadyResuming?: boolean }) =>
       taskIdOfThread(gate.threadId)
         ? jobs.enqueue(continueJob, { gateId: gate.gateId, expired: false })

@@ -8,7 +8,10 @@ import { EVENTS_PATH } from '../../../src/adapters/slack/index.ts';
 import { REPO_ROOT } from '../../helpers/repo-root.ts';
 
 interface Manifest {
-  features: { slash_commands: Array<{ command: string; url: string }> };
+  features: {
+    slash_commands: Array<{ command: string; url: string }>;
+    assistant_view?: { assistant_description: string };
+  };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
     event_subscriptions: { request_url: string; bot_events: string[] };
@@ -22,6 +25,7 @@ describe('slack-app-manifest.yaml', () => {
   it('asks for the scopes and events Kazma uses', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
       'app_mentions:read',
+      'assistant:write',
       'channels:history',
       'chat:write',
       'commands',
@@ -32,6 +36,8 @@ describe('slack-app-manifest.yaml', () => {
       'im:read',
       'users:read',
     ]);
+    // Streamed answers (chat.startStream) and "is thinking…" need Slack's Agents & AI Apps feature.
+    expect(manifest.features.assistant_view?.assistant_description).toBeTruthy();
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_mention',
       'message.channels',

@@ -59,6 +59,7 @@ describe('SlackSurface', () => {
       userId: fake.identity.botUserId,
       botId: fake.identity.botId,
       team: 'Fake Workspace',
+      teamId: fake.identity.teamId,
       user: 'kazma',
     });
   });

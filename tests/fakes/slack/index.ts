@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { serve } from '@hono/node-server';
-import { methods, respond, type ApiResult } from './api.ts';
+import { channelKind, methods, respond, type ApiResult } from './api.ts';
+import { SlackStreams } from './streams.ts';
 import { CallLog } from './call-log.ts';
 import { decodeJsonField } from './limits.ts';
 import { AnswerHolds, type HeldAnswer } from '../answer-holds.ts';
@@ -31,6 +32,10 @@ export interface FakeSlackOptions {
   botId?: string;
   teamId?: string;
   appId?: string;
+  /** False: a workspace without Slack's chat streaming API (its methods answer `unknown_method`). */
+  streaming?: boolean;
+  /** How long a stream stays open after it began (Slack: about 5 minutes). */
+  streamLifetimeMs?: number;
 }
 
 /** An injected answer for the next `times` (default 1) calls of a method ('response_url' included). */
@@ -114,6 +119,8 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
   const responses: RecordedResponse[] = [];
   const failures = new Map<string, Array<FailureSpec & { left: number }>>();
   const holds = new AnswerHolds();
+  const streams = new SlackStreams({ lifetimeMs: opts.streamLifetimeMs ?? 300_000, isChannel: channelKind });
+  const streamMethods = opts.streaming === false ? {} : streams.methods;
   let baseUrl = '';
 
   /** Takes the next injected failure for `method`, if any, as the response to send. */
@@ -154,19 +161,27 @@ export async function startFakeSlack(opts: FakeSlackOptions = {}): Promise<FakeS
     const bearer =
       /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ??
       (typeof args.token === 'string' ? args.token : undefined);
-    const handler = methods[method];
+    const handler = streamMethods[method] ?? methods[method];
     // Slack answers auth and unknown-method errors with HTTP 200 and ok:false, like any platform error.
     const response = !bearer
       ? { ok: false, error: 'not_authed' }
       : bearer !== botToken
         ? { ok: false, error: 'invalid_auth' }
-        : (uploads.handle(method, args, store) ??
+        : (refusedUpdate(method, args) ??
+          uploads.handle(method, args, store) ??
           views.handle(method, args) ??
           (handler ? handler(args, store) : { ok: false, error: 'unknown_method' }));
     calls.record({ method, args, status: 200, response, injected: false }); // after the handler mutated the store
     await holds.answer(method);
     return c.json(response);
   });
+
+  /** chat.update of a message still streaming: refused (streams.ts says why). */
+  const refusedUpdate = (method: string, args: Record<string, unknown>): ApiResult | undefined => {
+    if (method !== 'chat.update' || typeof args.channel !== 'string' || typeof args.ts !== 'string') return undefined;
+    const m = store.find(args.channel, args.ts);
+    return m && streams.streaming(m) ? { ok: false, error: 'cant_update_message' } : undefined;
+  };
 
   const targets = store.responseTargets;
   const answer = (url: string, body: Record<string, unknown>, via: RecordedResponse['via']): ApiResult | undefined => {

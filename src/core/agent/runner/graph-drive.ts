@@ -121,10 +121,17 @@ export class GraphDrive {
   ): Promise<{ result: DriveResult; outcome: DriveOutcome }> {
     const { threadId } = run;
     const config = configOf(threadId);
+    const values =
+      options.repliesFrom && options.turn
+        ? undefined
+        : ((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>);
     // By id, not position: the model node may move older turns out of the checkpoint during this drive.
-    const before =
-      options.repliesFrom ??
-      anchorAtEnd(((await this.#o.graph.getState(config)).values as Partial<AgentStateValue>).messages ?? []);
+    const before = options.repliesFrom ?? anchorAtEnd(values?.messages ?? []);
+    // A resume, or a run going on after a stop, drives the turn its checkpoint names: its drafts are recorded
+    // under it, and those a drive of it that died left half-written say so first (a message's own first
+    // drive, taken up again, was healed by TurnRunner before it).
+    const turnId = options.turn ?? values?.turn?.id;
+    if (!options.turn && turnId !== undefined) await this.#o.live?.interrupted(turnId);
     this.#out.typing(run);
     let result: DriveOutput;
     // LangGraph adds an abort listener to the signal it is given and never removes it: give each turn
@@ -136,7 +143,7 @@ export class GraphDrive {
     // `/stop` aborts the same controller, and says so: the drive then ends the turn as stopped.
     const tracked = this.#o.running?.track(threadId, requester, turn);
     // Only where the answer goes back to the chat it came from: that chat sees it as it is written.
-    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin, options.turn) : undefined;
+    const live = run.deliverTo[0] === run.origin ? this.#o.live?.open(run.origin, turnId, requester) : undefined;
     try {
       result = await invokePhased(this.#o.graph, input, {
         threadId,
@@ -156,12 +163,14 @@ export class GraphDrive {
           live,
           sent: options.sent,
         });
+        await live?.done();
         return { result: { ok: true }, outcome: 'stopped' };
       }
       // Stopped by a shutdown: not a failure to report. The checkpoint and the inbox keep the turn, and
       // the next start takes it up from there.
       if (this.#o.signal?.aborted) throw new TurnInterruptedError(threadId, error);
       await this.#out.notice(run, this.#out.failureText(error, threadId));
+      await live?.done();
       const message = error instanceof Error ? error.message : String(error);
       return { result: { ok: false, error: message }, outcome: 'failed' };
     } finally {
@@ -170,6 +179,7 @@ export class GraphDrive {
     }
     await live?.close();
     await this.#out.replies(run, result, before, options.sent, live);
+    await live?.done();
     const question = result[INTERRUPT]?.[0];
     if (!question?.id || !question.value) return { result: { ok: true }, outcome: 'answered' };
     await this.ask(run, question.id, requester, question.value);

@@ -16,12 +16,12 @@ import {
   hasQuestion,
   isNotice,
   newReplies,
-  noticeMessage,
   turnMessageId,
   unansweredCalls,
 } from './transcript.ts';
 import { humanMessage, type TurnInput } from './turn-input.ts';
 import { TurnOutput } from './turn-output.ts';
+import { endTurn } from './end-turn.ts';
 import { configOf, GraphDrive, type DriveResult, type TurnRunnerOptions } from './graph-drive.ts';
 
 export type { DriveResult, TurnRunnerOptions } from './graph-drive.ts';
@@ -131,21 +131,7 @@ export class TurnRunner {
     options: { ahead?: AheadLease } = {},
   ): Promise<void> {
     const run = chatRun(input.chat, await this.#o.threads.current(input.chat));
-    await this.#graph.leased(run, () => this.#endTurn(run, input), options);
-  }
-
-  async #endTurn({ threadId, ...run }: RunRef, input: { turnId: string; text: string }): Promise<void> {
-    const config = configOf(threadId);
-    const snapshot = await this.#o.graph.getState(config);
-    const values = snapshot.values as Partial<AgentStateValue>;
-    const notice = noticeMessage(input.text, `notice-${input.turnId}`);
-    if (values.turn?.id === input.turnId && (snapshot.next.length > 0 || hasQuestion(snapshot.tasks))) {
-      if (hasQuestion(snapshot.tasks))
-        await this.#o.broker.supersede(threadId, 'the turn was ended after repeated crashes');
-      const closing = closeCalls(unansweredCalls(values.messages ?? []), 'the turn was ended after repeated crashes');
-      await this.#o.graph.updateState(config, { messages: [...closing, notice], verdicts: {} }, 'tools');
-    }
-    await this.#out.deliver({ threadId, ...run }, [{ key: notice.id!, text: input.text }]);
+    await this.#graph.leased(run, () => endTurn({ ...this.#o, out: this.#out }, run, input), options);
   }
 
   /** Takes up a turn that already began: ask its question again if unasked, run what is left, send its replies. */
@@ -191,9 +177,12 @@ export class TurnRunner {
     const run = options.run ?? runOf(gate);
     let result: DriveResult;
     try {
-      result = await this.#graph.leased(run, () =>
-        this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester),
-      );
+      result = await this.#graph.leased(run, async () => {
+        // A stop mid-resume may have left the graph past the question (its tool ran): it goes on from there.
+        const past = options.alreadyResuming && (await this.unfinished(gate.threadId));
+        if (past) return this.#graph.drive(run, null, gate.requester);
+        return this.#graph.drive(run, new Command({ resume: { [gate.interruptId]: answer } }), gate.requester);
+      });
     } finally {
       clearInterval(beat);
     }
@@ -220,6 +209,12 @@ export class TurnRunner {
   /** Stops the drive running on `threadId` in this process as /stop does (a task cancelled); true if one ran. */
   stop(threadId: string): boolean {
     return this.#o.running?.stop(threadId, () => true) === 'stopped';
+  }
+
+  /** The thread's checkpoint has steps left to run and waits on no question: a run a stop cut short. */
+  async unfinished(threadId: string): Promise<boolean> {
+    const snapshot = await this.#o.graph.getState(configOf(threadId));
+    return snapshot.next.length > 0 && !hasQuestion(snapshot.tasks);
   }
 
   /** The interrupt ids the thread's checkpoint is paused on (empty when it is not waiting). */
