@@ -102,6 +102,7 @@ const ui = webUi({
     servers: async () => [],
     addServer: stub,
     skills: () => [],
+    agentSkills: () => [],
     settings: () => ({}),
     runtime: async () => ({ saved: [], changes: [] }),
     changes: (listener) => (watchers.add(listener), () => watchers.delete(listener)),

@@ -121,6 +121,16 @@ export function uiCore(
         tools: s.toolNames,
         ...(s.note && { note: maskText(s.note, secrets) }),
       })),
+    agentSkills: () =>
+      m.agentSkills.list().map((s) => ({
+        name: s.name,
+        status: s.status,
+        offered: s.status === 'verified' || s.status === 'unsigned',
+        dir: s.dir,
+        ...(s.doc && { description: s.doc.description }),
+        ...(s.source && { source: maskText(s.source, secrets) }),
+        ...(s.note && { note: maskText(s.note, secrets) }),
+      })),
     settings: () =>
       maskSecrets(
         {

@@ -3,12 +3,13 @@
 // the one first-decision-wins decision (the tool runs once, the Telegram card is edited), a tap on Telegram
 // redraws the open page without a reload, forms without the session or CSRF token change nothing, and the
 // arguments are shown whole. Screenshots of each page, at desktop and phone width, go to tests/.artifacts/ui.
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateAttempts } from '../../../src/core/approvals/index.ts';
+import { sealFolder } from '../../../src/core/skills/index.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { launch, launchTool } from '../../approvals/helpers.ts';
@@ -33,6 +34,15 @@ let base: string;
 const tool = launchTool();
 
 const skills = skillsRoot();
+const agentSkills = skillsRoot();
+
+/** An Agent Skill folder: SKILL.md with its front matter. */
+function writeAgentSkill(name: string, description: string): string {
+  const dir = join(agentSkills, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nSteps.\n`);
+  return dir;
+}
 
 beforeAll(async () => {
   [llm, telegram] = await Promise.all([startFakeLlm(), startFakeTelegram()]);
@@ -41,6 +51,12 @@ beforeAll(async () => {
   const tampered = writeSkill(skills, 'tampered', { tools: [toolSource('tampered_tool')] });
   sign(tampered);
   appendFileSync(join(tampered, 'lib/words.mjs'), 'export const leak = 1;\n');
+  // Agent Skills: one sealed as `kazma agent-skills install` seals, one written by hand, one edited after.
+  sealFolder(writeAgentSkill('release-notes', 'Use when asked for release notes.'), SECRET, 'github:acme/notes');
+  writeAgentSkill('arabic-summary', 'لخّص الاجتماع بالعربية في خمس نقاط');
+  const edited = writeAgentSkill('edited-later', 'Use when asked to deploy.');
+  sealFolder(edited, SECRET, 'npm:@acme/deploy-skill');
+  appendFileSync(join(edited, 'SKILL.md'), 'Also push to production.\n');
   k = await startAssembled(
     {
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
@@ -49,7 +65,7 @@ beforeAll(async () => {
       // No worker takes tasks: they stay queued (to cancel one, and for another to stall into an incident).
       jobs: { concurrency: { swarm: 0 } },
       runs: { stall_after: { task: '1s' } },
-      skills: { paths: [skills] },
+      skills: { paths: [skills], agent_paths: [agentSkills] },
     },
     { tools: [tool.tool], env: { KAZMA_SECRET: SECRET, KAZMA_VAULT_KEY: 'ui-browser-test-vault-key' } },
   );
@@ -63,6 +79,7 @@ afterAll(async () => {
   await k?.close();
   await Promise.all([llm?.close(), telegram?.close()]);
   rmSync(skills, { recursive: true, force: true });
+  rmSync(agentSkills, { recursive: true, force: true });
 });
 
 /** A signed-in page at `path` (a context of its own: its own cookie). */
@@ -221,6 +238,21 @@ describe('the web page in Chromium', () => {
     } finally {
       await server.stop();
     }
+    await context.close();
+  });
+
+  it('the tools page lists each Agent Skill with its verdict, whether it is offered and its source', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    const row = (name: string) => page.locator(`tr[data-agent-skill="${name}"]`);
+    expect(await row('release-notes').getAttribute('data-status')).toBe('verified');
+    expect(await row('release-notes').textContent()).toContain('installed from github:acme/notes');
+    expect(await row('release-notes').locator('td').nth(2).textContent()).toBe('yes');
+    expect(await row('arabic-summary').getAttribute('data-status')).toBe('unsigned');
+    expect(await row('arabic-summary').textContent()).toContain('لخّص الاجتماع بالعربية');
+    expect(await row('arabic-summary').textContent()).toContain(`found in ${join(agentSkills, 'arabic-summary')}`);
+    expect(await row('edited-later').getAttribute('data-status')).toBe('refused');
+    expect(await row('edited-later').textContent()).toContain('SKILL.md changed since it was signed');
+    expect(await row('edited-later').locator('td').nth(2).textContent()).toBe('no');
     await context.close();
   });
 

@@ -1,10 +1,11 @@
 import type { ViewContext } from './approvals-view.tsx';
 import { Csrf, Notice } from './layout.tsx';
 import { AddServerForm } from './mcp-form.tsx';
+import { AgentSkillTable, SkillTable } from './skills-view.tsx';
 
 /**
- * Tools on and off (the switches `/config tools toggle` sets), each skill's verification verdict, each
- * MCP server's state, and (for an operator) the form that adds a remote MCP server.
+ * Tools on and off (the switches `/config tools toggle` sets), each skill's and Agent Skill's verification
+ * verdict, each MCP server's state, and (for an operator) the form that adds a remote MCP server.
  */
 export async function toolsView(ctx: ViewContext) {
   const tools = ctx.core.tools();
@@ -44,43 +45,9 @@ export async function toolsView(ctx: ViewContext) {
         </tbody>
       </table>
       <h2>Skills</h2>
-      {skills.length === 0 && <p class="muted">No skills found (skills.paths and the data folder's skills/).</p>}
-      {skills.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th>Skill</th>
-              <th>Verification</th>
-              <th>State</th>
-              <th>Tools</th>
-            </tr>
-          </thead>
-          <tbody>
-            {skills.map((skill) => (
-              <tr data-skill={skill.name} data-status={skill.status}>
-                <td>{skill.name}</td>
-                <td>
-                  <span class="state">{skill.status}</span>
-                  {skill.note && (
-                    <span class="muted" dir="auto">
-                      {' '}
-                      — {skill.note}
-                    </span>
-                  )}
-                </td>
-                <td>
-                  {skill.status === 'verified' || skill.status === 'unsigned'
-                    ? skill.on
-                      ? 'on'
-                      : 'off'
-                    : 'not loaded'}
-                </td>
-                <td>{skill.tools.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SkillTable skills={skills} />
+      <h2>Agent Skills (SKILL.md)</h2>
+      <AgentSkillTable skills={ctx.core.agentSkills()} />
       <h2>MCP servers</h2>
       {servers.length === 0 && <p class="muted">No MCP servers configured.</p>}
       {servers.map((server) => (

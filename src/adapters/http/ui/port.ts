@@ -77,6 +77,24 @@ export interface SkillStateView {
   tools: string[];
 }
 
+/**
+ * An Agent Skill (a SKILL.md folder, `kazma agent-skills`) and its verdict: verified (sealed by this install,
+ * unchanged), unsigned (no seal), refused (changed since sealed, or another key) or invalid (malformed).
+ */
+export interface AgentSkillView {
+  name: string;
+  status: string;
+  /** Whether the model is offered it (verified or unsigned). */
+  offered: boolean;
+  description?: string;
+  /** What it was installed from (its seal), else undefined. */
+  source?: string;
+  /** The folder it was found in. */
+  dir: string;
+  /** Why it was refused or is invalid, or the warning an unsigned one carries. */
+  note?: string;
+}
+
 /** The "add an MCP server" form's fields as sent (a hand-made request may carry more than the form has). */
 export interface ServerForm {
   name: string;
@@ -148,6 +166,8 @@ export interface UiCore {
   addServer(input: { form: ServerForm; actor: Actor }): Promise<ActionResult>;
   /** Every skill folder found at start, with its verification verdict. */
   skills(): SkillStateView[];
+  /** Every Agent Skill found (a scan at most a few seconds old), with its verdict. */
+  agentSkills(): AgentSkillView[];
   /** The configuration as loaded, with what `/config` changed since, secrets masked. */
   settings(): unknown;
   /** What run time changed: every saved setting, and the newest `limit` changes with who made them. */
