@@ -108,6 +108,62 @@ async function gateFromTelegram(args: { target: string; payload?: string }) {
   return { gateId: buttons[0]!.split(':')[1]!, card, once: once ?? '' };
 }
 
+/** The screenshots taken of each signed-in page: its file name and address. */
+const SCREENS = [
+  ['approvals', '/ui/approvals'],
+  ['history', '/ui/history'],
+  ['tasks', '/ui/tasks'],
+  ['schedules', '/ui/tasks#schedules'],
+  ['incidents', '/ui/incidents'],
+  ['tools', '/ui/tools'],
+  ['settings', '/ui/settings'],
+] as const;
+
+/**
+ * What an operator's day leaves on the page, for the screenshots: requests from two chats (one in Arabic)
+ * waiting beside the one from Telegram, a running task and a stalled one (its incident), a reminder and
+ * a cron job.
+ */
+async function realisticContent(): Promise<void> {
+  const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+  const origin = `telegram:${MAYA.id}` as const;
+  const ask = (thread: string, tool: string, tier: 'write' | 'danger', args: Record<string, unknown>) =>
+    k.kazma.core.approvals.open({
+      threadId: thread,
+      interruptId: `${thread}-1`,
+      chat: origin,
+      requester,
+      call: { kind: 'tool_approval', callId: `${thread}-c`, tool, args, tier, reason: `"${tool}" is a ${tier} tool` },
+    });
+  await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
+  await ask('deploy', 'shell', 'danger', { command: 'kubectl rollout restart deployment/api -n production' });
+  await ask('invoices', 'send_message', 'write', {
+    to: 'slack:C024BE91L',
+    text: 'The Q3 invoices are reconciled: 3 differences, listed in the thread.',
+  });
+  // The history: a Deny with its reason, and an Approve that came second (lost).
+  const cleanup = await ask('cleanup', 'shell', 'danger', { command: 'rm -rf build/ releases/' });
+  const decide = (decision: 'once' | 'deny', platform: string, reason?: string) =>
+    k.kazma.core.approvals.decide({
+      gateId: cleanup.gateId,
+      decision,
+      actor: { ...requester, platform, ...(platform === 'web' && { id: 'maya', displayName: 'maya' }) },
+      ...(reason && { reason }),
+    });
+  await decide('deny', 'telegram', 'releases/ must stay');
+  await decide('once', 'web');
+  await k.kazma.core.tasks.start({ goal: 'Compare the Q3 invoices with the ledger', origin, requester });
+  await k.kazma.core.tasks.start({ goal: 'ترجم دليل المستخدم إلى العربية', origin, requester });
+  await k.kazma.core.schedules.remind({ words: 'tomorrow at 9:00 send the weekly report', chat: origin, requester });
+  await k.kazma.core.schedules.addCron({ pattern: '0 8 * * 1-5', prompt: 'لخّص رسائل الأمس', chat: origin, requester });
+  let opened = 0;
+  await eventually(
+    async () => (opened += (await k.kazma.core.supervisor.sweep()).opened),
+    (n) => n >= 2,
+    'an incident for each stalled task',
+  );
+}
+
 describe('the web page in Chromium', () => {
   it('shows nothing before sign-in and refuses a wrong token', async () => {
     await gateFromTelegram({ target: 'before-sign-in' });
@@ -277,19 +333,56 @@ describe('the web page in Chromium', () => {
   });
 
   it('takes screenshots of every page at desktop and phone width, Arabic content right to left', async () => {
-    await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
+    await realisticContent();
     for (const [width, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const) {
+      const anonymous = await browser.newContext({ viewport });
+      const signIn = await anonymous.newPage();
+      await signIn.goto(`${base}/ui/sign-in`);
+      await signIn.screenshot({ path: join(SHOTS, `sign-in-${width}.png`), fullPage: true });
+      if (width === 'desktop') await signIn.screenshot({ path: join(SHOTS, 'readme-sign-in.png') });
+      await anonymous.close();
       const { page, context } = await signedIn('/ui/approvals', viewport);
-      for (const name of ['approvals', 'history', 'tasks', 'incidents', 'tools', 'settings']) {
-        await page.goto(`${base}/ui/${name}`);
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      for (const [name, path] of SCREENS) {
+        await page.goto(`${base}${path}`);
+        // The schedules are a part of the tasks page: its shot is of that part.
+        const shot = { path: join(SHOTS, `${name}-${width}.png`) };
+        if (name === 'schedules') await page.locator('#schedules').screenshot(shot);
+        else await page.screenshot({ ...shot, fullPage: true });
         // Nothing is wider than the screen: the page never scrolls sideways.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect([name, width, overflow]).toEqual([name, width, 0]);
       }
+      // One screen of each at desktop width, as the README shows them (the tools page at its skills).
+      if (width === 'desktop')
+        for (const [name, path] of SCREENS) {
+          await page.goto(`${base}${name === 'tools' ? '/ui/tools#skills' : path}`);
+          if (name === 'schedules')
+            await page.locator('#schedules').screenshot({ path: join(SHOTS, `readme-${name}.png`) });
+          else await page.screenshot({ path: join(SHOTS, `readme-${name}.png`) });
+        }
+      else {
+        await page.goto(`${base}/ui/approvals`);
+        await page.screenshot({ path: join(SHOTS, 'readme-approvals-phone.png') });
+      }
+      // What each screenshot is of is on it: the Arabic request, right to left, and each page's own rows.
+      await page.goto(`${base}/ui/approvals`);
+      const arabic = page.locator('article[data-gate]', { hasText: 'أرسل التقرير إلى الفريق' });
+      expect(await arabic.locator('h3').getAttribute('dir')).toBe('auto');
+      expect(
+        await arabic
+          .locator('pre')
+          .first()
+          .evaluate((pre) => getComputedStyle(pre).unicodeBidi),
+      ).toBe('plaintext');
+      expect(await page.locator('article[data-gate]', { hasText: 'kubectl rollout restart' }).count()).toBe(1);
+      await page.goto(`${base}/ui/tasks`);
+      expect(await page.locator('article[data-schedule]', { hasText: 'لخّص رسائل الأمس' }).count()).toBe(1);
+      expect(await page.locator('article[data-task]', { hasText: 'Compare the Q3 invoices' }).count()).toBe(1);
+      await page.goto(`${base}/ui/incidents`);
+      expect(await page.locator('article[data-incident]').count()).toBeGreaterThan(0);
       await context.close();
     }
   });

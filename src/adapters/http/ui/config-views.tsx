@@ -44,7 +44,7 @@ export async function toolsView(ctx: ViewContext) {
           ))}
         </tbody>
       </table>
-      <h2>Skills</h2>
+      <h2 id="skills">Skills</h2>
       <SkillTable skills={skills} />
       <h2>Agent Skills (SKILL.md)</h2>
       <AgentSkillTable skills={ctx.core.agentSkills()} />
