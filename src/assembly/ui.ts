@@ -1,7 +1,7 @@
 // The operators' web page (`/ui`) wired to the core: every action is the call a chat tap or command makes
 // (src/adapters/http/ui/port.ts lists them), so the page is a fourth surface of one core, not a second system.
 import { webUi } from '../adapters/http/index.ts';
-import { gateAttempts, gateCard } from '../core/approvals/index.ts';
+import { GatePages, gateAttempts, gateCard } from '../core/approvals/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { openIncidents } from '../core/runs/index.ts';
 import { maskSecrets, maskText } from '../core/secrets/index.ts';
@@ -24,10 +24,10 @@ export function uiCore(
   const { loaded } = options;
   const db = base.database.db;
   const secrets = loaded.secrets;
+  const pages = new GatePages({ db });
   const addServer = remoteServerAdder({ loaded, settings: m.settings.settings, vault: base.vault.vault });
   return {
-    gates: ({ states, limit, offset }) => m.broker.list({ states, page: { limit, ...(offset && { offset }) } }),
-    countGates: (states) => m.broker.count({ states }),
+    gatePage: (filter) => pages.page(filter),
     card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
     refusal: (gate, actor) => m.access.approvalRefusal(actor, gate.requester),
     decide: (input) => m.approvals.decider.decide(input),
@@ -60,22 +60,24 @@ export function uiCore(
       (await m.schedules.schedules.cancel(id))
         ? { ok: true, message: `Schedule ${id} cancelled.` }
         : { ok: false, message: `Schedule ${id} is not scheduled (fired, cancelled or unknown).` },
-    incidents: async () =>
-      Promise.all(
-        (await openIncidents(db)).map(async (row) => {
-          const question = row.questionId ? await m.questions.get(row.questionId) : undefined;
-          return {
-            id: row.id,
-            kind: row.workKind,
-            workId: row.workId,
-            problem: row.problem,
-            detail: row.detail,
-            openedAt: row.openedAt,
-            ...(row.questionId && { questionId: row.questionId }),
-            options: question?.state === 'open' ? question.options.map((o) => ({ id: o.id, label: o.label })) : [],
-          };
-        }),
-      ),
+    incidents: async () => {
+      const rows = await openIncidents(db);
+      // Every incident's question in one read, not one read per incident.
+      const questions = await m.questions.getMany(rows.flatMap((row) => (row.questionId ? [row.questionId] : [])));
+      return rows.map((row) => {
+        const question = row.questionId ? questions.get(row.questionId) : undefined;
+        return {
+          id: row.id,
+          kind: row.workKind,
+          workId: row.workId,
+          problem: row.problem,
+          detail: row.detail,
+          openedAt: row.openedAt,
+          ...(row.questionId && { questionId: row.questionId }),
+          options: question?.state === 'open' ? question.options.map((o) => ({ id: o.id, label: o.label })) : [],
+        };
+      });
+    },
     answer: async ({ questionId, option, actor }) => {
       const question = await m.questions.get(questionId);
       if (!question) return { ok: false, message: 'This question is not known here.' };

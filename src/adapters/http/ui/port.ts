@@ -131,10 +131,11 @@ export interface ConfigChangeView {
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
 export interface UiCore {
-  /** Gates in `states`, oldest first, at most `limit`, after skipping `offset`. */
-  gates(filter: { states: Gate['state'][]; limit: number; offset?: number }): Promise<Gate[]>;
-  /** How many gates are in `states`. */
-  countGates(states: Gate['state'][]): Promise<number>;
+  /** Gates in `states`, oldest first, at most `limit`, after skipping `offset`; and how many there are in all. */
+  gatePage(filter: { states: Gate['state'][]; limit: number; offset?: number }): Promise<{
+    gates: Gate[];
+    total: number;
+  }>;
   /** The card every chat shows for this gate (its arguments masked and made visible, never cut). */
   card(gate: Gate): Card;
   /** Why `actor` may not decide `gate`, or undefined when they may. */
