@@ -21,7 +21,9 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { webUi } from '../src/adapters/http/index.ts';
 import { PAGE_SIZE } from '../src/adapters/http/ui/paging.tsx';
@@ -29,12 +31,12 @@ import { DurableApprovalBroker } from '../src/core/approvals/durable-broker.ts';
 import { GatePages, gateCard } from '../src/core/approvals/index.ts';
 import type { Gate } from '../src/core/approvals/port.ts';
 import { systemClock } from '../src/core/clock.ts';
-import type { Db } from '../src/core/db/index.ts';
+import { type Db, migrateDatabase, openDatabase } from '../src/core/db/index.ts';
 import { FirstDecisionWins } from '../src/core/decisions/first-wins.ts';
 import { createLogger } from '../src/core/log/index.ts';
 import type { OutboxDispatcher } from '../src/core/outbox/index.ts';
 import { type Actor, type ChatRef, SurfaceRegistry } from '../src/core/surface/index.ts';
-import { freshDatabase } from '../tests/helpers/databases.ts';
+import { createPgDatabase, freshDatabase, TEST_PG_ADMIN_URL } from '../tests/helpers/databases.ts';
 
 const PENDING = 1_000;
 const DECISIONS = 50;
@@ -62,18 +64,21 @@ const outbox: OutboxDispatcher = {
   },
 };
 const logger = createLogger({ level: 'silent' });
-const broker = new DurableApprovalBroker({
-  db,
-  decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }),
-  channels: [],
-  logger,
-  timeoutMs: 3_600_000,
-  grantTtlMs: 3_600_000,
-  mayDecide: () => undefined,
-  operatorName: () => 'maya',
-});
-const open = (i: number, run: string) =>
-  broker.open({
+/** The approvals broker of one process: its decisions dispatch through `outbox` (the chat's path). */
+const brokerOn = (db: Db, outbox: OutboxDispatcher) =>
+  new DurableApprovalBroker({
+    db,
+    decisions: new FirstDecisionWins({ db, outbox, surfaces: new SurfaceRegistry(), logger }),
+    channels: [],
+    logger,
+    timeoutMs: 3_600_000,
+    grantTtlMs: 3_600_000,
+    mayDecide: () => undefined,
+    operatorName: () => 'maya',
+  });
+const broker = brokerOn(db, outbox);
+const openOn = (on: DurableApprovalBroker, i: number, run: string) =>
+  on.open({
     threadId: `${run}-t${i}`,
     interruptId: `${run}-i${i}`,
     chat: 'telegram:1' as ChatRef,
@@ -87,16 +92,22 @@ const open = (i: number, run: string) =>
       reason: 'bench',
     },
   });
+const open = (i: number, run: string) => openOn(broker, i, run);
 for (let i = 0; i < PENDING; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => open(i + j, 'a')));
 
+type UiApp = ReturnType<typeof webUi>['app'];
 const stub = async () => ({ ok: false as const, message: 'not in this bench' });
-/** The page's app; `keep`: how many gates its GatePages keeps read (0: every request reads every row whole). */
-const webPage = (keep?: number) => {
-  const pages = new GatePages({ db, ...(keep !== undefined && { keep }) });
+/**
+ * The page's app on `on` (default this PGlite); `keep`: how many gates its GatePages keeps read (0: every
+ * request reads every row whole); `changes`: what tells it something changed (default this process's outbox).
+ */
+const webPage = (options: { on?: Db; keep?: number; changes?: (listener: () => void) => () => void } = {}) => {
+  const on = options.on ?? db;
+  const pages = new GatePages({ db: on, ...(options.keep !== undefined && { keep: options.keep }) });
   return webUi({
     readToken: '',
     operators: [{ name: 'maya', api_token: TOKEN }],
-    db,
+    db: on,
     clock: systemClock,
     sessionTtlMs: 3_600_000,
     secureCookies: false,
@@ -120,14 +131,18 @@ const webPage = (keep?: number) => {
       agentSkills: () => [],
       settings: () => ({}),
       runtime: async () => ({ saved: [], changes: [] }),
-      changes: (listener) => (watchers.add(listener), () => watchers.delete(listener)),
+      changes: options.changes ?? ((listener) => (watchers.add(listener), () => watchers.delete(listener))),
     },
   });
 };
 const ui = webPage();
-const cold = webPage(0);
-const signedIn = await ui.app.request('/ui/sign-in', { method: 'POST', body: new URLSearchParams({ token: TOKEN }) });
-const cookie = `kazma_ui=${/kazma_ui=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1]}`;
+const cold = webPage({ keep: 0 });
+/** Signs in to `app`; its session cookie. */
+const signIn = async (app: UiApp) => {
+  const signedIn = await app.request('/ui/sign-in', { method: 'POST', body: new URLSearchParams({ token: TOKEN }) });
+  return `kazma_ui=${/kazma_ui=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1]}`;
+};
+const cookie = await signIn(ui.app);
 
 // (a) The approvals page with 1,000 pending: it shows them PAGE_SIZE at a time, oldest first. The first
 // page (what an operator opens) and the last (the deepest offset) are timed; both read the count too.
@@ -234,32 +249,42 @@ console.log(
 report('this process alone', quiet);
 report(`with ${BUSY} other processes spinning (as many as cores: ${availableParallelism()})`, busy);
 console.log(
-  `    of which p50 (alone): reading a page and the count ${ms(percentile(reads, 0.5))}, ` +
-    `its cards ${ms(percentile(cards, 0.5))}`,
+  `    of which p50 (alone): reading a page and the count ${ms(percentile(reads, 0.5))} ` +
+    `(every row read whole: ${ms(percentile(coldRead, 0.5))}), its cards ${ms(percentile(cards, 0.5))}`,
 );
 
 // (b) Decision → event → the page's main part again. The decided gates are the newest, on the last page
 // (asked for as a page past the end, which shows the last), and the decided one leaves it, as a browser's
 // live script would see.
-const events = await ui.app.request('/ui/events', { headers: { cookie } });
-const reader = events.body!.getReader();
-const decoder = new TextDecoder();
-const nextChange = async () => {
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error('the event stream ended');
-    if (decoder.decode(value).includes('event: change')) return;
-  }
+/** The page's event stream on `app`: `next()` resolves at its next `change`. */
+const changeEvents = async (app: UiApp, session: string) => {
+  const reader = (await app.request('/ui/events', { headers: { cookie: session } })).body!.getReader();
+  const decoder = new TextDecoder();
+  return {
+    next: async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the event stream ended');
+        if (decoder.decode(value).includes('event: change')) return;
+      }
+    },
+    close: () => reader.cancel(),
+  };
 };
+/** The last page's main part as the live script fetches it; whether it still shows `gateId`. */
+const stillShown = async (app: UiApp, session: string, gateId: string) => {
+  const part = await app.request('/ui/approvals?page=999', { headers: { cookie: session, 'x-kazma-part': 'main' } });
+  return (await part.text()).includes(gateId);
+};
+const live = await changeEvents(ui.app, cookie);
 const latencies: number[] = [];
 const gates = await Promise.all(Array.from({ length: DECISIONS }, (_, i) => open(i, 'b')));
 for (const gate of gates) {
   const started = performance.now();
-  const changed = nextChange();
+  const changed = live.next();
   await broker.decide({ gateId: gate.gateId, decision: 'once', actor: MAYA });
   await changed;
-  const part = await ui.app.request('/ui/approvals?page=999', { headers: { cookie, 'x-kazma-part': 'main' } });
-  if ((await part.text()).includes(gate.gateId)) throw new Error('the decided gate is still shown');
+  if (await stillShown(ui.app, cookie, gate.gateId)) throw new Error('the decided gate is still shown');
   latencies.push(performance.now() - started);
 }
 const live95 = percentile(latencies, 0.95);
@@ -267,7 +292,64 @@ console.log(`(b) decision → event → page redrawn, ${DECISIONS} decisions:`);
 console.log(
   `    p50 ${ms(percentile(latencies, 0.5))}, p95 ${ms(live95)}; p95 / 1 s budget = ${(live95 / 1000).toFixed(2)}`,
 );
-await reader.cancel();
+await live.close();
 ui.stop();
 cold.stop();
 await database.dispose();
+
+// (c) The same across processes on PostgreSQL: the page here, listening (LISTEN kazma_changes); the decision
+// made by another process (bench/ui-decider.ts) whose outbox dispatch sends NOTIFY, as every process's does
+// (src/assembly/base.ts). From asking that process to decide until the page here redrew without the gate.
+// Baseline in the same run: (b)'s p95, the same page in one process.
+let pg: Awaited<ReturnType<typeof createPgDatabase>> | undefined;
+try {
+  pg = await createPgDatabase();
+} catch (error) {
+  console.log(`(c) skipped: no PostgreSQL at ${TEST_PG_ADMIN_URL} (${(error as Error).message})`);
+}
+if (pg) {
+  const shared = await openDatabase({ url: pg.url, poolSize: 10 });
+  const decider = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ui-decider.ts'), pg.url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  try {
+    await migrateDatabase(shared);
+    const here = brokerOn(shared.db, { dispatch: async () => {} });
+    const page = webPage({
+      on: shared.db,
+      changes: (listener) => {
+        const listening = shared.changes!.listen(listener);
+        return () => void listening.then((stop) => stop());
+      },
+    });
+    const session = await signIn(page.app);
+    const stream = await changeEvents(page.app, session);
+    const answers = createInterface({ input: decider.stdout! })[Symbol.asyncIterator]();
+    const answer = async () => String((await answers.next()).value);
+    if ((await answer()) !== 'ready') throw new Error('the deciding process did not start');
+    const across: number[] = [];
+    for (let i = 0; i < DECISIONS; i++) {
+      const gate = await openOn(here, i, 'c');
+      const started = performance.now();
+      decider.stdin!.write(`${gate.gateId}\n`);
+      // Every change redraws, as the live script does, until the decided gate is gone.
+      do await stream.next();
+      while (await stillShown(page.app, session, gate.gateId));
+      across.push(performance.now() - started);
+      if ((await answer()) !== `decided ${gate.gateId}`) throw new Error('the other process did not decide');
+    }
+    const across95 = percentile(across, 0.95);
+    console.log(`(c) decision in another process on PostgreSQL → NOTIFY → page redrawn here, ${DECISIONS} decisions:`);
+    console.log(
+      `    p50 ${ms(percentile(across, 0.5))}, p95 ${ms(across95)}; p95 / 1 s budget = ${(across95 / 1000).toFixed(2)}; ` +
+        `p95 / (b) p95 = ${(across95 / live95).toFixed(1)}`,
+    );
+    await stream.close();
+    page.stop();
+  } finally {
+    decider.stdin!.end();
+    await new Promise((done) => decider.once('exit', done));
+    await shared.close();
+    await pg.drop();
+  }
+}
