@@ -127,6 +127,8 @@ const webPage = (options: { on?: Db; keep?: number; changes?: (listener: () => v
       setTool: stub,
       servers: async () => [],
       addServer: stub,
+      setServer: stub,
+      removeServer: stub,
       skills: () => [],
       agentSkills: () => [],
       settings: () => ({}),

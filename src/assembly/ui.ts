@@ -5,11 +5,12 @@ import { GatePages, gateAttempts, gateCard } from '../core/approvals/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { openIncidents } from '../core/runs/index.ts';
 import { maskSecrets, maskText } from '../core/secrets/index.ts';
+import type { Actor } from '../core/surface/index.ts';
 import { recentTasks } from '../core/tasks/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
 import type { AssembleOptions } from './options.ts';
-import { remoteServerAdder } from './ui-mcp.ts';
+import { remoteServerAdder, remoteServerRemover } from './ui-mcp.ts';
 
 type UiOptions = Parameters<typeof webUi>[0];
 
@@ -26,6 +27,16 @@ export function uiCore(
   const secrets = loaded.secrets;
   const pages = new GatePages({ db });
   const addServer = remoteServerAdder({ loaded, settings: m.settings.settings, vault: base.vault.vault });
+  const removeServer = remoteServerRemover({ loaded, settings: m.settings.settings });
+  /** A switch made on the page, in the audit as the chat command that makes it. */
+  const toggled = (actor: Actor, name: string, on: boolean) =>
+    m.settings.settings.audit({
+      actor: { platform: actor.platform, id: actor.id, operator: actor.id },
+      chat: 'web',
+      command: `/config tools toggle ${name}`,
+      outcome: 'changed',
+      detail: on ? 'on' : 'off',
+    });
   return {
     gatePage: (filter) => pages.page(filter),
     card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
@@ -94,15 +105,8 @@ export function uiCore(
     setTool: async ({ name, on, actor }) => {
       if (!m.tools.registry.list({ includeDisabled: true }).some((t) => t.name === name))
         return { ok: false, message: `There is no tool "${name}".` };
-      const by = actor.displayName ?? actor.id;
-      await m.settings.overlay.set(name, on, by);
-      await m.settings.settings.audit({
-        actor: { platform: actor.platform, id: actor.id, operator: actor.id },
-        chat: 'web',
-        command: `/config tools toggle ${name}`,
-        outcome: 'changed',
-        detail: on ? 'on' : 'off',
-      });
+      await m.settings.overlay.set(name, on, actor.displayName ?? actor.id);
+      await toggled(actor, name, on);
       return { ok: true, message: `${name} is ${on ? 'on' : 'off'} (saved; survives restarts).` };
     },
     servers: async () =>
@@ -115,6 +119,14 @@ export function uiCore(
         ...(s.lastError && { lastError: s.lastError }),
       })),
     addServer: ({ form, actor }) => addServer(form, actor),
+    setServer: async ({ name, on, actor }) => {
+      if (!(await m.mcp.manager.list()).some((s) => s.name === name))
+        return { ok: false, message: `There is no MCP server "${name}".` };
+      await m.mcp.manager.setEnabled(name, on, actor.displayName ?? actor.id);
+      await toggled(actor, name, on);
+      return { ok: true, message: `MCP server ${name} is ${on ? 'on' : 'off'} (saved; survives restarts).` };
+    },
+    removeServer: ({ name, actor }) => removeServer(name, actor),
     skills: () =>
       m.skills.list().map((s) => ({
         name: s.name,

@@ -387,6 +387,26 @@ describe('the web page in Chromium', () => {
     }
   });
 
+  it('switches an MCP server off and removes it, as kazma mcp remove does; a form without CSRF does neither', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    const card = page.locator('article[data-server=remote]');
+    expect(await card.getAttribute('data-on')).toBe('true');
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const forged = await fetch(`${base}/ui/mcp/remote/remove`, { method: 'POST', headers: { origin: base, cookie } });
+    expect(forged.status).toBe(403);
+    await card.locator('button[name=switch]').click();
+    await expect.poll(() => page.getAttribute('article[data-server=remote]', 'data-on')).toBe('false');
+    expect(await page.textContent('.notice')).toContain('MCP server remote is off');
+    await page.locator('article[data-server=remote] button[name=remove]').click();
+    await expect.poll(() => page.textContent('.notice')).toContain('Removed MCP server "remote"');
+    expect(await page.locator('article[data-server=remote]').count()).toBe(0);
+    // Saved where the CLI saves them: the switch, and the name on the removed list.
+    await page.goto(`${base}/ui/settings`);
+    expect(await page.textContent('tr[data-key="mcp.server_switches"]')).toMatch(/"remote": false/);
+    expect(await page.textContent('tr[data-key="mcp.removed_servers"]')).toContain('remote');
+    await context.close();
+  });
+
   it('pages the pending approvals: 50 a page, how many in all, next and previous, kept live', async () => {
     const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
     // Chatless gates but the first: no cards anywhere, only the page (and /approvals) shows them.
