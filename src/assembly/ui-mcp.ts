@@ -1,7 +1,8 @@
-// "Add an MCP server" on the web page (and Remove, as `kazma mcp remove`): the checks `kazma mcp add` runs (vetServer: trusted-in-production,
+// "Add an MCP server" on the web page: the checks `kazma mcp add` runs (vetServer: trusted-in-production,
 // starts and lists its tools, has tools, secrets into the vault), then saved where the CLI saves servers
-// (the settings table), so the running Kazma starts it within seconds. Remote servers only: a stdio
-// server runs a command as Kazma's user, and that stays a command-line decision (McpRemoteServers).
+// (the settings table), so the running Kazma starts it within seconds; and Remove, as `kazma mcp remove`.
+// Remote servers only: a stdio server runs a command as Kazma's user, and that stays a command-line
+// decision (McpRemoteServers).
 import type { ActionResult, ServerForm } from '../adapters/http/index.ts';
 import { mcpServerSchema } from '../core/config/index.ts';
 import { maskServer, McpRemoteServers, McpStdioRefusedError, vetServer } from '../core/mcp/index.ts';

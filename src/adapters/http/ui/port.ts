@@ -165,7 +165,7 @@ export interface UiCore {
   servers(): Promise<ServerView[]>;
   /** `kazma mcp add`'s checks, then saved as the CLI saves it: remote (http/sse) servers only. */
   addServer(input: { form: ServerForm; actor: Actor }): Promise<ActionResult>;
-  /** Switches an MCP server on or off: the switch `/config tools toggle <server>` sets (saved, every process follows). */
+  /** Switches an MCP server on or off: the switch `/config tools toggle <server>` sets (saved, followed everywhere). */
   setServer(input: { name: string; on: boolean; actor: Actor }): Promise<ActionResult>;
   /** `kazma mcp remove` for a remote server (it stays removed until added again); a stdio server is refused. */
   removeServer(input: { name: string; actor: Actor }): Promise<ActionResult>;
