@@ -223,6 +223,7 @@ export async function createModules(base: Base, options: AssembleOptions, lifecy
     memory,
     mcp,
     skills,
+    agentSkills,
     settings,
     pairing,
     approvals,

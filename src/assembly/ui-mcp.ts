@@ -1,7 +1,8 @@
 // "Add an MCP server" on the web page: the checks `kazma mcp add` runs (vetServer: trusted-in-production,
 // starts and lists its tools, has tools, secrets into the vault), then saved where the CLI saves servers
-// (the settings table), so the running Kazma starts it within seconds. Remote servers only: a stdio
-// server runs a command as Kazma's user, and that stays a command-line decision (McpRemoteServers).
+// (the settings table), so the running Kazma starts it within seconds; and Remove, as `kazma mcp remove`.
+// Remote servers only: a stdio server runs a command as Kazma's user, and that stays a command-line
+// decision (McpRemoteServers).
 import type { ActionResult, ServerForm } from '../adapters/http/index.ts';
 import { mcpServerSchema } from '../core/config/index.ts';
 import { maskServer, McpRemoteServers, McpStdioRefusedError, vetServer } from '../core/mcp/index.ts';
@@ -62,5 +63,27 @@ export function remoteServerAdder(deps: { loaded: LoadedConfig; settings: Runtim
     const vaulted = moved.length ? `; moved into the vault: ${moved.join(', ')}` : '';
     const list = `${tools.length} tools: ${tools.join(', ')}`;
     return { ok: true, message: `Saved MCP server "${name}" with ${list}${vaulted}. It starts within a few seconds.` };
+  };
+}
+
+/** `kazma mcp remove` for the web page: remote servers only (a stdio server goes as it came, from the command line). */
+export function remoteServerRemover(deps: { loaded: LoadedConfig; settings: RuntimeSettings }) {
+  const servers = new McpRemoteServers({ settings: deps.settings, yaml: deps.loaded.config.mcp.servers });
+  return async (name: string, actor: Actor): Promise<ActionResult> => {
+    let removed: boolean;
+    try {
+      removed = await servers.removeRemote(name, actor.displayName ?? actor.id);
+    } catch (error) {
+      if (error instanceof McpStdioRefusedError) return { ok: false, message: error.message };
+      throw error;
+    }
+    if (!removed) return { ok: false, message: `There is no MCP server "${name}".` };
+    await deps.settings.audit({
+      actor: { platform: actor.platform, id: actor.id, operator: actor.id },
+      chat: 'web',
+      command: `mcp remove ${name}`,
+      outcome: 'changed',
+    });
+    return { ok: true, message: `Removed MCP server "${name}": it stops within a few seconds.` };
   };
 }

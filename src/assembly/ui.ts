@@ -1,15 +1,16 @@
 // The operators' web page (`/ui`) wired to the core: every action is the call a chat tap or command makes
 // (src/adapters/http/ui/port.ts lists them), so the page is a fourth surface of one core, not a second system.
 import { webUi } from '../adapters/http/index.ts';
-import { gateAttempts, gateCard } from '../core/approvals/index.ts';
+import { GatePages, gateAttempts, gateCard } from '../core/approvals/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { openIncidents } from '../core/runs/index.ts';
 import { maskSecrets, maskText } from '../core/secrets/index.ts';
+import type { Actor } from '../core/surface/index.ts';
 import { recentTasks } from '../core/tasks/index.ts';
 import type { Base } from './base.ts';
 import type { Modules } from './modules.ts';
 import type { AssembleOptions } from './options.ts';
-import { remoteServerAdder } from './ui-mcp.ts';
+import { remoteServerAdder, remoteServerRemover } from './ui-mcp.ts';
 
 type UiOptions = Parameters<typeof webUi>[0];
 
@@ -24,10 +25,20 @@ export function uiCore(
   const { loaded } = options;
   const db = base.database.db;
   const secrets = loaded.secrets;
+  const pages = new GatePages({ db });
   const addServer = remoteServerAdder({ loaded, settings: m.settings.settings, vault: base.vault.vault });
+  const removeServer = remoteServerRemover({ loaded, settings: m.settings.settings });
+  /** A switch made on the page, in the audit as the chat command that makes it. */
+  const toggled = (actor: Actor, name: string, on: boolean) =>
+    m.settings.settings.audit({
+      actor: { platform: actor.platform, id: actor.id, operator: actor.id },
+      chat: 'web',
+      command: `/config tools toggle ${name}`,
+      outcome: 'changed',
+      detail: on ? 'on' : 'off',
+    });
   return {
-    gates: ({ states, limit, offset }) => m.broker.list({ states, page: { limit, ...(offset && { offset }) } }),
-    countGates: (states) => m.broker.count({ states }),
+    gatePage: (filter) => pages.page(filter),
     card: (gate) => gateCard(gate, { now: clock.now(), secrets }),
     refusal: (gate, actor) => m.access.approvalRefusal(actor, gate.requester),
     decide: (input) => m.approvals.decider.decide(input),
@@ -60,22 +71,24 @@ export function uiCore(
       (await m.schedules.schedules.cancel(id))
         ? { ok: true, message: `Schedule ${id} cancelled.` }
         : { ok: false, message: `Schedule ${id} is not scheduled (fired, cancelled or unknown).` },
-    incidents: async () =>
-      Promise.all(
-        (await openIncidents(db)).map(async (row) => {
-          const question = row.questionId ? await m.questions.get(row.questionId) : undefined;
-          return {
-            id: row.id,
-            kind: row.workKind,
-            workId: row.workId,
-            problem: row.problem,
-            detail: row.detail,
-            openedAt: row.openedAt,
-            ...(row.questionId && { questionId: row.questionId }),
-            options: question?.state === 'open' ? question.options.map((o) => ({ id: o.id, label: o.label })) : [],
-          };
-        }),
-      ),
+    incidents: async () => {
+      const rows = await openIncidents(db);
+      // Every incident's question in one read, not one read per incident.
+      const questions = await m.questions.getMany(rows.flatMap((row) => (row.questionId ? [row.questionId] : [])));
+      return rows.map((row) => {
+        const question = row.questionId ? questions.get(row.questionId) : undefined;
+        return {
+          id: row.id,
+          kind: row.workKind,
+          workId: row.workId,
+          problem: row.problem,
+          detail: row.detail,
+          openedAt: row.openedAt,
+          ...(row.questionId && { questionId: row.questionId }),
+          options: question?.state === 'open' ? question.options.map((o) => ({ id: o.id, label: o.label })) : [],
+        };
+      });
+    },
     answer: async ({ questionId, option, actor }) => {
       const question = await m.questions.get(questionId);
       if (!question) return { ok: false, message: 'This question is not known here.' };
@@ -92,15 +105,8 @@ export function uiCore(
     setTool: async ({ name, on, actor }) => {
       if (!m.tools.registry.list({ includeDisabled: true }).some((t) => t.name === name))
         return { ok: false, message: `There is no tool "${name}".` };
-      const by = actor.displayName ?? actor.id;
-      await m.settings.overlay.set(name, on, by);
-      await m.settings.settings.audit({
-        actor: { platform: actor.platform, id: actor.id, operator: actor.id },
-        chat: 'web',
-        command: `/config tools toggle ${name}`,
-        outcome: 'changed',
-        detail: on ? 'on' : 'off',
-      });
+      await m.settings.overlay.set(name, on, actor.displayName ?? actor.id);
+      await toggled(actor, name, on);
       return { ok: true, message: `${name} is ${on ? 'on' : 'off'} (saved; survives restarts).` };
     },
     servers: async () =>
@@ -113,12 +119,30 @@ export function uiCore(
         ...(s.lastError && { lastError: s.lastError }),
       })),
     addServer: ({ form, actor }) => addServer(form, actor),
+    setServer: async ({ name, on, actor }) => {
+      if (!(await m.mcp.manager.list()).some((s) => s.name === name))
+        return { ok: false, message: `There is no MCP server "${name}".` };
+      await m.mcp.manager.setEnabled(name, on, actor.displayName ?? actor.id);
+      await toggled(actor, name, on);
+      return { ok: true, message: `MCP server ${name} is ${on ? 'on' : 'off'} (saved; survives restarts).` };
+    },
+    removeServer: ({ name, actor }) => removeServer(name, actor),
     skills: () =>
       m.skills.list().map((s) => ({
         name: s.name,
         status: s.status,
         on: s.on,
         tools: s.toolNames,
+        ...(s.note && { note: maskText(s.note, secrets) }),
+      })),
+    agentSkills: () =>
+      m.agentSkills.list().map((s) => ({
+        name: s.name,
+        status: s.status,
+        offered: s.status === 'verified' || s.status === 'unsigned',
+        dir: s.dir,
+        ...(s.doc && { description: s.doc.description }),
+        ...(s.source && { source: maskText(s.source, secrets) }),
         ...(s.note && { note: maskText(s.note, secrets) }),
       })),
     settings: () =>

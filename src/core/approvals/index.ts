@@ -1,6 +1,7 @@
 // The public face of core/approvals.
 export { gateAttempts } from './audit-trail.ts';
 export { gateCard } from './card.ts';
+export { GatePages } from './gate-page.ts';
 export { approvalRecords, toCsv, toJsonLines } from './export.ts';
 export { ApprovalDecider, type GateResumer } from './decide.ts';
 export { resumeOf } from './gate-view.ts';

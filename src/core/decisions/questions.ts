@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor, MessageRef } from '../surface/index.ts';
 import { type Db, decisionQuestions } from '../db/index.ts';
 import type { SweepStep } from '../jobs/index.ts';
@@ -128,6 +128,16 @@ export class Questions implements ActionHandler {
 
   async get(id: string): Promise<Question | undefined> {
     return this.kind.load(id);
+  }
+
+  /** Several questions in one read, by id (a page listing many incidents); an unknown id is left out. */
+  async getMany(ids: readonly string[]): Promise<Map<string, Question>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.#o.db
+      .select()
+      .from(decisionQuestions)
+      .where(inArray(decisionQuestions.id, [...ids]));
+    return new Map(rows.map((row) => [row.id, fromRow(row)]));
   }
 
   /** A tap on a `q:<id>:<option>` button: decided in the queue of the question's chat, if it has one. */

@@ -43,11 +43,11 @@ export class McpUnknownServerError extends KazmaError {
 
 /** A stdio server (a command run on this machine) offered to what adds remote servers only (the web page). */
 export class McpStdioRefusedError extends KazmaError {
-  constructor(name: string) {
+  constructor(name: string, action: 'add' | 'remove' = 'add') {
     super(
       'mcp_stdio_refused',
-      `"${name}" runs a command on this machine: such MCP servers are added only from the command line ` +
-        '(kazma mcp add), never from the web page',
+      `"${name}" runs a command on this machine: such MCP servers are ${action === 'add' ? 'added' : 'removed'} ` +
+        `only from the command line (kazma mcp ${action}), never from the web page`,
     );
   }
 }

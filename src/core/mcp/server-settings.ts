@@ -59,6 +59,18 @@ export class McpServerSettings {
     await this.switch(server.name, undefined, by);
   }
 
+  /** Takes a server out: off `mcp.servers`, onto `mcp.removed_servers` until added again. False when unknown. */
+  protected async drop(name: string, by: string): Promise<boolean> {
+    if (!(await this.servers()).some((s) => s.name === name)) return false;
+    await this.o.settings.set(
+      MCP_SERVERS,
+      (await this.added()).filter((s) => s.name !== name),
+      by,
+    );
+    await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.removed()), name])].sort(), by);
+    return true;
+  }
+
   protected async added(): Promise<McpServerConfig[]> {
     return (await this.o.settings.get(MCP_SERVERS, added))?.value ?? [];
   }
@@ -85,15 +97,8 @@ export class McpServerEditor extends McpServerSettings {
   }
 
   /** Removes a server; it stays removed (even when kazma.yaml names it) until added again. False when unknown. */
-  async remove(name: string, by: string): Promise<boolean> {
-    if (!(await this.servers()).some((s) => s.name === name)) return false;
-    await this.o.settings.set(
-      MCP_SERVERS,
-      (await this.added()).filter((s) => s.name !== name),
-      by,
-    );
-    await this.o.settings.set(MCP_REMOVED, [...new Set([...(await this.removed()), name])].sort(), by);
-    return true;
+  remove(name: string, by: string): Promise<boolean> {
+    return this.drop(name, by);
   }
 }
 
@@ -101,8 +106,8 @@ export class McpServerEditor extends McpServerSettings {
 export type RemoteMcpServer = Exclude<McpServerConfig, { transport: 'stdio' }>;
 
 /**
- * What the operators' web page adds MCP servers with: remote (Streamable HTTP or SSE) servers only, which
- * run nothing here. It can neither add a stdio server nor put a remote one in the place of one (a stdio
+ * What the operators' web page adds and removes MCP servers with: remote (Streamable HTTP or SSE) servers
+ * only, which run nothing here. It can neither add a stdio server nor put a remote one in the place of one (a stdio
  * server's command is an operator's command-line decision; see {@link McpServerEditor}).
  */
 export class McpRemoteServers extends McpServerSettings {
@@ -112,5 +117,16 @@ export class McpRemoteServers extends McpServerSettings {
     if ((await this.servers()).some((s) => s.name === server.name && s.transport === 'stdio'))
       throw new McpStdioRefusedError(server.name);
     await this.save(server, by);
+  }
+
+  /**
+   * Removes a remote server as `kazma mcp remove` does (it stays removed until added again); false when
+   * unknown. A stdio server is removed only from the command line, as it is added ({@link McpStdioRefusedError}).
+   */
+  async removeRemote(name: string, by: string): Promise<boolean> {
+    const server = (await this.servers()).find((s) => s.name === name);
+    if (!server) return false;
+    if (server.transport === 'stdio') throw new McpStdioRefusedError(name, 'remove');
+    return this.drop(name, by);
   }
 }

@@ -3,12 +3,13 @@
 // the one first-decision-wins decision (the tool runs once, the Telegram card is edited), a tap on Telegram
 // redraws the open page without a reload, forms without the session or CSRF token change nothing, and the
 // arguments are shown whole. Screenshots of each page, at desktop and phone width, go to tests/.artifacts/ui.
-import { appendFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateAttempts } from '../../../src/core/approvals/index.ts';
+import { sealFolder } from '../../../src/core/skills/index.ts';
 import { startFakeLlm, type FakeLlm } from '../../fakes/llm-server.ts';
 import { startFakeTelegram, type FakeTelegram } from '../../fakes/telegram/index.ts';
 import { launch, launchTool } from '../../approvals/helpers.ts';
@@ -33,6 +34,15 @@ let base: string;
 const tool = launchTool();
 
 const skills = skillsRoot();
+const agentSkills = skillsRoot();
+
+/** An Agent Skill folder: SKILL.md with its front matter. */
+function writeAgentSkill(name: string, description: string): string {
+  const dir = join(agentSkills, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nSteps.\n`);
+  return dir;
+}
 
 beforeAll(async () => {
   [llm, telegram] = await Promise.all([startFakeLlm(), startFakeTelegram()]);
@@ -41,6 +51,12 @@ beforeAll(async () => {
   const tampered = writeSkill(skills, 'tampered', { tools: [toolSource('tampered_tool')] });
   sign(tampered);
   appendFileSync(join(tampered, 'lib/words.mjs'), 'export const leak = 1;\n');
+  // Agent Skills: one sealed as `kazma agent-skills install` seals, one written by hand, one edited after.
+  sealFolder(writeAgentSkill('release-notes', 'Use when asked for release notes.'), SECRET, 'github:acme/notes');
+  writeAgentSkill('arabic-summary', 'لخّص الاجتماع بالعربية في خمس نقاط');
+  const edited = writeAgentSkill('edited-later', 'Use when asked to deploy.');
+  sealFolder(edited, SECRET, 'npm:@acme/deploy-skill');
+  appendFileSync(join(edited, 'SKILL.md'), 'Also push to production.\n');
   k = await startAssembled(
     {
       model: { name: 'fake-model', base_url: llm.baseURL, max_retries: 1 },
@@ -49,7 +65,7 @@ beforeAll(async () => {
       // No worker takes tasks: they stay queued (to cancel one, and for another to stall into an incident).
       jobs: { concurrency: { swarm: 0 } },
       runs: { stall_after: { task: '1s' } },
-      skills: { paths: [skills] },
+      skills: { paths: [skills], agent_paths: [agentSkills] },
     },
     { tools: [tool.tool], env: { KAZMA_SECRET: SECRET, KAZMA_VAULT_KEY: 'ui-browser-test-vault-key' } },
   );
@@ -63,6 +79,7 @@ afterAll(async () => {
   await k?.close();
   await Promise.all([llm?.close(), telegram?.close()]);
   rmSync(skills, { recursive: true, force: true });
+  rmSync(agentSkills, { recursive: true, force: true });
 });
 
 /** A signed-in page at `path` (a context of its own: its own cookie). */
@@ -89,6 +106,62 @@ async function gateFromTelegram(args: { target: string; payload?: string }) {
   const buttons = card.reply_markup!.inline_keyboard.flat().map((b) => b.callback_data ?? '');
   const once = buttons.find((data) => data.endsWith(':once'));
   return { gateId: buttons[0]!.split(':')[1]!, card, once: once ?? '' };
+}
+
+/** The screenshots taken of each signed-in page: its file name and address. */
+const SCREENS = [
+  ['approvals', '/ui/approvals'],
+  ['history', '/ui/history'],
+  ['tasks', '/ui/tasks'],
+  ['schedules', '/ui/tasks#schedules'],
+  ['incidents', '/ui/incidents'],
+  ['tools', '/ui/tools'],
+  ['settings', '/ui/settings'],
+] as const;
+
+/**
+ * What an operator's day leaves on the page, for the screenshots: requests from two chats (one in Arabic)
+ * waiting beside the one from Telegram, a running task and a stalled one (its incident), a reminder and
+ * a cron job.
+ */
+async function realisticContent(): Promise<void> {
+  const requester = { platform: 'telegram', id: String(MAYA.id), displayName: 'Maya' };
+  const origin = `telegram:${MAYA.id}` as const;
+  const ask = (thread: string, tool: string, tier: 'write' | 'danger', args: Record<string, unknown>) =>
+    k.kazma.core.approvals.open({
+      threadId: thread,
+      interruptId: `${thread}-1`,
+      chat: origin,
+      requester,
+      call: { kind: 'tool_approval', callId: `${thread}-c`, tool, args, tier, reason: `"${tool}" is a ${tier} tool` },
+    });
+  await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
+  await ask('deploy', 'shell', 'danger', { command: 'kubectl rollout restart deployment/api -n production' });
+  await ask('invoices', 'send_message', 'write', {
+    to: 'slack:C024BE91L',
+    text: 'The Q3 invoices are reconciled: 3 differences, listed in the thread.',
+  });
+  // The history: a Deny with its reason, and an Approve that came second (lost).
+  const cleanup = await ask('cleanup', 'shell', 'danger', { command: 'rm -rf build/ releases/' });
+  const decide = (decision: 'once' | 'deny', platform: string, reason?: string) =>
+    k.kazma.core.approvals.decide({
+      gateId: cleanup.gateId,
+      decision,
+      actor: { ...requester, platform, ...(platform === 'web' && { id: 'maya', displayName: 'maya' }) },
+      ...(reason && { reason }),
+    });
+  await decide('deny', 'telegram', 'releases/ must stay');
+  await decide('once', 'web');
+  await k.kazma.core.tasks.start({ goal: 'Compare the Q3 invoices with the ledger', origin, requester });
+  await k.kazma.core.tasks.start({ goal: 'ترجم دليل المستخدم إلى العربية', origin, requester });
+  await k.kazma.core.schedules.remind({ words: 'tomorrow at 9:00 send the weekly report', chat: origin, requester });
+  await k.kazma.core.schedules.addCron({ pattern: '0 8 * * 1-5', prompt: 'لخّص رسائل الأمس', chat: origin, requester });
+  let opened = 0;
+  await eventually(
+    async () => (opened += (await k.kazma.core.supervisor.sweep()).opened),
+    (n) => n >= 2,
+    'an incident for each stalled task',
+  );
 }
 
 describe('the web page in Chromium', () => {
@@ -224,6 +297,21 @@ describe('the web page in Chromium', () => {
     await context.close();
   });
 
+  it('the tools page lists each Agent Skill with its verdict, whether it is offered and its source', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    const row = (name: string) => page.locator(`tr[data-agent-skill="${name}"]`);
+    expect(await row('release-notes').getAttribute('data-status')).toBe('verified');
+    expect(await row('release-notes').textContent()).toContain('installed from github:acme/notes');
+    expect(await row('release-notes').locator('td').nth(2).textContent()).toBe('yes');
+    expect(await row('arabic-summary').getAttribute('data-status')).toBe('unsigned');
+    expect(await row('arabic-summary').textContent()).toContain('لخّص الاجتماع بالعربية');
+    expect(await row('arabic-summary').textContent()).toContain(`found in ${join(agentSkills, 'arabic-summary')}`);
+    expect(await row('edited-later').getAttribute('data-status')).toBe('refused');
+    expect(await row('edited-later').textContent()).toContain('SKILL.md changed since it was signed');
+    expect(await row('edited-later').locator('td').nth(2).textContent()).toBe('no');
+    await context.close();
+  });
+
   it('the settings page lists what /config changed at run time, by whom and when', async () => {
     const before = telegram.messages(MAYA.id).length;
     telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: '/config prompt set --here Answer in verse — شعراً' });
@@ -245,21 +333,78 @@ describe('the web page in Chromium', () => {
   });
 
   it('takes screenshots of every page at desktop and phone width, Arabic content right to left', async () => {
-    await gateFromTelegram({ target: 'أرسل التقرير إلى الفريق', payload: 'مرحبا بالعالم — hello' });
+    await realisticContent();
     for (const [width, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const) {
+      const anonymous = await browser.newContext({ viewport });
+      const signIn = await anonymous.newPage();
+      await signIn.goto(`${base}/ui/sign-in`);
+      await signIn.screenshot({ path: join(SHOTS, `sign-in-${width}.png`), fullPage: true });
+      if (width === 'desktop') await signIn.screenshot({ path: join(SHOTS, 'readme-sign-in.png') });
+      await anonymous.close();
       const { page, context } = await signedIn('/ui/approvals', viewport);
-      for (const name of ['approvals', 'history', 'tasks', 'incidents', 'tools', 'settings']) {
-        await page.goto(`${base}/ui/${name}`);
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      for (const [name, path] of SCREENS) {
+        await page.goto(`${base}${path}`);
+        // The schedules are a part of the tasks page: its shot is of that part.
+        const shot = { path: join(SHOTS, `${name}-${width}.png`) };
+        if (name === 'schedules') await page.locator('#schedules').screenshot(shot);
+        else await page.screenshot({ ...shot, fullPage: true });
         // Nothing is wider than the screen: the page never scrolls sideways.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect([name, width, overflow]).toEqual([name, width, 0]);
       }
+      // One screen of each at desktop width, as the README shows them (the tools page at its skills).
+      if (width === 'desktop')
+        for (const [name, path] of SCREENS) {
+          await page.goto(`${base}${name === 'tools' ? '/ui/tools#skills' : path}`);
+          if (name === 'schedules')
+            await page.locator('#schedules').screenshot({ path: join(SHOTS, `readme-${name}.png`) });
+          else await page.screenshot({ path: join(SHOTS, `readme-${name}.png`) });
+        }
+      else {
+        await page.goto(`${base}/ui/approvals`);
+        await page.screenshot({ path: join(SHOTS, 'readme-approvals-phone.png') });
+      }
+      // What each screenshot is of is on it: the Arabic request, right to left, and each page's own rows.
+      await page.goto(`${base}/ui/approvals`);
+      const arabic = page.locator('article[data-gate]', { hasText: 'أرسل التقرير إلى الفريق' });
+      expect(await arabic.locator('h3').getAttribute('dir')).toBe('auto');
+      expect(
+        await arabic
+          .locator('pre')
+          .first()
+          .evaluate((pre) => getComputedStyle(pre).unicodeBidi),
+      ).toBe('plaintext');
+      expect(await page.locator('article[data-gate]', { hasText: 'kubectl rollout restart' }).count()).toBe(1);
+      await page.goto(`${base}/ui/tasks`);
+      expect(await page.locator('article[data-schedule]', { hasText: 'لخّص رسائل الأمس' }).count()).toBe(1);
+      expect(await page.locator('article[data-task]', { hasText: 'Compare the Q3 invoices' }).count()).toBe(1);
+      await page.goto(`${base}/ui/incidents`);
+      expect(await page.locator('article[data-incident]').count()).toBeGreaterThan(0);
       await context.close();
     }
+  });
+
+  it('switches an MCP server off and removes it, as kazma mcp remove does; a form without CSRF does neither', async () => {
+    const { page, context } = await signedIn('/ui/tools');
+    const card = page.locator('article[data-server=remote]');
+    expect(await card.getAttribute('data-on')).toBe('true');
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const forged = await fetch(`${base}/ui/mcp/remote/remove`, { method: 'POST', headers: { origin: base, cookie } });
+    expect(forged.status).toBe(403);
+    await card.locator('button[name=switch]').click();
+    await expect.poll(() => page.getAttribute('article[data-server=remote]', 'data-on')).toBe('false');
+    expect(await page.textContent('.notice')).toContain('MCP server remote is off');
+    await page.locator('article[data-server=remote] button[name=remove]').click();
+    await expect.poll(() => page.textContent('.notice')).toContain('Removed MCP server "remote"');
+    expect(await page.locator('article[data-server=remote]').count()).toBe(0);
+    // Saved where the CLI saves them: the switch, and the name on the removed list.
+    await page.goto(`${base}/ui/settings`);
+    expect(await page.textContent('tr[data-key="mcp.server_switches"]')).toMatch(/"remote": false/);
+    expect(await page.textContent('tr[data-key="mcp.removed_servers"]')).toContain('remote');
+    await context.close();
   });
 
   it('pages the pending approvals: 50 a page, how many in all, next and previous, kept live', async () => {

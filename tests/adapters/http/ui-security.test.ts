@@ -20,8 +20,11 @@ afterEach(async () => {
   for (const d of databases.splice(0)) await d.dispose();
 });
 
-async function start(options: { mayaToken?: string; database?: FreshDatabase } = {}) {
-  const k = await startAssembled(config(options.mayaToken), options.database ? { database: options.database } : {});
+async function start(options: { mayaToken?: string; database?: FreshDatabase; extra?: object } = {}) {
+  const k = await startAssembled(
+    { ...config(options.mayaToken), ...options.extra },
+    options.database ? { database: options.database } : {},
+  );
   running.push(k);
   const base = `http://127.0.0.1:${k.kazma.http.port}`;
   const go = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { redirect: 'manual', ...init });
@@ -145,5 +148,26 @@ describe('the web page at /ui', () => {
     expect(invalid.status).toBe(409);
     const saved = await k.kazma.database.db.select().from(settings);
     expect(saved.filter((row) => row.key.startsWith('mcp.'))).toEqual([]);
+  });
+
+  it('removes no stdio MCP server (the command line does), but switches one off; with the CSRF token only', async () => {
+    // A server kazma.yaml names that runs a command here (one that exits at once: it never starts).
+    const extra = { mcp: { servers: [{ name: 'local', transport: 'stdio', command: 'true' }] } };
+    const { go, base, signIn } = await start({ extra });
+    const operator = `kazma_ui=${cookieOf(await signIn(MAYA_TOKEN))}`;
+    const html = await (await go('/ui/tools', { headers: { cookie: operator } })).text();
+    expect(html).toContain('data-server="local"');
+    expect(html).not.toContain('action="/ui/mcp/local/remove"');
+    const csrf = csrfOf(html)!;
+    const post = (path: string, body: Record<string, string>) =>
+      go(path, { method: 'POST', headers: { cookie: operator, origin: base }, body: new URLSearchParams(body) });
+    const removed = await post('/ui/mcp/local/remove', { _csrf: csrf });
+    expect(removed.status).toBe(409);
+    expect(await removed.text()).toContain('removed only from the command line (kazma mcp remove)');
+    expect((await post('/ui/mcp/local/switch', { on: 'false' })).status).toBe(403); // no CSRF token
+    const switched = await post('/ui/mcp/local/switch', { on: 'false', _csrf: csrf });
+    expect(switched.status).toBe(200);
+    expect(await switched.text()).toMatch(/data-server="local" data-state="[a-z]+" data-on="false"/);
+    expect((await post('/ui/mcp/nobody/remove', { _csrf: csrf })).status).toBe(409);
   });
 });

@@ -75,6 +75,16 @@ export function uiActions(core: UiCore): Hono<UiEnv> {
     ),
   );
   app.post(
+    '/ui/mcp/:name/switch',
+    acting(PAGES.tools, (c, form) =>
+      core.setServer({ name: param(c, 'name'), on: field(form, 'on') === 'true', actor: actorOf(c.get('session')) }),
+    ),
+  );
+  app.post(
+    '/ui/mcp/:name/remove',
+    acting(PAGES.tools, (c) => core.removeServer({ name: param(c, 'name'), actor: actorOf(c.get('session')) })),
+  );
+  app.post(
     '/ui/mcp',
     acting(PAGES.tools, (c, form) => {
       const fields = ['name', 'url', 'transport', 'bearer', 'header', 'trust', 'command'] as const;

@@ -1,10 +1,12 @@
 import type { ViewContext } from './approvals-view.tsx';
 import { Csrf, Notice } from './layout.tsx';
 import { AddServerForm } from './mcp-form.tsx';
+import { AgentSkillTable, SkillTable } from './skills-view.tsx';
 
 /**
- * Tools on and off (the switches `/config tools toggle` sets), each skill's verification verdict, each
- * MCP server's state, and (for an operator) the form that adds a remote MCP server.
+ * Tools on and off (the switches `/config tools toggle` sets), each skill's and Agent Skill's verification
+ * verdict, each MCP server's state with its switch and (remote ones) Remove, and (for an operator) the form
+ * that adds a remote MCP server.
  */
 export async function toolsView(ctx: ViewContext) {
   const tools = ctx.core.tools();
@@ -43,56 +45,52 @@ export async function toolsView(ctx: ViewContext) {
           ))}
         </tbody>
       </table>
-      <h2>Skills</h2>
-      {skills.length === 0 && <p class="muted">No skills found (skills.paths and the data folder's skills/).</p>}
-      {skills.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th>Skill</th>
-              <th>Verification</th>
-              <th>State</th>
-              <th>Tools</th>
-            </tr>
-          </thead>
-          <tbody>
-            {skills.map((skill) => (
-              <tr data-skill={skill.name} data-status={skill.status}>
-                <td>{skill.name}</td>
-                <td>
-                  <span class="state">{skill.status}</span>
-                  {skill.note && (
-                    <span class="muted" dir="auto">
-                      {' '}
-                      — {skill.note}
-                    </span>
-                  )}
-                </td>
-                <td>
-                  {skill.status === 'verified' || skill.status === 'unsigned'
-                    ? skill.on
-                      ? 'on'
-                      : 'off'
-                    : 'not loaded'}
-                </td>
-                <td>{skill.tools.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <h2 id="skills">Skills</h2>
+      <SkillTable skills={skills} />
+      <h2>Agent Skills (SKILL.md)</h2>
+      <AgentSkillTable skills={ctx.core.agentSkills()} />
       <h2>MCP servers</h2>
       {servers.length === 0 && <p class="muted">No MCP servers configured.</p>}
       {servers.map((server) => (
-        <article class="card" data-server={server.name} data-state={server.state}>
+        <article class="card" data-server={server.name} data-state={server.state} data-on={String(server.on)}>
           <h3>{server.name}</h3>
           <p>
             {server.on ? 'on' : 'off'} · {server.state} · {server.transport} · {server.toolCount} tools
           </p>
           {server.lastError && <pre dir="auto">{server.lastError}</pre>}
+          {may && <ServerButtons ctx={ctx} name={server.name} on={server.on} remote={server.transport !== 'stdio'} />}
         </article>
       ))}
       {may && <AddServerForm ctx={ctx} />}
     </>
+  );
+}
+
+/**
+ * A server's switch (the one `/config tools toggle <server>` sets) and, for a remote one, Remove (as `kazma
+ * mcp remove`: it stays removed until added again). A stdio server is removed from the command line only.
+ */
+function ServerButtons(props: { ctx: ViewContext; name: string; on: boolean; remote: boolean }) {
+  const at = `/ui/mcp/${encodeURIComponent(props.name)}`;
+  return (
+    <div class="buttons">
+      <form method="post" action={`${at}/switch`}>
+        <Csrf session={props.ctx.session} />
+        <input type="hidden" name="on" value={props.on ? 'false' : 'true'} />
+        <button type="submit" name="switch">
+          {props.on ? 'Turn off' : 'Turn on'}
+        </button>
+      </form>
+      {props.remote ? (
+        <form method="post" action={`${at}/remove`}>
+          <Csrf session={props.ctx.session} />
+          <button type="submit" name="remove" class="danger">
+            Remove
+          </button>
+        </form>
+      ) : (
+        <span class="muted">Runs a command here: removed with kazma mcp remove.</span>
+      )}
+    </div>
   );
 }

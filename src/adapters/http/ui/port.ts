@@ -77,6 +77,24 @@ export interface SkillStateView {
   tools: string[];
 }
 
+/**
+ * An Agent Skill (a SKILL.md folder, `kazma agent-skills`) and its verdict: verified (sealed by this install,
+ * unchanged), unsigned (no seal), refused (changed since sealed, or another key) or invalid (malformed).
+ */
+export interface AgentSkillView {
+  name: string;
+  status: string;
+  /** Whether the model is offered it (verified or unsigned). */
+  offered: boolean;
+  description?: string;
+  /** What it was installed from (its seal), else undefined. */
+  source?: string;
+  /** The folder it was found in. */
+  dir: string;
+  /** Why it was refused or is invalid, or the warning an unsigned one carries. */
+  note?: string;
+}
+
 /** The "add an MCP server" form's fields as sent (a hand-made request may carry more than the form has). */
 export interface ServerForm {
   name: string;
@@ -113,10 +131,11 @@ export interface ConfigChangeView {
 export type ActionResult = { ok: true; message: string } | { ok: false; message: string };
 
 export interface UiCore {
-  /** Gates in `states`, oldest first, at most `limit`, after skipping `offset`. */
-  gates(filter: { states: Gate['state'][]; limit: number; offset?: number }): Promise<Gate[]>;
-  /** How many gates are in `states`. */
-  countGates(states: Gate['state'][]): Promise<number>;
+  /** Gates in `states`, oldest first, at most `limit`, after skipping `offset`; and how many there are in all. */
+  gatePage(filter: { states: Gate['state'][]; limit: number; offset?: number }): Promise<{
+    gates: Gate[];
+    total: number;
+  }>;
   /** The card every chat shows for this gate (its arguments masked and made visible, never cut). */
   card(gate: Gate): Card;
   /** Why `actor` may not decide `gate`, or undefined when they may. */
@@ -146,8 +165,14 @@ export interface UiCore {
   servers(): Promise<ServerView[]>;
   /** `kazma mcp add`'s checks, then saved as the CLI saves it: remote (http/sse) servers only. */
   addServer(input: { form: ServerForm; actor: Actor }): Promise<ActionResult>;
+  /** Switches an MCP server on or off: the switch `/config tools toggle <server>` sets (saved, followed everywhere). */
+  setServer(input: { name: string; on: boolean; actor: Actor }): Promise<ActionResult>;
+  /** `kazma mcp remove` for a remote server (it stays removed until added again); a stdio server is refused. */
+  removeServer(input: { name: string; actor: Actor }): Promise<ActionResult>;
   /** Every skill folder found at start, with its verification verdict. */
   skills(): SkillStateView[];
+  /** Every Agent Skill found (a scan at most a few seconds old), with its verdict. */
+  agentSkills(): AgentSkillView[];
   /** The configuration as loaded, with what `/config` changed since, secrets masked. */
   settings(): unknown;
   /** What run time changed: every saved setting, and the newest `limit` changes with who made them. */

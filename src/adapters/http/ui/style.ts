@@ -28,6 +28,7 @@ min-width:0}
 .paging{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;margin:0 0 1rem;color:#5a6270}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:start;padding:.35rem .5rem;border-bottom:1px solid #e3e6ea;vertical-align:top;overflow-wrap:anywhere}
+td.by{overflow-wrap:normal}
 .muted{color:#5a6270}.signin{max-width:24rem;margin:4rem auto}.signin input{width:100%;margin:.5rem 0}
 @media (max-width:600px){dl{grid-template-columns:1fr}table,tbody,tr,td{display:block}thead{display:none}
 td{border:0;padding:.1rem .3rem}tr{border-bottom:1px solid #e3e6ea;padding:.4rem 0}}

@@ -30,24 +30,26 @@ export async function tasksView(ctx: ViewContext) {
           )}
         </article>
       ))}
-      <h2>Schedules</h2>
-      {schedules.length === 0 && <p class="muted">Nothing scheduled.</p>}
-      {schedules.map((row) => (
-        <article class="card" data-schedule={row.id} data-state={row.state}>
-          <h3 dir="auto">{row.text}</h3>
-          <p>
-            {row.kind} · {row.when} · {row.state}
-          </p>
-          {may && row.state === 'scheduled' && (
-            <form method="post" action={`/ui/schedules/${encodeURIComponent(row.id)}/cancel`} class="buttons">
-              <Csrf session={ctx.session} />
-              <button type="submit" class="danger">
-                Cancel
-              </button>
-            </form>
-          )}
-        </article>
-      ))}
+      <section id="schedules">
+        <h2>Schedules</h2>
+        {schedules.length === 0 && <p class="muted">Nothing scheduled.</p>}
+        {schedules.map((row) => (
+          <article class="card" data-schedule={row.id} data-state={row.state}>
+            <h3 dir="auto">{row.text}</h3>
+            <p>
+              {row.kind} · {row.when} · {row.state}
+            </p>
+            {may && row.state === 'scheduled' && (
+              <form method="post" action={`/ui/schedules/${encodeURIComponent(row.id)}/cancel`} class="buttons">
+                <Csrf session={ctx.session} />
+                <button type="submit" class="danger">
+                  Cancel
+                </button>
+              </form>
+            )}
+          </article>
+        ))}
+      </section>
     </>
   );
 }

@@ -20,6 +20,8 @@ export interface AgentSkillEntry {
   status: 'verified' | 'unsigned' | 'refused' | 'invalid';
   note?: string;
   doc?: AgentSkillDoc;
+  /** What its seal says it was installed from; absent when it has none (written by hand, found in a folder). */
+  source?: string;
 }
 
 /** Agent Skills shipped with Kazma. */
@@ -88,8 +90,16 @@ function readEntry(dir: string, secret: string | undefined): AgentSkillEntry {
     return { name: fallback, dir, status: 'invalid', note: `${SKILL_MD}: ${(error as Error).message}` };
   }
   const seal = checkSeal(dir, secret);
-  if (seal.status === 'refused') return { name: doc.name, dir, status: 'refused', note: seal.reason };
-  return { name: doc.name, dir, status: seal.status, doc, ...(seal.status === 'unsigned' && { note: seal.warning }) };
+  const source = seal.status !== 'unsigned' && seal.source ? { source: seal.source } : {};
+  if (seal.status === 'refused') return { name: doc.name, dir, status: 'refused', note: seal.reason, ...source };
+  return {
+    name: doc.name,
+    dir,
+    status: seal.status,
+    doc,
+    ...source,
+    ...(seal.status === 'unsigned' && { note: seal.warning }),
+  };
 }
 
 /** The install's key, from the environment it was started with. */

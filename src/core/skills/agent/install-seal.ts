@@ -52,14 +52,17 @@ export function sealFolder(dir: string, secret: string, source: string, clock: C
   writeFileSync(join(dir, INSTALL_FILE), `${JSON.stringify(seal, null, 2)}\n`);
 }
 
-/** Whether an Agent Skill's folder is as it was sealed: verified, unsigned (no seal) or refused, and why. */
+/**
+ * Whether an Agent Skill's folder is as it was sealed: verified, unsigned (no seal) or refused, and why;
+ * `source` is what the seal says it was installed from (a folder, a git URL, an npm package).
+ */
 export type SealVerdict =
-  | { status: 'verified' }
+  | { status: 'verified'; source?: string }
   | { status: 'unsigned'; warning: string }
-  | { status: 'refused'; reason: string };
+  | { status: 'refused'; reason: string; source?: string };
 
 export function checkSeal(dir: string, secret: string | undefined): SealVerdict {
-  let seal: { files?: Record<string, string>; signature?: string };
+  let seal: { files?: Record<string, string>; signature?: string; source?: unknown };
   try {
     seal = JSON.parse(readFileSync(join(dir, INSTALL_FILE), 'utf8')) as typeof seal;
   } catch (error) {
@@ -67,15 +70,22 @@ export function checkSeal(dir: string, secret: string | undefined): SealVerdict 
       return { status: 'unsigned', warning: 'not installed through kazma agent-skills, so nothing vouches for it' };
     return { status: 'refused', reason: `${INSTALL_FILE} is unreadable: re-sign it with kazma agent-skills sign` };
   }
+  const from = typeof seal.source === 'string' ? { source: seal.source } : {};
   if (typeof seal.signature !== 'string' || typeof seal.files !== 'object' || seal.files === null)
-    return { status: 'refused', reason: `${INSTALL_FILE} is incomplete: re-sign it with kazma agent-skills sign` };
+    return {
+      ...from,
+      status: 'refused',
+      reason: `${INSTALL_FILE} is incomplete: re-sign it with kazma agent-skills sign`,
+    };
   if (!secret)
     return {
+      ...from,
       status: 'refused',
       reason: `it is signed, but ${SECRET_ENV} is not set, so its signature cannot be checked`,
     };
   if (!sameDigest(seal.signature, hmacHex(secret, canonical(seal.files))))
     return {
+      ...from,
       status: 'refused',
       reason: `its signature does not match ${SECRET_ENV}: it was signed with another key or altered`,
     };
@@ -83,17 +93,18 @@ export function checkSeal(dir: string, secret: string | undefined): SealVerdict 
   try {
     now = folderDigests(dir);
   } catch (error) {
-    return { status: 'refused', reason: (error as Error).message };
+    return { ...from, status: 'refused', reason: (error as Error).message };
   }
   const changed = [...new Set([...Object.keys(now), ...Object.keys(seal.files)])]
     .filter((f) => now[f] !== seal.files![f])
     .sort();
   if (changed.length > 0)
     return {
+      ...from,
       status: 'refused',
       reason:
         `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ' …' : ''} changed since it was signed; ` +
         `re-sign it with kazma agent-skills sign if you trust it`,
     };
-  return { status: 'verified' };
+  return { ...from, status: 'verified' };
 }

@@ -20,12 +20,14 @@ const MAX_DESCRIPTION = 200;
 
 /**
  * The Agent Skills module: reads SKILL.md folders (a malformed one is logged and listed, never fatal),
- * gives the agent its prompt lines (name + description of each usable skill) and the three tools.
+ * gives the agent its prompt lines (name + description of each usable skill) and the three tools, and
+ * lists them with their verdicts (the web page's tools page; the same scan, at most {@link PROMPT_SCAN_MS} old).
  * Build it before the tools module (its tools go in as extras) and pass `promptLines` to the agent.
  */
 export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedConfig; logger: Logger; clock: Clock }): {
   tools: ToolDefinition[];
   promptLines: () => string[];
+  list: () => AgentSkillEntry[];
 } {
   const roots = agentSkillRoots(loaded);
   const scan = () => scanAgentSkills(roots, secretOf(loaded));
@@ -41,9 +43,12 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
   // Descriptions are written by whoever wrote the skill: fenced as outside text. One boundary for the
   // process keeps the system prompt the same from call to call (a provider's prompt cache).
   const boundary = randomBytes(12).toString('hex');
-  const promptLines = (): string[] => {
+  const recent = (): AgentSkillEntry[] => {
     if (!cached || performance.now() - cached.at > PROMPT_SCAN_MS) cached = { at: performance.now(), entries: scan() };
-    const usable = cached.entries.filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
+    return cached.entries;
+  };
+  const promptLines = (): string[] => {
+    const usable = recent().filter((e) => e.doc && (e.status === 'verified' || e.status === 'unsigned'));
     if (usable.length === 0) return [];
     const line = (e: AgentSkillEntry) =>
       `- ${e.name}: ${e.doc!.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION)}`;
@@ -80,7 +85,7 @@ export function createAgentSkills({ loaded, logger, clock }: { loaded: LoadedCon
       return done;
     },
   });
-  return { tools, promptLines };
+  return { tools, promptLines, list: recent };
 }
 
 const INSTALL_SANDBOX = 'installing an Agent Skill (git, npm and tar run in it)';
