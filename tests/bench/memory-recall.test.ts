@@ -16,6 +16,12 @@ describe('bench/memory-recall.ts runs', () => {
       );
     const latency = await runBench('bench/memory-recall.ts', ['--latency', '200']);
     for (const backend of ['pglite', 'postgres'])
-      expect(latency).toMatch(new RegExp(`^${backend} \\(\\w+\\) 200 notes: recall p50 ${N} ms, p95 ${N} ms`, 'm'));
+      expect(latency).toMatch(
+        new RegExp(
+          `^${backend} \\(\\w+\\) 200 notes, ${N} questions: recall p50 ${N} ms, p95 ${N} ms; ` +
+            `baseline p95 ${N} ms \\(×${N}\\)`,
+          'm',
+        ),
+      );
   });
 });
