@@ -3,20 +3,16 @@
 // again from its inbox row, and must read the photo from the copy kept under data_dir/files — the same
 // bytes — without asking Telegram for the file a second time.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MAYA } from '../adapters/telegram/harness.ts';
-import { type ChatRequestBody, startFakeLlm } from '../fakes/llm-server.ts';
+import type { ChatRequestBody } from '../fakes/llm-server.ts';
 import { startFakeTelegram } from '../fakes/telegram/index.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 /** The image parts of the person's last message in a model request, as bytes. */
 function imagesOf(body: ChatRequestBody | undefined): Buffer[] {
@@ -29,19 +25,10 @@ it('killed after the photo was downloaded, before the answer: the next start rea
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeTelegram();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig('');
-  writeFileSync(
-    path,
-    `http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  cleanup.push(() => fake.close());
+  const { llm, dir, start } = await kazmaOnPostgres(
+    cleanup,
+    `
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
 streaming: { enabled: false }
@@ -49,11 +36,6 @@ turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
 `,
   );
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
   const first = start();
   await first.waitForLog((line) => line.msg === 'telegram started', 180_000);
   const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(50_000)]);

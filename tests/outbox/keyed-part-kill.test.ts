@@ -5,45 +5,28 @@
 // back the message it already has; on Slack the key is in the message's metadata, and the resumed attempt
 // finds it in the history before posting. Every part shows once, in order. (Telegram has neither: there a
 // part taken in the instant of a kill can show twice, as docs/chat.md says.)
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { longReply } from '../contract/support.ts';
 import { DM_OF, MAYA } from '../adapters/discord/harness.ts';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
 import { dmOf, MAYA as SLACK_MAYA } from '../adapters/slack/harness.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
-/** A fake model, a fresh PostgreSQL and a kazma.yaml for `platform` (its YAML line); `start` runs Kazma on them. */
-async function onPostgres(platform: string) {
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+/** Kazma on a fresh PostgreSQL with `platform` (its YAML lines), replies sent whole; `start` runs it. */
+function onPostgres(platform: string) {
+  return kazmaOnPostgres(
+    cleanup,
+    `
 ${platform}
 streaming: { enabled: false }
 turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
-`);
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
-  return { llm, start };
+`,
+  );
 }
 
 it('killed after Discord took a part but before its answer: the next start does not post that part again', {

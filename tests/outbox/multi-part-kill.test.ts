@@ -5,45 +5,29 @@
 // lease lapsed) and the reply goes on after the parts Telegram took: every part once, in order, no
 // incident and no person.
 import postgres from 'postgres';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { longReply } from '../contract/support.ts';
 import { MAYA } from '../adapters/telegram/harness.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram } from '../fakes/telegram/index.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 it('killed mid long reply on PostgreSQL: the next start sends the rest, each part once, in order', {
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeTelegram();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  cleanup.push(() => fake.close());
+  const { llm, pg, start } = await kazmaOnPostgres(
+    cleanup,
+    `
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}" }
 turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
-`);
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
+`,
+  );
   const reply = longReply(4096);
   const first = start();
   await first.waitForLog((line) => line.msg === 'telegram started', 180_000);

@@ -3,42 +3,30 @@
 // the cut-short delivery is left "delivery unknown" rather than sent twice (and a retry of it would carry the
 // same enforced nonce). The file shows once, with the bytes that were approved, and the turn ends.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DM_OF, MAYA } from '../adapters/discord/harness.ts';
 import { startFakeDiscord } from '../fakes/discord/fake-discord.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 it('killed after Discord took the upload but before its answer: the file shows once after the restart', {
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeDiscord();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig('');
+  cleanup.push(() => fake.close());
+  const dir = mkdtempSync(join(tmpdir(), 'kazma-test-'));
   const workspace = join(dir, 'ws');
   mkdirSync(workspace);
   const bytes = randomBytes(200_000);
   writeFileSync(join(workspace, 'report.bin'), bytes);
-  writeFileSync(
-    path,
-    `http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  const { llm, start } = await kazmaOnPostgres(
+    cleanup,
+    `
 access: { operators: [{ name: Maya, discord: "${MAYA.id}" }], welcome: false }
 discord: { enabled: true, token: "${fake.token}", api: "${fake.api}" }
 tools: { workspace: "${workspace}" }
@@ -46,12 +34,8 @@ streaming: { enabled: false }
 turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
 `,
+    { dir },
   );
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
   const dm = DM_OF[MAYA.id]!;
   const first = start();
   await first.waitForLog((line) => line.msg === 'discord started', 180_000);

@@ -5,51 +5,38 @@
 // is recorded sent; not yet, it is shared now (or uploaded again when Slack no longer has it). Either way
 // the file shows exactly once, with the bytes approved, and is not "delivery unknown".
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dmOf, MAYA } from '../adapters/slack/harness.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
-import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnEmbedded } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 /** Kazma on the embedded database (its recovery at start takes up what a killed run left mid-send). */
 async function setup() {
   const fake = await startFakeSlack();
-  const llm = await startFakeLlm();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-  );
-  const { dir, path } = writeConfig('');
+  cleanup.push(() => fake.close());
+  const dir = mkdtempSync(join(tmpdir(), 'kazma-test-'));
   const workspace = join(dir, 'ws');
   mkdirSync(workspace);
   const bytes = randomBytes(150_000);
   writeFileSync(join(workspace, 'report.bin'), bytes);
-  writeFileSync(
-    path,
-    `http: { port: 0 }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  const { llm, start: spawn } = await kazmaOnEmbedded(
+    cleanup,
+    `
 access: { operators: [{ name: Maya, slack: ${MAYA.id} }], welcome: false }
 slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
 tools: { workspace: "${workspace}" }
 streaming: { enabled: false }
 `,
+    { dir },
   );
-  await seedPgliteDataDir(join(dir, 'kazma-data'));
   const start = async () => {
-    const kazma = new KazmaProcess(['start', '--config', path], {
-      cwd: dir,
-      env: { DATABASE_URL: undefined, REDIS_URL: undefined },
-    });
-    cleanup.push(() => kazma.kill('SIGKILL'));
+    const kazma = spawn();
     const url = `http://127.0.0.1:${await kazma.port()}/slack/events`;
     await kazma.waitForLog((line) => line.msg === 'slack started', 180_000);
     return { kazma, url };

@@ -3,20 +3,14 @@
 // post carries (its metadata), so the next start finds that message by its key, edits it to say it was
 // interrupted, and the recovered answer arrives once: nothing half-written is left. Real processes, the
 // compiled bundle, the embedded database.
-import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { INTERRUPTED_TEXT } from '../../src/core/streaming/index.ts';
 import { dmOf, MAYA } from '../adapters/slack/harness.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
-import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnEmbedded } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const DM = dmOf(MAYA);
 const ANSWER = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
@@ -25,26 +19,15 @@ it('killed after Slack took a draft and before it was recorded: the draft is fou
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeSlack();
-  const llm = await startFakeLlm();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-  );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  cleanup.push(() => fake.close());
+  const { llm, start } = await kazmaOnEmbedded(
+    cleanup,
+    `
 access: { welcome: false, operators: [{ name: Maya, slack: ${MAYA.id} }] }
 slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
 streaming: { start_after: 0ms, slack: { edit_interval: 200ms } }
-`);
-  await seedPgliteDataDir(join(dir, 'kazma-data'));
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], {
-      env: { DATABASE_URL: undefined, REDIS_URL: undefined },
-    });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
+`,
+  );
   const bot = () => fake.messages(DM).filter((m) => m.user === fake.identity.botUserId);
   const first = start();
   await first.waitForLog((line) => line.msg === 'slack started', 180_000);

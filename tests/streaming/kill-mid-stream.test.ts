@@ -3,19 +3,14 @@
 // that message to say it was interrupted, and the recovered answer arrives once: one interrupted notice,
 // one answer, nothing else in the chat. Real processes, the compiled bundle, PostgreSQL.
 import postgres from 'postgres';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { INTERRUPTED_TEXT } from '../../src/core/streaming/index.ts';
 import { MAYA } from '../adapters/telegram/harness.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeTelegram } from '../fakes/telegram/index.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const GROUP = -1001000;
 const ANSWER = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
@@ -24,28 +19,17 @@ it('killed mid-stream: the draft says it was interrupted, and the recovered answ
   timeout: 240_000,
 }, async () => {
   const fake = await startFakeTelegram();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  cleanup.push(() => fake.close());
+  const { llm, pg, start } = await kazmaOnPostgres(
+    cleanup,
+    `
 access: { operators: [{ name: Maya, telegram: "${MAYA.id}" }], chats: ["telegram:${GROUP}"] }
 telegram: { enabled: true, token: "${fake.token}", api_root: "${fake.apiRoot}", groups: all }
 streaming: { start_after: 0ms, telegram: { edit_interval: 200ms } }
 turns: { lease_ttl: 2s }
 runs: { sweep_interval: 2s }
-`);
-  const start = () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
-    return kazma;
-  };
+`,
+  );
   const first = start();
   await first.waitForLog((line) => line.msg === 'telegram started', 180_000);
   // The first try writes slowly (~18 s), so it is cut by the kill; the turn taken up again answers at once.

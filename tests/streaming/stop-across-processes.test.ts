@@ -2,42 +2,30 @@
 // Slack in HTTP mode (the fake's signer posts the question to A and `/stop` to B). B finds the thread's
 // lease held by A and asks A (LISTEN/NOTIFY); A closes the model's connection and ends the turn as a local
 // /stop does: the partial stays with "⏹ Stopped." appended, said once; B says nothing of its own.
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dmOf, MAYA } from '../adapters/slack/harness.ts';
-import { startFakeLlm } from '../fakes/llm-server.ts';
 import { startFakeSlack } from '../fakes/slack/index.ts';
-import { createPgDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
+import { cleanupAfterEach, kazmaOnPostgres } from '../helpers/process-rig.ts';
 
-const cleanup: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
+const cleanup = cleanupAfterEach();
 
 const DM = dmOf(MAYA);
 const ANSWER = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
 
 it('/stop in process B ends the turn process A runs, within 2 s, said once', { timeout: 240_000 }, async () => {
   const fake = await startFakeSlack();
-  const llm = await startFakeLlm();
-  const pg = await createPgDatabase();
-  cleanup.push(
-    () => fake.close(),
-    () => llm.close(),
-    () => pg.drop(),
-  );
-  const { dir, path } = writeConfig(`
-http: { port: 0 }
-database: { url: "${pg.url}" }
-model: { name: fake-model, base_url: "${llm.baseURL}", max_retries: 0 }
+  cleanup.push(() => fake.close());
+  const { llm, start: spawn } = await kazmaOnPostgres(
+    cleanup,
+    `
 access: { welcome: false, operators: [{ name: Maya, slack: ${MAYA.id} }] }
 slack: { enabled: true, token: "${fake.botToken}", signing_secret: "${fake.signingSecret}", api_url: "${fake.apiUrl}" }
 streaming: { start_after: 0ms, slack: { edit_interval: 200ms } }
-`);
+`,
+  );
   const start = async () => {
-    const kazma = new KazmaProcess(['start', '--config', path], { cwd: dir, env: { REDIS_URL: undefined } });
-    cleanup.push(() => kazma.kill('SIGKILL'));
+    const kazma = spawn();
     await kazma.waitForLog((line) => line.msg === 'slack started', 180_000);
     return { kazma, url: `http://127.0.0.1:${await kazma.port()}/slack/events` };
   };
