@@ -12,6 +12,7 @@ export const PROCESS_TESTS = [
   'tests/adapters/telegram/process.test.ts',
   'tests/console/commands-while-running.test.ts',
   'tests/console/prompt-redraw.test.ts',
+  'tests/adapters/http/ui-process.test.ts',
   'tests/agent/checkpointer/restart.test.ts',
   'tests/agent/restart.test.ts',
   'tests/approvals/kill-between-claim-and-resume.test.ts',
