@@ -2,6 +2,18 @@ import type { ViewContext } from './approvals-view.tsx';
 import { Csrf, Notice } from './layout.tsx';
 
 const ENDED = ['done', 'failed', 'cancelled'];
+/** A task's or a schedule's Cancel button: one form, with the session's CSRF token. */
+function CancelForm(props: { action: string; ctx: ViewContext }) {
+  return (
+    <form method="post" action={props.action} class="buttons">
+      <Csrf session={props.ctx.session} />
+      <button type="submit" class="danger">
+        Cancel
+      </button>
+    </form>
+  );
+}
+
 const at = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 16);
 
 /** Background tasks (cancel one that has not ended) and scheduled jobs (cancel one still scheduled). */
@@ -21,12 +33,7 @@ export async function tasksView(ctx: ViewContext) {
           </p>
           {task.error && <pre dir="auto">{task.error}</pre>}
           {may && !ENDED.includes(task.state) && (
-            <form method="post" action={`/ui/tasks/${encodeURIComponent(task.id)}/cancel`} class="buttons">
-              <Csrf session={ctx.session} />
-              <button type="submit" class="danger">
-                Cancel
-              </button>
-            </form>
+            <CancelForm action={`/ui/tasks/${encodeURIComponent(task.id)}/cancel`} ctx={ctx} />
           )}
         </article>
       ))}
@@ -40,12 +47,7 @@ export async function tasksView(ctx: ViewContext) {
               {row.kind} · {row.when} · {row.state}
             </p>
             {may && row.state === 'scheduled' && (
-              <form method="post" action={`/ui/schedules/${encodeURIComponent(row.id)}/cancel`} class="buttons">
-                <Csrf session={ctx.session} />
-                <button type="submit" class="danger">
-                  Cancel
-                </button>
-              </form>
+              <CancelForm action={`/ui/schedules/${encodeURIComponent(row.id)}/cancel`} ctx={ctx} />
             )}
           </article>
         ))}
