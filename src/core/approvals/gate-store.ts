@@ -129,7 +129,8 @@ export type AuditOutcome =
 
 /**
  * Records one decision attempt on a gate, whatever came of it (a `decision_audit` row of kind `gate`); an
- * attempt whose event already has its row (the event run again) records nothing.
+ * attempt whose event already has its row (the event run again) records nothing, unless this is a later round of
+ * the one attempt (`again`): then its row becomes this outcome.
  */
 export async function audit(
   db: Db,
@@ -140,13 +141,26 @@ export async function audit(
     outcome: AuditOutcome;
     detail?: string;
     eventKey?: string;
+    again?: boolean;
   },
 ): Promise<void> {
-  const { gateId, ...rest } = entry;
-  await db
-    .insert(decisionAudit)
-    .values({ ...rest, kind: 'gate', subjectId: gateId, platform: entry.actor?.platform })
-    .onConflictDoNothing({ target: [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey] });
+  const { gateId, again, ...rest } = entry;
+  const row = { ...rest, kind: 'gate' as const, subjectId: gateId, platform: entry.actor?.platform };
+  const target = [decisionAudit.kind, decisionAudit.subjectId, decisionAudit.eventKey];
+  const insert = db.insert(decisionAudit).values(row);
+  await (again
+    ? insert.onConflictDoUpdate({
+        target,
+        set: {
+          actor: row.actor ?? null,
+          platform: row.platform ?? null,
+          decision: row.decision ?? null,
+          outcome: row.outcome,
+          detail: row.detail ?? null,
+          at: sql`clock_timestamp()`,
+        },
+      })
+    : insert.onConflictDoNothing({ target }));
 }
 
 /**
@@ -164,7 +178,7 @@ export async function auditRequest(db: Db, gate: GateRow): Promise<void> {
   });
 }
 
-/** Every recorded attempt on a gate (its `requested` row is not one), oldest first. */
+/** Every recorded attempt on a gate (its `requested` row is not one), oldest first (by when each was settled). */
 export async function auditOf(db: Db, gateId: string) {
   return db
     .select()
@@ -172,7 +186,7 @@ export async function auditOf(db: Db, gateId: string) {
     .where(
       and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId), ne(decisionAudit.outcome, 'requested')),
     )
-    .orderBy(decisionAudit.id);
+    .orderBy(decisionAudit.at, decisionAudit.id);
 }
 
 export async function liveGrants(db: Db, chat: string | undefined, now: Date) {

@@ -55,6 +55,7 @@ export async function settleByQuorum(
         outcome: 'duplicate',
         detail: `${operator} had already approved`,
         eventKey,
+        again: round > 0,
       });
       return { won: false, question: row };
     }
@@ -81,6 +82,7 @@ export async function settleByQuorum(
           decision: request.decision,
           detail: `${policy.name}: ${approvals.length} of ${policy.approvals}`,
           eventKey,
+          again: round > 0,
         },
       },
       input.notExpired,

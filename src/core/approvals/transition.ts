@@ -43,6 +43,8 @@ export interface TransitionAudit {
   detail?: string;
   /** The inbound event the attempt came from: the same event run again records no second row. */
   eventKey?: string;
+  /** A later round of one attempt: its row becomes this outcome whatever it is (compare-and-set.ts). */
+  again?: boolean;
 }
 
 /**

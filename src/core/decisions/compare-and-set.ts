@@ -17,6 +17,11 @@ export interface CasAudit {
   detail?: string;
   /** The inbound event the attempt came from: run again for the same event, it writes no second row. */
   eventKey?: string;
+  /**
+   * This is a later round of one attempt (a count lost to a race and tried again): its row from the earlier round
+   * becomes this round's outcome whatever it is, so the row tells how the attempt ended, and when.
+   */
+  again?: boolean;
   /** Outcome words: won (this call moved the row), lost (it exists, another state), unknown (no such row). */
   outcomes: { won: string; lost: string; unknown: string };
 }
@@ -71,7 +76,10 @@ export class UnknownColumnError extends KazmaError {
  *  - The audit row is written by the same statement (INSERT … SELECT from the UPDATE's result): exactly
  *    one row per attempt, `won` exactly once per move, never a move without its audit row or the reverse.
  *    An attempt whose event already has its row (the event run again) writes none, unless it won: then
- *    that row becomes its win (the first run was refused, say, and the access rules changed since).
+ *    that row becomes its win (the first run was refused, say, and the access rules changed since); a later round
+ *    of one attempt (`again`) makes the row its outcome whatever it is.
+ *  - The audit row's `at` is the clock when the row is written, after the UPDATE got its answer: a loser, which
+ *    waited for the winner to commit, is always later than the win it lost to (the export lists steps by `at`).
  *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
  *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
@@ -119,6 +127,7 @@ export async function compareAndSet<T extends PgTable>(
       'audit:won': audit.outcomes.won,
       'audit:lost': audit.outcomes.lost,
       'audit:unknown': audit.outcomes.unknown,
+      'audit:again': audit.again === true,
     });
   }
   const pieceParams = pieces.flatMap((p) => p.params);
@@ -173,12 +182,12 @@ function statement(move: CasMove<PgTable>, set: Array<{ column: Column; value: u
 /**
  * INSERT … SELECT: won when `moved` has the row, lost when `standing` has it, unknown when neither. When the
  * attempt's event already has its row (the event run again), nothing — or, when this run won, that row is
- * made the win, so no move is ever without its `won` row.
+ * made the win, so no move is ever without its `won` row; a later round of one attempt makes it its outcome.
  */
 function auditInsert(state: PgColumn): SQL {
   const t = decisionAudit;
   const typed = (name: string, column: PgColumn) => sql`${value(`audit:${name}`)}::${sql.raw(column.getSQLType())}`;
-  const names = [t.kind, t.subjectId, t.actor, t.platform, t.decision, t.outcome, t.detail, t.eventKey].map((c) =>
+  const names = [t.kind, t.subjectId, t.actor, t.platform, t.decision, t.outcome, t.detail, t.eventKey, t.at].map((c) =>
     sql.identifier(c.name),
   );
   const once = [t.kind, t.subjectId, t.eventKey].map((c) => sql.identifier(c.name));
@@ -192,9 +201,9 @@ function auditInsert(state: PgColumn): SQL {
         ${value('audit:lost')} else ${value('audit:unknown')} end,
       case when exists (select 1 from moved) then ${typed('detail', t.detail)} else (select
         standing.${sql.identifier(state.name)}::text from standing) end,
-      ${typed('event', t.eventKey)}
+      ${typed('event', t.eventKey)}, clock_timestamp()
     on conflict (${sql.join(once, sql`, `)}) do update set ${sql.join(winner, sql`, `)}
-      where excluded.${sql.identifier(t.outcome.name)} = ${value('audit:won')}`;
+      where excluded.${sql.identifier(t.outcome.name)} = ${value('audit:won')} or ${value('audit:again')}::boolean`;
 }
 
 /** A value as drizzle would send it for `column` (a NULL stays NULL, not the JSON text "null"). */

@@ -124,6 +124,13 @@ for (const backend of BACKENDS) {
       expect(counts.won).toBe(1);
       expect(counts.counted).toBe(1);
       expect(Object.values(counts).reduce((x, y) => x + y, 0)).toBe(taps.length);
+      // Each attempt's row tells how it ended for good: a loser of a count race that counted again and lost to the
+      // quorum names the state it lost to (never the `pending` of the race), and is listed after the win.
+      const steps = await audit(database!.db, gate.gateId);
+      const lost = steps.filter((s) => s.outcome === 'lost');
+      expect(lost.map((s) => s.detail)).not.toContain('pending');
+      const won = steps.findIndex((s) => s.outcome === 'won');
+      expect(steps.slice(0, won).map((s) => s.outcome)).not.toContain('lost');
       const [row] = await database!.db.select().from(approvalGates).where(eq(approvalGates.id, gate.gateId));
       expect(row!.approvals).toHaveLength(2);
       expect(new Set(row!.approvals.map((x) => x.operator)).size).toBe(2);
