@@ -4,6 +4,9 @@
 // gigabytes (a zip bomb) stops at the cap instead of filling memory. Its runs of text (<w:t>), tabs and
 // breaks become lines, a paragraph a line. Nothing else in the archive (macros, embedded objects, links)
 // is opened.
+// Why not a ZIP library: the ones at hand inflate an entry without a cap (jszip, under mammoth) or into a buffer
+// of the size the directory declares, silently cutting what overflows it (fflate's unzipSync) — a lying
+// declaration then goes unnoticed; reading the one entry here keeps "refused, with the reason" for both.
 // Plain JavaScript, so the same file runs from the source and from dist/.
 import { inflateRawSync } from 'node:zlib';
 
