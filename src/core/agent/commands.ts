@@ -15,7 +15,8 @@ export interface AgentCommandsPort {
   /** Summarises the chat's older turns into one message (Compactor). */
   compact(chat: ChatRef): Promise<CompactOutcome>;
   /** Stops the chat's running turn, when `may` allows it for the turn's requester (RunningTurns.stop). */
-  stop(chat: ChatRef, may: (requester: Actor) => boolean): Promise<StopOutcome>;
+  /** `unconfirmed`: the turn runs in another process, which did not answer the request to stop it. */
+  stop(chat: ChatRef, may: (requester: Actor) => boolean): Promise<StopOutcome | 'unconfirmed'>;
 }
 
 /** `/new`: a fresh conversation for this chat (the old thread stays stored, unused). */
@@ -56,6 +57,11 @@ export function stopCommand(port: AgentCommandsPort): ChatCommand {
       const outcome = await port.stop(ctx.chat, (requester) => ctx.role === 'operator' || mine(requester));
       if (outcome === 'nothing') await ctx.reply('Nothing is running in this chat, so there is nothing to stop.');
       else if (outcome === 'refused') await ctx.reply('Only the one who asked, or an operator, may stop this turn.');
+      else if (outcome === 'unconfirmed')
+        await ctx.reply(
+          'The turn runs in another Kazma process, which did not answer the request to stop it. ' +
+            'If it goes on, send /stop again.',
+        );
     },
   };
 }

@@ -37,10 +37,10 @@ export class RemoteStops {
   /** Starts answering other processes' requests for this process's drives. */
   listen(): void {
     const { signal, me, running, logger } = this.#o;
-    this.#listening = signal.listen(({ threadId, holder }) => {
-      if (holder !== me) return;
+    this.#listening = signal.listen(me, (threadId) => {
       const outcome = running.stop(threadId, () => true); // who may stop it was checked where /stop was typed
       logger?.info({ thread: threadId, outcome }, '/stop from another process');
+      return outcome;
     });
     this.#listening.catch((error: unknown) => {
       logger?.warn({ err: error }, 'cannot hear /stop from other processes; it reaches only turns run here');
@@ -55,9 +55,10 @@ export class RemoteStops {
 
   /**
    * Asks the process holding `threadId`'s live lease to stop its drive there, when `may` allows it for the
-   * turn's requester; 'nothing' when no other process holds it (the turn ended, or none ran).
+   * turn's requester, and returns what it did; 'nothing' when no other process holds it (the turn ended, or
+   * none ran); 'unconfirmed' when the holder did not answer (stop-signal.ts sends the request again first).
    */
-  async stop(threadId: string, may: (requester: Actor) => boolean): Promise<StopOutcome> {
+  async stop(threadId: string, may: (requester: Actor) => boolean): Promise<StopOutcome | 'unconfirmed'> {
     const [lease] = await this.#o.db
       .select({ owner: threadLeases.owner })
       .from(threadLeases)
@@ -67,7 +68,8 @@ export class RemoteStops {
     if (!holder || holder === this.#o.me) return 'nothing';
     const values = (await this.#o.graph.getState(configOf(threadId))).values as Partial<AgentStateValue>;
     if (!may(values.turn?.requester ?? NOBODY)) return 'refused';
-    await this.#o.signal.send(threadId, holder);
-    return 'stopped';
+    const outcome = await this.#o.signal.send(threadId, holder);
+    this.#o.logger?.info({ thread: threadId, holder, outcome }, '/stop sent to the process running the turn');
+    return outcome;
   }
 }
