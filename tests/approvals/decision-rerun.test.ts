@@ -1,7 +1,8 @@
 // One decision attempt, one audit row — even when its event runs twice. An inbound event (a tap, an
 // `/approve` or `/deny`) is run again when a process stops before its inbox row is done: the start that
 // takes the row up must not record the same person's same attempt a second time. A new event (a second
-// tap, the command typed again) is a new attempt, and is audited as one: a loser told it already decided.
+// tap, the command typed again) is a new attempt, and is audited as one: a loser told it already decided. An event
+// whose decision landed, run again, is not a loser: its person is told nothing (they tapped once).
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -110,9 +111,11 @@ describe('a decision attempt run again for the same event records no second audi
     const approve = await deliver(r, message(`/approve ${gate.gateId}`));
     expect(await gateAudit(r, gate.gateId)).toEqual([['won', 'maya', 'once']]);
 
+    const told = [...r.surface.privately, ...r.surface.sent];
     await takeUpAgain(r, approve);
     expect(await gateAudit(r, gate.gateId)).toEqual([['won', 'maya', 'once']]);
     expect(r.launches.runs).toHaveLength(1);
+    expect([...r.surface.privately, ...r.surface.sent]).toEqual(told);
   });
 
   it('/deny that lost to a tap, taken up again: still one lost row for it', async () => {
@@ -134,9 +137,11 @@ describe('a decision attempt run again for the same event records no second audi
     const r = await rig();
     const { gate, card } = await askLaunch(r);
     const first = await deliver(r, tap(button(card, 'once'), TG.maya));
+    const told = r.surface.privately.length;
     await takeUpAgain(r, first);
     expect(await gateAudit(r, gate.gateId)).toEqual([['won', 'maya', 'once']]);
     expect(r.launches.runs).toHaveLength(1);
+    expect(r.surface.privately.slice(told)).toEqual([]);
 
     await deliver(r, tap(button(card, 'once'), TG.maya));
     expect(await gateAudit(r, gate.gateId)).toEqual([
@@ -182,8 +187,10 @@ describe('a decision attempt run again for the same event records no second audi
         .then((all) => all.map((row) => [row.outcome, row.actor?.operator, row.decision]));
     expect(await rows()).toEqual([['won', 'ana', 'dismiss']]);
 
+    const told = r.surface.privately.length;
     await takeUpAgain(r, first);
     expect(await rows()).toEqual([['won', 'ana', 'dismiss']]);
     expect(acted).toEqual(['dismiss']);
+    expect(r.surface.privately.slice(told)).toEqual([]);
   });
 });

@@ -137,8 +137,9 @@ describeEachBackend('a decision is one statement', (database, backend) => {
     expect(decisionStatements(counting.statements, ['approval_gates', 'decision_audit'])).toHaveLength(1);
     expect(await rows()).toEqual([['won', 'telegram:e1', 'maya']]);
 
-    // Run again once more it loses, and writes nothing; another event, or a call with none, is an attempt.
-    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'decided' });
+    // Run again once more it loses to itself: it writes nothing and is nobody's loss (replayed: nobody is told);
+    // another event, or a call with none, is an attempt.
+    expect(await decide('telegram:e1')).toMatchObject({ ok: false, reason: 'replayed', message: '' });
     await decide('telegram:e2');
     await decide();
     await decide();

@@ -162,7 +162,15 @@ export function approvalsApi(options: ApprovalsApiOptions): Hono<ApprovalsApiEnv
     });
     if (outcome.ok) return visible(c, { ok: true, approval: publicGate(outcome.gate, options.secrets) });
     // 202: one approval of several a policy asks was counted; the call runs once the last is given.
-    const status = { unknown: 404, refused: 403, counted: 202, decided: 409, reason_required: 422 } as const;
+    // `replayed` needs an inbound event's key, which an API call never has: listed for the type's sake.
+    const status = {
+      unknown: 404,
+      refused: 403,
+      counted: 202,
+      decided: 409,
+      replayed: 409,
+      reason_required: 422,
+    } as const;
     return visible(
       c,
       {

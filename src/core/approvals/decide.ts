@@ -70,7 +70,8 @@ export class ApprovalDecider {
     const outcome = await this.#o.broker.decide(input);
     if (!outcome.ok) {
       const ask = outcome.reason === 'reason_required' && { askReason: { gateId: input.gateId } };
-      if (input.via) await this.#o.decisions.tell(input.via, input.actor, outcome.message, ask || undefined);
+      if (input.via && outcome.reason !== 'replayed')
+        await this.#o.decisions.tell(input.via, input.actor, outcome.message, ask || undefined);
       return outcome;
     }
     // Here and only here: the compare-and-set picked this decision, so it counts once however many tapped.

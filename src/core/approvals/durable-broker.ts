@@ -133,6 +133,8 @@ export class DurableApprovalBroker implements ApprovalBroker {
     if (outcome.reason === 'unknown') return { ok: false, reason: 'unknown', message: outcome.message };
     if (outcome.reason === 'refused')
       return { ok: false, reason: 'refused', message: outcome.message, gate: outcome.seen };
+    if (outcome.reason === 'replayed')
+      return { ok: false, reason: 'replayed', message: '', gate: gateFromRow(outcome.question) };
     return { ok: false, reason: outcome.reason, message: outcome.message, gate: gateFromRow(outcome.question) };
   }
 

@@ -82,7 +82,9 @@ export type DecideOutcome =
   /** A Deny without the reason its policy requires (deny_reason: required): nothing was decided. */
   | { ok: false; message: string; reason: 'reason_required'; gate: Gate }
   /** One approval of several a policy asks was counted; the call has not run (yet). */
-  | { ok: false; message: string; reason: 'counted'; gate: Gate };
+  | { ok: false; message: string; reason: 'counted'; gate: Gate }
+  /** The same inbound event run again after its decision landed: nobody is told anything. */
+  | { ok: false; message: ''; reason: 'replayed'; gate: Gate };
 
 /** An "always" answer still in force. */
 export interface Grant {

@@ -5,6 +5,7 @@ import type { ChatRef, SurfaceRegistry, Actor, Card, MessageRef, PrivateReplyOpt
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../log/index.ts';
 import { type OutboxDispatcher, editOwnedCards, postOwnedCards, proveTappedCard } from '../outbox/index.ts';
+import { alreadyLanded } from './replay.ts';
 
 /** One decision on one question. */
 export interface DecisionRequest<D extends string> {
@@ -70,7 +71,9 @@ export type FirstDecision<Q, S = Q> =
   | { ok: false; reason: 'unknown'; message: string }
   | { ok: false; reason: 'refused'; message: string; seen: S }
   | { ok: false; reason: 'decided'; message: string; question: Q }
-  | { ok: false; reason: 'counted'; message: string; question: Q };
+  | { ok: false; reason: 'counted'; message: string; question: Q }
+  /** The same event run again after its decision landed (replay.ts): nothing to tell anyone (`message` is empty). */
+  | { ok: false; reason: 'replayed'; message: ''; question: Q };
 
 /** Options of one {@link FirstDecisionWins.decide} call. */
 export interface DecideOptions<Q, S> {
@@ -147,6 +150,9 @@ export class FirstDecisionWins {
       const message = kind.countedMessage?.(settled.question, request) ?? 'Counted.';
       return { ok: false, reason: 'counted', message, question: settled.question };
     }
+    const again = request.eventKey && { kind: kind.owner, id: request.id, eventKey: request.eventKey };
+    if (!settled.won && again && (await alreadyLanded(this.#o.db, again)))
+      return { ok: false, reason: 'replayed', message: '', question: settled.question };
     if (!settled.won)
       return {
         ok: false,

@@ -156,7 +156,7 @@ export class Questions implements ActionHandler {
           eventKey,
           ...(tapped && { tapped }),
         });
-        if (!outcome.ok) await this.#o.decisions.tell(via, actor, outcome.message);
+        if (!outcome.ok && outcome.reason !== 'replayed') await this.#o.decisions.tell(via, actor, outcome.message);
       },
     };
   }
