@@ -57,3 +57,27 @@ it('when every try fails mid-answer, the partial stays and the ⚠️ follows it
   expect(partial!.length).toBeLessThan(ANSWER.length);
   expect(warning).toMatch(/^⚠️/);
 });
+
+it('a fallback taking over keeps the failed partial, says so, and answers in a message of its own', async () => {
+  const model = { name: 'fake-model', base_url: llm.baseURL, max_retries: 0 };
+  const fallbacks = [{ name: 'fake-backup', base_url: llm.baseURL }];
+  h = await startHarness({
+    modelBaseUrl: llm.baseURL,
+    groups: 'all',
+    config: { ...config, model: { ...model, fallbacks } },
+  });
+  const backup = 'The backup answer, whole.';
+  llm.script(
+    { text: ANSWER, pacing: { words: true, delayMs: 30, cutAfter: 15 } },
+    { text: backup, pacing: { words: true, delayMs: 30 } },
+  );
+  h.say({ chatId: GROUP, from: MAYA, text: 'go' });
+  await h.settled();
+  const [partial, answer, ...rest] = h.fake.messages(GROUP).map((m) => m.text);
+  expect(rest).toEqual([]);
+  const [words, line] = partial!.split('\n\n');
+  expect(ANSWER.startsWith(words!)).toBe(true);
+  expect(words!.length).toBeLessThan(ANSWER.length);
+  expect(line).toBe('⚠️ The model stopped mid-answer; fallback openai:fake-backup answers below.');
+  expect(answer).toBe(`${backup}\n\n(answered by fallback openai:fake-backup)`);
+});

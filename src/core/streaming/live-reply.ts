@@ -9,6 +9,9 @@ import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index
 import { closePartial } from '../surface/index.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
 
+/** The line under a failed model's words when a fallback model takes over (its answer follows, in a new message). */
+export const fallbackTakesOver = (model: string) => `⚠️ The model stopped mid-answer; fallback ${model} answers below.`;
+
 /** Where drafts are shown (SurfaceRegistry.showDraft). */
 export interface DraftShower {
   showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
@@ -53,6 +56,8 @@ interface Draft {
   used: boolean;
   /** Its call failed: its words are not the answer's. */
   failed: boolean;
+  /** Its failed call's words stay shown, closed, with a line saying a fallback took over (fallback). */
+  kept?: boolean;
   /** What a running tool is doing, shown while the draft has no words (progress). */
   status?: string;
   /** Its call ended: its words are a whole message of the model's. */
@@ -105,6 +110,23 @@ export class LiveReply {
     const reuse = this.#current?.text === '' ? this.#current : undefined;
     const current = reuse ?? (this.#current = this.#push(this.#current?.call ?? ''));
     current.status = toolProgressLine(call, this.#o.secrets);
+    this.#schedule();
+  }
+
+  /**
+   * The model failed, and the fallback `model` takes over: a failed call's words already in a message stay there,
+   * closed, with a line saying so, and the fallback's answer starts a message of its own. (Words only in a
+   * preview, which does not stay, or not shown yet, are written over as a retry's are: the answer says which model
+   * gave it.)
+   */
+  fallback(model: string): void {
+    const current = this.#current;
+    if (this.#closed || !current?.failed || current.text.trim() === '') return;
+    if (!current.refs || current.refs.some((ref) => ref.preview)) return;
+    current.text = `${closePartial(current.text.trimEnd())}\n\n${fallbackTakesOver(model)}`;
+    current.kept = true;
+    current.ended = true;
+    this.#current = undefined;
     this.#schedule();
   }
 
@@ -211,7 +233,8 @@ export class LiveReply {
 
   #show(): void {
     this.#timer = undefined;
-    const draft = this.#current;
+    // A kept draft's closing line goes first: the current one is shown in the next edit.
+    const draft = this.#drafts.find((d) => d.kept && d.shown !== d.text) ?? this.#current;
     if (this.#closed || !draft) return;
     const written = draft.text === '' ? (draft.status ?? '') : draft.text;
     const text = draft.text === '' ? written : closePartial(written);

@@ -10,6 +10,11 @@ export interface AnswerWords {
   write(call: string, words: string): void;
   failed(call: string): void;
   ended(call: string): void;
+  /**
+   * Every try of the model before failed, and the fallback `model` takes over (model-chain.ts): words already
+   * shown stay where they are, and its answer starts anew.
+   */
+  fallback?(model: string): void;
 }
 
 const current = new AsyncLocalStorage<AnswerWords>();

@@ -1,6 +1,7 @@
 // The model the agent talks to: the primary with retries, then each fallback with its own retries.
 // Failing honestly is part of the contract: when every model fails the caller gets a
 // ModelUnavailableError describing the primary's failure (and the fallbacks'), never a made-up reply.
+import { answerWords } from './answer-words.ts';
 import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
 import type { AIMessage } from '@langchain/core/messages';
 import type { Runnable, RunnableConfig } from '@langchain/core/runnables';
@@ -75,6 +76,7 @@ export function createModelChain(settings: ModelSettings, opts: ModelChainOption
       const failures: ModelFailure[] = [];
       let primaryError: unknown;
       for (const [i, { label, name, provider, callable, site }] of built.entries()) {
+        if (i > 0) answerWords()?.fallback?.(label); // the words shown so far were the failed model's
         const started = performance.now();
         const call = async (end?: (e: ModelCallEnd) => void) => {
           const out = await retryOutcome(() => callable.invoke(messages, config), {
