@@ -38,8 +38,14 @@ export function pgChangeSignal(client: Sql): ChangeSignal {
       else send();
     },
     async listen(listener) {
-      // postgres.js keeps a connection of its own for LISTEN and listens again after it reconnects.
-      const { unlisten } = await client.listen(CHANNEL, () => listener());
+      // postgres.js keeps a connection of its own for LISTEN and listens again after it reconnects. What was
+      // told while it was away is lost, so listening again counts as a change (and so does the first listen,
+      // harmlessly: a redraw).
+      const { unlisten } = await client.listen(
+        CHANNEL,
+        () => listener(),
+        () => listener(),
+      );
       return unlisten;
     },
   };
