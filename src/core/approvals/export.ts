@@ -44,8 +44,8 @@ const who = (actor: StoredActor | null | undefined): string | null =>
 
 /**
  * The records of the questions asked since `since` (all when absent), optionally of one chat; the newest `limit`
- * questions when given. Ordered by when each question was asked (then its id), and its steps by when each was settled
- * (a retried count's row takes its last round's time: compare-and-set.ts).
+ * questions when given. Ordered by when each question was asked (then its id), and its steps in the order they were
+ * settled (a retried count's row takes its last round's place: compare-and-set.ts).
  */
 export async function approvalRecords(
   db: Db,
@@ -73,7 +73,7 @@ export async function approvalRecords(
         ),
       ),
     )
-    .orderBy(asc(decisionAudit.at), asc(decisionAudit.id));
+    .orderBy(asc(decisionAudit.id));
   return gates.flatMap((gate) => {
     const common = {
       gate: gate.id,

@@ -152,6 +152,7 @@ export async function audit(
     ? insert.onConflictDoUpdate({
         target,
         set: {
+          id: sql`excluded.id`, // its place among the attempts is this round's (compare-and-set.ts)
           actor: row.actor ?? null,
           platform: row.platform ?? null,
           decision: row.decision ?? null,
@@ -178,7 +179,7 @@ export async function auditRequest(db: Db, gate: GateRow): Promise<void> {
   });
 }
 
-/** Every recorded attempt on a gate (its `requested` row is not one), oldest first (by when each was settled). */
+/** Every recorded attempt on a gate (its `requested` row is not one), in the order they were settled. */
 export async function auditOf(db: Db, gateId: string) {
   return db
     .select()
@@ -186,7 +187,7 @@ export async function auditOf(db: Db, gateId: string) {
     .where(
       and(eq(decisionAudit.kind, 'gate'), eq(decisionAudit.subjectId, gateId), ne(decisionAudit.outcome, 'requested')),
     )
-    .orderBy(decisionAudit.at, decisionAudit.id);
+    .orderBy(decisionAudit.id);
 }
 
 export async function liveGrants(db: Db, chat: string | undefined, now: Date) {

@@ -78,8 +78,9 @@ export class UnknownColumnError extends KazmaError {
  *    An attempt whose event already has its row (the event run again) writes none, unless it won: then
  *    that row becomes its win (the first run was refused, say, and the access rules changed since); a later round
  *    of one attempt (`again`) makes the row its outcome whatever it is.
- *  - The audit row's `at` is the clock when the row is written, after the UPDATE got its answer: a loser, which
- *    waited for the winner to commit, is always later than the win it lost to (the export lists steps by `at`).
+ *  - The audit row's id and `at` are drawn when the row is written, after the UPDATE got its answer: a loser,
+ *    which waited for the winner to commit, always comes after the win it lost to; a row made another round's
+ *    outcome takes that round's id and time.
  *  - The text depends only on the move's shape (which columns it sets, which SQL it carries, whether it
  *    audits), never on its values: drizzle builds it once per shape, and each connection prepares it once.
  */
@@ -191,7 +192,9 @@ function auditInsert(state: PgColumn): SQL {
     sql.identifier(c.name),
   );
   const once = [t.kind, t.subjectId, t.eventKey].map((c) => sql.identifier(c.name));
-  const winner = [t.actor, t.platform, t.decision, t.outcome, t.detail, t.at].map(
+  // The row takes the attempt's new id too (excluded.id, drawn for the row proposed now): ids follow the order in
+  // which attempts were settled, which the audit trail pages and the export lists by.
+  const winner = [t.id, t.actor, t.platform, t.decision, t.outcome, t.detail, t.at].map(
     (c) => sql`${sql.identifier(c.name)} = excluded.${sql.identifier(c.name)}`,
   );
   return sql`insert into ${t} (${sql.join(names, sql`, `)})
