@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { schema } from '../../src/core/db/index.ts';
 import { MemoryStore } from '../../src/core/memory/index.ts';
+import { formsIn, textHash } from '../../src/core/memory/words.ts';
 import { describeEachBackend } from '../helpers/databases.ts';
 
 const clock = { now: () => new Date('2026-12-05T10:00:00Z') };
@@ -35,6 +36,34 @@ describeEachBackend('memory store', (db, backend) => {
     expect(await find('ما لون السيارة؟')).toEqual(['سيارتي تويوتا زرقاء']);
     expect(await find('هل مقاسي 43؟')).toEqual(['مقاس حذائي ٤٣']);
     expect(await find('when is my piano lesson?')).toEqual(['I take piano lessons on Tuesdays']);
+  });
+
+  it("finds a note by its rare word however many newer notes share the question's common word", async () => {
+    const owner = 'person:common';
+    await store().remember({ owner, text: 'Dr Karim works at the Salmiya clinic', source: 'stated' });
+    // More notes hold "meeting" than the full-text half reads of one word, and all are newer.
+    const meetings = Array.from({ length: 150 }, (_, i) => {
+      const text = `The weekly meeting ${i} is on Monday`;
+      return {
+        id: `mem_meeting_${i}`,
+        owner,
+        text,
+        textHash: textHash(text),
+        terms: sql`to_tsvector('simple', ${[...formsIn(text)].join(' ')})`,
+        source: 'stated' as const,
+      };
+    });
+    await db().db.insert(schema.memories).values(meetings);
+
+    const find = async (query: string) => (await store().candidates({ owners: [owner], query })).map((c) => c.text);
+    const clinic = await find('Is the meeting at the clinic?');
+    expect(clinic[0]).toBe('Dr Karim works at the Salmiya clinic');
+    expect(clinic).toHaveLength(24);
+    // A common word alone still brings its newest notes.
+    expect((await find('when is the meeting?')).slice(0, 2)).toEqual([
+      'The weekly meeting 149 is on Monday',
+      'The weekly meeting 148 is on Monday',
+    ]);
   });
 
   it('compares with pgvector where the database has it (PGlite loads it), else exactly', async () => {

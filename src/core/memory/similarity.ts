@@ -2,10 +2,10 @@
 // `embedding::vector(d) <=> query` in an HNSW index per dimension (vector-index.ts) finds the nearest
 // notes without reading every row; without it, the exact sum over both arrays is computed for every
 // embedded note of the owner (a sequential read of the owner's rows). HNSW is approximate: it can leave
-// out a note that is near in meaning. The full-text half of recall (store.ts candidates) is exact — a
-// GIN index over the words and their forms — so a note that shares a word with the question is always a
-// candidate, whichever way similarity is computed; only a match by meaning alone can be missed, and only
-// with pgvector (docs/performance.md "Memory recall").
+// out a note that is near in meaning. The full-text half of recall (shared-words.ts) is exact for the
+// words that pick notes out — a GIN index over the words and their forms — so a note holding a word few of
+// the owner's notes hold is always a candidate, whichever way similarity is computed (docs/performance.md
+// "Memory recall").
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/index.ts';
 

@@ -6,7 +6,7 @@ import type { ForgetJournal } from './journal.ts';
 import { rememberNote, type NewMemory, type RememberOutcome } from './remember.ts';
 import { type Embedding, type SimilarityKind, similarityKind, vectorSearch } from './similarity.ts';
 import { enableIterativeScan, ensureVectorIndex, storedLengths } from './vector-index.ts';
-import { formsOf } from './forms.ts';
+import { notesSharingWords, textArray } from './shared-words.ts';
 import { contentWords } from './words.ts';
 
 const { memories } = schema;
@@ -193,30 +193,22 @@ export class MemoryStore {
     return [...found.values()].map((c) => ({ ...c, similarity: c.similarity === null ? null : Number(c.similarity) }));
   }
 
-  /** The notes of `owners` sharing a content word with `query`, the best PER_SEARCH by rank. */
+  /** The notes of `owners` sharing a content word with `query`, the best PER_SEARCH (shared-words.ts). */
   private async withSharedWords(
     owners: readonly string[],
     query: string,
     columns: typeof NOTE_COLUMNS & { similarity: SQL.Aliased<number | null> },
   ) {
-    const words = contentWords(query);
-    if (words.length === 0) return [];
-    // A note is found by a word as written (`search`) or by one of its forms (`terms`, forms.ts).
-    const asWritten = sql`websearch_to_tsquery('simple', ${words.join(' or ')})`;
-    const forms = sql`websearch_to_tsquery('simple', ${[...new Set(words.flatMap(formsOf))].join(' or ')})`;
-    // The best PER_SEARCH matches first, and only theirs compared with the query's vector: a word can
-    // match thousands of notes, and the exact cosine is the costly part of the read.
-    const matched = this.db
-      .select({ id: memories.id })
+    const ids = await notesSharingWords(this.db, { owners, query, limit: PER_SEARCH });
+    if (ids.length === 0) return [];
+    // Only these notes' vectors are compared with the query's: the exact cosine is the costly part of a read.
+    // Still current: one forgotten or superseded since it was found is not brought back.
+    const rows = await this.db
+      .select(columns)
       .from(memories)
-      .where(and(this.current(owners), or(sql`${memories.search} @@ ${asWritten}`, sql`${memories.terms} @@ ${forms}`)))
-      .orderBy(
-        sql`coalesce(ts_rank(${memories.terms}, ${forms}), ts_rank(${memories.search}, ${asWritten})) desc`,
-        desc(memories.seq),
-      )
-      .limit(PER_SEARCH)
-      .as('matched');
-    return this.db.select(columns).from(memories).innerJoin(matched, eq(memories.id, matched.id));
+      .where(and(sql`${memories.id} = any(${textArray(ids)}::text[])`, this.current(owners)));
+    const place = new Map(ids.map((id, i) => [id, i]));
+    return rows.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
   }
 
   private async indexFor(length: number): Promise<void> {

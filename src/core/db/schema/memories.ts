@@ -48,8 +48,9 @@ export const memories = pgTable(
   (t) => [
     index('memories_owner_idx').on(t.owner, t.seq),
     index('memories_owner_hash_idx').on(t.owner, t.textHash),
-    index('memories_search_idx').using('gin', t.search),
-    index('memories_terms_idx').using('gin', t.terms),
+    // No pending list (fastupdate): read before every turn, written a note at a time (migration 0034).
+    index('memories_search_idx').using('gin', t.search).with({ fastupdate: false }),
+    index('memories_terms_idx').using('gin', t.terms).with({ fastupdate: false }),
     check('memories_source_valid', sql`${t.source} in ('stated', 'inferred', 'tool')`),
   ],
 );
