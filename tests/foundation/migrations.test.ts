@@ -159,3 +159,32 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+for (const backend of BACKENDS) {
+  describe(`0035_forgotten_terms: a forgotten note keeps no word forms [${backend}]`, () => {
+    let dispose: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await dispose?.();
+      dispose = undefined;
+    });
+
+    it('clears the word forms of notes forgotten before it, and only theirs', async () => {
+      const opened = await emptyDatabase(backend);
+      dispose = opened.dispose;
+      const { db } = opened.database;
+      await migrateUpTo(opened.database, '0034_memory_gin_fastupdate');
+      // As Kazma forgot a note between 0033 and 0035: text cleared, word forms left.
+      await db.execute(
+        sql.raw(`insert into memories (id, owner, text, text_hash, source, forgotten_at, terms) values
+          ('m_gone', 'person:maya', '', 'h1', 'stated', now(), to_tsvector('simple', 'palm street')),
+          ('m_kept', 'person:maya', 'palm street', 'h2', 'stated', null, to_tsvector('simple', 'palm street'))`),
+      );
+      await migrateDatabase(opened.database);
+      const rows = rowsOf(await db.execute(sql`select id, terms::text as terms from memories order by id`));
+      expect(rows).toEqual([
+        { id: 'm_gone', terms: null },
+        { id: 'm_kept', terms: "'palm':1 'street':2" },
+      ]);
+    });
+  });
+}

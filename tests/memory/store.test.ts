@@ -173,10 +173,12 @@ describeEachBackend('memory store', (db, backend) => {
     expect(await store().forget({ owners: ['person:someone-else'], ids: [note.id] })).toBe(0);
     expect(await store().forget({ owners: [owner], ids: [note.id] })).toBe(1);
     expect(await store().candidates({ owners: [owner], query: 'palm street' })).toEqual([]);
+    type Row = { text: string; terms: string | null; embedding: unknown };
     const [row] = await db()
-      .db.execute<{ text: string }>(sql`select text from memories where id = ${note.id}`)
-      .then((r) => (Array.isArray(r) ? r : (r as unknown as { rows: Array<{ text: string }> }).rows));
-    expect(row!.text).toBe('');
+      .db.execute<Row>(sql`select text, terms::text as terms, embedding from memories where id = ${note.id}`)
+      .then((r) => (Array.isArray(r) ? r : (r as unknown as { rows: Row[] }).rows));
+    // Nothing of its words is left: not the text, nor its word forms, nor its vector.
+    expect(row).toEqual({ text: '', terms: null, embedding: null });
 
     const again = await store().remember({ owner, text: 'i live at 5 palm street.', source: 'inferred' });
     expect(again.outcome).toBe('forgotten');

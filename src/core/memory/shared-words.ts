@@ -3,9 +3,9 @@
 // their GIN indexes (neither is partial: a note is never left out for how it was written).
 //
 // Ranking every note that shares a word does not scale: at 100,000 notes a common word matches thousands,
-// each read and ranked (recall p95 31–116 ms on PostgreSQL with pgvector; 6–11 ms since), and ts_rank does not know a rare word from a
-// common one, so a note by its one rare word lost to newer notes holding only the common word. So each word
-// is looked up on its own, and at most RARE + 1 of its notes are read:
+// each read and ranked (recall p95 31–116 ms on PostgreSQL with pgvector; 6–11 ms since), and ts_rank does
+// not know a rare word from a common one, so a note by its one rare word lost to newer notes holding only the
+// common word. So each word is looked up on its own, and at most RARE + 1 of its notes are read:
 // - a word at most RARE of the owners' notes hold picks them out: every one of its notes is a candidate,
 //   weighed by how rare the word is (inverse document frequency);
 // - a word more notes hold says little about which note is meant: its notes are candidates only among

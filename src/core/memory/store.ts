@@ -34,8 +34,11 @@ export interface Candidate extends MemoryNote {
 /** How many notes each half of a search brings back: the similarity ranks recall's background needs (4–15) and more. */
 const PER_SEARCH = 24;
 
-/** A forgotten note: its words and vector cleared; its hash stays, so the words are not brought back. */
-const TOMBSTONE = (at: Date) => ({ text: '', embedding: null, embeddingModel: null, forgottenAt: at });
+/**
+ * A forgotten note: its words (the text, and so `search`; its word forms, `terms`) and vector cleared; its hash
+ * stays, so the words are not brought back.
+ */
+const TOMBSTONE = (at: Date) => ({ text: '', terms: null, embedding: null, embeddingModel: null, forgottenAt: at });
 
 const NOTE_COLUMNS = {
   id: memories.id,

@@ -4,46 +4,10 @@
 // (draftFor), so one answer is one message. Edits run one at a time, latest text only: a slow edit (a
 // 429 honoured by waiting in the adapter) delays the next one and never reorders them.
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../log/index.ts';
-import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index.ts';
+import type { MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
+import { fallbackTakesOver, type LiveReplyOptions } from './live-reply-options.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
-
-/** The line under a failed model's words when a fallback model takes over (its answer follows, in a new message). */
-export const fallbackTakesOver = (model: string) => `⚠️ The model stopped mid-answer; fallback ${model} answers below.`;
-
-/** Where drafts are shown (SurfaceRegistry.showDraft). */
-export interface DraftShower {
-  showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
-}
-
-/** Options for {@link LiveReply}. */
-export interface LiveReplyOptions {
-  chat: ChatRef;
-  surfaces: DraftShower;
-  /** No draft before the turn has run this long: a quick answer arrives as one message, no edits. */
-  startAfterMs: number;
-  /** At most one draft edit per this long (each platform's key, `streaming.<platform>.edit_interval`). */
-  editIntervalMs: number;
-  /** Configured secret values, masked in a progress line's arguments (toolProgressLine). */
-  secrets?: readonly string[];
-  /**
-   * Records a message a draft was first shown in (not a preview), before the draft's next edit: a start
-   * after a crash finds it and says it was interrupted (LiveReplies.interrupted). Once per message.
-   */
-  record?: (ref: MessageRef) => Promise<void>;
-  /**
-   * Records, before a draft's first message is posted, the key it is posted under (returned: the delivery
-   * key, PartialAnswer.key): a crash between the post and {@link record} leaves the key, by which a platform
-   * that can finds the message. Absent or failing: the draft is posted and recorded after.
-   */
-  reserve?: (key: string) => Promise<string>;
-  /** Ends the records of drafts the drive ended without the answer taking them over ({@link done}). */
-  release?: (drafts: Array<{ ref?: MessageRef; key?: string }>) => Promise<void>;
-  /** Whom the answer is for (PartialAnswer.recipient). */
-  recipient?: Actor;
-  logger?: Logger;
-}
 
 interface Draft {
   /** The model call writing it (LangChain's run id); a retry of the call starts over in the same draft. */

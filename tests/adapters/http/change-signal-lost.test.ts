@@ -2,7 +2,7 @@
 // drops: a NOTIFY sent while it was away is lost, so listening again is itself told as a change — a page never
 // keeps showing a decision made elsewhere in the meantime as still pending.
 import postgres from 'postgres';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, it } from 'vitest';
 import { pgChangeSignal } from '../../../src/core/db/change-signal.ts';
 import { createPgDatabase } from '../../helpers/databases.ts';
 import { eventually } from '../../helpers/eventually.ts';
