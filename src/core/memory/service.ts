@@ -89,9 +89,21 @@ export class Memory {
     return this.deps.store.forget({ owners: [person, chat], ids }, db);
   }
 
-  /** At start, with pgvector: the HNSW indexes of the stored vectors' lengths (store.ts prepareSearch). */
-  prepareSearch(): Promise<void> {
-    return this.deps.store.prepareSearch();
+  /**
+   * At start, with pgvector: the HNSW indexes of the stored vectors' lengths (store.ts prepareSearch). One built
+   * now (the first start after an upgrade) is said before, and when done: the start waits for it.
+   */
+  async prepareSearch(): Promise<void> {
+    const started = performance.now();
+    let built = false;
+    await this.deps.store.prepareSearch(({ length, notes }) => {
+      built = true;
+      this.deps.logger.info(
+        { notes, length },
+        'memory: building the similarity index over the stored notes; the start waits for it (once: minutes for 100,000 notes)',
+      );
+    });
+    if (built) this.deps.logger.info({ ms: Math.round(performance.now() - started) }, 'memory: similarity index built');
   }
 
   /** At start: the forget journal applied again (store.ts replayForgets); what it forgot is logged. */

@@ -84,10 +84,11 @@ export class MemoryStore {
    * At start, with pgvector: an HNSW index for every vector length stored, and scans that go on until
    * the owner's notes fill the search (vector-index.ts). Without pgvector nothing: search is exact.
    */
-  async prepareSearch(): Promise<void> {
+  async prepareSearch(building?: (index: { length: number; notes: number }) => void): Promise<void> {
     if ((await this.similarityKind()) !== 'pgvector') return;
     await enableIterativeScan(this.db);
-    for (const length of await storedLengths(this.db)) await this.indexFor(length);
+    for (const length of await storedLengths(this.db))
+      await this.indexFor(length, building && ((notes) => building({ length, notes })));
   }
 
   /**
@@ -214,9 +215,9 @@ export class MemoryStore {
     return rows.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
   }
 
-  private async indexFor(length: number): Promise<void> {
+  private async indexFor(length: number, building?: (notes: number) => void): Promise<void> {
     try {
-      await ensureVectorIndex(this.db, length);
+      await ensureVectorIndex(this.db, length, building);
     } catch {
       // Another process made it at the same moment, or it cannot be made here: the search is still right
       // without it (pgvector then compares every note of the length).

@@ -10,12 +10,25 @@ import { type Db, rowsOf } from '../db/index.ts';
 /** pgvector's largest indexable `vector` length. */
 const MAX_INDEXED_LENGTH = 2_000;
 
-/** Creates the index for vectors of `length` unless it exists. */
-export async function ensureVectorIndex(db: Db, length: number): Promise<void> {
+/**
+ * Creates the index for vectors of `length` unless it exists. `building` is told first, with how many notes it
+ * covers, when the index is missing: a first start after an upgrade builds it over every stored note, which
+ * takes minutes at 100,000 (and the start waits for it: PGlite has one connection, which it would hold anyway).
+ */
+export async function ensureVectorIndex(db: Db, length: number, building?: (notes: number) => void): Promise<void> {
   const d = Math.trunc(length);
   if (d < 1 || d > MAX_INDEXED_LENGTH) return;
   const name = sql.raw(`memories_embedding_hnsw_${d}`);
   const dims = sql.raw(String(d));
+  if (building) {
+    const [missing] = rowsOf<{ notes: number }>(
+      await db.execute(
+        sql`select count(*)::int as notes from memories where cardinality("embedding") = ${dims}
+          and to_regclass(${`memories_embedding_hnsw_${d}`}) is null`,
+      ),
+    );
+    if (missing && Number(missing.notes) > 0) building(Number(missing.notes));
+  }
   await db.execute(
     sql`create index if not exists ${name} on memories using hnsw (("embedding"::vector(${dims})) vector_cosine_ops)
       where cardinality("embedding") = ${dims}`,
