@@ -100,7 +100,8 @@ export class Memory {
       built = true;
       this.deps.logger.info(
         { notes, length },
-        'memory: building the similarity index over the stored notes; the start waits for it (once: minutes for 100,000 notes)',
+        'memory: building the similarity index over the stored notes; the start waits for it ' +
+          '(once: minutes for 100,000 notes)',
       );
     });
     if (built) this.deps.logger.info({ ms: Math.round(performance.now() - started) }, 'memory: similarity index built');
