@@ -8,7 +8,12 @@
 //    (streaming.enabled false, the model taking as long to answer): user + system time of that process
 //    (/proc/<pid>/stat), from the message sent to the answer shown plus a settle time, ratio of the means.
 //    Target ≤ 1.3×. The fakes' work (a chunk per word, every draft and edit answered) is theirs, not
-//    Kazma's: they run here, outside what is measured.
+//    Kazma's: they run here, outside what is measured. "As long" is measured, not computed: the streamed
+//    turns run first, and each whole answer is held for as long as the streamed ones stayed open on
+//    average (arrival to last byte). Computed as words × word-ms it fell short of the stream's real
+//    length (the role, finish, usage and [DONE] events, each a pause too, and the timers' lateness), and
+//    Kazma's process costs CPU for every second a turn waits, streamed or not (timers, lease renewals,
+//    the platform's long poll): a shorter wait made the whole turn look cheaper than it is.
 //
 //   node --import tsx bench/streaming.ts [--turns 20] [--words 60] [--word-ms 30]
 //
@@ -35,7 +40,8 @@ const { values } = parseArgs({
   },
 });
 const turns = Number(values.turns);
-const answer = Array.from({ length: Number(values.words) }, (_, i) => `word${i} مرحبا`).join(' ');
+// `--words` words, every other one Arabic (a character of several bytes, which a read may split).
+const answer = Array.from({ length: Number(values.words) }, (_, i) => (i % 2 ? 'مرحبا' : `word${i}`)).join(' ');
 const pacing = { words: true, delayMs: Number(values['word-ms']) };
 const CLOCK_TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -46,8 +52,13 @@ function cpuOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
 }
 
-/** Runs `turns` turns in one chat; per turn, the lag from first token to first visible text, and Kazma's CPU. */
-async function run(fakes: { llm: FakeLlm; telegram: FakeTelegram }, streaming: boolean) {
+/**
+ * Runs `turns` turns in one chat; per turn, the lag from first token to first visible text, Kazma's CPU,
+ * and how long the model's answer took from the request's arrival to its last byte. `wholeAfterMs`: sent
+ * whole, the model answers this long after the request arrived; undefined, it streams.
+ */
+async function run(fakes: { llm: FakeLlm; telegram: FakeTelegram }, wholeAfterMs?: number) {
+  const streaming = wholeAfterMs === undefined;
   const { llm, telegram } = fakes;
   const { dir, path } = writeConfig(`
 http: { port: 0 }
@@ -62,6 +73,7 @@ streaming: { enabled: ${streaming}, start_after: 0ms, telegram: { edit_interval:
   });
   const lags: number[] = [];
   const cpuMs: number[] = [];
+  const answerMs: number[] = [];
   try {
     await kazma.waitForLog((line) => line.msg === 'telegram started');
     const pid = kazma.child.pid!;
@@ -70,8 +82,8 @@ streaming: { enabled: ${streaming}, start_after: 0ms, telegram: { edit_interval:
       const shows = () => [...telegram.calls.of('sendMessageDraft'), ...telegram.calls.of('sendMessage')];
       const before = new Set(telegram.calls.all);
       llm.script({ text: answer, pacing });
-      // Sent whole, the model takes as long as it takes to write the stream: the same turn, minus streaming.
-      if (!streaming) llm.hangNext(1, Number(values.words) * pacing.delayMs);
+      // Sent whole, the model takes as long as the streams took: the same turn, minus streaming.
+      if (!streaming) llm.hangNext(1, wholeAfterMs);
       const cpu = cpuOf(pid);
       telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: `question ${i}` });
       await eventually(
@@ -83,8 +95,10 @@ streaming: { enabled: ${streaming}, start_after: 0ms, telegram: { edit_interval:
       // The outbox records the delivery after the platform took it: part of the turn's work.
       await new Promise((resolve) => setTimeout(resolve, Number(values['settle-ms'])));
       cpuMs.push(cpuOf(pid) - cpu);
+      const attempt = llm.attempts.at(-1)!;
+      answerMs.push(attempt.endedAt! - attempt.at);
       // Sent whole, the model is asked without a stream: no first token to measure from.
-      const firstWords = llm.attempts.at(-1)!.chunksAt?.[1];
+      const firstWords = attempt.chunksAt?.[1];
       const shown = Math.min(
         ...shows()
           .filter((call) => call.ok && !before.has(call))
@@ -96,7 +110,7 @@ streaming: { enabled: ${streaming}, start_after: 0ms, telegram: { edit_interval:
     kazma.kill('SIGKILL');
     await kazma.exited;
   }
-  return { lags, cpuMs };
+  return { lags, cpuMs, answerMs };
 }
 
 const percentile = (values: number[], p: number) => {
@@ -109,9 +123,12 @@ const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / value
 execFileSync(process.execPath, [join(REPO_ROOT, 'bin/build.js'), '--if-stale'], { stdio: 'inherit' });
 const fakes = { llm: await startFakeLlm(), telegram: await startFakeTelegram() };
 try {
-  const whole = await run(fakes, false);
-  const live = await run(fakes, true);
-  console.log(`answer: ${values.words} words, ${values['word-ms']} ms apart; ${turns} turns each`);
+  const live = await run(fakes);
+  const whole = await run(fakes, mean(live.answerMs));
+  console.log(
+    `answer: ${values.words} words, ${values['word-ms']} ms apart; ${turns} turns each; ` +
+      `the model's answer took ${mean(live.answerMs).toFixed(0)} ms streamed, ${mean(whole.answerMs).toFixed(0)} ms whole`,
+  );
   console.log(
     `first visible text - first token: p50 ${percentile(live.lags, 50).toFixed(0)} ms, ` +
       `p95 ${percentile(live.lags, 95).toFixed(0)} ms (target p95 <= 300 ms)`,
