@@ -114,6 +114,16 @@ it('one chat, two processes: each message answered once, in order, never two tur
       const text = `message ${sent.length + 1}`;
       sent.push(text);
       await post(ports[(burst + i) % 2]!, text);
+      // The burst's first message is the turn of the process it was posted to: the model has it before the
+      // next is posted to the other process, which would otherwise, on a busy machine, take the chat first
+      // (any process may take a chat's next event) and leave the first process no turn to run.
+      if (i === 0)
+        await eventually(
+          () => model.calls().map((c) => c.text),
+          (texts) => texts.includes(text) || undefined,
+          `the model asked about "${text}"`,
+          wait,
+        );
     }
     await eventually(replies, (r) => r.length >= sent.length || undefined, `${sent.length} replies`, wait);
     // Quiet between bursts (no turn running, no chat held), so the next burst may go to either process.
