@@ -225,8 +225,10 @@ describe('GET /metrics', () => {
 
 // One sample line: a metric name, optional {label="value",…}, a value (a float, NaN or ±Inf), an optional
 // timestamp. Escapes in a value are \\, \" and \n only.
+// NaN in any case: prom-client writes `Nan` (an event-loop lag with no sample yet), which Prometheus reads as
+// Go's ParseFloat does, case-insensitively.
 const SAMPLE =
-  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*",?)*)\})? (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|NaN|Inf)|[+-]Inf)(?: -?\d+)?$/;
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*",?)*)\})? (-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|[Nn]a[Nn]|Inf)|[+-]Inf)(?: -?\d+)?$/;
 const COMMENT =
   /^# (?:HELP [a-zA-Z_:][a-zA-Z0-9_:]* .*|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (?:counter|gauge|histogram|summary|untyped))$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
