@@ -35,7 +35,7 @@ export class LiveReply {
   readonly #began = performance.now();
   readonly #drafts: Draft[] = [];
   #current: Draft | undefined;
-  #shownAt = 0;
+  #shownAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   /** The edit under way (one at a time: a slow one, a 429 waited out, delays the next, never reorders). */
   #edits: Promise<void> = Promise.resolve();
@@ -55,6 +55,11 @@ export class LiveReply {
     if (current && (current.text === '' || current.failed))
       Object.assign(current, { call, text: '', failed: false, ended: false });
     else this.#current = this.#push(call);
+  }
+
+  /** Its words are shown at most once an edit interval: told more often, they wait for the next edit. */
+  get readEveryMs(): number {
+    return this.#o.editIntervalMs;
   }
 
   /** Words the model wrote in `call`. */

@@ -6,6 +6,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Told a model call's words: `call` names one HTTP request (a retry is another call). */
 export interface AnswerWords {
+  /**
+   * How often, at most, words are worth telling: they are shown no more often (a platform's edit interval).
+   * A streamed answer is read in batches this far apart (streamed-answer.ts); none, as each piece comes.
+   */
+  readonly readEveryMs?: number;
   begin(call: string): void;
   write(call: string, words: string): void;
   failed(call: string): void;

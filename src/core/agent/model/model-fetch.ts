@@ -13,8 +13,16 @@ import { Agent, interceptors, request, Response as UndiciResponse } from 'undici
 import { answerWords } from './answer-words.ts';
 import { readStreamedAnswer, streamedRequestBody } from './streamed-answer.ts';
 
-/** One pool of kept-alive connections per model server, for every model client of the process. */
-const dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: 5 }));
+/**
+ * One pool of kept-alive connections per model server, for every model client of the process. Its sockets
+ * buffer nothing ahead of their reader (highWaterMark 0): a streamed answer read in batches
+ * (streamed-answer.ts) leaves the bytes that came meanwhile in the kernel instead of waking the process to
+ * take each in. (A whole answer is read as it comes, so it loses nothing by it.)
+ */
+// (undici hands `connect`'s options on to net.connect / tls.connect; its type names only its own.)
+const dispatcher = new Agent({ connect: { highWaterMark: 0 } as Agent.Options['connect'] }).compose(
+  interceptors.redirect({ maxRedirections: 5 }),
+);
 
 /** Decoders for the content codings a server may still send (undici's own decoder is experimental and warns). */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -50,6 +58,8 @@ export const modelFetch: typeof fetch = async (input, init) => {
     body: streamed || (init?.body as string | null | undefined),
     signal: init?.signal ?? undefined,
     dispatcher,
+    // A streamed answer's body holds no bytes ahead of its reader: read in batches, the rest waits (above).
+    ...(streamed && { highWaterMark: 0 }),
   });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {

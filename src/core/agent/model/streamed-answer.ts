@@ -83,10 +83,11 @@ export async function readStreamedAnswer(
   });
   const decoder = new TextDecoder();
   try {
-    for await (const bytes of content) {
-      parser.feed(decoder.decode(bytes as Buffer, { stream: true }));
+    await readInBatches(content, Math.min(words.readEveryMs ?? 0, READ_EVERY_MAX_MS), (bytes) => {
+      parser.feed(decoder.decode(bytes, { stream: true }));
       if (error) throw error;
-    }
+      return answer.begun;
+    });
     parser.feed(decoder.decode());
     if (error) throw error;
   } catch (failure) {
@@ -99,6 +100,56 @@ export async function readStreamedAnswer(
   return Buffer.from(JSON.stringify(answer.whole()));
 }
 
+/**
+ * The longest a streamed answer's bytes wait to be read. Each read after a pause wakes the process, and a
+ * wake-up costs far more than the few events it reads (bench/streaming.ts: about 0.4 CPU-ms an event read
+ * as it came, a streamed turn 1.4× the CPU of the same answer sent whole; see docs/performance.md). Its
+ * words are shown at most once an edit interval anyway (AnswerWords.readEveryMs); this bounds how late
+ * the answer's end is read, which the final message waits for.
+ */
+const READ_EVERY_MAX_MS = 250;
+
+/**
+ * Reads `content` to its end, handing each piece to `take`. Until `take` says the answer began (its first
+ * words, or a tool call), each piece is read as it comes: nothing holds the first words back. After, a
+ * piece is read at once after a quiet spell, else with whatever else came, `everyMs` after the last read.
+ * For the bytes to wait in the kernel rather than wake the process to be buffered, `content` holds none
+ * ahead (a highWaterMark of 0, down to the socket: model-fetch.ts). Rejects with the stream's error, or
+ * `take`'s.
+ */
+function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let lastRead = Number.NEGATIVE_INFINITY;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (failure?: unknown) => {
+      clearTimeout(timer);
+      content.off('readable', readable);
+      if (failure === undefined) resolve();
+      else reject(failure);
+    };
+    const read = () => {
+      timer = undefined;
+      let begun = false;
+      try {
+        for (let bytes = content.read() as Buffer | null; bytes !== null; bytes = content.read() as Buffer | null)
+          begun = take(bytes);
+      } catch (failure) {
+        settle(failure);
+      }
+      if (begun) lastRead = performance.now();
+    };
+    const readable = () => {
+      if (timer) return;
+      const wait = lastRead + everyMs - performance.now();
+      if (wait <= 0) read();
+      else timer = setTimeout(read, wait);
+    };
+    content.on('readable', readable);
+    content.once('end', () => settle());
+    content.once('error', (failure) => settle(failure));
+  });
+}
+
 /** A chat completion put together from its chunks. */
 class StreamedAnswer {
   #head: Pick<CompletionChunk, 'id' | 'model' | 'created' | 'system_fingerprint'> = {};
@@ -107,6 +158,11 @@ class StreamedAnswer {
   #refusal = '';
   #finish: string | null = null;
   readonly #calls: ToolCall[] = [];
+
+  /** Whether the answer has begun: words, a refusal or a tool call. */
+  get begun(): boolean {
+    return this.#content !== '' || this.#refusal !== '' || this.#calls.length > 0;
+  }
 
   /** Takes one chunk in; returns the answer's text it adds. */
   add(chunk: CompletionChunk): string {
