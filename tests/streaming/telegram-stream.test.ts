@@ -3,6 +3,8 @@
 // edited at most once per `streaming.telegram.edit_interval`, and the one message ends as the whole
 // answer. In a private chat: draft previews (sendMessageDraft), then the answer sent once.
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { outbox } from '../../src/core/db/index.ts';
+import type { MessageRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
@@ -75,6 +77,8 @@ it('in a private chat, shows draft previews as the model writes, then sends the 
   expect(new Set(previews.map((c) => c.body.draft_id)).size).toBe(1);
   expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual([ANSWER.replaceAll('**', '')]);
   expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
+  // A preview is no message: nothing to find after a crash, so no record of it was reserved, even for a moment.
+  expect(await draftRows(h)).toEqual([]);
 });
 
 it('where the server refuses draft previews, a private chat gets a message sent then edited', async () => {
@@ -88,6 +92,35 @@ it('where the server refuses draft previews, a private chat gets a message sent 
   expect(rest).toEqual([]);
   expect(message!.text).toBe(ANSWER.replaceAll('**', ''));
   expect(message!.history.length).toBeGreaterThan(0);
+  // The draft asked as a preview had no record reserved, so it was not posted in its place: the message was
+  // posted by a later draft, under a key reserved first (its row is the reserved one, ended by the answer).
+  const rows = await draftRows(h);
+  expect(rows).toHaveLength(1);
+  const ref = rows[0]!.messageRef as MessageRef | null;
+  expect(rows[0]!.id).toBe(`draft_${ref?.draft}`);
+  expect(ref?.id).toBeDefined();
+});
+
+it('previews refused after some were shown: the message taking over is posted under a reserved key', async () => {
+  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '200ms' } } });
+  llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
+  h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
+  const fake = h.fake;
+  await eventually(
+    () => fake.calls.of('sendMessageDraft').filter((c) => c.ok),
+    (previews) => previews.length > 0,
+    'a first preview',
+  );
+  fake.failNext('sendMessageDraft', { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request' } });
+  await h.settled();
+  const [message, ...rest] = fake.messages(MAYA.id);
+  expect(rest).toEqual([]);
+  expect(message!.text).toBe(ANSWER.replaceAll('**', ''));
+  // The refused preview was not posted as a message with no record behind it: the next draft was, reserved.
+  const rows = await draftRows(h);
+  expect(rows).toHaveLength(1);
+  const ref = rows[0]!.messageRef as MessageRef | null;
+  expect(rows[0]!.id).toBe(`draft_${ref?.draft}`);
 });
 
 it('a quick answer (within streaming.start_after) arrives as one message with no edits', async () => {
@@ -110,3 +143,8 @@ it('streaming.enabled: false sends the answer whole, even from a slow model', as
   expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
   expect(llm.requests.at(-1)?.stream).not.toBe(true);
 });
+
+/** The records of the drafts streamed answers were shown in (core/outbox DraftRecords). */
+async function draftRows(harness: Harness) {
+  return (await harness.database.db.select().from(outbox)).filter((row) => row.ownerKind === 'draft');
+}

@@ -80,13 +80,17 @@ export class TelegramSurface implements Surface {
    * 9.3 sendMessageDraft: no message, no edits to rate-limit) of the part being written; elsewhere, or once
    * the server refused previews, messages posted, then edited, one per part (showInParts).
    */
-  async showDraft(chat: ChatRef, { text }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
+  /** A private chat's draft is a preview until the server refuses one. */
+  previews(chat: ChatRef): boolean {
+    return this.#previews && isPrivate(targetOf(chat));
+  }
+
+  async showDraft(chat: ChatRef, { text, key }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     this.#o.typing.stop(chat);
     const chunks = telegramChunks(text);
     const target = targetOf(chat);
     const [shown] = draft ?? [];
-    const preview = shown ? isPreview(shown) : this.#previews && isPrivate(target);
-    if (preview) {
+    if (shown ? isPreview(shown) && this.#previews : this.previews(chat)) {
       const id = shown ? Number(shown.id.slice(PREVIEW.length)) : randomInt(1, 2 ** 31 - 1);
       try {
         await this.#o.api.sendMessageDraft(Number(target.chatId), id, chunks.at(-1)!, { parse_mode: 'HTML' });
@@ -94,6 +98,9 @@ export class TelegramSurface implements Surface {
       } catch (error) {
         this.#previews = false;
         this.#o.logger?.warn({ err: error }, 'Telegram refused sendMessageDraft; drafts are messages, edited');
+        // Asked as a preview, it has no record reserved: posted now, a crash could leave it with nothing to find
+        // it by. The next draft is posted, under a key reserved first (Surface.previews).
+        if (key === undefined) throw error;
       }
     }
     const post = async (html: string) => messageRefOf(chat, await this.#sendHtml(target, html));

@@ -32,7 +32,7 @@ export interface LiveRepliesOptions {
   streaming: Streaming;
   /** Configured secret values, masked in progress lines. */
   secrets?: readonly string[];
-  surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft' | 'send'>;
+  surfaces: Pick<SurfaceRegistry, 'canDraft' | 'showDraft' | 'previews' | 'send'>;
   /** Absent: drafts are not recorded, and a crash leaves them as they were. */
   drafts?: DraftLedger;
   logger?: Logger;

@@ -6,9 +6,10 @@ import type { Actor, ChatRef, MessageRef, PartialAnswer } from '../surface/index
 /** The line under a failed model's words when a fallback model takes over (its answer follows, in a new message). */
 export const fallbackTakesOver = (model: string) => `⚠️ The model stopped mid-answer; fallback ${model} answers below.`;
 
-/** Where drafts are shown (SurfaceRegistry.showDraft). */
+/** Where drafts are shown (SurfaceRegistry.showDraft), and whether a new one is a preview (.previews). */
 export interface DraftShower {
   showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
+  previews(chat: ChatRef): boolean;
 }
 
 /** Options for {@link LiveReply}. */

@@ -211,19 +211,22 @@ export class LiveReply {
     this.#showing = true;
     this.#edits = (async () => {
       try {
-        if (!draft.refs) await this.#reserve(draft);
+        // Until a message shows it (none yet, or only a preview), this show may post one: its record is reserved
+        // first, unless the surface shows it as a preview, which needs none (Surface.previews).
+        const posting = !draft.refs || draft.refs.every((ref) => ref.preview);
+        if (posting && !this.#o.surfaces.previews(this.#o.chat)) await this.#reserve(draft);
         const partial: PartialAnswer = {
           text,
           written,
           ...(this.#o.recipient && { recipient: this.#o.recipient }),
-          ...(!draft.refs && draft.reserved && { key: draft.reserved.delivery }),
+          ...(posting && draft.reserved && { key: draft.reserved.delivery }),
         };
         const shown = await this.#o.surfaces.showDraft(this.#o.chat, partial, draft.refs);
         // A preview is no message: nothing to find after a crash, so its reservation goes.
-        if (!draft.refs && draft.reserved && shown[0]?.preview) await this.#release(draft);
+        if (posting && draft.reserved && shown[0]?.preview) await this.#release(draft);
         // The first message of a reserved draft is known by its key (its record is the reserved one).
         const refs = shown.map((ref, i) =>
-          i === 0 && !draft.refs && draft.reserved && !ref.preview ? { ...ref, draft: draft.reserved.key } : ref,
+          i === 0 && posting && draft.reserved && !ref.preview ? { ...ref, draft: draft.reserved.key } : ref,
         );
         for (const ref of refs) if (!ref.preview && !draft.refs?.some((r) => r.id === ref.id)) await this.#record(ref);
         draft.refs = refs;

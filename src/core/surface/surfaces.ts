@@ -70,6 +70,11 @@ export class SurfaceRegistry {
     return this.has(chat) && this.for(chat).showDraft !== undefined;
   }
 
+  /** True when a new draft in `chat` is a preview, no message ({@link Surface.previews}). */
+  previews(chat: ChatRef): boolean {
+    return this.has(chat) && this.for(chat).previews?.(chat) === true;
+  }
+
   async showDraft(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     const surface = this.for(chat);
     if (!surface.showDraft) throw new RangeError(`the ${surface.platform} surface shows no drafts`);

@@ -219,6 +219,13 @@ export interface Surface {
    * shows "typing…" until the answer lands.
    */
   showDraft?(chat: ChatRef, partial: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]>;
+  /**
+   * True when a new draft in `chat` is shown as a preview, no message behind it (MessageRef.preview): it
+   * needs no record reserved (PartialAnswer.key). Such a draft refused as a preview is not posted as a
+   * message in its place: showDraft rejects, and the next draft, no longer a preview, is posted under a
+   * reserved key. Absent: never.
+   */
+  previews?(chat: ChatRef): boolean;
   /** Shows "typing…" where the platform has it; a no-op elsewhere. */
   typing(chat: ChatRef): Promise<void>;
   /**
