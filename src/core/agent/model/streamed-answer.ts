@@ -112,7 +112,9 @@ const READ_EVERY_MAX_MS = 250;
 /**
  * Reads `content` to its end, handing each piece to `take`. Until `take` says the answer began (its first
  * words, or a tool call), each piece is read as it comes: nothing holds the first words back. After, a
- * piece is read at once after a quiet spell, else with whatever else came, `everyMs` after the last read.
+ * piece is read at once after a quiet spell, else with whatever else came, an interval after the last read:
+ * `everyMs`, or twice as long as the answer has been coming if that is shorter — an answer that comes in a
+ * burst (a fast model, a short answer) is read as fast as it comes, not held `everyMs` at its end.
  * For the bytes to wait in the kernel rather than wake the process to be buffered, `content` holds none
  * ahead (a highWaterMark of 0, down to the socket: model-fetch.ts). Rejects with the stream's error, or
  * `take`'s.
@@ -120,6 +122,7 @@ const READ_EVERY_MAX_MS = 250;
 function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer) => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     let lastRead = Number.NEGATIVE_INFINITY;
+    let begunAt: number | undefined;
     let timer: NodeJS.Timeout | undefined;
     const settle = (failure?: unknown) => {
       clearTimeout(timer);
@@ -136,11 +139,16 @@ function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer)
       } catch (failure) {
         settle(failure);
       }
-      if (begun) lastRead = performance.now();
+      if (begun) {
+        lastRead = performance.now();
+        begunAt ??= lastRead;
+      }
     };
     const readable = () => {
       if (timer) return;
-      const wait = lastRead + everyMs - performance.now();
+      const now = performance.now();
+      const interval = begunAt === undefined ? 0 : Math.min(everyMs, 2 * (now - begunAt));
+      const wait = lastRead + interval - now;
       if (wait <= 0) read();
       else timer = setTimeout(read, wait);
     };
