@@ -75,16 +75,16 @@ export class TelegramSurface implements Surface {
     );
   }
 
-  /**
-   * The answer so far, split at 4096 as {@link send} splits it. In a private chat, a draft preview (Bot API
-   * 9.3 sendMessageDraft: no message, no edits to rate-limit) of the part being written; elsewhere, or once
-   * the server refused previews, messages posted, then edited, one per part (showInParts).
-   */
   /** A private chat's draft is a preview until the server refuses one. */
   previews(chat: ChatRef): boolean {
     return this.#previews && isPrivate(targetOf(chat));
   }
 
+  /**
+   * The answer so far, split at 4096 as {@link send} splits it. In a private chat, a draft preview (Bot API
+   * 9.3 sendMessageDraft: no message, no edits to rate-limit) of the part being written; elsewhere, or once
+   * the server refused previews, messages posted, then edited, one per part (showInParts).
+   */
   async showDraft(chat: ChatRef, { text, key }: PartialAnswer, draft?: readonly MessageRef[]): Promise<MessageRef[]> {
     this.#o.typing.stop(chat);
     const chunks = telegramChunks(text);
