@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedPgliteDataDir } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../helpers/kazma-process.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { startPrivateRedis } from '../helpers/private-redis.ts';
 
 const running: KazmaProcess[] = [];
 afterEach(() => {
@@ -59,28 +57,14 @@ describe('kazma start on embedded defaults', () => {
   });
 
   it('answers /readyz 503 naming redis when Redis stops, and 200 again when it is back', async () => {
-    const redisPort = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'kazma-redis-'));
-    const startRedis = () =>
-      spawn(
-        'redis-server',
-        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-        { stdio: 'ignore' },
-      );
-    let redis = startRedis();
+    const redis = await startPrivateRedis();
     try {
-      await eventually(
-        () => tcpAnswers(redisPort),
-        (up) => up,
-        `redis-server answering on port ${redisPort}`,
-        { timeoutMs: 10_000, intervalMs: 100 },
-      );
-      const { dir: configDir, path } = writeConfig(
-        `http: { port: 0 }\nredis: { url: "redis://127.0.0.1:${redisPort}" }\n`,
-      );
+      const { dir: configDir, path } = writeConfig(`http: { port: 0 }\nredis: { url: "${redis.url}" }\n`);
       await seedPgliteDataDir(join(configDir, 'kazma-data'));
       const kazma = startKazma(path);
       const port = await kazma.port();
+      // The start over (its recovery writes to Redis), so what follows is an outage, not a slow start.
+      await kazma.waitForLog((l) => l.msg === 'kazma started');
       await eventually(
         () => readyStatus(port),
         (status) => status === 200,
@@ -88,35 +72,34 @@ describe('kazma start on embedded defaults', () => {
         { timeoutMs: 30_000, intervalMs: 100 },
       );
 
-      redis.kill('SIGKILL');
-      await new Promise((r) => redis.once('exit', r));
+      await redis.kill();
       const down = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(10_000) });
       expect(down.status).toBe(503);
       const body = (await down.json()) as { down: string[]; message: string };
       expect(body.down).toEqual(['redis']);
       // In plain words, with the address.
-      expect(body.message).toBe(`redis unreachable at redis://127.0.0.1:${redisPort}`);
+      expect(body.message).toBe(`redis unreachable at ${redis.url}`);
       // The log says it once, with the address and what waits — not once per reconnect attempt and worker.
       await new Promise((r) => setTimeout(r, 4_000));
       const said = () => kazma.logs().filter((l) => /redis/i.test(JSON.stringify(l)) && l.msg !== 'redis ready');
       expect(said().map((l) => l.msg)).toEqual([
-        `redis unreachable at redis://127.0.0.1:${redisPort}; card and reply deliveries, sweeps, background tasks and reminders wait (nothing is lost: they are in the database) until it is back`,
+        `redis unreachable at ${redis.url}; card and reply deliveries, sweeps, background tasks and reminders wait (nothing is lost: they are in the database) until it is back`,
       ]);
       expect(kazma.logs().filter((l) => l.msg === 'job worker error')).toEqual([]);
 
-      redis = startRedis();
+      await redis.start();
       await eventually(
         () => readyStatus(port),
         (status) => status === 200,
         '/readyz answering 200 once Redis is back',
         { timeoutMs: 30_000, intervalMs: 100 },
       );
-      await kazma.waitForLog((l) => l.msg === `redis is back at redis://127.0.0.1:${redisPort}`, 15_000);
+      await kazma.waitForLog((l) => l.msg === `redis is back at ${redis.url}`, 15_000);
       expect(said()).toHaveLength(2);
       kazma.kill('SIGTERM');
       expect((await kazma.exited).code).toBe(0);
     } finally {
-      redis.kill('SIGKILL');
+      await redis.kill();
     }
   });
 
@@ -131,16 +114,6 @@ describe('kazma start on embedded defaults', () => {
     );
   });
 });
-
-async function tcpAnswers(port: number): Promise<boolean> {
-  const { Socket } = await import('node:net');
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.connect(port, '127.0.0.1');
-  });
-}
 
 /** /readyz's status code, or why it gave none (a failed request is one more reason to keep waiting). */
 async function readyStatus(port: number): Promise<number | string> {
