@@ -39,6 +39,7 @@ export const PROCESS_TESTS = [
   'tests/foundation/storage-failures.test.ts',
   'tests/foundation/redis-outage.test.ts',
   'tests/foundation/start.test.ts',
+  'tests/foundation/signal-during-start.test.ts',
   'tests/foundation/unexpected-failure.test.ts',
   'tests/foundation/workspace-overlap.test.ts',
   'tests/mcp/cli.test.ts',

@@ -54,6 +54,14 @@ export interface RunChatOptions {
 export async function runChat(options: RunChatOptions): Promise<number> {
   const surface = new ConsoleSurface({ output: options.output, interactive: options.interactive });
   const beside = besideOwner(options.loaded, options.logger);
+  // Listening before the start: a SIGTERM during it ends the session before it begins, and Kazma stops
+  // gracefully once started, instead of Node's default of ending the process mid-start.
+  let signalled = false;
+  const onSignal = () => {
+    signalled = true;
+    options.input.destroy(); // ends the session like end of input
+  };
+  process.once('SIGTERM', onSignal);
   // Attached before start-up recovery, so a turn healed at start answers here.
   const kazma = await startKazma({
     loaded: beside ?? options.loaded,
@@ -63,8 +71,11 @@ export async function runChat(options: RunChatOptions): Promise<number> {
     logger: options.logger,
     surfaces: [surface],
     ...(options.tools && { tools: options.tools }),
+  }).catch((error: unknown) => {
+    process.off('SIGTERM', onSignal);
+    throw error;
   });
-  if (options.interactive) surface.print(await banner(kazma));
+  if (options.interactive && !signalled) surface.print(await banner(kazma));
   const session = new ConsoleSession({
     pipeline: kazma.core.pipeline,
     surface,
@@ -74,10 +85,8 @@ export async function runChat(options: RunChatOptions): Promise<number> {
     interactive: options.interactive,
     idle: () => kazma.core.idle(),
   });
-  const onSignal = () => options.input.destroy(); // ends the session like end of input
-  process.once('SIGTERM', onSignal);
   try {
-    await session.run();
+    if (!signalled) await session.run();
   } finally {
     process.off('SIGTERM', onSignal);
     await kazma.stop();
