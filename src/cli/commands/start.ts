@@ -10,7 +10,8 @@ export const start: Subcommand = {
 Runs Kazma with the configuration in FILE (default: $KAZMA_CONFIG or ./kazma.yaml; none = defaults).
 With no database.url it uses the embedded PGlite under data_dir; with no redis.url it uses
 127.0.0.1:6379 or starts a private redis-server. SIGTERM/SIGINT stop it gracefully (exit 0); one during
-the start stops it once the start is over (a second one ends it at once). An error nothing caught (a bug) is logged at fatal, then Kazma stops the same way and exits 1.`,
+the start stops it once the start is over (a second one ends it at once). An error nothing caught (a
+bug) is logged at fatal, then Kazma stops the same way and exits 1.`,
   run: (args) => runUntilSignal(args, 'all'),
 };
 
