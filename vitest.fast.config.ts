@@ -13,6 +13,7 @@ export const PROCESS_TESTS = [
   'tests/console/commands-while-running.test.ts',
   'tests/console/prompt-redraw.test.ts',
   'tests/adapters/http/ui-process.test.ts',
+  'tests/adapters/http/metrics-idle.test.ts',
   'tests/agent/checkpointer/restart.test.ts',
   'tests/agent/restart.test.ts',
   'tests/approvals/kill-between-claim-and-resume.test.ts',

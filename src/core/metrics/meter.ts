@@ -25,6 +25,14 @@ const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120];
 const DECISION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14400];
 
 /**
+ * How often the event-loop lag monitor (nodejs_eventloop_lag_*) samples. prom-client's default, 10 ms,
+ * wakes an idle process 100 times a second (~3.5 CPU-ms a second here, most of what an idle Kazma
+ * costs: bench/footprint.ts); at 100 ms a block of the loop is still caught whenever a sample falls due
+ * in it, and any block of 100 ms or more always.
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
+/**
  * Kazma's own Prometheus figures, shown with the process's. One per assembled Kazma (assembleKazma builds it),
  * so two in-process Kazmas in a test never share counters. Labels are closed sets — platform, outcome,
  * provider, status class, tool name (only tools registered) — never a chat or a person, so the number of
@@ -58,7 +66,7 @@ export class Meter {
     // prom-client's own registry, however many Kazmas a process assembles (a test worker assembles
     // hundreds). Each collection keeps an event-loop monitor running that nothing can stop.
     if (!processRegistry.getSingleMetric('process_resident_memory_bytes'))
-      collectDefaultMetrics({ register: processRegistry });
+      collectDefaultMetrics({ register: processRegistry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     this.#drives = new Counter({
       name: 'kazma_turns_total',
       help: 'Graph drives (a message, or a resume after a decision), by platform and how they ended.',
