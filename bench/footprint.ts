@@ -3,6 +3,9 @@
 // (database), as compiled JavaScript (dist/) and through tsx. Per run it prints:
 //   start → /readyz   spawn to the first /readyz 200 (database and Redis answer; HTTP listens)
 //   start → started   spawn to the "kazma started" log line (every adapter connected, recovery done)
+//   idle CPU, wake-ups  on-CPU ms and times put on a CPU, per second, all threads, over the last 2 s of
+//                     --settle: what an idle process costs (its timers and sockets waking it). Right
+//                     after a start its own work lingers (JIT, GC): --settle 30000 reads it past that
 //   RSS settled       RSS after the process sat idle for --settle ms
 //   RSS after GC      RSS after two full GCs (the child runs with --expose-gc; a probe preloaded with
 //                     --import collects and reports on SIGUSR2), the figure an idle process can keep

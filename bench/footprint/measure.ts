@@ -1,7 +1,8 @@
-// One measured start of a child process: spawn → /readyz 200, spawn → the "kazma started" log line, RSS
-// once idle, and RSS after full GCs reported by a probe preloaded into the child.
+// One measured start of a child process: spawn → /readyz 200, spawn → the "kazma started" log line, what
+// it costs idle (CPU and wake-ups over the end of the settle time), RSS once idle, and RSS after full GCs
+// reported by a probe preloaded into the child.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What one start measured; times in ms, memory in MB. */
@@ -13,7 +14,14 @@ export interface Sample {
   heapUsedMb: number;
   /** Memory outside the JS heap that V8 knows of: PGlite's WASM memory and other ArrayBuffers. */
   externalMb: number;
+  /** On-CPU ms a second, all threads, sitting idle (the last IDLE_WINDOW_MS of the settle time). */
+  idleCpuMsPerS: number;
+  /** Times a second its threads were put on a CPU, sitting idle: the timers and sockets that wake it. */
+  idleWakesPerS: number;
 }
+
+/** The end of the settle time over which the idle figures are read (the start's own work is over by then). */
+const IDLE_WINDOW_MS = 2_000;
 
 export interface StartCommand {
   /** Arguments to node (the entry and its arguments). */
@@ -69,7 +77,11 @@ export async function measureStart({
     const startedMs = await until('"kazma started"', () =>
       /"msg":"kazma started"/.test(stdout) ? performance.now() - startedAt : undefined,
     );
-    await sleep(settleMs);
+    const idleMs = Math.min(IDLE_WINDOW_MS, settleMs / 2);
+    await sleep(settleMs - idleMs);
+    const idleFrom = schedOf(child.pid!);
+    await sleep(idleMs);
+    const idleTo = schedOf(child.pid!);
     const rssSettledMb = rssOf(child.pid!) / MB;
     child.kill('SIGUSR2');
     const usage = await until("the probe's report", () => {
@@ -83,6 +95,8 @@ export async function measureStart({
       rssGcMb: usage.rss / MB,
       heapUsedMb: usage.heapUsed / MB,
       externalMb: usage.external / MB,
+      idleCpuMsPerS: (idleTo.cpuMs - idleFrom.cpuMs) / (idleMs / 1000),
+      idleWakesPerS: (idleTo.runs - idleFrom.runs) / (idleMs / 1000),
     };
   } finally {
     child.kill('SIGTERM');
@@ -105,4 +119,23 @@ function rssOf(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   if (!kb) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(kb) * 1024;
+}
+
+/**
+ * On-CPU ms and times put on a CPU so far, summed over every thread of process `pid` (the first and third
+ * fields of each thread's schedstat: exact, where /proc/<pid>/stat counts 10 ms clock ticks).
+ */
+function schedOf(pid: number): { cpuMs: number; runs: number } {
+  let ns = 0;
+  let runs = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+      ns += Number(fields[0]);
+      runs += Number(fields[2]);
+    } catch {
+      // The thread ended as it was read.
+    }
+  }
+  return { cpuMs: ns / 1e6, runs };
 }

@@ -26,6 +26,8 @@ export function printTable(rows: Row[]): void {
     'RSS after GC MB',
     'heap MB',
     'external MB',
+    'idle CPU ms/s',
+    'idle wake-ups/s',
     'range start→started',
   ];
   const body = rows.map((row) => [
@@ -38,6 +40,8 @@ export function printTable(rows: Row[]): void {
     medianOf(row, 'rssGcMb').toFixed(0),
     medianOf(row, 'heapUsedMb').toFixed(0),
     medianOf(row, 'externalMb').toFixed(0),
+    medianOf(row, 'idleCpuMsPerS').toFixed(2),
+    medianOf(row, 'idleWakesPerS').toFixed(0),
     `${Math.min(...row.samples.map((s) => s.startedMs)).toFixed(0)}–${Math.max(...row.samples.map((s) => s.startedMs)).toFixed(0)}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
@@ -56,7 +60,11 @@ export function printTable(rows: Row[]): void {
         `÷ ${name}: start→/readyz ×${ratio(row, other, 'readyMs')}, start→started ×${ratio(row, other, 'startedMs')}, RSS after GC ×${ratio(row, other, 'rssGcMb')}`,
       );
     }
-    if (bare) parts.push(`÷ bare node: RSS after GC ×${ratio(row, bare, 'rssGcMb')}`);
+    if (bare)
+      parts.push(
+        `÷ bare node: RSS after GC ×${ratio(row, bare, 'rssGcMb')}; idle CPU ` +
+          `+${(medianOf(row, 'idleCpuMsPerS') - medianOf(bare, 'idleCpuMsPerS')).toFixed(2)} ms/s over it`,
+      );
     console.log(`  ${row.database} ${row.data}: ${parts.join('; ')}`);
   }
 }
