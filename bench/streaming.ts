@@ -13,7 +13,8 @@
 //    differed by 25 %). Each turn's CPU is read exactly, the on-CPU nanoseconds of every thread of that
 //    process (/proc/<pid>/task/*/schedstat), from the message sent to the answer shown plus a settle time;
 //    the first `--warmup` turns of each are left out (the JIT still compiling). Target ≤ 1.3×. The fakes'
-//    work (a chunk per word, every draft and edit answered) is theirs, not Kazma's.
+//    work (a chunk per word, every draft and edit answered) is theirs, not Kazma's. Beside it, how many
+//    times the threads were put on a CPU per turn: the wake-ups, steadier than CPU on a noisy host.
 //
 //   node --import tsx bench/streaming.ts [--turns 20] [--warmup 3] [--words 60] [--word-ms 30]
 //
@@ -46,20 +47,25 @@ const answer = Array.from({ length: Number(values.words) }, (_, i) => (i % 2 ? '
 const pacing = { words: true, delayMs: Number(values['word-ms']) };
 
 /**
- * On-CPU time of every thread of process `pid` so far, in ms (the first field of each thread's schedstat, in
- * ns: exact, where /proc/<pid>/stat counts 10 ms clock ticks). A thread that ended between two reads takes
- * its time with it; Kazma's threads (libuv's pool, V8's) live as long as it does.
+ * On-CPU time of every thread of process `pid` so far, in ms, and how many times its threads were put on a
+ * CPU (the first and third fields of each thread's schedstat: exact, where /proc/<pid>/stat counts 10 ms
+ * clock ticks). The second counts wake-ups, which a noisy host makes dear: it explains a CPU figure without
+ * being as noisy. A thread that ended between two reads takes its figures with it; Kazma's threads (libuv's
+ * pool, V8's) live as long as it does.
  */
-function cpuOf(pid: number): number {
+function cpuOf(pid: number): { ms: number; runs: number } {
   let ns = 0;
+  let runs = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+      ns += Number(fields[0]);
+      runs += Number(fields[2]);
     } catch {
       // The thread ended as it was read.
     }
   }
-  return ns / 1e6;
+  return { ms: ns / 1e6, runs };
 }
 
 type Fakes = { llm: FakeLlm; telegram: FakeTelegram };
@@ -103,7 +109,9 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   );
   // The outbox records the delivery after the platform took it: part of the turn's work.
   await new Promise((resolve) => setTimeout(resolve, Number(values['settle-ms'])));
-  const cpuMs = cpuOf(pid) - cpu;
+  const after = cpuOf(pid);
+  const cpuMs = after.ms - cpu.ms;
+  const runs = after.runs - cpu.runs;
   const attempt = llm.attempts.at(-1)!;
   // Sent whole, the model is asked without a stream: no first token to measure from.
   const firstWords = attempt.chunksAt?.[1];
@@ -115,6 +123,7 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   );
   return {
     cpuMs,
+    runs,
     answerMs: attempt.endedAt! - attempt.at,
     lag: firstWords === undefined ? undefined : shown - firstWords,
   };
@@ -138,6 +147,8 @@ try {
     whole: [] as number[],
     liveMs: [] as number[],
     wholeMs: [] as number[],
+    liveRuns: [] as number[],
+    wholeRuns: [] as number[],
   };
   const warmup = Number(values.warmup);
   for (let i = 0; i < warmup + turns; i++) {
@@ -149,6 +160,8 @@ try {
     figures.whole.push(sent.cpuMs);
     figures.liveMs.push(streamed.answerMs);
     figures.wholeMs.push(sent.answerMs);
+    figures.liveRuns.push(streamed.runs);
+    figures.wholeRuns.push(sent.runs);
   }
   console.log(
     `answer: ${values.words} words, ${values['word-ms']} ms apart; ${turns} turns each (after ${warmup} left out); ` +
@@ -165,6 +178,10 @@ try {
       `ratio ${(mean(figures.live) / mean(figures.whole)).toFixed(2)} (target <= 1.3); ` +
       `medians ${percentile(figures.live, 50).toFixed(1)} and ${percentile(figures.whole, 50).toFixed(1)} ms, ` +
       `ratio ${(percentile(figures.live, 50) / percentile(figures.whole, 50)).toFixed(2)}`,
+  );
+  console.log(
+    `times on a CPU per turn (wake-ups, every thread), medians: streamed ${percentile(figures.liveRuns, 50)}, ` +
+      `whole ${percentile(figures.wholeRuns, 50)}`,
   );
 } finally {
   for (const { kazma, telegram } of [live, whole]) {

@@ -9,5 +9,8 @@ describe('bench/streaming.ts runs', () => {
     const out = await runBench('bench/streaming.ts', ['--turns', '3', '--words', '12', '--word-ms', '20']);
     expect(out).toMatch(new RegExp(`^first visible text - first token: p50 ${N} ms, p95 ${N} ms`, 'm'));
     expect(out).toMatch(new RegExp(`^CPU per turn: streamed ${N} ms, whole ${N} ms, ratio ${N}`, 'm'));
+    expect(out).toMatch(
+      new RegExp(`^times on a CPU per turn \\(wake-ups, every thread\\), medians: streamed ${N}, whole ${N}$`, 'm'),
+    );
   });
 });
