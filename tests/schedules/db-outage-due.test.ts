@@ -63,7 +63,8 @@ runs: { sweep_interval: 1s }
   const fired = await eventually(
     () => fake.messages(MAYA.id).filter((m) => m.text.startsWith('⏰ Reminder')),
     (shown) => (shown.length > 0 ? shown : undefined),
-    'the reminder, fired once the database is back',
+    // Kazma's log in the failure: what its retries and the restore did is the question a failure asks.
+    () => `the reminder, fired once the database is back; Kazma's log:\n${kazma.stdout.slice(-6_000)}`,
     { timeoutMs: 90_000 },
   );
   expect(fired.map((m) => m.text)).toEqual(['⏰ Reminder: stretch']);
