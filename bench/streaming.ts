@@ -20,7 +20,6 @@
 //
 // tests/bench/ runs it with small sizes to see that it still does; the figures are not checked.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAYA } from '../tests/adapters/telegram/harness.ts';
@@ -30,6 +29,7 @@ import { seedPgliteDataDir } from '../tests/helpers/databases.ts';
 import { eventually } from '../tests/helpers/eventually.ts';
 import { KazmaProcess, writeConfig } from '../tests/helpers/kazma-process.ts';
 import { REPO_ROOT } from '../tests/helpers/repo-root.ts';
+import { threadsOnCpu } from './lib/threads-on-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,28 +45,6 @@ const turns = Number(values.turns);
 // `--words` words, every other one Arabic (a character of several bytes, which a read may split).
 const answer = Array.from({ length: Number(values.words) }, (_, i) => (i % 2 ? 'مرحبا' : `word${i}`)).join(' ');
 const pacing = { words: true, delayMs: Number(values['word-ms']) };
-
-/**
- * On-CPU time of every thread of process `pid` so far, in ms, and how many times its threads were put on a
- * CPU (the first and third fields of each thread's schedstat: exact, where /proc/<pid>/stat counts 10 ms
- * clock ticks). The second counts wake-ups, which a noisy host makes dear: it explains a CPU figure without
- * being as noisy. A thread that ended between two reads takes its figures with it; Kazma's threads (libuv's
- * pool, V8's) live as long as it does.
- */
-function cpuOf(pid: number): { ms: number; runs: number } {
-  let ns = 0;
-  let runs = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
-      ns += Number(fields[0]);
-      runs += Number(fields[2]);
-    } catch {
-      // The thread ended as it was read.
-    }
-  }
-  return { ms: ns / 1e6, runs };
-}
 
 type Fakes = { llm: FakeLlm; telegram: FakeTelegram };
 
@@ -99,7 +77,7 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   llm.script({ text: answer, pacing });
   // Sent whole, the model takes as long as the stream took: the same turn, minus streaming.
   if (wholeAfterMs !== undefined) llm.hangNext(1, wholeAfterMs);
-  const cpu = cpuOf(pid);
+  const cpu = threadsOnCpu(pid);
   telegram.sendUserMessage({ chatId: MAYA.id, from: MAYA, text: `question ${i}` });
   await eventually(
     () => telegram.calls.all.filter((call) => !before.has(call)),
@@ -109,8 +87,8 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   );
   // The outbox records the delivery after the platform took it: part of the turn's work.
   await new Promise((resolve) => setTimeout(resolve, Number(values['settle-ms'])));
-  const after = cpuOf(pid);
-  const cpuMs = after.ms - cpu.ms;
+  const after = threadsOnCpu(pid);
+  const cpuMs = after.cpuMs - cpu.cpuMs;
   const runs = after.runs - cpu.runs;
   const attempt = llm.attempts.at(-1)!;
   // Sent whole, the model is asked without a stream: no first token to measure from.

@@ -2,8 +2,9 @@
 // it costs idle (CPU and wake-ups over the end of the settle time), RSS once idle, and RSS after full GCs
 // reported by a probe preloaded into the child.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { threadsOnCpu } from '../lib/threads-on-cpu.ts';
 
 /** What one start measured; times in ms, memory in MB. */
 export interface Sample {
@@ -79,9 +80,9 @@ export async function measureStart({
     );
     const idleMs = Math.min(IDLE_WINDOW_MS, settleMs / 2);
     await sleep(settleMs - idleMs);
-    const idleFrom = schedOf(child.pid!);
+    const idleFrom = threadsOnCpu(child.pid!);
     await sleep(idleMs);
-    const idleTo = schedOf(child.pid!);
+    const idleTo = threadsOnCpu(child.pid!);
     const rssSettledMb = rssOf(child.pid!) / MB;
     child.kill('SIGUSR2');
     const usage = await until("the probe's report", () => {
@@ -119,23 +120,4 @@ function rssOf(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   if (!kb) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(kb) * 1024;
-}
-
-/**
- * On-CPU ms and times put on a CPU so far, summed over every thread of process `pid` (the first and third
- * fields of each thread's schedstat: exact, where /proc/<pid>/stat counts 10 ms clock ticks).
- */
-function schedOf(pid: number): { cpuMs: number; runs: number } {
-  let ns = 0;
-  let runs = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
-      ns += Number(fields[0]);
-      runs += Number(fields[2]);
-    } catch {
-      // The thread ended as it was read.
-    }
-  }
-  return { cpuMs: ns / 1e6, runs };
 }

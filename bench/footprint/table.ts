@@ -63,10 +63,13 @@ export function printTable(rows: Row[]): void {
     if (bare)
       parts.push(
         `÷ bare node: RSS after GC ×${ratio(row, bare, 'rssGcMb')}; idle CPU ` +
-          `+${(medianOf(row, 'idleCpuMsPerS') - medianOf(bare, 'idleCpuMsPerS')).toFixed(2)} ms/s over it`,
+          `${signed(medianOf(row, 'idleCpuMsPerS') - medianOf(bare, 'idleCpuMsPerS'))} ms/s over it`,
       );
     console.log(`  ${row.database} ${row.data}: ${parts.join('; ')}`);
   }
 }
 
 const ratio = (row: Row, other: Row, key: keyof Sample) => (medianOf(row, key) / medianOf(other, key)).toFixed(2);
+
+/** `+1.25` or `-0.05`: a difference, its sign always shown. */
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;

@@ -11,9 +11,11 @@ describe('bench/footprint.ts and bench/model-call.ts run', () => {
     expect(out).toMatch(new RegExp(`^—\\s+—\\s+bare node http\\s+${N}`, 'm'));
     for (const database of ['pglite', 'postgres']) {
       for (const dataDir of ['fresh', 'existing']) {
-        // start→/readyz, start→started, RSS settled, RSS after GC, heap, external
-        expect(out).toMatch(new RegExp(`^${database}\\s+${dataDir}\\s+compiled\\s+(${N}\\s+){6}`, 'm'));
-        expect(out).toMatch(new RegExp(`^  ${database} ${dataDir}: ÷ bare node: RSS after GC ×${N}`, 'm'));
+        // start→/readyz, start→started, RSS settled, RSS after GC, heap, external, idle CPU, idle wake-ups
+        expect(out).toMatch(new RegExp(`^${database}\\s+${dataDir}\\s+compiled\\s+(${N}\\s+){8}`, 'm'));
+        expect(out).toMatch(
+          new RegExp(`^  ${database} ${dataDir}: ÷ bare node: RSS after GC ×${N}; idle CPU [+-]${N} ms/s over it`, 'm'),
+        );
       }
     }
   });
