@@ -26,7 +26,7 @@ const DECISION_BUCKETS = [5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14400];
 
 /**
  * How often the event-loop lag monitor (nodejs_eventloop_lag_*) samples. prom-client's default, 10 ms,
- * wakes an idle process 100 times a second (~3.5 CPU-ms a second here, most of what an idle Kazma
+ * wakes an idle process 100 times a second (~3.5 CPU-ms a second here, about 40 % of what an idle Kazma
  * costs: bench/footprint.ts); at 100 ms a block of the loop is still caught whenever a sample falls due
  * in it, and any block of 100 ms or more always.
  */
