@@ -6,7 +6,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { outbox } from '../../src/core/db/index.ts';
 import type { MessageRef } from '../../src/core/surface/index.ts';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm-server.ts';
+import { freshDatabase } from '../helpers/databases.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { watchPgliteStatements } from '../helpers/pglite-statements.ts';
 import { MAYA, startHarness, type Harness } from '../adapters/telegram/harness.ts';
 
 const GROUP = -1001000;
@@ -65,7 +67,14 @@ it('in a group, shows the answer as the model writes it, in one message that end
 });
 
 it('in a private chat, shows draft previews as the model writes, then sends the answer once', async () => {
-  h = await startHarness({ modelBaseUrl: llm.baseURL, config: { streaming: { start_after: '200ms' } } });
+  const database = await freshDatabase('pglite');
+  const statements = watchPgliteStatements(database.pglite!, { record: true });
+  h = await startHarness({ modelBaseUrl: llm.baseURL, database, config: { streaming: { start_after: '200ms' } } });
+  const harness = h;
+  // The harness leaves a database it was given open: closed after it.
+  h = { ...harness, close: () => harness.close().then(() => database.dispose()) };
+  await h.settled();
+  statements.take();
   llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_DELAY_MS } });
   h.say({ chatId: MAYA.id, from: MAYA, text: 'how do I check?' });
   await h.settled();
@@ -77,8 +86,10 @@ it('in a private chat, shows draft previews as the model writes, then sends the 
   expect(new Set(previews.map((c) => c.body.draft_id)).size).toBe(1);
   expect(h.fake.messages(MAYA.id).map((m) => m.text)).toEqual([ANSWER.replaceAll('**', '')]);
   expect(h.fake.calls.of('editMessageText')).toHaveLength(0);
-  // A preview is no message: nothing to find after a crash, so no record of it was reserved, even for a moment.
+  // A preview is no message: nothing to find after a crash, so no record of it was reserved, even for a moment,
+  // and none is looked for to end when the answer takes over (a statement a turn for nothing).
   expect(await draftRows(h)).toEqual([]);
+  expect(statements.take().filter((text) => /^update "outbox" .*"owner_kind" = /.test(text))).toEqual([]);
 });
 
 it('where the server refuses draft previews, a private chat gets a message sent then edited', async () => {

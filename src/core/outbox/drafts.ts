@@ -99,6 +99,8 @@ export class DraftRecords {
 
 /** Moves a draft's row out of `sent`; nothing when `ref` was never recorded (a preview, a quick answer). */
 export async function endDraft(db: Db, ref: MessageRef, why: string): Promise<void> {
+  // A preview is never recorded (no message to find after a crash): no statement to look for its row.
+  if (ref.preview) return;
   await endRow(db, draftRowId(ref), why);
 }
 
