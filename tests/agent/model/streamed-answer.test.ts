@@ -1,7 +1,8 @@
 // A streamed answer is read in batches (streamed-answer.ts): each read after a pause wakes the process, so
 // the events that come within an edit interval are read together — and the first words at once, since the
 // answer's first sight is what a person waits for. A batch is what one read hands over: the words of one read
-// are told in one synchronous run, so a word told in a new run begins a new batch (counted exactly, no clock).
+// are told within one turn of the event loop (what its stream held, then what waited in the kernel), so a word
+// told after a setImmediate begins a new batch (counted exactly, no clock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnswerWords, withAnswerWords } from '../../../src/core/agent/model/answer-words.ts';
 import { createChatModel } from '../../../src/core/agent/model/model-factory.ts';
@@ -25,15 +26,19 @@ afterAll(async () => {
 async function stream(readEveryMs?: number) {
   llm.script({ text: ANSWER, pacing: { words: true, delayMs: WORD_MS } });
   const batches: string[] = [];
+  /** `Date.now()` as each batch began. */
+  const readAt: number[] = [];
   let inRun = false;
   const words: AnswerWords = {
     ...(readEveryMs !== undefined && { readEveryMs }),
     begin: () => undefined,
     write: (_call, text) => {
       if (inRun) batches[batches.length - 1] += text;
-      else batches.push(text);
+      else readAt.push(Date.now()) && batches.push(text);
       inRun = true;
-      queueMicrotask(() => (inRun = false));
+      setImmediate(() => {
+        inRun = false;
+      });
     },
     failed: () => undefined,
     ended: () => undefined,
@@ -46,7 +51,7 @@ async function stream(readEveryMs?: number) {
   );
   const whole = await withAnswerWords(words, () => model.invoke('tell me'));
   const attempt = llm.attempts.at(-1)!;
-  return { batches, whole: whole.content, streamMs: attempt.endedAt! - attempt.at };
+  return { batches, readAt, chunksAt: attempt.chunksAt!, whole: whole.content, streamMs: attempt.endedAt! - attempt.at };
 }
 
 describe('a streamed answer read in batches', () => {
@@ -69,5 +74,16 @@ describe('a streamed answer read in batches', () => {
     expect(batches.length).toBeLessThan(PIECES / 2);
     // The first words were not held back behind the role event that came before them, nor for the next ones.
     expect(batches[0]!.split(' ').length).toBeLessThanOrEqual(2);
+  });
+
+  it('a read takes every word the model had written before it, not only those its stream held', async () => {
+    const { batches, readAt, chunksAt } = await stream(250);
+    // chunksAt: the role event, then one event a piece. A piece written well before a read (a loopback
+    // socket's delay is far under the 40 ms between pieces) is told by that read or an earlier one.
+    const pieces = ANSWER.split(/(?<= )/);
+    for (const [b, at] of readAt.entries()) {
+      const written = pieces.filter((_, i) => chunksAt[i + 1]! < at - WORD_MS / 2).join('');
+      expect(batches.slice(0, b + 1).join('')).toContain(written);
+    }
   });
 });

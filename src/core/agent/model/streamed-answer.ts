@@ -116,14 +116,19 @@ const READ_EVERY_MAX_MS = 250;
  * `everyMs`, or twice as long as the answer has been coming if that is shorter — an answer that comes in a
  * burst (a fast model, a short answer) is read as fast as it comes, not held `everyMs` at its end.
  * For the bytes to wait in the kernel rather than wake the process to be buffered, `content` holds none
- * ahead (a highWaterMark of 0, down to the socket: model-fetch.ts). Rejects with the stream's error, or
- * `take`'s.
+ * ahead (a highWaterMark of 0, down to the socket: model-fetch.ts). So a read takes what its stream holds,
+ * and only then starts the socket reading what waits in the kernel, which comes in the same turn of the
+ * event loop: that is part of the read too (taken until setImmediate), not held an interval more — the
+ * answer's words were a read behind, and its end was read one interval late. Rejects with the stream's
+ * error, or `take`'s.
  */
 function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer) => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     let lastRead = Number.NEGATIVE_INFINITY;
     let begunAt: number | undefined;
     let timer: NodeJS.Timeout | undefined;
+    /** A read is under way until the end of this turn of the event loop: what comes meanwhile is in it. */
+    let reading = false;
     const settle = (failure?: unknown) => {
       clearTimeout(timer);
       content.off('readable', readable);
@@ -143,9 +148,16 @@ function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer)
         lastRead = performance.now();
         begunAt ??= lastRead;
       }
+      if (!reading) {
+        reading = true;
+        setImmediate(() => {
+          reading = false;
+        });
+      }
     };
     const readable = () => {
       if (timer) return;
+      if (reading) return read();
       const now = performance.now();
       const interval = begunAt === undefined ? 0 : Math.min(everyMs, 2 * (now - begunAt));
       const wait = lastRead + interval - now;
