@@ -6,29 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
+import { type Draft, nextToShow } from './draft.ts';
 import { fallbackTakesOver, type LiveReplyOptions } from './live-reply-options.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
-
-interface Draft {
-  /** The model call writing it (LangChain's run id); a retry of the call starts over in the same draft. */
-  call: string;
-  text: string;
-  /** The text last shown, and where: a message per part (Surface.showDraft). */
-  shown: string;
-  refs?: MessageRef[];
-  /** The final answer took it (draftFor). */
-  used: boolean;
-  /** Its call failed: its words are not the answer's. */
-  failed: boolean;
-  /** Its failed call's words stay shown, closed, with a line saying a fallback took over (fallback). */
-  kept?: boolean;
-  /** What a running tool is doing, shown while the draft has no words (progress). */
-  status?: string;
-  /** Its call ended: its words are a whole message of the model's. */
-  ended: boolean;
-  /** The key its first message was reserved under (LiveReplyOptions.reserve) and its delivery key. */
-  reserved?: { key: string; delivery: string };
-}
 
 export class LiveReply {
   readonly #o: LiveReplyOptions;
@@ -36,7 +16,8 @@ export class LiveReply {
   readonly #drafts: Draft[] = [];
   #current: Draft | undefined;
   #shownAt = Number.NEGATIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
+  /** The next show: a timer, or an immediate when it is due already (a 0 ms timer sleeps 1 ms: a wake-up). */
+  #timer: { cancel(): void } | undefined;
   /** The edit under way (one at a time: a slow one, a 429 waited out, delays the next, never reorders). */
   #edits: Promise<void> = Promise.resolve();
   #showing = false;
@@ -125,7 +106,7 @@ export class LiveReply {
   /** No more drafts: waits for the edit under way, so the final answer is the last word. */
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
     await this.#edits;
   }
@@ -165,13 +146,24 @@ export class LiveReply {
     return draft;
   }
 
-  /** The next edit, an interval after the last one ended; none while one is under way (it reschedules). */
+  /**
+   * The next edit, an interval after the last one ended; none while one is under way (it reschedules), nor
+   * while nothing new waits to be shown (each wake-up costs a turn CPU, for an edit that would do nothing).
+   */
   #schedule(): void {
-    if (this.#timer || this.#showing || this.#closed) return;
-    const now = performance.now();
-    const due = Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs);
-    this.#timer = setTimeout(() => this.#show(), Math.max(0, due - now));
-    this.#timer.unref?.();
+    if (this.#timer || this.#showing || this.#closed || !nextToShow(this.#drafts, this.#current)) return;
+    const wait =
+      Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs) - performance.now();
+    const show = () => this.#show();
+    if (wait <= 0) {
+      const immediate = setImmediate(show);
+      immediate.unref?.();
+      this.#timer = { cancel: () => clearImmediate(immediate) };
+    } else {
+      const timer = setTimeout(show, wait);
+      timer.unref?.();
+      this.#timer = { cancel: () => clearTimeout(timer) };
+    }
   }
 
   /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
@@ -202,12 +194,9 @@ export class LiveReply {
 
   #show(): void {
     this.#timer = undefined;
-    // A kept draft's closing line goes first: the current one is shown in the next edit.
-    const draft = this.#drafts.find((d) => d.kept && d.shown !== d.text) ?? this.#current;
-    if (this.#closed || !draft) return;
-    const written = draft.text === '' ? (draft.status ?? '') : draft.text;
-    const text = draft.text === '' ? written : closePartial(written);
-    if (text.trim() === '' || text === draft.shown) return;
+    const next = nextToShow(this.#drafts, this.#current);
+    if (this.#closed || !next) return;
+    const { draft, text, written } = next;
     this.#showing = true;
     this.#edits = (async () => {
       try {
