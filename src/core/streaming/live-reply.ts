@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MessageRef, PartialAnswer } from '../surface/index.ts';
 import { closePartial } from '../surface/index.ts';
+import { after } from './after.ts';
 import { type Draft, nextToShow } from './draft.ts';
 import { fallbackTakesOver, type LiveReplyOptions } from './live-reply-options.ts';
 import { toolProgressLine, type ToolStarted } from './progress-line.ts';
@@ -18,6 +19,8 @@ export class LiveReply {
   #shownAt = Number.NEGATIVE_INFINITY;
   /** The next show: a timer, or an immediate when it is due already (a 0 ms timer sleeps 1 ms: a wake-up). */
   #timer: { cancel(): void } | undefined;
+  /** The reader of a call being written (AnswerWords.reader): a draft falling due has its words read first. */
+  #reader: { call: string; readNow: () => void } | undefined;
   /** The edit under way (one at a time: a slow one, a 429 waited out, delays the next, never reorders). */
   #edits: Promise<void> = Promise.resolve();
   #showing = false;
@@ -78,6 +81,11 @@ export class LiveReply {
     current.ended = true;
     this.#current = undefined;
     this.#schedule();
+  }
+
+  /** `call`'s words can be read now (AnswerWords.reader). */
+  reader(call: string, readNow: () => void): void {
+    this.#reader = { call, readNow };
   }
 
   /** A model call failed: what was shown stays until a retry or a fallback writes again (begin). */
@@ -154,16 +162,7 @@ export class LiveReply {
     if (this.#timer || this.#showing || this.#closed || !nextToShow(this.#drafts, this.#current)) return;
     const wait =
       Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs) - performance.now();
-    const show = () => this.#show();
-    if (wait <= 0) {
-      const immediate = setImmediate(show);
-      immediate.unref?.();
-      this.#timer = { cancel: () => clearImmediate(immediate) };
-    } else {
-      const timer = setTimeout(show, wait);
-      timer.unref?.();
-      this.#timer = { cancel: () => clearTimeout(timer) };
-    }
+    this.#timer = after(wait, () => this.#show());
   }
 
   /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
@@ -192,8 +191,17 @@ export class LiveReply {
     }
   }
 
-  #show(): void {
+  #show(read = true): void {
     this.#timer = undefined;
+    // The call still being written reads first, so the draft has its latest words: they come in this turn of
+    // the event loop, and it is shown at the turn's end — one wake-up for the read and the show.
+    const current = this.#current;
+    if (read && !this.#closed && current && this.#reader?.call === current.call && !current.ended && !current.failed) {
+      // Set first: the words the read tells find a show on its way, and schedule none of their own.
+      this.#timer = after(0, () => this.#show(false));
+      this.#reader.readNow();
+      return;
+    }
     const next = nextToShow(this.#drafts, this.#current);
     if (this.#closed || !next) return;
     const { draft, text, written } = next;

@@ -13,6 +13,12 @@ export interface AnswerWords {
   readonly readEveryMs?: number;
   begin(call: string): void;
   write(call: string, words: string): void;
+  /**
+   * `call`'s words can be read now, sooner than its reader's next read: what its stream holds and what waits
+   * in the kernel, told within this turn of the event loop (streamed-answer.ts). A draft falling due asks, so
+   * it shows the latest words and shares its wake-up with that read instead of each having its own.
+   */
+  reader?(call: string, readNow: () => void): void;
   failed(call: string): void;
   ended(call: string): void;
   /**

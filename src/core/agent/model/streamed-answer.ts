@@ -83,10 +83,14 @@ export async function readStreamedAnswer(
   });
   const decoder = new TextDecoder();
   try {
-    await readInBatches(content, Math.min(words.readEveryMs ?? 0, READ_EVERY_MAX_MS), (bytes) => {
-      parser.feed(decoder.decode(bytes, { stream: true }));
-      if (error) throw error;
-      return answer.begun;
+    await readInBatches(content, {
+      everyMs: Math.min(words.readEveryMs ?? 0, READ_EVERY_MAX_MS),
+      take: (bytes) => {
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        if (error) throw error;
+        return answer.begun;
+      },
+      reader: (readNow) => words.reader?.(call, readNow),
     });
     parser.feed(decoder.decode());
     if (error) throw error;
@@ -119,17 +123,24 @@ const READ_EVERY_MAX_MS = 250;
  * ahead (a highWaterMark of 0, down to the socket: model-fetch.ts). So a read takes what its stream holds,
  * and only then starts the socket reading what waits in the kernel, which comes in the same turn of the
  * event loop: that is part of the read too (taken until setImmediate), not held an interval more — the
- * answer's words were a read behind, and its end was read one interval late. Rejects with the stream's
- * error, or `take`'s.
+ * answer's words were a read behind, and its end was read one interval late. `reader` is handed a way to
+ * read now, sooner than the next read would come (a draft falling due asks for its words). Rejects with the
+ * stream's error, or `take`'s.
  */
-function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer) => boolean): Promise<void> {
+function readInBatches(
+  content: Readable,
+  options: { everyMs: number; take: (bytes: Buffer) => boolean; reader?: (readNow: () => void) => void },
+): Promise<void> {
+  const { everyMs, take } = options;
   return new Promise((resolve, reject) => {
     let lastRead = Number.NEGATIVE_INFINITY;
     let begunAt: number | undefined;
     let timer: NodeJS.Timeout | undefined;
     /** A read is under way until the end of this turn of the event loop: what comes meanwhile is in it. */
     let reading = false;
+    let settled = false;
     const settle = (failure?: unknown) => {
+      settled = true;
       clearTimeout(timer);
       content.off('readable', readable);
       if (failure === undefined) resolve();
@@ -164,6 +175,11 @@ function readInBatches(content: Readable, everyMs: number, take: (bytes: Buffer)
       if (wait <= 0) read();
       else timer = setTimeout(read, wait);
     };
+    options.reader?.(() => {
+      if (settled) return;
+      clearTimeout(timer);
+      read();
+    });
     content.on('readable', readable);
     content.once('end', () => settle());
     content.once('error', (failure) => settle(failure));
