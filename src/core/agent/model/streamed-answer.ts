@@ -108,10 +108,13 @@ export async function readStreamedAnswer(
  * The longest a streamed answer's bytes wait to be read. Each read after a pause wakes the process, and a
  * wake-up costs far more than the few events it reads (bench/streaming.ts: about 0.4 CPU-ms an event read
  * as it came, a streamed turn 1.4× the CPU of the same answer sent whole; see docs/performance.md). Its
- * words are shown at most once an edit interval anyway (AnswerWords.readEveryMs); this bounds how late
- * the answer's end is read, which the final message waits for.
+ * words are shown at most once an edit interval anyway (AnswerWords.readEveryMs), and a draft falling due
+ * has them read first (AnswerWords.reader); this bounds how late the answer's end is read, which the final
+ * message waits for. A read costs three wake-ups (its timer; the next event, which stops the socket; the
+ * one after, which takes it out of epoll: libuv does that lazily), so 500 ms rather than 250: counted in
+ * turns of bench/streaming.ts, 21 wake-ups a turn more than a whole answer's against 32.
  */
-const READ_EVERY_MAX_MS = 250;
+const READ_EVERY_MAX_MS = 500;
 
 /**
  * Reads `content` to its end, handing each piece to `take`. Until `take` says the answer began (its first
