@@ -51,7 +51,13 @@ async function stream(readEveryMs?: number) {
   );
   const whole = await withAnswerWords(words, () => model.invoke('tell me'));
   const attempt = llm.attempts.at(-1)!;
-  return { batches, readAt, chunksAt: attempt.chunksAt!, whole: whole.content, streamMs: attempt.endedAt! - attempt.at };
+  return {
+    batches,
+    readAt,
+    chunksAt: attempt.chunksAt!,
+    whole: whole.content,
+    streamMs: attempt.endedAt! - attempt.at,
+  };
 }
 
 describe('a streamed answer read in batches', () => {
