@@ -37,5 +37,7 @@ export interface LiveReplyOptions {
   release?: (drafts: Array<{ ref?: MessageRef; key?: string }>) => Promise<void>;
   /** Whom the answer is for (PartialAnswer.recipient). */
   recipient?: Actor;
+  /** Runs the next show in `ms` (default after.ts: a timer, or the end of this turn when due); tests count them. */
+  after?: (ms: number, run: () => void) => { cancel(): void };
   logger?: Logger;
 }

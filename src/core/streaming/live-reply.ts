@@ -162,7 +162,7 @@ export class LiveReply {
     if (this.#timer || this.#showing || this.#closed || !nextToShow(this.#drafts, this.#current)) return;
     const wait =
       Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs) - performance.now();
-    this.#timer = after(wait, () => this.#show());
+    this.#timer = (this.#o.after ?? after)(wait, () => this.#show());
   }
 
   /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
@@ -198,7 +198,7 @@ export class LiveReply {
     const current = this.#current;
     if (read && !this.#closed && current && this.#reader?.call === current.call && !current.ended && !current.failed) {
       // Set first: the words the read tells find a show on its way, and schedule none of their own.
-      this.#timer = after(0, () => this.#show(false));
+      this.#timer = (this.#o.after ?? after)(0, () => this.#show(false));
       this.#reader.readNow();
       return;
     }
