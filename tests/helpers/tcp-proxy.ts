@@ -57,6 +57,16 @@ export async function startTcpProxy(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   let cut = false;
+  // While cut, the port was free: another socket may hold it for a while (an outgoing connection given it as
+  // its local port, or a client that connected to itself while nothing listened there). Listened on again
+  // until it is the proxy's, rather than an unhandled error and a database that never comes back.
+  const listenAgain = (): void => {
+    const retry = (): void => {
+      if (!cut) setTimeout(listenAgain, 50).unref();
+    };
+    server.once('error', retry);
+    server.listen(port, '127.0.0.1', () => server.off('error', retry));
+  };
   return {
     port,
     cut: () => {
@@ -68,7 +78,7 @@ export async function startTcpProxy(
     restore: () => {
       if (!cut) return;
       cut = false;
-      server.listen(port, '127.0.0.1');
+      listenAgain();
     },
     close: () =>
       new Promise<void>((resolve) => {
