@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-/** Resolves with what the server at `port` answers, or rejects with the connection's error. */
+/** Resolves with what the server at `port` answers; rejects with the connection's error, or if it closes first. */
 function ask(port: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -19,6 +19,7 @@ function ask(port: number): Promise<string> {
       socket.destroy();
     });
     socket.once('error', reject);
+    socket.once('close', () => reject(new Error('closed without an answer')));
   });
 }
 
@@ -47,4 +48,19 @@ it('restored while another socket holds its port, the proxy listens once the por
     (answer) => answer === 'from the target',
     'the proxy passing connections again',
   );
+});
+
+it('closed while a restore waits for its port, the proxy does not listen again after', async () => {
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: 9 });
+  proxy.cut();
+  const squatter = createServer((socket) => socket.end('from the squatter'));
+  await new Promise<void>((resolve) => squatter.listen(proxy.port, '127.0.0.1', resolve));
+  proxy.restore();
+  // Its first tries found the port taken; the next one is due.
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  await proxy.close();
+  await new Promise((resolve) => squatter.close(resolve));
+  // Several retry periods later, nothing listens on the port.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expect(ask(proxy.port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 });

@@ -57,13 +57,13 @@ export async function startTcpProxy(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   let cut = false;
+  let closed = false;
   // While cut, the port was free: another socket may hold it for a while (an outgoing connection given it as
   // its local port, or a client that connected to itself while nothing listened there). Listened on again
   // until it is the proxy's, rather than an unhandled error and a database that never comes back.
   const listenAgain = (): void => {
-    const retry = (): void => {
-      if (!cut) setTimeout(listenAgain, 50).unref();
-    };
+    if (cut || closed) return;
+    const retry = (): void => void setTimeout(listenAgain, 50).unref();
     server.once('error', retry);
     server.listen(port, '127.0.0.1', () => server.off('error', retry));
   };
@@ -82,6 +82,8 @@ export async function startTcpProxy(
     },
     close: () =>
       new Promise<void>((resolve) => {
+        // A restore still waiting for its port gives up: no proxy left listening after the test.
+        closed = true;
         for (const socket of sockets) socket.destroy();
         if (cut) return resolve();
         server.close(() => resolve());
