@@ -19,6 +19,8 @@ export class LiveReply {
   #shownAt = Number.NEGATIVE_INFINITY;
   /** The next show: a timer, or an immediate when it is due already (a 0 ms timer sleeps 1 ms: a wake-up). */
   #timer: { cancel(): void } | undefined;
+  /** Runs the next show (LiveReplyOptions.after, else after.ts). */
+  readonly #after: NonNullable<LiveReplyOptions['after']>;
   /** The reader of a call being written (AnswerWords.reader): a draft falling due has its words read first. */
   #reader: { call: string; readNow: () => void } | undefined;
   /** The edit under way (one at a time: a slow one, a 429 waited out, delays the next, never reorders). */
@@ -28,6 +30,7 @@ export class LiveReply {
 
   constructor(options: LiveReplyOptions) {
     this.#o = options;
+    this.#after = options.after ?? after;
   }
 
   /**
@@ -162,7 +165,7 @@ export class LiveReply {
     if (this.#timer || this.#showing || this.#closed || !nextToShow(this.#drafts, this.#current)) return;
     const wait =
       Math.max(this.#began + this.#o.startAfterMs, this.#shownAt + this.#o.editIntervalMs) - performance.now();
-    this.#timer = (this.#o.after ?? after)(wait, () => this.#show());
+    this.#timer = this.#after(wait, () => this.#show());
   }
 
   /** Reserves the record of `draft`'s first message, once (a reservation a failed post left is used again). */
@@ -198,7 +201,7 @@ export class LiveReply {
     const current = this.#current;
     if (read && !this.#closed && current && this.#reader?.call === current.call && !current.ended && !current.failed) {
       // Set first: the words the read tells find a show on its way, and schedule none of their own.
-      this.#timer = (this.#o.after ?? after)(0, () => this.#show(false));
+      this.#timer = this.#after(0, () => this.#show(false));
       this.#reader.readNow();
       return;
     }
