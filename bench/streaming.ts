@@ -13,8 +13,10 @@
 //    differed by 25 %). Each turn's CPU is read exactly, the on-CPU nanoseconds of every thread of that
 //    process (/proc/<pid>/task/*/schedstat), from the message sent to the answer shown plus a settle time;
 //    the first `--warmup` turns of each are left out (the JIT still compiling). Target ≤ 1.3×. The fakes'
-//    work (a chunk per word, every draft and edit answered) is theirs, not Kazma's. Beside it, how many
-//    times the threads were put on a CPU per turn: the wake-ups, steadier than CPU on a noisy host.
+//    work (a chunk per word, every draft and edit answered) is theirs, not Kazma's. Beside it, the main
+//    thread's share (where the streaming code runs; V8's helper threads collect garbage and compile in lumps
+//    that land in whichever turn is running) and how many times the threads were put on a CPU per turn:
+//    the wake-ups, steadier than CPU on a noisy host.
 //
 //   node --import tsx bench/streaming.ts [--turns 20] [--warmup 3] [--words 60] [--word-ms 30]
 //
@@ -90,6 +92,7 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   const after = threadsOnCpu(pid);
   const cpuMs = after.cpuMs - cpu.cpuMs;
   const runs = after.runs - cpu.runs;
+  const mainMs = after.mainMs - cpu.mainMs;
   const attempt = llm.attempts.at(-1)!;
   // Sent whole, the model is asked without a stream: no first token to measure from.
   const firstWords = attempt.chunksAt?.[1];
@@ -101,6 +104,7 @@ async function turn(fakes: Fakes, pid: number, i: number, wholeAfterMs?: number)
   );
   return {
     cpuMs,
+    mainMs,
     runs,
     answerMs: attempt.endedAt! - attempt.at,
     lag: firstWords === undefined ? undefined : shown - firstWords,
@@ -127,6 +131,8 @@ try {
     wholeMs: [] as number[],
     liveRuns: [] as number[],
     wholeRuns: [] as number[],
+    liveMain: [] as number[],
+    wholeMain: [] as number[],
   };
   const warmup = Number(values.warmup);
   for (let i = 0; i < warmup + turns; i++) {
@@ -140,6 +146,8 @@ try {
     figures.wholeMs.push(sent.answerMs);
     figures.liveRuns.push(streamed.runs);
     figures.wholeRuns.push(sent.runs);
+    figures.liveMain.push(streamed.mainMs);
+    figures.wholeMain.push(sent.mainMs);
   }
   console.log(
     `answer: ${values.words} words, ${values['word-ms']} ms apart; ${turns} turns each (after ${warmup} left out); ` +
@@ -156,6 +164,11 @@ try {
       `ratio ${(mean(figures.live) / mean(figures.whole)).toFixed(2)} (target <= 1.3); ` +
       `medians ${percentile(figures.live, 50).toFixed(1)} and ${percentile(figures.whole, 50).toFixed(1)} ms, ` +
       `ratio ${(percentile(figures.live, 50) / percentile(figures.whole, 50)).toFixed(2)}`,
+  );
+  console.log(
+    `of which the main thread (where streaming's own work runs; V8's helper threads have the rest), medians: ` +
+      `streamed ${percentile(figures.liveMain, 50).toFixed(1)} ms, whole ${percentile(figures.wholeMain, 50).toFixed(1)} ms, ` +
+      `ratio ${(percentile(figures.liveMain, 50) / percentile(figures.wholeMain, 50)).toFixed(2)}`,
   );
   console.log(
     `times on a CPU per turn (wake-ups, every thread), medians: streamed ${percentile(figures.liveRuns, 50)}, ` +
