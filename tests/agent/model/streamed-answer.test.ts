@@ -34,7 +34,10 @@ async function stream(readEveryMs?: number) {
     begin: () => undefined,
     write: (_call, text) => {
       if (inRun) batches[batches.length - 1] += text;
-      else readAt.push(Date.now()) && batches.push(text);
+      else {
+        readAt.push(Date.now());
+        batches.push(text);
+      }
       inRun = true;
       setImmediate(() => {
         inRun = false;
