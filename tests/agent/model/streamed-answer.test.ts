@@ -1,4 +1,4 @@
-// A streamed answer is read in batches (streamed-answer.ts): each read after a pause wakes the process, so
+// A streamed answer is read in batches (read-in-batches.ts): each read after a pause wakes the process, so
 // the events that come within an edit interval are read together — and the first words at once, since the
 // answer's first sight is what a person waits for. A batch is what one read hands over: the words of one read
 // are told within one turn of the event loop (what its stream held, then what waited in the kernel), so a word

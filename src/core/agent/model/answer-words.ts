@@ -8,14 +8,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface AnswerWords {
   /**
    * How often, at most, words are worth telling: they are shown no more often (a platform's edit interval).
-   * A streamed answer is read in batches this far apart (streamed-answer.ts); none, as each piece comes.
+   * A streamed answer is read in batches this far apart (read-in-batches.ts); none, as each piece comes.
    */
   readonly readEveryMs?: number;
   begin(call: string): void;
   write(call: string, words: string): void;
   /**
    * `call`'s words can be read now, sooner than its reader's next read: what its stream holds and what waits
-   * in the kernel, told within this turn of the event loop (streamed-answer.ts). A draft falling due asks, so
+   * in the kernel, told within this turn of the event loop (read-in-batches.ts). A draft falling due asks, so
    * it shows the latest words and shares its wake-up with that read instead of each having its own.
    */
   reader?(call: string, readNow: () => void): void;

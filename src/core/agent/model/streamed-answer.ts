@@ -6,10 +6,8 @@
 // one small JSON parse. The whole answer is the concatenation of the streamed deltas: what was shown is
 // what the turn keeps.
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { AnswerWords } from './answer-words.ts';
-import { readInBatches } from './read-in-batches.ts';
 
 /** The fields of a `chat.completion.chunk` read here. */
 interface CompletionChunk {
@@ -58,51 +56,65 @@ export function streamedRequestBody(url: URL, method: string, body: unknown): st
 }
 
 /**
- * Reads the event stream `content` to its end, telling `words` each piece of the answer's text, and
- * returns the whole answer as the JSON body of a `chat.completion`. A stream that breaks, is aborted or
- * holds an error event fails the call (told to `words`) and rejects (with `signal`'s reason once aborted).
+ * Reads a chat answer's event stream, piece by piece as `take` is handed them, telling `words` each piece of
+ * the answer's text; `end` gives the whole answer as the JSON body of a `chat.completion`. An error event
+ * throws (from `take` or `end`); whoever reads tells `failed` of any failure after `begin`.
  */
-export async function readStreamedAnswer(
-  content: Readable,
-  words: AnswerWords,
-  signal?: AbortSignal | null,
-): Promise<Buffer> {
-  const call = randomUUID();
-  words.begin(call);
-  const answer = new StreamedAnswer();
-  let error: Error | undefined;
-  const parser = createParser({
-    onEvent: (event) => {
-      if (error || event.data === '[DONE]') return;
-      const chunk = JSON.parse(event.data) as CompletionChunk & { error?: { message?: string } };
-      if (chunk.error) error = new Error(`the model's stream reported an error: ${chunk.error.message ?? 'unknown'}`);
-      else {
-        const text = answer.add(chunk);
-        if (text) words.write(call, text);
-      }
-    },
-  });
-  const decoder = new TextDecoder();
-  try {
-    await readInBatches(content, {
-      everyMs: Math.min(words.readEveryMs ?? 0, READ_EVERY_MAX_MS),
-      take: (bytes) => {
-        parser.feed(decoder.decode(bytes, { stream: true }));
-        if (error) throw error;
-        return answer.begun;
+export class AnswerReader {
+  readonly #call = randomUUID();
+  readonly #words: AnswerWords;
+  readonly #answer = new StreamedAnswer();
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  #error: Error | undefined;
+
+  constructor(words: AnswerWords) {
+    this.#words = words;
+    this.#parser = createParser({
+      onEvent: (event) => {
+        if (this.#error || event.data === '[DONE]') return;
+        const chunk = JSON.parse(event.data) as CompletionChunk & { error?: { message?: string } };
+        if (chunk.error)
+          this.#error = new Error(`the model's stream reported an error: ${chunk.error.message ?? 'unknown'}`);
+        else {
+          const text = this.#answer.add(chunk);
+          if (text) words.write(this.#call, text);
+        }
       },
-      reader: (readNow) => words.reader?.(call, readNow),
     });
-    parser.feed(decoder.decode());
-    if (error) throw error;
-  } catch (failure) {
-    words.failed(call);
-    content.destroy();
-    // As fetch does: an aborted call rejects with the signal's reason.
-    throw signal?.aborted ? signal.reason : failure;
   }
-  words.ended(call);
-  return Buffer.from(JSON.stringify(answer.whole()));
+
+  /** How long a piece of the answer may wait to be read (BatchedReads.everyMs). */
+  get readEveryMs(): number {
+    return Math.min(this.#words.readEveryMs ?? 0, READ_EVERY_MAX_MS);
+  }
+
+  /** Whether the answer has begun: words, a refusal or a tool call. */
+  get begun(): boolean {
+    return this.#answer.begun;
+  }
+
+  /** The answer's stream began: `readNow` reads what came of it (AnswerWords.reader). */
+  begin(readNow: () => void): void {
+    this.#words.begin(this.#call);
+    this.#words.reader?.(this.#call, readNow);
+  }
+
+  take(bytes: Buffer): void {
+    this.#parser.feed(this.#decoder.decode(bytes, { stream: true }));
+    if (this.#error) throw this.#error;
+  }
+
+  end(): Buffer {
+    this.#parser.feed(this.#decoder.decode());
+    if (this.#error) throw this.#error;
+    this.#words.ended(this.#call);
+    return Buffer.from(JSON.stringify(this.#answer.whole()));
+  }
+
+  failed(): void {
+    this.#words.failed(this.#call);
+  }
 }
 
 /**
@@ -126,7 +138,6 @@ class StreamedAnswer {
   #finish: string | null = null;
   readonly #calls: ToolCall[] = [];
 
-  /** Whether the answer has begun: words, a refusal or a tool call. */
   get begun(): boolean {
     return this.#content !== '' || this.#refusal !== '' || this.#calls.length > 0;
   }
