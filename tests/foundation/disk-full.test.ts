@@ -13,8 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db/index.ts';
 import { migrateDatabase } from '../../src/core/db/migrate.ts';
 import { startAssembled, type Assembled } from '../helpers/assembled.ts';
-import { seedPgliteDataDir, TEST_PG_ADMIN_URL, type FreshDatabase } from '../helpers/databases.ts';
+import { seedPgliteDataDir, type FreshDatabase } from '../helpers/databases.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
+import { startPrivatePostgres } from '../helpers/private-postgres.ts';
 import { STANDARD_STEPS } from '../helpers/pglite-template.ts';
 import { RecordingSurface } from '../helpers/recording-surface.ts';
 import { mountTinyDisk, type TinyDisk } from '../helpers/tiny-disk.ts';
@@ -99,14 +100,18 @@ describe('/readyz on a full disk', () => {
     const space = join(disk.dir, 'space');
     mkdirSync(space);
     await promisify(execFile)('chown', ['postgres:postgres', space]);
+    // A server of its own: while the tablespace is full, its server's checkpoints fail, and so would another
+    // test's CREATE or DROP DATABASE on a shared one.
+    const server = await startPrivatePostgres();
+    cleanups.push(() => server.stop());
     const name = `kazma_t_${randomBytes(6).toString('hex')}`;
-    const admin = postgres(TEST_PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+    const admin = postgres(server.adminUrl, { max: 1, onnotice: () => {} });
     cleanups.push(() => admin.end());
     await admin.unsafe(`create tablespace ${name} location '${space}'`);
     cleanups.push(async () => void (await admin.unsafe(`drop tablespace if exists ${name}`)));
     await admin.unsafe(`create database ${name} tablespace ${name}`);
     cleanups.push(async () => void (await admin.unsafe(`drop database if exists ${name} with (force)`)));
-    const url = new URL(TEST_PG_ADMIN_URL);
+    const url = new URL(server.adminUrl);
     url.pathname = `/${name}`;
     const opened = await openDatabase({ url: url.toString(), poolSize: 4 });
     cleanups.push(() => opened.close());
