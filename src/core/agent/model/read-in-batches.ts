@@ -4,7 +4,7 @@
 /** The flow of the answer's bytes from its connection: paused, they wait in the kernel (undici's controller). */
 export interface ByteFlow {
   pause(): void;
-  /** Hands over, within this call, what the connection held; more comes as the socket reads it. */
+  /** Hands over what the connection held; more comes as the socket reads it. */
   resume(): void;
 }
 
@@ -84,7 +84,9 @@ export class BatchedReads {
     }
     if (this.#paused) {
       this.#paused = false;
-      this.#o.flow.resume();
+      // Once the code that asked is done: undici's parser cannot be resumed while any connection's parser
+      // runs, and a read asked for from inside another answer's handler would be.
+      queueMicrotask(() => this.#o.flow.resume());
     }
   }
 
