@@ -6,12 +6,13 @@
 // (rejecting with its reason), redirects are followed (the dispatcher's), a compressed answer is decoded,
 // and an answer that is not a stream of events (an error status, a server that ignores `stream`) is handed
 // over whole, as it came.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { AnswerWords } from './answer-words.ts';
 import { BatchedReads } from './read-in-batches.ts';
 import { AnswerReader } from './streamed-answer.ts';
-import { decoderFor, NO_BODY, whole, WholeResponse } from './whole-response.ts';
+import { CODING_HEADERS, decoderFor, headerOf, headerPairs, WholeResponse, wholeAnswer } from './whole-response.ts';
 
 export interface StreamedCall {
   url: URL;
@@ -70,18 +71,12 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.#call.signal?.aborted) controller.abort(this.#call.signal.reason);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, unknown>): void {
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
     // An informational response (1xx) is not the answer.
     if (status < 200) return;
     this.#status = status;
-    this.#headers = Object.entries(headers).flatMap(([name, value]) =>
-      (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((one): [string, string] => [
-        name,
-        String(one),
-      ]),
-    );
-    const type = this.#header('content-type') ?? '';
-    if (status !== 200 || !type.includes('text/event-stream')) return;
+    this.#headers = headerPairs(headers);
+    if (status !== 200 || !headerOf(this.#headers, 'content-type')?.includes('text/event-stream')) return;
     this.#streaming = this.#stream(controller);
   }
 
@@ -102,13 +97,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     this.#fail(error);
   }
 
-  #header(name: string): string | undefined {
-    return this.#headers.find(([key]) => key === name)?.[1];
-  }
-
   #stream(controller: Dispatcher.DispatchController): Streaming {
     const reader = new AnswerReader(this.#call.words);
-    const decode = decoderFor(this.#header('content-encoding'));
+    const decode = decoderFor(headerOf(this.#headers, 'content-encoding'));
     const decoder = decode?.();
     const reads = new BatchedReads({
       everyMs: reader.readEveryMs,
@@ -141,36 +132,19 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       return this.#fail(failure);
     }
     // Handed over as a whole JSON answer, decoded: the stream's own headers no longer describe it.
-    const headers = this.#headersWithout('content-length', 'content-encoding', 'content-type');
-    this.#settle(() => this.#resolve(this.#response(body, [...headers, ['content-type', 'application/json']])));
+    const headers = this.#headers.filter(([name]) => name !== 'content-type' && !CODING_HEADERS.includes(name));
+    headers.push(['content-type', 'application/json']);
+    this.#settle(() => this.#resolve(new WholeResponse(body, { status: 200, headers }) as unknown as Response));
   }
 
   async #whole(): Promise<void> {
-    const decoder = decoderFor(this.#header('content-encoding'));
-    // Decoded, the coding's headers go with it (they described the bytes sent).
-    const headers = decoder ? this.#headersWithout('content-encoding', 'content-length') : this.#headers;
-    let body: Buffer;
+    let response: Response;
     try {
-      body = Buffer.concat(this.#chunks);
-      if (decoder) {
-        const decoding = decoder();
-        decoding.end(body);
-        body = await whole(decoding);
-      }
+      response = await wholeAnswer(this.#status, this.#headers, Buffer.concat(this.#chunks));
     } catch (failure) {
       return this.#fail(failure);
     }
-    this.#settle(() => this.#resolve(this.#response(body, headers)));
-  }
-
-  #headersWithout(...names: string[]): Array<[string, string]> {
-    return this.#headers.filter(([name]) => !names.includes(name));
-  }
-
-  #response(body: Buffer, headers: Array<[string, string]>): Response {
-    const status = this.#status;
-    if (NO_BODY.has(status)) return new Response(null, { status, headers });
-    return new WholeResponse(body, { status, headers }) as unknown as Response;
+    this.#settle(() => this.#resolve(response));
   }
 
   #fail(failure: unknown): void {

@@ -13,7 +13,7 @@ import { Agent, interceptors, request } from 'undici';
 import { dispatchStreamedAnswer } from './answer-dispatch.ts';
 import { answerWords } from './answer-words.ts';
 import { streamedRequestBody } from './streamed-answer.ts';
-import { decoderFor, NO_BODY, whole, WholeResponse } from './whole-response.ts';
+import { CODING_HEADERS, decoderFor, headerOf, headerPairs, NO_BODY, wholeAnswer } from './whole-response.ts';
 
 /**
  * One pool of kept-alive connections per model server, for every model client of the process. Its sockets
@@ -53,26 +53,18 @@ export const modelFetch: typeof fetch = async (input, init) => {
     signal: init?.signal ?? undefined,
     dispatcher,
   });
-  const responseHeaders = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      responseHeaders.append(name, one);
-  }
+  const answerHeaders = headerPairs(answer.headers);
   const status = answer.statusCode;
-  if (NO_BODY.has(status)) {
-    answer.body.resume();
-    return new Response(null, { status, headers: responseHeaders });
+  // An event stream stays a stream; anything else is read whole.
+  if (!NO_BODY.has(status) && headerOf(answerHeaders, 'content-type')?.includes('text/event-stream')) {
+    // Decoded, as fetch does; the coding's headers go with it (they described the bytes on the wire).
+    const decoder = decoderFor(headerOf(answerHeaders, 'content-encoding'));
+    // pipeline: an error or abort of the answer reaches whoever reads the decoded stream.
+    const content: Readable = decoder
+      ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable)
+      : answer.body;
+    const kept = decoder ? answerHeaders.filter(([name]) => !CODING_HEADERS.includes(name)) : answerHeaders;
+    return new Response(Readable.toWeb(content) as ReadableStream<Uint8Array>, { status, headers: kept });
   }
-  // Decoded, as fetch does; the coding's headers go with it (they described the bytes on the wire).
-  const decoder = decoderFor(responseHeaders.get('content-encoding'));
-  // pipeline: an error or abort of the answer reaches whoever reads the decoded stream.
-  const content: Readable = decoder
-    ? (pipeline(answer.body, decoder(), () => undefined) as unknown as Readable)
-    : answer.body;
-  if (decoder) for (const name of ['content-encoding', 'content-length']) responseHeaders.delete(name);
-  if (responseHeaders.get('content-type')?.includes('text/event-stream')) {
-    return new Response(Readable.toWeb(content) as ReadableStream<Uint8Array>, { status, headers: responseHeaders });
-  }
-  const bytes = decoder ? await whole(content) : Buffer.from(await answer.body.arrayBuffer());
-  return new WholeResponse(bytes, { status, headers: [...responseHeaders] }) as unknown as Response;
+  return wholeAnswer(status, answerHeaders, Buffer.from(await answer.body.arrayBuffer()));
 };

@@ -1,11 +1,12 @@
 // A model server's answer read whole into memory, handed to a model SDK as a fetch Response
 // (model-fetch.ts), and the content codings such an answer may still come in.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Response as UndiciResponse } from 'undici';
 
 /** Decoders for the content codings a server may still send (undici's own decoder is experimental and warns). */
-export const DECODERS: Record<string, () => Transform> = {
+const DECODERS: Record<string, () => Transform> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
   deflate: createInflate,
@@ -20,11 +21,41 @@ export function decoderFor(coding: string | null | undefined): (() => Transform)
 /** Statuses whose response has no body (a Response refuses one). */
 export const NO_BODY = new Set([101, 204, 205, 304]);
 
+/** The headers a content coding takes with it when its bytes are decoded: they described the bytes sent. */
+export const CODING_HEADERS = ['content-encoding', 'content-length'];
+
+/** A response's headers as undici gives them (a value, a list of them, or none), as name-value pairs. */
+export function headerPairs(headers: IncomingHttpHeaders): Array<[string, string]> {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((one): [string, string] => [name, one]),
+  );
+}
+
+/** The first value of header `name` (lower case, as undici gives them). */
+export function headerOf(headers: Array<[string, string]>, name: string): string | undefined {
+  return headers.find(([key]) => key === name)?.[1];
+}
+
 /** A (decoded) stream read whole. */
-export async function whole(stream: Readable): Promise<Buffer> {
+async function whole(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The Response for an answer read whole, `bytes` as they came: decoded, as fetch does, if they came
+ * compressed (the coding's headers go with it); no body for a status that has none.
+ */
+export async function wholeAnswer(status: number, headers: Array<[string, string]>, bytes: Buffer): Promise<Response> {
+  if (NO_BODY.has(status)) return new Response(null, { status, headers });
+  const decoder = decoderFor(headerOf(headers, 'content-encoding'));
+  if (!decoder) return new WholeResponse(bytes, { status, headers }) as unknown as Response;
+  const decoding = decoder();
+  decoding.end(bytes);
+  const decoded = await whole(decoding);
+  const kept = headers.filter(([name]) => !CODING_HEADERS.includes(name));
+  return new WholeResponse(decoded, { status, headers: kept }) as unknown as Response;
 }
 
 /**
